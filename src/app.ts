@@ -1,0 +1,54 @@
+// Builds the Fastify application from a Config and an open database. The process
+// concerns (listening, signals, logger destination) live in server.ts, so tests build
+// their own app against their own database.
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from './config.ts';
+import type { DatabaseHandle } from './db/database.ts';
+import { createAjvCompilers } from './http/validation.ts';
+import { registerErrorHandling } from './http/error-handler.ts';
+import { registerJsonBodyParser } from './http/json-body.ts';
+import { randomUUID } from 'node:crypto';
+import { registerOpenApi } from './ops/openapi.ts';
+import { registerOperationalRoutes } from './ops/operational.routes.ts';
+import { leadRoutes } from './leads/lead.routes.ts';
+import { LeadService } from './leads/lead.service.ts';
+import { createTransactionRunner } from './db/transaction-runner.ts';
+
+export interface AppDependencies {
+  readonly config: Config;
+  readonly database: DatabaseHandle;
+  /** pino options or false; server.ts passes its logger settings, tests usually pass false. */
+  readonly logger?: boolean | object;
+}
+
+export type App = FastifyInstance;
+
+export async function buildApp({ config, database, logger = false }: AppDependencies): Promise<App> {
+  const app = Fastify({
+    logger,
+    bodyLimit: config.bodyLimit,
+    // Behind a load balancer the caller's address comes from X-Forwarded-For.
+    trustProxy: true,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+    // A caller's own X-Request-Id is kept so its logs and ours line up.
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const compilers = createAjvCompilers();
+  app.setValidatorCompiler(compilers.validatorCompiler);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerErrorHandling(app);
+  registerJsonBodyParser(app);
+  await registerOpenApi(app, config);
+  registerOperationalRoutes(app, database);
+
+  const leads = new LeadService({ database, config, transactions: createTransactionRunner(database) });
+  await app.register(leadRoutes, { prefix: '/v1/api', leads, database });
+  app.addHook('onClose', async () => leads.close());
+  return app;
+}

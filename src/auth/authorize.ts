@@ -1,0 +1,34 @@
+// One authorization path for API-token and bearer callers (DESIGN.md section 4):
+// 401 when the credentials are missing or not valid, 403 when they are valid but lack
+// the scope or belong to another distribution.
+import type { FastifyRequest } from 'fastify';
+import type { DatabaseHandle } from '../db/database.ts';
+import { ForbiddenError, UnauthenticatedError } from '../errors.ts';
+import { authenticateApiToken } from './api-token.service.ts';
+import type { Caller } from './caller.ts';
+
+/** Scopes that grant every API operation (SSO `api`). */
+const ALL_OPERATIONS_SCOPE = 'api';
+
+export function requireScope(database: DatabaseHandle, scope: string) {
+  return async function authorize(request: FastifyRequest<{ Params: { distribution_id: string } }>): Promise<void> {
+    const caller = await authenticate(database, request.headers.authorization);
+    if (!caller) throw new UnauthenticatedError();
+    request.caller = caller;
+    if (!caller.scopes.includes(scope) && !caller.scopes.includes(ALL_OPERATIONS_SCOPE)) {
+      throw new ForbiddenError({ target: 'Authorization', code: 'forbidden_scope', params: { scope } });
+    }
+    if (caller.distributionId !== request.params.distribution_id) {
+      throw new ForbiddenError({ target: 'distribution_id', code: 'forbidden_distribution' });
+    }
+  };
+}
+
+async function authenticate(database: DatabaseHandle, header: string | undefined): Promise<Caller | undefined> {
+  // The scheme is case-insensitive (RFC 9110 section 11.1): apikey, ApiKey, APIKEY.
+  const match = /^\s*(\S+)\s+(\S+)\s*$/.exec(header ?? '');
+  if (!match) return undefined;
+  const scheme = match[1]!.toLowerCase();
+  if (scheme === 'apikey') return authenticateApiToken(database.db, match[2]!);
+  return undefined;
+}

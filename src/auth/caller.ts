@@ -1,0 +1,35 @@
+// Who is calling: resolved once per request by the authorization pre-handler and used by
+// services for scope-independent facts (the push log records the caller).
+export const API_TOKEN_SCOPES = [
+  'leads:write',
+  'leads:read',
+  'parties:update',
+  'parties:read',
+  'vehicle:read',
+  'address:read',
+  'enterprise:read',
+] as const;
+
+export type ApiTokenScope = (typeof API_TOKEN_SCOPES)[number];
+
+export type Caller =
+  | { readonly kind: 'token'; readonly id: string; readonly distributionId: string; readonly scopes: readonly string[] }
+  | {
+      readonly kind: 'user';
+      readonly id: string;
+      readonly distributionId: string;
+      readonly scopes: readonly string[];
+      /** The SSO user's language, which localises error messages (DESIGN.md section 3). */
+      readonly language: string | undefined;
+    };
+
+/** The push log's `caller` column. */
+export function describeCaller(caller: Caller): string {
+  return `${caller.kind}:${caller.id}`;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller?: Caller;
+  }
+}

@@ -1,0 +1,130 @@
+// Configuration comes from the environment only (DESIGN.md section 1). It is checked once
+// at start-up; every bad value gets its own message so an operator fixes them all at once.
+import path from 'node:path';
+
+export type TokenProfile = 'production' | 'staging';
+export type SqliteSynchronous = 'NORMAL' | 'FULL';
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly publicUrl: string;
+  /** postgres://... selects PostgreSQL; undefined selects the embedded SQLite file. */
+  readonly databaseUrl: string | undefined;
+  readonly dataDir: string;
+  readonly logLevel: string;
+  readonly bodyLimit: number;
+  readonly tokenProfile: TokenProfile;
+  readonly appUrl: string;
+  readonly webhookRetrySchedule: readonly number[];
+  readonly webhookAllowPrivateNetworks: boolean;
+  /** NORMAL survives a process crash (kill -9); FULL also survives power loss. */
+  readonly sqliteSynchronous: SqliteSynchronous;
+  readonly production: boolean;
+}
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.problems = problems;
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const problems: string[] = [];
+  const read = <T>(name: string, fallback: string, parse: (raw: string) => T | string): T => {
+    const raw = env[name]?.trim() || fallback;
+    const parsed = parse(raw);
+    if (typeof parsed === 'string' && parsed.startsWith('!')) {
+      problems.push(`${name}=${JSON.stringify(raw)}: ${parsed.slice(1)}`);
+      return parse(fallback) as T;
+    }
+    return parsed as T;
+  };
+
+  const port = read('PORT', '8080', parsePort);
+  const host = read('HOST', '0.0.0.0', (raw) => raw);
+  const publicUrl = read('PUBLIC_URL', `http://localhost:${port}`, parseHttpUrl);
+  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push('DATABASE_URL: must start with postgres:// (leave it unset for the embedded SQLite database)');
+  }
+  const config: Config = {
+    port,
+    host,
+    publicUrl,
+    databaseUrl,
+    dataDir: path.resolve(read('DATA_DIR', './data', (raw) => raw)),
+    logLevel: read('LOG_LEVEL', 'info', (raw) =>
+      LOG_LEVELS.includes(raw) ? raw : `!must be one of ${LOG_LEVELS.join(', ')}`,
+    ),
+    bodyLimit: read('BODY_LIMIT', '1048576', parseByteSize),
+    tokenProfile: read<TokenProfile>('TOKEN_PROFILE', 'production', (raw) =>
+      raw === 'production' || raw === 'staging' ? raw : '!must be production or staging',
+    ),
+    appUrl: read('APP_URL', publicUrl, parseHttpUrl),
+    webhookRetrySchedule: read('WEBHOOK_RETRY_SCHEDULE', DEFAULT_RETRY_SCHEDULE, parseSchedule),
+    webhookAllowPrivateNetworks: read('WEBHOOK_ALLOW_PRIVATE_NETWORKS', 'false', parseBoolean),
+    sqliteSynchronous: read<SqliteSynchronous>('SQLITE_SYNCHRONOUS', 'NORMAL', (raw) =>
+      raw.toUpperCase() === 'NORMAL' || raw.toUpperCase() === 'FULL'
+        ? (raw.toUpperCase() as SqliteSynchronous)
+        : '!must be NORMAL or FULL',
+    ),
+    production: env.NODE_ENV === 'production',
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze(config);
+}
+
+function parsePort(raw: string): number | string {
+  const port = Number(raw);
+  return Number.isInteger(port) && port >= 0 && port <= 65535 ? port : '!must be a port number (0-65535)';
+}
+
+function parseHttpUrl(raw: string): string {
+  try {
+    const url = new URL(raw);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return raw.replace(/\/+$/, '');
+  } catch {
+    // fall through to the message
+  }
+  return '!must be an absolute http(s) URL';
+}
+
+const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1000, kib: 1024, mb: 1e6, mib: 1024 ** 2 };
+
+/** Accepts plain bytes or a unit: 1048576, 512KiB, 1MiB, 2mb. */
+function parseByteSize(raw: string): number | string {
+  const match = /^(\d+)\s*([a-z]*)$/i.exec(raw);
+  const unit = SIZE_UNITS[match?.[2]?.toLowerCase() ?? 'x'];
+  if (!match || unit === undefined) return '!must be a size in bytes, e.g. 1048576 or 1MiB';
+  const bytes = Number(match[1]) * unit;
+  return bytes > 0 ? bytes : '!must be greater than zero';
+}
+
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** Parses a duration such as 90d, 5m or 250ms into milliseconds; undefined when malformed. */
+export function parseDuration(raw: string): number | undefined {
+  const match = /^(\d+)(ms|s|m|h|d)$/.exec(raw.trim());
+  if (!match) return undefined;
+  return Number(match[1]) * DURATION_UNITS[match[2]!]!;
+}
+
+function parseSchedule(raw: string): number[] | string {
+  const steps = raw.split(',').map(parseDuration);
+  if (steps.length === 0 || steps.some((step) => step === undefined)) {
+    return '!must be a comma-separated list of durations such as 5s,5m,2h';
+  }
+  return steps as number[];
+}
+
+function parseBoolean(raw: string): boolean | string {
+  if (/^(true|1|yes)$/i.test(raw)) return true;
+  if (/^(false|0|no)$/i.test(raw)) return false;
+  return '!must be true or false';
+}

@@ -1,0 +1,78 @@
+// One query layer over two engines: the embedded SQLite file by default, PostgreSQL when
+// DATABASE_URL says so (DESIGN.md section 1).
+import fs from 'node:fs';
+import path from 'node:path';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config.ts';
+import { createNodeSqliteDialect } from './node-sqlite-dialect.ts';
+import type { DistributionTable } from '../distributions/distribution.table.ts';
+import type { ApiTokenTable } from '../auth/api-token.table.ts';
+import type {
+  CoverageTable,
+  ExternalRefTable,
+  InsurancePolicyTable,
+  LeadPushTable,
+  LeadTable,
+  PartyCallbackTable,
+  PartyTable,
+  PolicyPackageTable,
+  RiskObjectRevisionTable,
+  RiskObjectTable,
+} from '../leads/lead.table.ts';
+
+export interface Database {
+  distributions: DistributionTable;
+  api_tokens: ApiTokenTable;
+  parties: PartyTable;
+  leads: LeadTable;
+  external_refs: ExternalRefTable;
+  party_callbacks: PartyCallbackTable;
+  risk_objects: RiskObjectTable;
+  risk_object_revisions: RiskObjectRevisionTable;
+  policy_packages: PolicyPackageTable;
+  insurance_policies: InsurancePolicyTable;
+  coverages: CoverageTable;
+  lead_pushes: LeadPushTable;
+}
+
+export type Dialect = 'sqlite' | 'postgres';
+export type DB = Kysely<Database>;
+
+export interface DatabaseHandle {
+  readonly db: DB;
+  readonly dialect: Dialect;
+  /** Human-readable location for logs, without credentials. */
+  readonly location: string;
+  close(): Promise<void>;
+}
+
+export type DatabaseOptions = Pick<Config, 'databaseUrl' | 'dataDir' | 'sqliteSynchronous'> & {
+  /** PostgreSQL schema to use instead of `public` (tests isolate themselves this way). */
+  readonly postgresSchema?: string;
+  readonly poolSize?: number;
+};
+
+export function openDatabase(options: DatabaseOptions): DatabaseHandle {
+  if (options.databaseUrl) {
+    const url = new URL(options.databaseUrl);
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      ...(options.postgresSchema ? { options: `-c search_path=${options.postgresSchema}` } : {}),
+    });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return {
+      db,
+      dialect: 'postgres',
+      location: `postgres://${url.host}${url.pathname}${options.postgresSchema ? `#${options.postgresSchema}` : ''}`,
+      close: () => db.destroy(),
+    };
+  }
+  fs.mkdirSync(options.dataDir, { recursive: true });
+  const filename = path.join(options.dataDir, 'lead-intake.db');
+  const db = new Kysely<Database>({
+    dialect: createNodeSqliteDialect({ filename, synchronous: options.sqliteSynchronous }),
+  });
+  return { db, dialect: 'sqlite', location: filename, close: () => db.destroy() };
+}

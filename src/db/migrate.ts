@@ -1,0 +1,19 @@
+// Migrations are listed here rather than discovered on disk, so the set that runs is
+// exactly the set that was type-checked and reviewed.
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import type { DB } from './database.ts';
+import * as leadIntakeCore from './migrations/2026-11-20T00-00_lead_intake_core.ts';
+
+const MIGRATIONS: Record<string, Migration> = {
+  '2026-11-20T00-00_lead_intake_core': leadIntakeCore,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+/** Applies every pending migration; returns the names applied now. */
+export async function migrateToLatest(db: DB): Promise<string[]> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,117 @@
+// Kysely ships a SQLite dialect written for better-sqlite3. Native addons built by `npm ci`
+// on machines with an older Node do not load under Node 24, so we drive the built-in,
+// dependency-free `node:sqlite` instead, adapting its statement API to the one Kysely
+// expects. Statements are prepared once per SQL text and reused: parsing dominates the
+// cost of small queries.
+import { DatabaseSync, type StatementSync, type SQLInputValue } from 'node:sqlite';
+import {
+  SqliteDialect,
+  SqliteDriver,
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  type SqliteDatabase,
+  type SqliteStatement,
+} from 'kysely';
+
+const STATEMENT_CACHE_SIZE = 500;
+
+export interface NodeSqliteOptions {
+  /** File path, or ':memory:'. */
+  readonly filename: string;
+  readonly synchronous: 'NORMAL' | 'FULL';
+}
+
+export function createNodeSqliteDialect(options: NodeSqliteOptions): SqliteDialect {
+  const database = new NodeSqliteDatabase(options);
+  return new NodeSqliteDialect({ database });
+}
+
+class NodeSqliteDialect extends SqliteDialect {
+  readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
+  constructor(config: ConstructorParameters<typeof SqliteDialect>[0]) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): Driver {
+    return new ImmediateTransactionDriver(this.#config);
+  }
+}
+
+/**
+ * `BEGIN IMMEDIATE` takes the write lock up front. With a plain (deferred) BEGIN, a
+ * transaction that reads first and writes later can fail with SQLITE_BUSY when another
+ * process (the CLI next to a running server) wrote in between, and busy_timeout cannot
+ * help with that upgrade.
+ */
+class ImmediateTransactionDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+export class NodeSqliteDatabase implements SqliteDatabase {
+  readonly #db: DatabaseSync;
+  readonly #statements = new Map<string, NodeSqliteStatement>();
+
+  constructor(options: NodeSqliteOptions) {
+    this.#db = new DatabaseSync(options.filename);
+    // WAL lets readers (and the CLI) work while the server writes; busy_timeout makes a
+    // second process wait for the write lock instead of failing at once.
+    this.#db.exec('pragma journal_mode = wal');
+    this.#db.exec(`pragma synchronous = ${options.synchronous}`);
+    this.#db.exec('pragma busy_timeout = 10000');
+    this.#db.exec('pragma foreign_keys = on');
+  }
+
+  prepare(sql: string): SqliteStatement {
+    let statement = this.#statements.get(sql);
+    if (statement === undefined) {
+      statement = new NodeSqliteStatement(this.#db.prepare(sql));
+      if (this.#statements.size >= STATEMENT_CACHE_SIZE) {
+        // Map iteration order is insertion order: drop the oldest entry.
+        this.#statements.delete(this.#statements.keys().next().value!);
+      }
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  close(): void {
+    this.#statements.clear();
+    if (this.#db.isOpen) this.#db.close();
+  }
+}
+
+class NodeSqliteStatement implements SqliteStatement {
+  readonly reader: boolean;
+  readonly #statement: StatementSync;
+
+  constructor(statement: StatementSync) {
+    this.#statement = statement;
+    // A statement that yields columns is read with all(); better-sqlite3 calls this `reader`.
+    this.reader = statement.columns().length > 0;
+  }
+
+  all(parameters: ReadonlyArray<unknown>): unknown[] {
+    return this.#statement.all(...toSqlite(parameters));
+  }
+
+  run(parameters: ReadonlyArray<unknown>): { changes: number | bigint; lastInsertRowid: number | bigint } {
+    return this.#statement.run(...toSqlite(parameters));
+  }
+
+  iterate(parameters: ReadonlyArray<unknown>): IterableIterator<unknown> {
+    return this.#statement.iterate(...toSqlite(parameters));
+  }
+}
+
+/** node:sqlite binds no booleans or Dates; store them as SQLite conventionally does. */
+function toSqlite(parameters: ReadonlyArray<unknown>): SQLInputValue[] {
+  return parameters.map((value) => {
+    if (typeof value === 'boolean') return value ? 1 : 0;
+    if (value instanceof Date) return value.toISOString();
+    if (value === undefined) return null;
+    return value as SQLInputValue;
+  });
+}

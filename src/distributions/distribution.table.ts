@@ -1,0 +1,5 @@
+export interface DistributionTable {
+  id: string;
+  name: string;
+  created_at: string;
+}

@@ -1,0 +1,108 @@
+// Error classes carry their HTTP status and `detail.type` (DESIGN.md section 3); the one
+// error handler (src/http/error-handler.ts) turns them into the documented body, with
+// messages localised at that point. Shown to clients only below 500.
+
+export type ErrorType =
+  | 'InvalidJSON'
+  | 'Unauthenticated'
+  | 'Forbidden'
+  | 'NotFound'
+  | 'Conflict'
+  | 'PreconditionFailed'
+  | 'PayloadTooLarge'
+  | 'UnsupportedMediaType'
+  | 'ValidationError'
+  | 'RateLimited'
+  | 'InternalError';
+
+/**
+ * Message codes: each has a text per language in src/i18n. `field` (last non-numeric
+ * segment of the target) is filled in by the renderer; codes may take extra params.
+ */
+export type MessageCode =
+  | 'missing' // Error for '<field>'. This value is missing
+  | 'invalid' // Error for '<field>'. The specified value is invalid.
+  | 'min_length' // params.limit
+  | 'max_length' // params.limit
+  | 'min_items' // params.limit
+  | 'max_items' // params.limit
+  | 'minimum' // params.limit
+  | 'maximum' // params.limit
+  | 'not_allowed_value' // params.allowed: comma-separated list
+  | 'field_not_allowed'
+  | 'unknown_reference' // a policy_package_id / risk_object_id / prospect.id naming nothing
+  | 'duplicate' // the same id twice in one request
+  | 'owned_elsewhere' // a client-chosen id already belongs to another party
+  | 'invalid_json'
+  | 'unauthenticated'
+  | 'forbidden_scope' // params.scope
+  | 'forbidden_distribution'
+  | 'not_found'
+  | 'conflict_parties' // the push matches two different parties
+  | 'precondition_failed'
+  | 'payload_too_large' // params.limit (bytes)
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'internal';
+
+export interface Problem {
+  /** Dot path from the body root, zero-based indexes; '' when the problem is the whole request. */
+  readonly target: string;
+  readonly code: MessageCode;
+  readonly params?: Readonly<Record<string, string | number>>;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly type: ErrorType;
+  readonly problems: readonly Problem[];
+  readonly headers: Readonly<Record<string, string>>;
+  /** Names what failed in `error_str`, e.g. "CustomerLead" ("2 validation errors for CustomerLead"). */
+  readonly subject: string;
+
+  constructor(
+    status: number,
+    type: ErrorType,
+    problems: readonly Problem[],
+    options: { headers?: Record<string, string>; subject?: string } = {},
+  ) {
+    super(`${type}: ${problems.map((p) => `${p.target || '(request)'} ${p.code}`).join('; ')}`);
+    this.status = status;
+    this.type = type;
+    this.problems = problems;
+    this.headers = options.headers ?? {};
+    this.subject = options.subject ?? 'Request';
+  }
+}
+
+export class ValidationError extends ApiError {
+  constructor(problems: readonly Problem[], subject = 'Request') {
+    super(422, 'ValidationError', problems, { subject });
+  }
+}
+
+export class UnauthenticatedError extends ApiError {
+  constructor(target = 'Authorization') {
+    super(401, 'Unauthenticated', [{ target, code: 'unauthenticated' }], {
+      headers: { 'www-authenticate': 'apikey, Bearer realm="lead-intake"' },
+    });
+  }
+}
+
+export class ForbiddenError extends ApiError {
+  constructor(problem: Problem) {
+    super(403, 'Forbidden', [problem]);
+  }
+}
+
+export class NotFoundError extends ApiError {
+  constructor(target = '') {
+    super(404, 'NotFound', [{ target, code: 'not_found' }]);
+  }
+}
+
+export class ConflictError extends ApiError {
+  constructor(problems: readonly Problem[], subject = 'Request') {
+    super(409, 'Conflict', problems, { subject });
+  }
+}

@@ -1,0 +1,21 @@
+// The body of every non-2xx answer (specification, "Errors"; DESIGN.md section 3).
+import Type from 'typebox';
+
+export const ErrorEntry = Type.Object({
+  type: Type.String({ examples: ['ValidationError'] }),
+  target: Type.String({ examples: ['prospect.risk_objects.residences.0.address.zipcode'] }),
+  message: Type.String({ examples: ["Error for 'zipcode'. The specified value is invalid."] }),
+});
+
+export const ErrorBody = Type.Object(
+  {
+    detail: Type.Object({
+      type: Type.String({ examples: ['ValidationError'] }),
+      errors: Type.Array(ErrorEntry),
+      error_str: Type.String({
+        examples: ["1 validation error for CustomerLead\nprospect.risk_objects.residences.0.address.zipcode\n  Error for 'zipcode'. The specified value is invalid."],
+      }),
+    }),
+  },
+  { title: 'Error' },
+);

@@ -1,0 +1,83 @@
+// The lead representation returned by a push (specification, "Lead creation response";
+// DESIGN.md "Response") and, later, by reads and webhooks. The schema also serialises
+// the reply, so a field missing here never reaches a client.
+import Type, { type Static } from 'typebox';
+import { Car, CompanyProspect, Coverage, CustomerProspect, InsurancePolicy, PolicyPackage, Residence } from './lead.schema.ts';
+
+const Opt = Type.Optional;
+const NullableString = Type.Unsafe<string | null>({ type: ['string', 'null'] });
+const Timestamp = Type.String({ format: 'date-time', examples: ['2026-11-20T10:15:00.000Z'] });
+
+export const ExternalRefOut = Type.Object({ ref: Type.String(), company: NullableString });
+
+const { first_name, last_name, birth, gender } = CustomerProspect.properties;
+const { name, enterprise_nr, legal_form } = CompanyProspect.properties;
+const { email, telephonenr, language, address } = CustomerProspect.properties;
+
+export const ProspectOut = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  type: Type.Unsafe<'CUSTOMER' | 'COMPANY'>({ type: 'string', enum: ['CUSTOMER', 'COMPANY'] }),
+  first_name: Opt(first_name), last_name: Opt(last_name), birth: Opt(birth), gender: Opt(gender),
+  name: Opt(name), enterprise_nr: Opt(enterprise_nr), legal_form: Opt(legal_form),
+  email: Opt(email), telephonenr: Opt(telephonenr), language: Opt(language), address: Opt(address),
+  external_refs: Type.Array(ExternalRefOut),
+  callbacks: Type.Array(Type.String()),
+});
+
+const revisionFields = {
+  self: Type.String({ format: 'uri' }),
+  risk_object_id: Type.String({ format: 'uuid' }),
+  risk_object_revision_id: Type.String({ format: 'uuid' }),
+  revision_nr: Type.Integer({ minimum: 1 }),
+  created_at: Timestamp,
+};
+const { id: _carId, ...carFields } = Car.properties;
+const { id: _residenceId, ...residenceFields } = Residence.properties;
+
+export const CarRevisionOut = Type.Object({
+  ...revisionFields,
+  risk_object_type: Type.Unsafe<'CAR'>({ type: 'string', enum: ['CAR'] }),
+  ...carFields,
+});
+export const ResidenceRevisionOut = Type.Object({
+  ...revisionFields,
+  risk_object_type: Type.Unsafe<'RESIDENCE'>({ type: 'string', enum: ['RESIDENCE'] }),
+  ...residenceFields,
+});
+
+const { id: _packageId, ...packageFields } = PolicyPackage.properties;
+export const PolicyPackageOut = Type.Object({ id: Type.String({ format: 'uuid' }), ...packageFields });
+
+export const CoverageOut = Type.Object({ id: Type.String({ format: 'uuid' }), ...Coverage.properties });
+
+const { external_refs: _refs, coverages: _coverages, ...policyFields } = InsurancePolicy.properties;
+export const InsurancePolicyOut = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  ...policyFields,
+  external_refs: Type.Array(ExternalRefOut),
+  coverages: Type.Array(CoverageOut),
+});
+
+export const LeadResponse = Type.Object(
+  {
+    id: Type.String({ format: 'uuid', description: 'Lead identifier.' }),
+    origin: NullableString,
+    backref: NullableString,
+    source: NullableString,
+    prospect: ProspectOut,
+    risk_object_revisions: Type.Object({ cars: Type.Array(CarRevisionOut), residences: Type.Array(ResidenceRevisionOut) }),
+    policy_packages: Type.Array(PolicyPackageOut),
+    insurance_policies: Type.Array(InsurancePolicyOut),
+    party_id: Type.String({ format: 'uuid', description: 'Equals prospect.id.' }),
+    self: Type.String({ format: 'uri' }),
+    href: Type.String({ format: 'uri' }),
+    href_to_proflow: Type.String({ format: 'uri' }),
+    href_to_risk_scan: Type.String({ format: 'uri' }),
+    href_to_advisory_flow: Type.String({ format: 'uri' }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'Lead' },
+);
+
+export type LeadResponse = Static<typeof LeadResponse>;

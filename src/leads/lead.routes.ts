@@ -1,0 +1,62 @@
+// POST /v1/api/distributions/{distribution_id}/leads/customers|companies (specification,
+// "Endpoints"). Thin: authorize, hand the validated body to the service, shape the reply.
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import type { DatabaseHandle } from '../db/database.ts';
+import { requireScope } from '../auth/authorize.ts';
+import { CompanyLeadBody, CustomerLeadBody } from './lead.schema.ts';
+import { LeadResponse } from './lead.response.ts';
+import type { LeadService } from './lead.service.ts';
+import type { PartyType } from './lead.table.ts';
+import { ErrorBody } from '../http/error-body.schema.ts';
+import { leadExamples } from './lead.examples.ts';
+
+export interface LeadRoutesOptions {
+  readonly leads: LeadService;
+  readonly database: DatabaseHandle;
+}
+
+const DistributionParams = Type.Object({
+  distribution_id: Type.String({ format: 'uuid', description: 'The distribution the lead is pushed into.' }),
+});
+
+const errorResponses = {
+  400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody,
+  413: ErrorBody, 415: ErrorBody, 422: ErrorBody, 500: ErrorBody,
+};
+
+export const leadRoutes: FastifyPluginAsync<LeadRoutesOptions> = async (fastify, { leads, database }) => {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const kinds: Array<{ path: string; kind: PartyType; body: typeof CustomerLeadBody | typeof CompanyLeadBody }> = [
+    { path: 'customers', kind: 'CUSTOMER', body: CustomerLeadBody },
+    { path: 'companies', kind: 'COMPANY', body: CompanyLeadBody },
+  ];
+  for (const { path, kind, body } of kinds) {
+    app.post(`/distributions/:distribution_id/leads/${path}`, {
+      schema: {
+        operationId: kind === 'CUSTOMER' ? 'pushCustomerLead' : 'pushCompanyLead',
+        summary: `Push a ${kind === 'CUSTOMER' ? 'customer (person)' : 'company'} lead`,
+        description:
+          'Creates the lead, or merges it into the lead it matches (prospect id, external refs, ' +
+          'or email + birth + address): 201 with Location for a new lead, 200 for a merge.',
+        tags: ['leads'],
+        security: [{ apikey: [] }, { bearer: [] }],
+        params: DistributionParams,
+        body: { ...body, examples: [leadExamples[kind]] },
+        response: { 200: LeadResponse, 201: LeadResponse, ...errorResponses },
+      },
+      preHandler: requireScope(database, 'leads:write'),
+    }, async (request, reply) => {
+      const result = await leads.push({
+        distributionId: request.params.distribution_id,
+        kind,
+        body: request.body,
+        rawBody: request.rawBody ?? JSON.stringify(request.body),
+        caller: request.caller!,
+      });
+      if (result.created) reply.header('location', result.lead.self);
+      return reply.status(result.created ? 201 : 200).send(result.lead);
+    });
+  }
+};

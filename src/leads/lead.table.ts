@@ -1,0 +1,110 @@
+// Row types of the lead aggregate. JSON documents are stored as text so one set of
+// migrations serves SQLite and PostgreSQL alike; timestamps are ISO 8601 UTC text, which
+// sorts correctly as text on both.
+
+export type PartyType = 'CUSTOMER' | 'COMPANY';
+export type RiskObjectType = 'CAR' | 'RESIDENCE';
+export type ExternalRefEntity = 'party' | 'policy';
+
+export interface PartyTable {
+  id: string;
+  distribution_id: string;
+  type: PartyType;
+  /** JSON object of the prospect's own fields (names, email, birth, address, ...). */
+  data: string;
+  /** Normalised email + birth + address of a customer; unique per distribution. */
+  match_key: string | null;
+  /** Incremented on every change: optimistic concurrency and the ETag. */
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface LeadTable {
+  id: string;
+  distribution_id: string;
+  party_id: string;
+  origin: string | null;
+  backref: string | null;
+  source: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ExternalRefTable {
+  distribution_id: string;
+  entity_type: ExternalRefEntity;
+  /** '' when the reference names no company: NULLs would not collide in a unique index. */
+  company: string;
+  ref: string;
+  entity_id: string;
+  created_at: string;
+}
+
+export interface PartyCallbackTable {
+  party_id: string;
+  url: string;
+  created_at: string;
+}
+
+export interface RiskObjectTable {
+  id: string;
+  distribution_id: string;
+  party_id: string;
+  type: RiskObjectType;
+  vin: string | null;
+  current_revision_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RiskObjectRevisionTable {
+  id: string;
+  risk_object_id: string;
+  revision_nr: number;
+  data: string;
+  created_at: string;
+}
+
+export interface PolicyPackageTable {
+  id: string;
+  distribution_id: string;
+  party_id: string;
+  data: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface InsurancePolicyTable {
+  id: string;
+  distribution_id: string;
+  party_id: string;
+  policy_package_id: string | null;
+  insurance_company: string | null;
+  policy_nr: string | null;
+  data: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CoverageTable {
+  id: string;
+  insurance_policy_id: string;
+  position: number;
+  risk_object_id: string | null;
+  data: string;
+}
+
+export interface LeadPushTable {
+  id: string;
+  lead_id: string;
+  distribution_id: string;
+  received_at: string;
+  status: number;
+  /** Who pushed: `token:<id>` or `user:<id>`. */
+  caller: string;
+  origin: string | null;
+  kind: PartyType;
+  /** The request body exactly as received. */
+  payload: string;
+}
