@@ -46,7 +46,9 @@ export const leadRoutes: FastifyPluginAsync<LeadRoutesOptions> = async (fastify,
         body: { ...body, examples: [leadExamples[kind]] },
         response: { 200: LeadResponse, 201: LeadResponse, ...errorResponses },
       },
-      preHandler: requireScope(database, 'leads:write'),
+      // onRequest: credentials are checked before the body is even read, so an anonymous
+      // caller learns nothing about validation.
+      onRequest: requireScope(database, 'leads:write'),
     }, async (request, reply) => {
       const result = await leads.push({
         distributionId: request.params.distribution_id,
