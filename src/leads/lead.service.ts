@@ -1,11 +1,24 @@
-// PLACEHOLDER: being written (matching, merge, revisions).
+// Pushing a lead: match (lead.matching.ts), check references (lead.references.ts), merge
+// (lead.merge.ts), write (lead.repository.ts), all in one transaction, with the accepted
+// push appended to the push log (DESIGN.md rule 11).
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
-import type { DatabaseHandle } from '../db/database.ts';
+import type { Database, DatabaseHandle } from '../db/database.ts';
 import type { TransactionRunner } from '../db/transaction-runner.ts';
-import type { Caller } from '../auth/caller.ts';
+import { isUniqueViolation } from '../db/errors.ts';
+import { describeCaller, type Caller } from '../auth/caller.ts';
+import { ConflictError } from '../errors.ts';
 import type { LeadBody } from './lead.schema.ts';
 import type { LeadResponse } from './lead.response.ts';
 import type { PartyType } from './lead.table.ts';
+import type { LeadAggregate } from './lead.aggregate.ts';
+import { customerMatchKey, mergePush } from './lead.merge.ts';
+import { toLeadPush } from './lead.push.ts';
+import { matchParty } from './lead.matching.ts';
+import { checkReferences } from './lead.references.ts';
+import { findPartyByMatchKey, insertCallbacks, insertPush, insertRefs, loadLead, saveChildren, saveLead, StaleVersionError } from './lead.repository.ts';
+import { representLead } from './lead.representation.ts';
 
 export interface PushCommand {
   readonly distributionId: string;
@@ -22,15 +35,102 @@ export interface PushResult {
   readonly lead: LeadResponse;
 }
 
+export interface LeadServiceDependencies {
+  readonly database: DatabaseHandle;
+  readonly config: Config;
+  readonly transactions: TransactionRunner;
+}
+
+/**
+ * Rule 10: two pushes racing to create the same party both pass matching; the database's
+ * unique indexes stop the second, which then runs again and finds the first one's party.
+ */
+const MAX_ATTEMPTS = 8;
+
 export class LeadService {
-  readonly #deps: { database: DatabaseHandle; config: Config; transactions: TransactionRunner };
-  constructor(deps: { database: DatabaseHandle; config: Config; transactions: TransactionRunner }) {
+  readonly #deps: LeadServiceDependencies;
+
+  constructor(deps: LeadServiceDependencies) {
     this.#deps = deps;
   }
-  async push(_command: PushCommand): Promise<PushResult> {
-    throw new Error('not implemented');
+
+  async push(command: PushCommand): Promise<PushResult> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#deps.transactions.run((trx) => this.#pushOnce(trx, command));
+      } catch (error) {
+        const retryable = error instanceof StaleVersionError || isUniqueViolation(error);
+        if (!retryable || attempt >= MAX_ATTEMPTS) throw error;
+      }
+    }
   }
+
   async close(): Promise<void> {
     await this.#deps.transactions.close();
   }
+
+  async #pushOnce(db: Kysely<Database>, command: PushCommand): Promise<PushResult> {
+    const { distributionId, kind, body } = command;
+    const subject = kind === 'CUSTOMER' ? 'CustomerLead' : 'CompanyLead';
+    const now = new Date().toISOString();
+
+    const partyId = await matchParty(db, distributionId, kind, body, subject);
+    const stored = partyId === undefined ? undefined : await loadLead(db, partyId);
+    await checkReferences(db, distributionId, body, stored, subject);
+
+    const lead = stored ?? emptyLead(distributionId, kind, now);
+    const previousKey = stored && kind === 'CUSTOMER' ? customerMatchKey(stored.fields) : null;
+    const refsBefore = lead.refs.length;
+    const callbacksBefore = lead.callbacks.length;
+    const changed = mergePush(lead, toLeadPush(body), now) || stored === undefined;
+
+    const matchKey = kind === 'CUSTOMER' ? customerMatchKey(lead.fields) : null;
+    if (matchKey !== null && matchKey !== previousKey) {
+      // The merged email + birth + address may now equal another party's: that would be two
+      // parties matching one push (rule 4), not something to store.
+      const owner = await findPartyByMatchKey(db, distributionId, matchKey);
+      if (owner !== undefined && owner !== lead.partyId) {
+        throw new ConflictError([{ target: 'prospect.email', code: 'conflict_parties' }], subject);
+      }
+    }
+
+    if (changed) {
+      await saveLead(db, lead, { isNew: stored === undefined, matchKey });
+      await insertRefs(db, distributionId, 'party', lead.partyId, lead.refs.slice(refsBefore), now);
+      await insertCallbacks(db, lead.partyId, lead.callbacks.slice(callbacksBefore), now);
+      await saveChildren(db, lead);
+    }
+    const created = stored === undefined;
+    await insertPush(db, {
+      id: randomUUID(),
+      lead_id: lead.leadId,
+      distribution_id: distributionId,
+      received_at: now,
+      status: created ? 201 : 200,
+      caller: describeCaller(command.caller),
+      origin: body.origin ?? null,
+      kind,
+      payload: command.rawBody,
+    });
+    return { created, changed, lead: representLead(lead, this.#deps.config) };
+  }
+}
+
+function emptyLead(distributionId: string, type: PartyType, now: string): LeadAggregate {
+  return {
+    leadId: randomUUID(),
+    partyId: randomUUID(),
+    distributionId,
+    type,
+    meta: {},
+    fields: {},
+    version: 1,
+    refs: [],
+    callbacks: [],
+    riskObjects: [],
+    packages: [],
+    policies: [],
+    created_at: now,
+    updated_at: now,
+  };
 }

@@ -1,0 +1,83 @@
+// The lead as the merge sees it: one party with everything hanging off it, loaded once
+// per push, changed in memory by lead.merge.ts, written back by lead.repository.ts and
+// rendered by lead.representation.ts. JSON documents are plain objects here.
+import type { PartyType, RiskObjectType } from './lead.table.ts';
+
+export type Fields = Record<string, unknown>;
+
+export interface ExternalRef {
+  /** '' when the reference names no company. */
+  readonly company: string;
+  readonly ref: string;
+}
+
+export interface RiskObjectRevision {
+  readonly id: string;
+  readonly revision_nr: number;
+  readonly data: Fields;
+  readonly created_at: string;
+}
+
+export interface RiskObject {
+  readonly id: string;
+  readonly type: RiskObjectType;
+  vin: string | null;
+  current: RiskObjectRevision;
+  readonly created_at: string;
+  updated_at: string;
+  /** Set by the merge when `current` is a revision to insert. */
+  newRevision?: boolean;
+  isNew?: boolean;
+}
+
+export interface PolicyPackage {
+  readonly id: string;
+  data: Fields;
+  readonly created_at: string;
+  updated_at: string;
+  changed?: boolean;
+  isNew?: boolean;
+}
+
+export interface Coverage {
+  readonly id: string;
+  readonly risk_object_id: string | null;
+  readonly data: Fields;
+}
+
+export interface InsurancePolicy {
+  readonly id: string;
+  policy_package_id: string | null;
+  data: Fields;
+  refs: ExternalRef[];
+  coverages: Coverage[];
+  readonly created_at: string;
+  updated_at: string;
+  changed?: boolean;
+  coveragesChanged?: boolean;
+  newRefs?: ExternalRef[];
+  isNew?: boolean;
+}
+
+export interface LeadAggregate {
+  readonly leadId: string;
+  readonly partyId: string;
+  readonly distributionId: string;
+  readonly type: PartyType;
+  /** Lead metadata: origin, backref, source. */
+  meta: Fields;
+  /** The prospect's own fields (names, email, birth, address, ...). */
+  fields: Fields;
+  version: number;
+  refs: ExternalRef[];
+  callbacks: string[];
+  riskObjects: RiskObject[];
+  packages: PolicyPackage[];
+  policies: InsurancePolicy[];
+  readonly created_at: string;
+  updated_at: string;
+}
+
+export function refKey(ref: ExternalRef): string {
+  return `${ref.company}\u0000${ref.ref}`;
+}

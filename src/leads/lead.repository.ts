@@ -1,0 +1,252 @@
+// All SQL of the lead aggregate. Every function takes the transaction as its first
+// argument (kysely example app); the service owns the transaction.
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.ts';
+import type { ExternalRef, Fields, LeadAggregate } from './lead.aggregate.ts';
+import type { ExternalRefEntity, PartyType } from './lead.table.ts';
+
+type Db = Kysely<Database>;
+
+export async function findPartyIdsByRefs(
+  db: Db,
+  distributionId: string,
+  entityType: ExternalRefEntity,
+  refs: readonly ExternalRef[],
+): Promise<Array<{ entity_id: string; company: string; ref: string }>> {
+  if (refs.length === 0) return [];
+  return db
+    .selectFrom('external_refs')
+    .select(['entity_id', 'company', 'ref'])
+    .where('distribution_id', '=', distributionId)
+    .where('entity_type', '=', entityType)
+    .where((eb) => eb.or(refs.map((r) => eb.and([eb('company', '=', r.company), eb('ref', '=', r.ref)]))))
+    .execute();
+}
+
+export async function findPartyByMatchKey(db: Db, distributionId: string, matchKey: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('parties')
+    .select('id')
+    .where('distribution_id', '=', distributionId)
+    .where('match_key', '=', matchKey)
+    .executeTakeFirst();
+  return row?.id;
+}
+
+export async function findPartyKind(db: Db, distributionId: string, partyId: string): Promise<PartyType | undefined> {
+  const row = await db
+    .selectFrom('parties')
+    .select('type')
+    .where('distribution_id', '=', distributionId)
+    .where('id', '=', partyId)
+    .executeTakeFirst();
+  return row?.type;
+}
+
+/** Which of these client-chosen ids already exist, and under which party. */
+export async function findOwners(
+  db: Db,
+  table: 'risk_objects' | 'policy_packages',
+  ids: readonly string[],
+): Promise<Array<{ id: string; party_id: string }>> {
+  if (ids.length === 0) return [];
+  return db.selectFrom(table).select(['id', 'party_id']).where('id', 'in', ids).execute();
+}
+
+export async function loadLead(db: Db, partyId: string): Promise<LeadAggregate | undefined> {
+  const head = await db
+    .selectFrom('parties')
+    .innerJoin('leads', 'leads.party_id', 'parties.id')
+    .select([
+      'leads.id as lead_id',
+      'leads.origin',
+      'leads.backref',
+      'leads.source',
+      'leads.created_at',
+      'leads.updated_at',
+      'parties.id as party_id',
+      'parties.distribution_id',
+      'parties.type',
+      'parties.data',
+      'parties.version',
+    ])
+    .where('parties.id', '=', partyId)
+    .executeTakeFirst();
+  if (!head) return undefined;
+
+  const [refs, callbacks, riskObjects, packages, policies] = await Promise.all([
+    db.selectFrom('external_refs').select(['company', 'ref']).where('entity_id', '=', partyId).where('entity_type', '=', 'party')
+      .orderBy('created_at').orderBy('company').orderBy('ref').execute(),
+    db.selectFrom('party_callbacks').select('url').where('party_id', '=', partyId).orderBy('created_at').orderBy('url').execute(),
+    db.selectFrom('risk_objects')
+      .innerJoin('risk_object_revisions as r', 'r.id', 'risk_objects.current_revision_id')
+      .select(['risk_objects.id', 'risk_objects.type', 'risk_objects.vin', 'risk_objects.created_at', 'risk_objects.updated_at',
+        'r.id as revision_id', 'r.revision_nr', 'r.data', 'r.created_at as revision_created_at'])
+      .where('risk_objects.party_id', '=', partyId)
+      .orderBy('risk_objects.created_at').orderBy('risk_objects.id').execute(),
+    db.selectFrom('policy_packages').selectAll().where('party_id', '=', partyId).orderBy('created_at').orderBy('id').execute(),
+    db.selectFrom('insurance_policies').selectAll().where('party_id', '=', partyId).orderBy('created_at').orderBy('id').execute(),
+  ]);
+  const policyIds = policies.map((p) => p.id);
+  const [policyRefs, coverages] = policyIds.length === 0 ? [[], []] : await Promise.all([
+    db.selectFrom('external_refs').select(['entity_id', 'company', 'ref']).where('entity_type', '=', 'policy')
+      .where('entity_id', 'in', policyIds).orderBy('created_at').orderBy('company').orderBy('ref').execute(),
+    db.selectFrom('coverages').selectAll().where('insurance_policy_id', 'in', policyIds).orderBy('position').execute(),
+  ]);
+
+  return {
+    leadId: head.lead_id,
+    partyId: head.party_id,
+    distributionId: head.distribution_id,
+    type: head.type,
+    meta: withoutNulls({ origin: head.origin, backref: head.backref, source: head.source }),
+    fields: JSON.parse(head.data) as Fields,
+    version: Number(head.version),
+    refs: refs.map(({ company, ref }) => ({ company, ref })),
+    callbacks: callbacks.map((c) => c.url),
+    riskObjects: riskObjects.map((o) => ({
+      id: o.id,
+      type: o.type,
+      vin: o.vin,
+      created_at: o.created_at,
+      updated_at: o.updated_at,
+      current: { id: o.revision_id, revision_nr: Number(o.revision_nr), data: JSON.parse(o.data) as Fields, created_at: o.revision_created_at },
+    })),
+    packages: packages.map((p) => ({ id: p.id, data: JSON.parse(p.data) as Fields, created_at: p.created_at, updated_at: p.updated_at })),
+    policies: policies.map((p) => ({
+      id: p.id,
+      policy_package_id: p.policy_package_id,
+      data: JSON.parse(p.data) as Fields,
+      refs: policyRefs.filter((r) => r.entity_id === p.id).map(({ company, ref }) => ({ company, ref })),
+      coverages: coverages
+        .filter((c) => c.insurance_policy_id === p.id)
+        .map((c) => ({ id: c.id, risk_object_id: c.risk_object_id, data: JSON.parse(c.data) as Fields })),
+      created_at: p.created_at,
+      updated_at: p.updated_at,
+    })),
+    created_at: head.created_at,
+    updated_at: head.updated_at,
+  };
+}
+
+function withoutNulls(fields: Record<string, unknown>): Fields {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== null && value !== undefined));
+}
+
+export class StaleVersionError extends Error {}
+
+/**
+ * Writes what the merge marked. A merged party is updated only if nobody else changed it
+ * since it was loaded (optimistic concurrency on `version`); otherwise StaleVersionError
+ * tells the service to run the push again.
+ */
+export async function saveLead(db: Db, lead: LeadAggregate, options: { isNew: boolean; matchKey: string | null }): Promise<void> {
+  const partyRow = { data: JSON.stringify(lead.fields), match_key: options.matchKey, updated_at: lead.updated_at };
+  const leadRow = {
+    origin: (lead.meta.origin as string | undefined) ?? null,
+    backref: (lead.meta.backref as string | undefined) ?? null,
+    source: (lead.meta.source as string | undefined) ?? null,
+    updated_at: lead.updated_at,
+  };
+  if (options.isNew) {
+    await db.insertInto('parties').values({
+      id: lead.partyId, distribution_id: lead.distributionId, type: lead.type, version: lead.version, created_at: lead.created_at, ...partyRow,
+    }).execute();
+    await db.insertInto('leads').values({
+      id: lead.leadId, distribution_id: lead.distributionId, party_id: lead.partyId, created_at: lead.created_at, ...leadRow,
+    }).execute();
+  } else {
+    const result = await db.updateTable('parties')
+      .set({ ...partyRow, version: lead.version + 1 })
+      .where('id', '=', lead.partyId)
+      .where('version', '=', lead.version)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) throw new StaleVersionError(`party ${lead.partyId} changed concurrently`);
+    lead.version += 1;
+    await db.updateTable('leads').set(leadRow).where('id', '=', lead.leadId).execute();
+  }
+}
+
+export async function insertRefs(
+  db: Db,
+  distributionId: string,
+  entityType: ExternalRefEntity,
+  entityId: string,
+  refs: readonly ExternalRef[],
+  now: string,
+): Promise<void> {
+  if (refs.length === 0) return;
+  await db.insertInto('external_refs')
+    .values(refs.map((r) => ({ distribution_id: distributionId, entity_type: entityType, company: r.company, ref: r.ref, entity_id: entityId, created_at: now })))
+    .execute();
+}
+
+export async function insertCallbacks(db: Db, partyId: string, urls: readonly string[], now: string): Promise<void> {
+  if (urls.length === 0) return;
+  await db.insertInto('party_callbacks').values(urls.map((url) => ({ party_id: partyId, url, created_at: now }))).execute();
+}
+
+/** Risk objects, packages and policies the merge marked as new or changed. */
+export async function saveChildren(db: Db, lead: LeadAggregate): Promise<void> {
+  for (const object of lead.riskObjects) {
+    if (object.isNew) {
+      // The revision references the object and the object names its current revision:
+      // insert the object pointing at the revision id first (no FK on that column).
+      await db.insertInto('risk_objects').values({
+        id: object.id, distribution_id: lead.distributionId, party_id: lead.partyId, type: object.type, vin: object.vin,
+        current_revision_id: object.current.id, created_at: object.created_at, updated_at: object.updated_at,
+      }).execute();
+    } else if (object.newRevision) {
+      await db.updateTable('risk_objects')
+        .set({ vin: object.vin, current_revision_id: object.current.id, updated_at: object.updated_at })
+        .where('id', '=', object.id).execute();
+    }
+    if (object.newRevision) {
+      await db.insertInto('risk_object_revisions').values({
+        id: object.current.id, risk_object_id: object.id, revision_nr: object.current.revision_nr,
+        data: JSON.stringify(object.current.data), created_at: object.current.created_at,
+      }).execute();
+    }
+  }
+  for (const pkg of lead.packages) {
+    if (pkg.isNew) {
+      await db.insertInto('policy_packages').values({
+        id: pkg.id, distribution_id: lead.distributionId, party_id: lead.partyId, data: JSON.stringify(pkg.data),
+        created_at: pkg.created_at, updated_at: pkg.updated_at,
+      }).execute();
+    } else if (pkg.changed) {
+      await db.updateTable('policy_packages').set({ data: JSON.stringify(pkg.data), updated_at: pkg.updated_at }).where('id', '=', pkg.id).execute();
+    }
+  }
+  for (const policy of lead.policies) {
+    const row = {
+      policy_package_id: policy.policy_package_id,
+      insurance_company: (policy.data.insurance_company as string | undefined) ?? null,
+      policy_nr: (policy.data.policy_nr as string | undefined) ?? null,
+      data: JSON.stringify(policy.data),
+      updated_at: policy.updated_at,
+    };
+    if (policy.isNew) {
+      await db.insertInto('insurance_policies').values({
+        id: policy.id, distribution_id: lead.distributionId, party_id: lead.partyId, created_at: policy.created_at, ...row,
+      }).execute();
+      await insertRefs(db, lead.distributionId, 'policy', policy.id, policy.refs, policy.created_at);
+    } else if (policy.changed) {
+      await db.updateTable('insurance_policies').set(row).where('id', '=', policy.id).execute();
+      await insertRefs(db, lead.distributionId, 'policy', policy.id, policy.newRefs ?? [], policy.updated_at);
+    }
+    if (policy.coveragesChanged) await db.deleteFrom('coverages').where('insurance_policy_id', '=', policy.id).execute();
+    if ((policy.isNew || policy.coveragesChanged) && policy.coverages.length > 0) {
+      await db.insertInto('coverages').values(policy.coverages.map((c, position) => ({
+        id: c.id, insurance_policy_id: policy.id, position, risk_object_id: c.risk_object_id, data: JSON.stringify(c.data),
+      }))).execute();
+    }
+  }
+}
+
+export async function insertPush(
+  db: Db,
+  push: { id: string; lead_id: string; distribution_id: string; received_at: string; status: number; caller: string; origin: string | null; kind: PartyType; payload: string },
+): Promise<void> {
+  await db.insertInto('lead_pushes').values(push).execute();
+}
