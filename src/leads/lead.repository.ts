@@ -53,7 +53,13 @@ export async function findOwners(
   return db.selectFrom(table).select(['id', 'party_id']).where('id', 'in', ids).execute();
 }
 
-export async function loadLead(db: Db, partyId: string): Promise<LeadAggregate | undefined> {
+/**
+ * Loads the whole lead. With `lock`, the party row is locked first (PostgreSQL's
+ * SELECT ... FOR UPDATE), so concurrent merges into one party queue up instead of
+ * failing their version check; SQLite has a single writer and needs no lock.
+ */
+export async function loadLead(db: Db, partyId: string, lock: boolean): Promise<LeadAggregate | undefined> {
+  if (lock) await db.selectFrom('parties').select('id').where('id', '=', partyId).forUpdate().execute();
   const head = await db
     .selectFrom('parties')
     .innerJoin('leads', 'leads.party_id', 'parties.id')

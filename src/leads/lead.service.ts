@@ -75,7 +75,7 @@ export class LeadService {
     const now = new Date().toISOString();
 
     const partyId = await matchParty(db, distributionId, kind, body, subject);
-    const stored = partyId === undefined ? undefined : await loadLead(db, partyId);
+    const stored = partyId === undefined ? undefined : await loadLead(db, partyId, this.#deps.database.dialect === 'postgres');
     await checkReferences(db, distributionId, body, stored, subject);
 
     const lead = stored ?? emptyLead(distributionId, kind, now);
