@@ -1,7 +1,64 @@
-// PLACEHOLDER (to be completed): /healthz, /readyz, /metrics.
+// GET /healthz, /readyz and /metrics (DESIGN.md section 1, "Operational"). A load
+// balancer restarts a process whose /healthz fails and stops routing to one whose
+// /readyz fails, so /healthz must never depend on the database and /readyz must.
 import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
+import { sql } from 'kysely';
 import type { DatabaseHandle } from '../db/database.ts';
+import { ErrorBody } from '../http/error-body.schema.ts';
+import { registerMetrics } from './metrics.ts';
 
-export function registerOperationalRoutes(app: FastifyInstance, _database: DatabaseHandle): void {
-  app.get('/healthz', async () => ({ status: 'ok' }));
+/** A probe that waits longer than this for the database reports it unreachable. */
+const READINESS_TIMEOUT_MS = 2_000;
+
+const StatusOk = Type.Object({ status: Type.Literal('ok') });
+
+export function registerOperationalRoutes(app: FastifyInstance, database: DatabaseHandle): void {
+  registerMetrics(app);
+
+  app.get('/healthz', {
+    schema: {
+      operationId: 'getHealth',
+      summary: 'Liveness: the process is up',
+      tags: ['operations'],
+      security: [],
+      response: { 200: StatusOk },
+    },
+  }, async () => ({ status: 'ok' as const }));
+
+  app.get('/readyz', {
+    schema: {
+      operationId: 'getReadiness',
+      summary: 'Readiness: the database answers',
+      description: `200 when \`select 1\` succeeds within ${READINESS_TIMEOUT_MS} ms, 503 otherwise.`,
+      tags: ['operations'],
+      security: [],
+      response: { 200: StatusOk, 503: ErrorBody },
+    },
+  }, async (request, reply) => {
+    try {
+      await withTimeout(sql`select 1`.execute(database.db), READINESS_TIMEOUT_MS);
+      return { status: 'ok' as const };
+    } catch (error) {
+      request.log.warn({ err: error }, 'readiness probe: database unreachable');
+      // Answered here rather than thrown: "the service is unavailable" is no client error
+      // to localise, and the cause (driver message) must not reach the body.
+      const message = 'The database is not reachable.';
+      return reply.status(503).send({
+        detail: {
+          type: 'ServiceUnavailable',
+          errors: [{ type: 'ServiceUnavailable', target: 'database', message }],
+          error_str: `1 error for Readiness\ndatabase\n  ${message}`,
+        },
+      });
+    }
+  });
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
