@@ -1,8 +1,12 @@
-// PLACEHOLDER (to be completed): JSON body parser that keeps the raw text for the push log.
-import type { FastifyInstance } from 'fastify';
+// Request bodies are JSON, parsed with Fastify's own parser (secure-json-parse: a
+// `__proto__` or `constructor.prototype` key is refused as a 400), and the raw text is
+// kept on `request.rawBody` because the push log stores the payload verbatim.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
+    /** The request body exactly as sent, for JSON requests. */
     rawBody?: string;
   }
 }
@@ -13,4 +17,19 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
     request.rawBody = body as string;
     parse(request, body as string, done);
   });
+  // Fastify answers 415 itself for media types it has no parser for, but it also parses
+  // text/plain and lets a body-less request without Content-Type through. A route that
+  // takes a body accepts JSON only. preValidation runs after the route's onRequest hooks,
+  // so an unauthenticated caller still gets 401 first.
+  app.addHook('preValidation', async (request) => {
+    if (request.routeOptions.schema?.body !== undefined && !isJson(request)) {
+      throw new ApiError(415, 'UnsupportedMediaType', [{ target: 'Content-Type', code: 'unsupported_media_type' }]);
+    }
+  });
+}
+
+/** `application/json`, with or without parameters such as `charset=utf-8`. */
+function isJson(request: FastifyRequest): boolean {
+  const mediaType = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+  return mediaType === 'application/json';
 }
