@@ -14,6 +14,10 @@ import { registerOperationalRoutes } from './ops/operational.routes.ts';
 import { leadRoutes } from './leads/lead.routes.ts';
 import { LeadService } from './leads/lead.service.ts';
 import { createTransactionRunner } from './db/transaction-runner.ts';
+import { LeadReader } from './leads/lead-read.service.ts';
+import { leadReadRoutes } from './leads/lead-read.routes.ts';
+import { PartyService } from './parties/party.service.ts';
+import { partyRoutes } from './parties/party.routes.ts';
 
 export interface AppDependencies {
   readonly config: Config;
@@ -47,8 +51,12 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   await registerOpenApi(app, config);
   registerOperationalRoutes(app, database);
 
-  const leads = new LeadService({ database, config, transactions: createTransactionRunner(database) });
+  // One runner for every write, so SQLite's group commit covers pushes and updates alike.
+  const transactions = createTransactionRunner(database);
+  const leads = new LeadService({ database, config, transactions });
   await app.register(leadRoutes, { prefix: '/v1/api', leads, database });
-  app.addHook('onClose', async () => leads.close());
+  await app.register(leadReadRoutes, { prefix: '/v1/api', reader: new LeadReader({ database, config }), database, config });
+  await app.register(partyRoutes, { prefix: '/v1/api', parties: new PartyService({ database, config, transactions }), database });
+  app.addHook('onClose', async () => transactions.close());
   return app;
 }

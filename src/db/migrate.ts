@@ -1,5 +1,6 @@
 // Migrations are listed here rather than discovered on disk, so the set that runs is
 // exactly the set that was type-checked and reviewed.
+import { PostgresAdapter, sql } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import type { DB } from './database.ts';
 import * as leadIntakeCore from './migrations/2026-11-20T00-00_lead_intake_core.ts';
@@ -12,8 +13,19 @@ const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
 /** Applies every pending migration; returns the names applied now. */
 export async function migrateToLatest(db: DB): Promise<string[]> {
-  const migrator = new Migrator({ db, provider });
+  const migrator = new Migrator({ db, provider, ...(await migrationTableSchema(db)) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * On PostgreSQL, Kysely looks for its migration tables in any schema unless told which;
+ * with several schemas in one database (one per test run, or per tenant) it would find
+ * another schema's lock table. Pin them to the schema the connection works in.
+ */
+async function migrationTableSchema(db: DB): Promise<{ migrationTableSchema?: string }> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return {};
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  return rows[0]?.schema ? { migrationTableSchema: rows[0].schema } : {};
 }

@@ -21,6 +21,7 @@ export interface RiskObjectRevision {
 export interface RiskObject {
   readonly id: string;
   readonly type: RiskObjectType;
+  readonly position: number;
   vin: string | null;
   current: RiskObjectRevision;
   readonly created_at: string;
@@ -28,10 +29,13 @@ export interface RiskObject {
   /** Set by the merge when `current` is a revision to insert. */
   newRevision?: boolean;
   isNew?: boolean;
+  /** Set by a party update that left the object out. */
+  removed?: boolean;
 }
 
 export interface PolicyPackage {
   readonly id: string;
+  readonly position: number;
   data: Fields;
   readonly created_at: string;
   updated_at: string;
@@ -47,6 +51,7 @@ export interface Coverage {
 
 export interface InsurancePolicy {
   readonly id: string;
+  readonly position: number;
   policy_package_id: string | null;
   data: Fields;
   refs: ExternalRef[];
@@ -76,6 +81,11 @@ export interface LeadAggregate {
   policies: InsurancePolicy[];
   readonly created_at: string;
   updated_at: string;
+}
+
+/** The position after the last one in use: new objects go to the end. */
+export function nextPosition(objects: ReadonlyArray<{ position: number }>): number {
+  return objects.reduce((max, object) => Math.max(max, object.position), -1) + 1;
 }
 
 export function refKey(ref: ExternalRef): string {

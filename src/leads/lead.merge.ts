@@ -12,7 +12,7 @@ import type {
   PolicyPackage,
   RiskObject,
 } from './lead.aggregate.ts';
-import { refKey } from './lead.aggregate.ts';
+import { nextPosition, refKey } from './lead.aggregate.ts';
 import type { RiskObjectType } from './lead.table.ts';
 
 export interface PolicyPush {
@@ -109,6 +109,7 @@ function mergeRiskObject(
     lead.riskObjects.push({
       id,
       type,
+      position: nextPosition(lead.riskObjects),
       vin: typeof data.vin === 'string' ? data.vin : null,
       current: { id: randomUUID(), revision_nr: 1, data: withoutNulls(data), created_at: now },
       created_at: now,
@@ -138,7 +139,7 @@ function mergePackage(lead: LeadAggregate, pushed: Fields, packageIds: Map<strin
       ? lead.packages.find((pkg) => pkg.data.package_nr === data.package_nr && pkg.data.insurance_company === data.insurance_company)
       : undefined);
   if (!found) {
-    const pkg: PolicyPackage = { id: clientId ?? randomUUID(), data: withoutNulls(data), created_at: now, updated_at: now, isNew: true };
+    const pkg: PolicyPackage = { id: clientId ?? randomUUID(), position: nextPosition(lead.packages), data: withoutNulls(data), created_at: now, updated_at: now, isNew: true };
     if (clientId !== undefined) packageIds.set(clientId, pkg.id);
     lead.packages.push(pkg);
     return true;
@@ -183,6 +184,7 @@ function mergePolicy(
   if (!found) {
     lead.policies.push({
       id: randomUUID(),
+      position: nextPosition(lead.policies),
       policy_package_id: packageId ?? null,
       data: withoutNulls(pushed.fields),
       refs: addRefs([], pushed.refs).all,
@@ -217,7 +219,8 @@ function coverageContent(coverages: readonly Coverage[]): unknown[] {
   return coverages.map(({ risk_object_id, data }) => ({ risk_object_id, data }));
 }
 
-function withoutNulls(fields: Fields): Fields {
+/** Stored documents leave out cleared (null) fields. */
+export function withoutNulls(fields: Fields): Fields {
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== null && value !== undefined));
 }
 

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { ExternalRef, Fields, LeadAggregate } from './lead.aggregate.ts';
 import type { ExternalRefEntity, PartyType } from './lead.table.ts';
+import { withoutNulls } from './lead.merge.ts';
 
 type Db = Kysely<Database>;
 
@@ -86,12 +87,13 @@ export async function loadLead(db: Db, partyId: string, lock: boolean): Promise<
     db.selectFrom('party_callbacks').select('url').where('party_id', '=', partyId).orderBy('created_at').orderBy('url').execute(),
     db.selectFrom('risk_objects')
       .innerJoin('risk_object_revisions as r', 'r.id', 'risk_objects.current_revision_id')
-      .select(['risk_objects.id', 'risk_objects.type', 'risk_objects.vin', 'risk_objects.created_at', 'risk_objects.updated_at',
+      .select(['risk_objects.id', 'risk_objects.type', 'risk_objects.position', 'risk_objects.vin', 'risk_objects.created_at', 'risk_objects.updated_at',
         'r.id as revision_id', 'r.revision_nr', 'r.data', 'r.created_at as revision_created_at'])
       .where('risk_objects.party_id', '=', partyId)
-      .orderBy('risk_objects.created_at').orderBy('risk_objects.id').execute(),
-    db.selectFrom('policy_packages').selectAll().where('party_id', '=', partyId).orderBy('created_at').orderBy('id').execute(),
-    db.selectFrom('insurance_policies').selectAll().where('party_id', '=', partyId).orderBy('created_at').orderBy('id').execute(),
+      .where('risk_objects.removed_at', 'is', null)
+      .orderBy('risk_objects.position').orderBy('risk_objects.id').execute(),
+    db.selectFrom('policy_packages').selectAll().where('party_id', '=', partyId).orderBy('position').orderBy('id').execute(),
+    db.selectFrom('insurance_policies').selectAll().where('party_id', '=', partyId).orderBy('position').orderBy('id').execute(),
   ]);
   const policyIds = policies.map((p) => p.id);
   const [policyRefs, coverages] = policyIds.length === 0 ? [[], []] : await Promise.all([
@@ -113,14 +115,16 @@ export async function loadLead(db: Db, partyId: string, lock: boolean): Promise<
     riskObjects: riskObjects.map((o) => ({
       id: o.id,
       type: o.type,
+      position: Number(o.position),
       vin: o.vin,
       created_at: o.created_at,
       updated_at: o.updated_at,
       current: { id: o.revision_id, revision_nr: Number(o.revision_nr), data: JSON.parse(o.data) as Fields, created_at: o.revision_created_at },
     })),
-    packages: packages.map((p) => ({ id: p.id, data: JSON.parse(p.data) as Fields, created_at: p.created_at, updated_at: p.updated_at })),
+    packages: packages.map((p) => ({ id: p.id, position: Number(p.position), data: JSON.parse(p.data) as Fields, created_at: p.created_at, updated_at: p.updated_at })),
     policies: policies.map((p) => ({
       id: p.id,
+      position: Number(p.position),
       policy_package_id: p.policy_package_id,
       data: JSON.parse(p.data) as Fields,
       refs: policyRefs.filter((r) => r.entity_id === p.id).map(({ company, ref }) => ({ company, ref })),
@@ -133,10 +137,6 @@ export async function loadLead(db: Db, partyId: string, lock: boolean): Promise<
     created_at: head.created_at,
     updated_at: head.updated_at,
   };
-}
-
-function withoutNulls(fields: Record<string, unknown>): Fields {
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== null && value !== undefined));
 }
 
 export class StaleVersionError extends Error {}
@@ -199,9 +199,12 @@ export async function saveChildren(db: Db, lead: LeadAggregate): Promise<void> {
       // The revision references the object and the object names its current revision:
       // insert the object pointing at the revision id first (no FK on that column).
       await db.insertInto('risk_objects').values({
-        id: object.id, distribution_id: lead.distributionId, party_id: lead.partyId, type: object.type, vin: object.vin,
-        current_revision_id: object.current.id, created_at: object.created_at, updated_at: object.updated_at,
+        id: object.id, distribution_id: lead.distributionId, party_id: lead.partyId, type: object.type, position: object.position, vin: object.vin,
+        current_revision_id: object.current.id, created_at: object.created_at, updated_at: object.updated_at, removed_at: null,
       }).execute();
+    } else if (object.removed) {
+      await db.updateTable('risk_objects').set({ removed_at: object.updated_at, updated_at: object.updated_at })
+        .where('id', '=', object.id).execute();
     } else if (object.newRevision) {
       await db.updateTable('risk_objects')
         .set({ vin: object.vin, current_revision_id: object.current.id, updated_at: object.updated_at })
@@ -217,7 +220,7 @@ export async function saveChildren(db: Db, lead: LeadAggregate): Promise<void> {
   for (const pkg of lead.packages) {
     if (pkg.isNew) {
       await db.insertInto('policy_packages').values({
-        id: pkg.id, distribution_id: lead.distributionId, party_id: lead.partyId, data: JSON.stringify(pkg.data),
+        id: pkg.id, position: pkg.position, distribution_id: lead.distributionId, party_id: lead.partyId, data: JSON.stringify(pkg.data),
         created_at: pkg.created_at, updated_at: pkg.updated_at,
       }).execute();
     } else if (pkg.changed) {
@@ -234,7 +237,7 @@ export async function saveChildren(db: Db, lead: LeadAggregate): Promise<void> {
     };
     if (policy.isNew) {
       await db.insertInto('insurance_policies').values({
-        id: policy.id, distribution_id: lead.distributionId, party_id: lead.partyId, created_at: policy.created_at, ...row,
+        id: policy.id, position: policy.position, distribution_id: lead.distributionId, party_id: lead.partyId, created_at: policy.created_at, ...row,
       }).execute();
       await insertRefs(db, lead.distributionId, 'policy', policy.id, policy.refs, policy.created_at);
     } else if (policy.changed) {

@@ -20,7 +20,7 @@ export const Address = Type.Object(
     street: Opt(Nullable(Text(200))),
     housenr: Text(20),
     boxnr: Opt(Nullable(Text(20))),
-    // The format depends on country_code; checked after the schema (lead.references.ts).
+    // The format depends on country_code; checked after the schema (payload-rules.ts).
     zipcode: Type.String({ maxLength: 10, examples: ['9000'] }),
     city: Text(100),
     country_code: Opt(Type.String({ pattern: '^[A-Z]{2}$', default: 'BE', examples: ['BE'] })),

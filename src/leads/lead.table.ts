@@ -52,10 +52,14 @@ export interface RiskObjectTable {
   distribution_id: string;
   party_id: string;
   type: RiskObjectType;
+  /** Order within the party: the order of first push. */
+  position: number;
   vin: string | null;
   current_revision_id: string;
   created_at: string;
   updated_at: string;
+  /** Set when a party update removed the object; its revisions are kept. */
+  removed_at: string | null;
 }
 
 export interface RiskObjectRevisionTable {
@@ -68,6 +72,7 @@ export interface RiskObjectRevisionTable {
 
 export interface PolicyPackageTable {
   id: string;
+  position: number;
   distribution_id: string;
   party_id: string;
   data: string;
@@ -77,6 +82,7 @@ export interface PolicyPackageTable {
 
 export interface InsurancePolicyTable {
   id: string;
+  position: number;
   distribution_id: string;
   party_id: string;
   policy_package_id: string | null;

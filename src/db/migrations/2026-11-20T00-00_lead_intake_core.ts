@@ -1,6 +1,6 @@
 // Frozen in time: written against Kysely<any> and never importing app code, so later
 // changes to the app cannot change what this migration did (kysely example app).
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -80,6 +80,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('risk_objects')
     .addColumn('id', 'text', (c) => c.primaryKey())
+    // Order within the party: the order the objects were first pushed in.
+    .addColumn('position', 'integer', (c) => c.notNull())
     .addColumn('distribution_id', 'text', (c) => c.notNull().references('distributions.id'))
     .addColumn('party_id', 'text', (c) => c.notNull().references('parties.id'))
     .addColumn('type', 'text', (c) => c.notNull())
@@ -87,6 +89,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('current_revision_id', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
+    // Set when a party update leaves the object out; it and its revisions stay stored.
+    .addColumn('removed_at', 'text')
     .execute();
   await db.schema.createIndex('risk_objects_party').on('risk_objects').column('party_id').execute();
   await db.schema
@@ -94,7 +98,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .on('risk_objects')
     .columns(['party_id', 'vin'])
     .unique()
-    .where('vin', 'is not', null)
+    .where(sql<boolean>`vin is not null and removed_at is null`)
     .execute();
 
   await db.schema
@@ -110,6 +114,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('policy_packages')
     .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('position', 'integer', (c) => c.notNull())
     .addColumn('distribution_id', 'text', (c) => c.notNull().references('distributions.id'))
     .addColumn('party_id', 'text', (c) => c.notNull().references('parties.id'))
     .addColumn('data', 'text', (c) => c.notNull())
@@ -121,6 +126,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('insurance_policies')
     .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('position', 'integer', (c) => c.notNull())
     .addColumn('distribution_id', 'text', (c) => c.notNull().references('distributions.id'))
     .addColumn('party_id', 'text', (c) => c.notNull().references('parties.id'))
     .addColumn('policy_package_id', 'text', (c) => c.references('policy_packages.id'))

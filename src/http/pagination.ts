@@ -1,0 +1,34 @@
+// Keyset pagination: the cursor is an opaque token naming the last item of a page, so a
+// page never repeats or skips rows when others are inserted before or after it.
+import Type from 'typebox';
+import { ValidationError } from '../errors.ts';
+import type { Position } from '../leads/lead-read.repository.ts';
+
+export const MAX_PAGE_SIZE = 100;
+
+export const PageQuery = {
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: 50 })),
+  cursor: Type.Optional(Type.String({ maxLength: 500, description: 'Opaque; from the `next` link of the previous page.' })),
+};
+
+export function encodeCursor(position: Position): string {
+  return Buffer.from(JSON.stringify([position.at, position.id])).toString('base64url');
+}
+
+export function decodeCursor(cursor: string | undefined): Position | undefined {
+  if (cursor === undefined) return undefined;
+  try {
+    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as unknown[];
+    if (typeof at === 'string' && typeof id === 'string') return { at, id };
+  } catch {
+    // reported below
+  }
+  throw new ValidationError([{ target: 'cursor', code: 'invalid' }]);
+}
+
+/** The URL of the next page: the request's own URL with `cursor` replaced. */
+export function nextLink(baseUrl: string, requestUrl: string, position: Position): string {
+  const url = new URL(requestUrl, baseUrl);
+  url.searchParams.set('cursor', encodeCursor(position));
+  return `${baseUrl}${url.pathname}${url.search}`;
+}

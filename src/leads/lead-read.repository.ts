@@ -1,0 +1,69 @@
+// Reads of leads for the read endpoints (issue 5): by id, by external ref, changes since a
+// time, and the push log. Every query is bounded by the caller's distribution.
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.ts';
+import type { ExternalRef } from './lead.aggregate.ts';
+
+type Db = Kysely<Database>;
+
+export async function findLeadParty(db: Db, distributionId: string, leadId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('leads').select('party_id')
+    .where('distribution_id', '=', distributionId).where('id', '=', leadId).executeTakeFirst();
+  return row?.party_id;
+}
+
+export async function findPartyLead(db: Db, distributionId: string, partyId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('leads').select('id')
+    .where('distribution_id', '=', distributionId).where('party_id', '=', partyId).executeTakeFirst();
+  return row?.id;
+}
+
+/** Position in the (updated_at, id) order: the keyset cursor of listings. */
+export interface Position {
+  readonly at: string;
+  readonly id: string;
+}
+
+export interface LeadListQuery {
+  readonly distributionId: string;
+  readonly ref?: ExternalRef;
+  readonly updatedSince?: string;
+  readonly after?: Position;
+  readonly limit: number;
+}
+
+/** Lead rows in (updated_at, id) order, one more than `limit` to tell if a page follows. */
+export async function listLeadRows(db: Db, query: LeadListQuery): Promise<Array<{ id: string; party_id: string; updated_at: string }>> {
+  let select = db.selectFrom('leads').select(['leads.id', 'leads.party_id', 'leads.updated_at'])
+    .where('leads.distribution_id', '=', query.distributionId);
+  if (query.ref) {
+    const { company, ref } = query.ref;
+    select = select.where('leads.party_id', 'in', db.selectFrom('external_refs').select('entity_id')
+      .where('distribution_id', '=', query.distributionId).where('entity_type', '=', 'party')
+      .where('company', '=', company).where('ref', '=', ref));
+  }
+  if (query.updatedSince) select = select.where('leads.updated_at', '>=', query.updatedSince);
+  if (query.after) {
+    const { at, id } = query.after;
+    select = select.where((eb) => eb.or([eb('leads.updated_at', '>', at), eb.and([eb('leads.updated_at', '=', at), eb('leads.id', '>', id)])]));
+  }
+  return select.orderBy('leads.updated_at').orderBy('leads.id').limit(query.limit + 1).execute();
+}
+
+export async function listPushRows(db: Db, leadId: string, after: Position | undefined, limit: number) {
+  let select = db.selectFrom('lead_pushes').select(['id', 'received_at', 'status', 'caller', 'origin', 'kind', 'payload'])
+    .where('lead_id', '=', leadId);
+  if (after) {
+    select = select.where((eb) => eb.or([eb('received_at', '>', after.at), eb.and([eb('received_at', '=', after.at), eb('id', '>', after.id)])]));
+  }
+  return select.orderBy('received_at').orderBy('id').limit(limit + 1).execute();
+}
+
+export async function listRevisionRows(db: Db, partyId: string, riskObjectId: string) {
+  const object = await db.selectFrom('risk_objects').select(['id', 'type', 'current_revision_id'])
+    .where('id', '=', riskObjectId).where('party_id', '=', partyId).executeTakeFirst();
+  if (!object) return undefined;
+  const revisions = await db.selectFrom('risk_object_revisions').select(['id', 'revision_nr', 'data', 'created_at'])
+    .where('risk_object_id', '=', riskObjectId).orderBy('revision_nr').execute();
+  return { object, revisions };
+}

@@ -1,0 +1,79 @@
+// Reading leads back (issue 5): what a broker platform needs to find its lead again and to
+// sync changes. Reads never cross distributions: another distribution's id is unknown.
+import type { Config } from '../config.ts';
+import type { DatabaseHandle } from '../db/database.ts';
+import { NotFoundError } from '../errors.ts';
+import type { ExternalRef, LeadAggregate } from './lead.aggregate.ts';
+import { findLeadParty, listLeadRows, listPushRows, type Position } from './lead-read.repository.ts';
+import { loadLead } from './lead.repository.ts';
+import { representLead } from './lead.representation.ts';
+import type { LeadResponse } from './lead.response.ts';
+
+export interface Page<T> {
+  readonly items: T[];
+  /** Where the next page starts; undefined on the last page. */
+  readonly next: Position | undefined;
+}
+
+/** A strong ETag that changes with every stored change to the lead (its party's version). */
+export function etagOf(lead: Pick<LeadAggregate, 'partyId' | 'version'>): string {
+  return `"${lead.partyId.slice(0, 8)}-${lead.version}"`;
+}
+
+export class LeadReader {
+  readonly #database: DatabaseHandle;
+  readonly #config: Config;
+
+  constructor(deps: { database: DatabaseHandle; config: Config }) {
+    this.#database = deps.database;
+    this.#config = deps.config;
+  }
+
+  async get(distributionId: string, leadId: string): Promise<{ lead: LeadResponse; etag: string }> {
+    const db = this.#database.db;
+    const partyId = await findLeadParty(db, distributionId, leadId);
+    const lead = partyId === undefined ? undefined : await loadLead(db, partyId, false);
+    if (!lead) throw new NotFoundError('lead_id');
+    return { lead: representLead(lead, this.#config), etag: etagOf(lead) };
+  }
+
+  async list(query: {
+    distributionId: string;
+    ref?: ExternalRef;
+    updatedSince?: string;
+    after?: Position;
+    limit: number;
+  }): Promise<Page<LeadResponse>> {
+    const db = this.#database.db;
+    const rows = await listLeadRows(db, query);
+    const page = rows.slice(0, query.limit);
+    const items: LeadResponse[] = [];
+    for (const row of page) {
+      const lead = await loadLead(db, row.party_id, false);
+      if (lead) items.push(representLead(lead, this.#config));
+    }
+    const last = page.at(-1);
+    return { items, next: rows.length > query.limit && last ? { at: last.updated_at, id: last.id } : undefined };
+  }
+
+  async pushes(distributionId: string, leadId: string, after: Position | undefined, limit: number) {
+    const db = this.#database.db;
+    if ((await findLeadParty(db, distributionId, leadId)) === undefined) throw new NotFoundError('lead_id');
+    const rows = await listPushRows(db, leadId, after, limit);
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      items: page.map((row) => ({
+        id: row.id,
+        received_at: row.received_at,
+        status: Number(row.status),
+        caller: row.caller,
+        origin: row.origin,
+        kind: row.kind,
+        // The body exactly as received; JSON, since it was accepted.
+        payload: JSON.parse(row.payload) as Record<string, unknown>,
+      })),
+      next: rows.length > limit && last ? { at: last.received_at, id: last.id } : undefined,
+    };
+  }
+}

@@ -1,0 +1,213 @@
+// Reading and updating a party (issue 5): the prospect with its current risk objects,
+// policy packages, policies and coverages; risk object revisions; and JSON Merge Patch
+// updates guarded by If-Match, in one transaction each.
+import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.ts';
+import type { Database, DatabaseHandle } from '../db/database.ts';
+import type { TransactionRunner } from '../db/transaction-runner.ts';
+import { isUniqueViolation } from '../db/errors.ts';
+import { ApiError, ConflictError, NotFoundError, ValidationError, type Problem } from '../errors.ts';
+import { createAjvCompilers } from '../http/validation.ts';
+import { nextPosition, type Fields, type LeadAggregate, type RiskObject } from '../leads/lead.aggregate.ts';
+import { customerMatchKey, withoutNulls } from '../leads/lead.merge.ts';
+import { findOwners, findPartyByMatchKey, loadLead, saveChildren, saveLead, StaleVersionError } from '../leads/lead.repository.ts';
+import { representLead } from '../leads/lead.representation.ts';
+import { etagOf } from '../leads/lead-read.service.ts';
+import { listRevisionRows } from '../leads/lead-read.repository.ts';
+import { checkPayloadRules } from '../leads/payload-rules.ts';
+import type { RiskObjectType } from '../leads/lead.table.ts';
+import { applyMergePatch } from './merge-patch.ts';
+import { CompanyPartyDocument, CustomerPartyDocument, type PartyResponse } from './party.schema.ts';
+
+const MAX_ATTEMPTS = 5;
+type DocumentValidator = (data: unknown) => true | { error: ValidationError };
+
+export interface PatchResult {
+  readonly party: PartyResponse;
+  readonly etag: string;
+  readonly changed: boolean;
+  /** The lead after the patch, for events about it. */
+  readonly lead: LeadAggregate;
+}
+
+export class PartyService {
+  readonly #database: DatabaseHandle;
+  readonly #config: Config;
+  readonly #transactions: TransactionRunner;
+  readonly #validators: Record<'CUSTOMER' | 'COMPANY', DocumentValidator>;
+
+  constructor(deps: { database: DatabaseHandle; config: Config; transactions: TransactionRunner }) {
+    this.#database = deps.database;
+    this.#config = deps.config;
+    this.#transactions = deps.transactions;
+    // The same Ajv setup that validates request bodies validates the patched document.
+    const { validatorCompiler } = createAjvCompilers();
+    const compile = (schema: object) => validatorCompiler({ schema, httpPart: 'body', method: 'PATCH', url: '' }) as DocumentValidator;
+    this.#validators = { CUSTOMER: compile(CustomerPartyDocument), COMPANY: compile(CompanyPartyDocument) };
+  }
+
+  async get(distributionId: string, partyId: string): Promise<{ party: PartyResponse; etag: string }> {
+    const lead = await this.#load(this.#database.db, distributionId, partyId, false);
+    return { party: this.represent(lead), etag: etagOf(lead) };
+  }
+
+  async revisions(distributionId: string, partyId: string, riskObjectId: string) {
+    const db = this.#database.db;
+    await this.#load(db, distributionId, partyId, false);
+    const found = await listRevisionRows(db, partyId, riskObjectId);
+    if (!found) throw new NotFoundError('risk_object_id');
+    const base = `${this.#config.publicUrl}/v1/api/distributions/${distributionId}/parties/${partyId}/risk_objects/${riskObjectId}/revisions`;
+    return found.revisions.map((revision) => ({
+      self: `${base}/${revision.id}`,
+      risk_object_id: riskObjectId,
+      risk_object_revision_id: revision.id,
+      risk_object_type: found.object.type,
+      revision_nr: Number(revision.revision_nr),
+      current: revision.id === found.object.current_revision_id,
+      created_at: revision.created_at,
+      data: JSON.parse(revision.data) as Record<string, unknown>,
+    }));
+  }
+
+  async patch(command: { distributionId: string; partyId: string; patch: unknown; ifMatch: string | undefined }): Promise<PatchResult> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#transactions.run((trx) => this.#patchOnce(trx, command));
+      } catch (error) {
+        const retryable = error instanceof StaleVersionError || isUniqueViolation(error);
+        if (!retryable || attempt >= MAX_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  represent(lead: LeadAggregate): PartyResponse {
+    const { prospect, risk_object_revisions, policy_packages, insurance_policies, created_at, updated_at } = representLead(lead, this.#config);
+    return {
+      ...prospect,
+      lead_id: lead.leadId,
+      risk_objects: risk_object_revisions,
+      policy_packages,
+      insurance_policies,
+      self: `${this.#config.publicUrl}/v1/api/distributions/${lead.distributionId}/parties/${lead.partyId}`,
+      created_at,
+      updated_at,
+    };
+  }
+
+  async #load(db: Kysely<Database>, distributionId: string, partyId: string, lock: boolean): Promise<LeadAggregate> {
+    const lead = await loadLead(db, partyId, lock);
+    // Another distribution's party is as unknown as one that does not exist.
+    if (!lead || lead.distributionId !== distributionId) throw new NotFoundError('party_id');
+    return lead;
+  }
+
+  async #patchOnce(
+    db: Kysely<Database>,
+    command: { distributionId: string; partyId: string; patch: unknown; ifMatch: string | undefined },
+  ): Promise<PatchResult> {
+    const lead = await this.#load(db, command.distributionId, command.partyId, this.#database.dialect === 'postgres');
+    if (command.ifMatch !== undefined && !matchesEtag(command.ifMatch, etagOf(lead))) {
+      throw new ApiError(412, 'PreconditionFailed', [{ target: 'If-Match', code: 'precondition_failed' }]);
+    }
+    const subject = 'PartyPatch';
+    const document = applyMergePatch(documentOf(lead), command.patch);
+    const invalid = this.#validators[lead.type](document);
+    const problems: Problem[] = invalid === true ? [] : [...invalid.error.problems];
+    problems.push(...checkPayloadRules({ prospect: document }).map((p) => ({ ...p, target: p.target.replace(/^prospect\./, '') })));
+    problems.push(...duplicateVins(document));
+    if (problems.length > 0) throw new ValidationError(problems, subject);
+
+    const now = new Date().toISOString();
+    const { risk_objects: riskObjects, ...fields } = document as Fields & { risk_objects?: { cars?: Fields[]; residences?: Fields[] } };
+    let changed = !isDeepStrictEqual(withoutNulls(fields), lead.fields);
+    lead.fields = withoutNulls(fields);
+    changed = (await this.#replaceRiskObjects(db, lead, riskObjects ?? {}, now)) || changed;
+    if (!changed) return { party: this.represent(lead), etag: etagOf(lead), changed, lead };
+
+    const matchKey = lead.type === 'CUSTOMER' ? customerMatchKey(lead.fields) : null;
+    if (matchKey !== null) {
+      const owner = await findPartyByMatchKey(db, lead.distributionId, matchKey);
+      if (owner !== undefined && owner !== lead.partyId) throw new ConflictError([{ target: 'email', code: 'conflict_parties' }], subject);
+    }
+    lead.updated_at = now;
+    await saveLead(db, lead, { isNew: false, matchKey });
+    await saveChildren(db, lead);
+    lead.riskObjects = lead.riskObjects.filter((object) => !object.removed);
+    return { party: this.represent(lead), etag: etagOf(lead), changed, lead };
+  }
+
+  /** Arrays replace (RFC 7396): the patched lists are the party's risk objects now. */
+  async #replaceRiskObjects(db: Kysely<Database>, lead: LeadAggregate, lists: { cars?: Fields[]; residences?: Fields[] }, now: string): Promise<boolean> {
+    const wanted: Array<{ type: RiskObjectType; item: Fields; target: string }> = [
+      ...(lists.cars ?? []).map((item, i) => ({ type: 'CAR' as const, item, target: `risk_objects.cars.${i}.id` })),
+      ...(lists.residences ?? []).map((item, i) => ({ type: 'RESIDENCE' as const, item, target: `risk_objects.residences.${i}.id` })),
+    ];
+    const stored = new Map(lead.riskObjects.map((object) => [object.id, object]));
+    const newIds = wanted.map((w) => w.item.id).filter((id): id is string => typeof id === 'string' && !stored.has(id));
+    const owners = await findOwners(db, 'risk_objects', newIds);
+    const conflicts = wanted.filter((w) => owners.some((o) => o.id === w.item.id)).map((w) => ({ target: w.target, code: 'owned_elsewhere' as const }));
+    if (conflicts.length > 0) throw new ConflictError(conflicts, 'PartyPatch');
+    // A car's id listed among the residences (or the other way round) names the wrong kind.
+    const misplaced = wanted.filter((w) => typeof w.item.id === 'string' && stored.has(w.item.id) && stored.get(w.item.id)!.type !== w.type);
+    if (misplaced.length > 0) throw new ValidationError(misplaced.map((w) => ({ target: w.target, code: 'invalid' as const })), 'PartyPatch');
+
+    let changed = false;
+    const kept = new Set<string>();
+    for (const { type, item } of wanted) {
+      const { id, ...rawData } = item as Fields & { id?: string };
+      const data = withoutNulls(rawData);
+      const existing = id === undefined ? undefined : stored.get(id);
+      if (existing) {
+        kept.add(existing.id);
+        if (isDeepStrictEqual(existing.current.data, data)) continue;
+        existing.current = { id: randomUUID(), revision_nr: existing.current.revision_nr + 1, data, created_at: now };
+        existing.newRevision = true;
+        existing.vin = typeof data.vin === 'string' ? data.vin : null;
+        existing.updated_at = now;
+      } else {
+        const object: RiskObject = {
+          id: id ?? randomUUID(), type, position: nextPosition(lead.riskObjects), vin: typeof data.vin === 'string' ? data.vin : null,
+          current: { id: randomUUID(), revision_nr: 1, data, created_at: now },
+          created_at: now, updated_at: now, isNew: true, newRevision: true,
+        };
+        lead.riskObjects.push(object);
+        kept.add(object.id);
+      }
+      changed = true;
+    }
+    for (const object of stored.values()) {
+      if (kept.has(object.id)) continue;
+      object.removed = true;
+      object.updated_at = now;
+      changed = true;
+    }
+    return changed;
+  }
+}
+
+function documentOf(lead: LeadAggregate): Fields {
+  const list = (type: RiskObjectType) => lead.riskObjects.filter((o) => o.type === type).map((o) => ({ id: o.id, ...o.current.data }));
+  return { ...lead.fields, risk_objects: { cars: list('CAR'), residences: list('RESIDENCE') } };
+}
+
+/** RFC 9110 section 13.1.1: `*` or a list of entity tags; weak tags never match If-Match. */
+function matchesEtag(header: string, etag: string): boolean {
+  if (header.trim() === '*') return true;
+  return header.split(',').map((tag) => tag.trim()).includes(etag);
+}
+
+function duplicateVins(document: unknown): Problem[] {
+  const cars = (document as { risk_objects?: { cars?: unknown } })?.risk_objects?.cars;
+  if (!Array.isArray(cars)) return [];
+  const seen = new Set<string>();
+  const problems: Problem[] = [];
+  cars.forEach((car, i) => {
+    const vin = (car as { vin?: unknown })?.vin;
+    if (typeof vin !== 'string') return;
+    if (seen.has(vin)) problems.push({ target: `risk_objects.cars.${i}.vin`, code: 'duplicate' });
+    seen.add(vin);
+  });
+  return problems;
+}
