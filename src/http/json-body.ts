@@ -13,7 +13,7 @@ declare module 'fastify' {
 
 export function registerJsonBodyParser(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+  app.addContentTypeParser([...JSON_MEDIA_TYPES], { parseAs: 'string' }, (request, body, done) => {
     request.rawBody = body as string;
     parse(request, body as string, done);
   });
@@ -28,8 +28,11 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
   });
 }
 
-/** `application/json`, with or without parameters such as `charset=utf-8`. */
+/** JSON, and JSON Merge Patch (RFC 7396) for party updates. */
+const JSON_MEDIA_TYPES = ['application/json', 'application/merge-patch+json'] as const;
+
+/** A JSON media type, with or without parameters such as `charset=utf-8`. */
 function isJson(request: FastifyRequest): boolean {
   const mediaType = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
-  return mediaType === 'application/json';
+  return (JSON_MEDIA_TYPES as readonly string[]).includes(mediaType ?? '');
 }

@@ -57,6 +57,7 @@ export const leadRoutes: FastifyPluginAsync<LeadRoutesOptions> = async (fastify,
         rawBody: request.rawBody ?? JSON.stringify(request.body),
         caller: request.caller!,
       });
+      request.server.metrics.leadsPushed.inc({ outcome: result.created ? 'created' : 'merged' });
       if (result.created) reply.header('location', result.lead.self);
       return reply.status(result.created ? 201 : 200).send(result.lead);
     });

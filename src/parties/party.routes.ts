@@ -28,8 +28,6 @@ const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 export const partyRoutes: FastifyPluginAsync<PartyRoutesOptions> = async (fastify, { parties, database }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const read = requireScope(database, 'parties:read') as onRequestHookHandler;
-  // RFC 7396's media type; plain JSON is accepted too.
-  app.addContentTypeParser('application/merge-patch+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
 
   app.get('/distributions/:distribution_id/parties/:party_id', {
     schema: {
