@@ -109,6 +109,22 @@ describe('pushing the same lead twice', () => {
   });
 });
 
+describe('metrics', () => {
+  it('count created and merged leads', async () => {
+    const read = async () => {
+      const text = await (await fetch(`${server.url}/metrics`)).text();
+      const count = (outcome: string) => Number(new RegExp(`lead_intake_leads_pushed_total\\{outcome="${outcome}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
+      return { created: count('created'), merged: count('merged') };
+    };
+    const before = await read();
+    const body = { prospect: { first_name: 'Count', last_name: 'Me', external_refs: [{ external_ref: 'metrics-1' }] } };
+    await pushLead(server, tenant, 'customers', body);
+    await pushLead(server, tenant, 'customers', body);
+    await pushLead(server, tenant, 'customers', body);
+    expect(await read()).toEqual({ created: before.created + 1, merged: before.merged + 2 });
+  });
+});
+
 describe('a refused push', () => {
   it('writes nothing', async () => {
     const before = await countRows(server);
