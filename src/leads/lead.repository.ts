@@ -5,6 +5,7 @@ import type { Database } from '../db/database.ts';
 import type { ExternalRef, Fields, LeadAggregate } from './lead.aggregate.ts';
 import type { ExternalRefEntity, PartyType } from './lead.table.ts';
 import { withoutNulls } from './lead.merge.ts';
+import { StaleVersionError } from '../db/errors.ts';
 
 type Db = Kysely<Database>;
 
@@ -138,8 +139,6 @@ export async function loadLead(db: Db, partyId: string, lock: boolean): Promise<
     updated_at: head.updated_at,
   };
 }
-
-export class StaleVersionError extends Error {}
 
 /**
  * Writes what the merge marked. A merged party is updated only if nobody else changed it

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database, DatabaseHandle } from '../db/database.ts';
 import type { TransactionRunner } from '../db/transaction-runner.ts';
-import { isUniqueViolation } from '../db/errors.ts';
+import { retryOnWriteConflict, StaleVersionError } from '../db/errors.ts';
 import { describeCaller, type Caller } from '../auth/caller.ts';
 import { ConflictError } from '../errors.ts';
 import type { LeadBody } from './lead.schema.ts';
@@ -17,7 +17,7 @@ import { customerMatchKey, mergePush } from './lead.merge.ts';
 import { toLeadPush } from './lead.push.ts';
 import { matchParty } from './lead.matching.ts';
 import { checkReferences } from './lead.references.ts';
-import { findPartyByMatchKey, insertCallbacks, insertPush, insertRefs, loadLead, saveChildren, saveLead, StaleVersionError } from './lead.repository.ts';
+import { findPartyByMatchKey, insertCallbacks, insertPush, insertRefs, loadLead, saveChildren, saveLead } from './lead.repository.ts';
 import { representLead } from './lead.representation.ts';
 
 export interface PushCommand {
@@ -55,14 +55,7 @@ export class LeadService {
   }
 
   async push(command: PushCommand): Promise<PushResult> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.#deps.transactions.run((trx) => this.#pushOnce(trx, command));
-      } catch (error) {
-        const retryable = error instanceof StaleVersionError || isUniqueViolation(error);
-        if (!retryable || attempt >= MAX_ATTEMPTS) throw error;
-      }
-    }
+    return retryOnWriteConflict(() => this.#deps.transactions.run((trx) => this.#pushOnce(trx, command)), MAX_ATTEMPTS);
   }
 
   async close(): Promise<void> {
@@ -90,6 +83,9 @@ export class LeadService {
       // parties matching one push (rule 4), not something to store.
       const owner = await findPartyByMatchKey(db, distributionId, matchKey);
       if (owner !== undefined && owner !== lead.partyId) {
+        // For a new lead the owner appeared after matching: a concurrent push created it,
+        // so run again and merge into it (rule 10) instead of refusing.
+        if (stored === undefined) throw new StaleVersionError(`party with this match key created concurrently`);
         throw new ConflictError([{ target: 'prospect.email', code: 'conflict_parties' }], subject);
       }
     }

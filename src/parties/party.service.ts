@@ -7,12 +7,12 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database, DatabaseHandle } from '../db/database.ts';
 import type { TransactionRunner } from '../db/transaction-runner.ts';
-import { isUniqueViolation } from '../db/errors.ts';
+import { retryOnWriteConflict } from '../db/errors.ts';
 import { ApiError, ConflictError, NotFoundError, ValidationError, type Problem } from '../errors.ts';
 import { createAjvCompilers } from '../http/validation.ts';
 import { nextPosition, type Fields, type LeadAggregate, type RiskObject } from '../leads/lead.aggregate.ts';
 import { customerMatchKey, withoutNulls } from '../leads/lead.merge.ts';
-import { findOwners, findPartyByMatchKey, loadLead, saveChildren, saveLead, StaleVersionError } from '../leads/lead.repository.ts';
+import { findOwners, findPartyByMatchKey, loadLead, saveChildren, saveLead } from '../leads/lead.repository.ts';
 import { representLead } from '../leads/lead.representation.ts';
 import { etagOf } from '../leads/lead-read.service.ts';
 import { listRevisionRows } from '../leads/lead-read.repository.ts';
@@ -72,14 +72,7 @@ export class PartyService {
   }
 
   async patch(command: { distributionId: string; partyId: string; patch: unknown; ifMatch: string | undefined }): Promise<PatchResult> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.#transactions.run((trx) => this.#patchOnce(trx, command));
-      } catch (error) {
-        const retryable = error instanceof StaleVersionError || isUniqueViolation(error);
-        if (!retryable || attempt >= MAX_ATTEMPTS) throw error;
-      }
-    }
+    return retryOnWriteConflict(() => this.#transactions.run((trx) => this.#patchOnce(trx, command)), MAX_ATTEMPTS);
   }
 
   represent(lead: LeadAggregate): PartyResponse {
