@@ -6,7 +6,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { createAjvCompilers } from './http/validation.ts';
-import { registerErrorHandling } from './http/error-handler.ts';
+import { registerErrorHandling, sendError } from './http/error-handler.ts';
+import { NotFoundError } from './errors.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { randomUUID } from 'node:crypto';
 import { registerOpenApi } from './ops/openapi.ts';
@@ -39,6 +40,9 @@ export async function buildApp({ config, database, logger = false }: AppDependen
     // A caller's own X-Request-Id is kept so its logs and ours line up.
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
+    // A URL that cannot even be decoded (`/v1/api/%zz`) names no route: answered like any
+    // unknown route, in the documented body, instead of Fastify's own.
+    frameworkErrors: (_error, request, reply) => sendError(new NotFoundError(), request, reply),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const compilers = createAjvCompilers();

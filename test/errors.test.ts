@@ -84,6 +84,12 @@ describe('404 NotFound', () => {
     expect(answer.body).toEqual(notFound);
   });
 
+  it('for a URL that cannot be decoded', async () => {
+    const answer = await call(`${server.url}/v1/api/distributions/%zz/leads`);
+    expect(answer.status).toBe(404);
+    expect(answer.body).toEqual(notFound);
+  });
+
   it('for a method the route does not have', async () => {
     const answer = await call(leadsUrl(), { method: 'DELETE', headers: auth() });
     expect(answer.status).toBe(404);
