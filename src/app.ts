@@ -42,7 +42,7 @@ export async function buildApp({ config, database, logger = false }: AppDependen
     genReqId: () => randomUUID(),
     // A URL that cannot even be decoded (`/v1/api/%zz`) names no route: answered like any
     // unknown route, in the documented body, instead of Fastify's own.
-    frameworkErrors: (_error, request, reply) => sendError(new NotFoundError(), request, reply),
+    frameworkErrors: (_error, request, reply) => sendError(new NotFoundError(), request, reply.header('x-request-id', request.id)),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const compilers = createAjvCompilers();
