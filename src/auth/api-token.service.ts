@@ -1,34 +1,61 @@
 // API tokens (DESIGN.md section 4): 256 random bits, shown once, stored only as a
-// SHA-256 hash. A hash is enough here (no argon2): the secret has full entropy, so there
-// is nothing to brute-force, and lookups stay one indexed read.
+// SHA-256 hash, bound to one distribution, with a static scope set from API_TOKEN_SCOPES.
+// A hash is enough here (no argon2): the secret has full entropy, so there is nothing to
+// brute-force, and lookups stay one indexed read.
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
-import type { Caller } from './caller.ts';
+import { requireDistribution } from '../distributions/distribution.service.ts';
+import type { ApiTokenTable } from './api-token.table.ts';
+import { API_TOKEN_SCOPES, type Caller } from './caller.ts';
 
 const TOKEN_PREFIX = 'li_';
 
-export interface IssuedApiToken {
+/** What may be shown about a token at any time: never the secret, never its hash. */
+export interface ApiTokenListing {
   readonly id: string;
-  /** The secret: returned once, never stored. */
-  readonly token: string;
   readonly name: string | null;
   readonly scopes: readonly string[];
   readonly distribution_id: string;
   readonly created_at: string;
   readonly expires_at: string | null;
+  readonly revoked_at: string | null;
+}
+
+export interface IssuedApiToken extends Omit<ApiTokenListing, 'revoked_at'> {
+  /** The secret: returned once, never stored. */
+  readonly token: string;
+}
+
+export class UnknownScopeError extends Error {
+  readonly scopes: readonly string[];
+  constructor(scopes: readonly string[]) {
+    super(`unknown scope ${scopes.map((s) => JSON.stringify(s)).join(', ')}; API tokens may carry: ${API_TOKEN_SCOPES.join(', ')}`);
+    this.name = 'UnknownScopeError';
+    this.scopes = scopes;
+  }
+}
+
+export class UnknownApiTokenError extends Error {
+  constructor(id: string) {
+    super(`unknown API token ${JSON.stringify(id)}`);
+    this.name = 'UnknownApiTokenError';
+  }
 }
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+/** Issues a token for an existing distribution; the scopes must come from API_TOKEN_SCOPES. */
 export async function createApiToken(
   db: Kysely<Database>,
   input: { distributionId: string; scopes: readonly string[]; name?: string | null; expiresAt?: Date | null },
 ): Promise<IssuedApiToken> {
+  const unknown = input.scopes.filter((scope) => !(API_TOKEN_SCOPES as readonly string[]).includes(scope));
+  if (unknown.length > 0) throw new UnknownScopeError(unknown);
   const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
-  const row = {
+  const row: ApiTokenTable = {
     id: randomUUID(),
     distribution_id: input.distributionId,
     name: input.name ?? null,
@@ -38,16 +65,39 @@ export async function createApiToken(
     expires_at: input.expiresAt?.toISOString() ?? null,
     revoked_at: null,
   };
-  await db.insertInto('api_tokens').values(row).execute();
-  return {
-    id: row.id,
-    token,
-    name: row.name,
-    scopes: row.scopes.split(' '),
-    distribution_id: row.distribution_id,
-    created_at: row.created_at,
-    expires_at: row.expires_at,
+  const insert = async (trx: Kysely<Database>) => {
+    await requireDistribution(trx, row.distribution_id);
+    await trx.insertInto('api_tokens').values(row).execute();
   };
+  await (db.isTransaction ? insert(db) : db.transaction().execute(insert));
+  const { id, name, scopes, distribution_id, created_at, expires_at } = toListing(row);
+  return { id, token, name, scopes, distribution_id, created_at, expires_at };
+}
+
+/** Every token, or those of one (existing) distribution, oldest first. */
+export async function listApiTokens(db: Kysely<Database>, filter: { distributionId?: string } = {}): Promise<ApiTokenListing[]> {
+  let query = db.selectFrom('api_tokens').selectAll().orderBy('created_at').orderBy('id');
+  if (filter.distributionId !== undefined) {
+    await requireDistribution(db, filter.distributionId);
+    query = query.where('distribution_id', '=', filter.distributionId);
+  }
+  return (await query.execute()).map(toListing);
+}
+
+/** Revokes at once (the next request with it gets 401); revoking twice keeps the first time. */
+export async function revokeApiToken(db: Kysely<Database>, id: string, now = new Date()): Promise<ApiTokenListing> {
+  const revoke = async (trx: Kysely<Database>) => {
+    await trx
+      .updateTable('api_tokens')
+      .set({ revoked_at: now.toISOString() })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .execute();
+    const row = await trx.selectFrom('api_tokens').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw new UnknownApiTokenError(id);
+    return toListing(row);
+  };
+  return db.isTransaction ? revoke(db) : db.transaction().execute(revoke);
 }
 
 /** The caller a token stands for, or undefined for an unknown, revoked or expired token. */
@@ -63,5 +113,21 @@ export async function authenticateApiToken(db: Kysely<Database>, token: string, 
   if (!row || !timingSafeEqual(Buffer.from(row.token_hash), Buffer.from(hash))) return undefined;
   if (row.revoked_at !== null) return undefined;
   if (row.expires_at !== null && row.expires_at <= now.toISOString()) return undefined;
-  return { kind: 'token', id: row.id, distributionId: row.distribution_id, scopes: row.scopes.split(' ') };
+  return { kind: 'token', id: row.id, distributionId: row.distribution_id, scopes: parseScopes(row.scopes) };
+}
+
+function toListing(row: ApiTokenTable): ApiTokenListing {
+  return {
+    id: row.id,
+    name: row.name,
+    scopes: parseScopes(row.scopes),
+    distribution_id: row.distribution_id,
+    created_at: row.created_at,
+    expires_at: row.expires_at,
+    revoked_at: row.revoked_at,
+  };
+}
+
+function parseScopes(stored: string): string[] {
+  return stored.split(' ').filter((scope) => scope !== '');
 }

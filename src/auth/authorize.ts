@@ -10,6 +10,18 @@ import type { Caller } from './caller.ts';
 /** Scopes that grant every API operation (SSO `api`). */
 const ALL_OPERATIONS_SCOPE = 'api';
 
+/** Turns the credentials of one scheme into a caller, or undefined when they are not valid. */
+type CredentialVerifier = (database: DatabaseHandle, credentials: string) => Promise<Caller | undefined>;
+
+// Keyed by the lower-cased scheme. A Map, not an object literal: a scheme such as
+// `constructor` must find nothing rather than an Object.prototype member.
+const VERIFIERS = new Map<string, CredentialVerifier>([
+  ['apikey', (database, token) => authenticateApiToken(database.db, token)],
+  // SSO seam: `bearer` access tokens (JWTs from the embedded provider: signature, issuer,
+  // audience, expiry) are verified by a later issue and register here. Until then a
+  // bearer credential is not valid, so it gets 401 like any unknown scheme.
+]);
+
 export function requireScope(database: DatabaseHandle, scope: string) {
   return async function authorize(request: FastifyRequest<{ Params: { distribution_id: string } }>): Promise<void> {
     const caller = await authenticate(database, request.headers.authorization);
@@ -25,10 +37,10 @@ export function requireScope(database: DatabaseHandle, scope: string) {
 }
 
 async function authenticate(database: DatabaseHandle, header: string | undefined): Promise<Caller | undefined> {
-  // The scheme is case-insensitive (RFC 9110 section 11.1): apikey, ApiKey, APIKEY.
+  // `<scheme> <credentials>`; the scheme is case-insensitive (RFC 9110 section 11.1):
+  // apikey, ApiKey, APIKEY.
   const match = /^\s*(\S+)\s+(\S+)\s*$/.exec(header ?? '');
   if (!match) return undefined;
-  const scheme = match[1]!.toLowerCase();
-  if (scheme === 'apikey') return authenticateApiToken(database.db, match[2]!);
-  return undefined;
+  const verify = VERIFIERS.get(match[1]!.toLowerCase());
+  return verify ? verify(database, match[2]!) : undefined;
 }

@@ -1,6 +1,77 @@
-// PLACEHOLDER (to be completed): on a first start with an empty database, create a demo
-// distribution and token and print a ready-to-paste curl.
+// First start in development: an empty database gets a demo distribution and API token,
+// and the console shows a curl that pushes a first lead with them, so a newcomer sees
+// the service work before reading any docs. Never in production (NODE_ENV=production).
 import type { DatabaseHandle } from '../db/database.ts';
 import type { Config } from '../config.ts';
+import { createApiToken, type IssuedApiToken } from '../auth/api-token.service.ts';
+import { hasAnyDistribution, insertDistributionIfAbsent } from './distribution.repository.ts';
 
-export async function bootstrapDemo(_database: DatabaseHandle, _config: Config, _log: unknown): Promise<void> {}
+/**
+ * A fixed, well-known id is what keeps two processes starting at once on one PostgreSQL
+ * from creating two demos: both may see an empty table, but only one insert of this
+ * primary key wins; the other waits for it, does nothing and so prints nothing.
+ */
+export const DEMO_DISTRIBUTION_ID = '00000000-0000-4000-8000-00000000de70';
+export const DEMO_SCOPES = ['leads:write', 'leads:read'] as const;
+
+/** The slice of a pino logger this needs (server.ts passes app.log). */
+export interface BootstrapLog {
+  info(object: object, message: string): void;
+  debug(message: string): void;
+  error(object: object, message: string): void;
+}
+
+export async function bootstrapDemo(
+  database: DatabaseHandle,
+  config: Config,
+  log: BootstrapLog,
+  out: NodeJS.WritableStream = process.stdout,
+): Promise<void> {
+  if (config.production) return;
+  let token: IssuedApiToken | undefined;
+  try {
+    token = await database.db.transaction().execute(async (trx) => {
+      if (await hasAnyDistribution(trx)) return undefined;
+      const row = { id: DEMO_DISTRIBUTION_ID, name: 'Demo distribution', created_at: new Date().toISOString() };
+      if (!(await insertDistributionIfAbsent(trx, row))) return undefined;
+      return createApiToken(trx, { distributionId: row.id, scopes: DEMO_SCOPES, name: 'Demo token' });
+    });
+  } catch (error) {
+    // The demo is a convenience: a server that failed to create it still serves.
+    log.error({ err: error }, 'could not create the demo distribution');
+    return;
+  }
+  if (!token) {
+    log.debug('demo bootstrap skipped: the database already has a distribution');
+    return;
+  }
+  log.info({ distribution_id: token.distribution_id, token_id: token.id }, 'created a demo distribution and API token');
+  // Plain text, not a log line: it is meant to be read and pasted, and it holds the secret,
+  // which must not travel into log storage as structured data.
+  out.write(welcomeText(config.publicUrl, token));
+}
+
+export function demoCurl(publicUrl: string, token: Pick<IssuedApiToken, 'distribution_id' | 'token'>): string {
+  const url = `${publicUrl}/v1/api/distributions/${token.distribution_id}/leads/customers`;
+  const body = JSON.stringify({ origin: 'demo', prospect: { first_name: 'Jan', last_name: 'Peeters' } });
+  const args = ['-i', '-X', 'POST', url, '-H', `Authorization: apikey ${token.token}`, '-H', 'Content-Type: application/json', '-d', body];
+  return ['curl', ...args.map(shellQuote)].join(' ');
+}
+
+/** POSIX single quotes: everything literal, a quote itself written as '\''. */
+function shellQuote(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+function welcomeText(publicUrl: string, token: IssuedApiToken): string {
+  return [
+    '',
+    'First start: created "Demo distribution" and an API token (scopes leads:write leads:read).',
+    `The token is shown only now; more with: npx lead-intake token create --distribution ${token.distribution_id} --scopes leads:write`,
+    'Push a first lead:',
+    '',
+    demoCurl(publicUrl, token),
+    '',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,102 @@
+// What every `lead-intake` command shares (DESIGN.md section 1): JSON on stdout, one-line
+// errors on stderr, the server's configuration and database.
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+import { loadConfig } from '../config.ts';
+import { openDatabase, type DatabaseHandle } from '../db/database.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+
+/** Bad command line: the message is followed by a pointer to --help and exit code 2. */
+export class UsageError extends Error {
+  readonly command: string;
+  constructor(command: string, message: string) {
+    super(message);
+    this.name = 'UsageError';
+    this.command = command;
+  }
+}
+
+/** A request for help: printed on stdout with exit code 0. */
+export class HelpRequest extends Error {
+  readonly text: string;
+  constructor(text: string) {
+    super('help');
+    this.text = text;
+  }
+}
+
+export interface CommandGroup {
+  readonly name: string;
+  /** One line for the overview in `lead-intake --help`. */
+  readonly summary: string;
+  readonly help: string;
+  run(args: string[]): Promise<void>;
+}
+
+/**
+ * node:util parseArgs in strict mode, with its errors (unknown option, missing value,
+ * stray argument) turned into UsageErrors, and --help handled for every command.
+ */
+export function parseCommandLine<T extends ParseArgsOptionsConfig>(
+  command: string,
+  help: string,
+  args: string[],
+  options: T,
+  positionals: readonly string[] = [],
+) {
+  const beforeTerminator = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
+  if (beforeTerminator.includes('--help') || beforeTerminator.includes('-h')) throw new HelpRequest(help);
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options, strict: true, allowPositionals: true });
+  } catch (error) {
+    // First sentence only: parseArgs goes on to explain `--` for positionals.
+    throw new UsageError(command, (error as Error).message.split('. ')[0]!);
+  }
+  if (parsed.positionals.length > positionals.length) {
+    throw new UsageError(command, `unexpected argument ${JSON.stringify(parsed.positionals[positionals.length])}`);
+  }
+  const missing = positionals[parsed.positionals.length];
+  if (missing !== undefined) throw new UsageError(command, `missing ${missing}`);
+  return parsed;
+}
+
+/** The value of a required string option, trimmed and non-empty. */
+export function requiredOption(command: string, name: string, value: string | boolean | undefined): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(command, `--${name} is required`);
+  return value.trim();
+}
+
+/** Runs against the server's database (same environment variables), migrated first. */
+export async function withDatabase<T>(
+  work: (database: DatabaseHandle) => Promise<T>,
+  { migrate = true } = {},
+): Promise<T> {
+  const database = openDatabase(loadConfig());
+  try {
+    // Pending migrations are applied exactly as `serve` would, so a fresh install can be
+    // set up with the CLI before the first start.
+    if (migrate) await migrateToLatest(database.db);
+    return await work(database);
+  } finally {
+    await database.close();
+  }
+}
+
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Dispatches `<group> <subcommand> ...` to the subcommand's handler. */
+export async function runSubcommand(
+  group: string,
+  help: string,
+  args: string[],
+  subcommands: Record<string, (args: string[]) => Promise<void>>,
+): Promise<void> {
+  const [name, ...rest] = args;
+  if (name === '--help' || name === '-h' || name === 'help') throw new HelpRequest(help);
+  if (name === undefined) throw new UsageError(group, 'missing command');
+  const handler = Object.hasOwn(subcommands, name) ? subcommands[name] : undefined;
+  if (!handler) throw new UsageError(group, `unknown command ${JSON.stringify(`${group} ${name}`)}`);
+  await handler(rest);
+}

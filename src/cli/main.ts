@@ -1,0 +1,60 @@
+// The `lead-intake` admin command (DESIGN.md section 1): one file per command group.
+// Data goes to stdout as JSON; errors go to stderr as one line, with exit code 2 for a
+// bad command line and 1 for anything else.
+import { ConfigError } from '../config.ts';
+import { type CommandGroup, HelpRequest, UsageError } from './command.ts';
+import { distributionCommands } from './distribution.ts';
+import { migrateCommand } from './migrate.ts';
+import { serveCommand } from './serve.ts';
+import { tokenCommands } from './token.ts';
+
+const GROUPS: readonly CommandGroup[] = [serveCommand, migrateCommand, distributionCommands, tokenCommands];
+
+const HELP = `Usage: lead-intake <command> [options]
+
+Commands:
+${GROUPS.map((group) => `  ${group.name.padEnd(14)}${group.summary}`).join('\n')}
+
+Run \`lead-intake <command> --help\` for a command's options. The configuration comes from the
+same environment variables as the server (DATABASE_URL, DATA_DIR, ...). Output is JSON on
+stdout; errors go to stderr with exit code 2 (bad command line) or 1 (anything else).`;
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const [name, ...args] = argv;
+  try {
+    if (name === undefined) throw new UsageError('', 'missing command');
+    if (name === '--help' || name === '-h' || name === 'help') throw new HelpRequest(HELP);
+    const group = GROUPS.find((candidate) => candidate.name === name);
+    if (!group) throw new UsageError('', `unknown command ${JSON.stringify(name)}`);
+    await group.run(args);
+    return 0;
+  } catch (error) {
+    return report(error, name);
+  }
+}
+
+function report(error: unknown, group: string | undefined): number {
+  if (error instanceof HelpRequest) {
+    process.stdout.write(`${error.text}\n`);
+    return 0;
+  }
+  if (error instanceof UsageError) {
+    const command = error.command ? `lead-intake ${error.command}` : 'lead-intake';
+    process.stderr.write(`${command}: ${error.message} (see ${command} --help)\n`);
+    return 2;
+  }
+  const message =
+    error instanceof ConfigError
+      ? `invalid configuration: ${error.problems.join('; ')}`
+      : error instanceof Error
+        ? error.message
+        : String(error);
+  // One line, whatever the error: a multi-line driver message is folded.
+  process.stderr.write(`lead-intake ${group}: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
+  return 1;
+}
+
+if (import.meta.main) {
+  const code = await main(process.argv.slice(2));
+  if (code !== 0) process.exit(code);
+}

@@ -1,0 +1,17 @@
+// lead-intake migrate: applies pending migrations (serve also does on start), for deploys
+// that migrate in a step of their own.
+import { type CommandGroup, parseCommandLine, printJson, withDatabase } from './command.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+
+const HELP = `Usage:
+  lead-intake migrate   apply pending migrations; prints {"applied": [names applied now]}`;
+
+export const migrateCommand: CommandGroup = {
+  name: 'migrate',
+  summary: 'apply pending database migrations',
+  help: HELP,
+  async run(args) {
+    parseCommandLine('migrate', HELP, args, {});
+    printJson({ applied: await withDatabase((database) => migrateToLatest(database.db), { migrate: false }) });
+  },
+};

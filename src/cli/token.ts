@@ -1,0 +1,56 @@
+// lead-intake token create|list|revoke (DESIGN.md section 4, API tokens).
+import { parseDuration } from '../config.ts';
+import { createApiToken, listApiTokens, revokeApiToken } from '../auth/api-token.service.ts';
+import { API_TOKEN_SCOPES } from '../auth/caller.ts';
+import { type CommandGroup, UsageError, parseCommandLine, printJson, requiredOption, runSubcommand, withDatabase } from './command.ts';
+
+const HELP = `Usage:
+  lead-intake token create --distribution <id> --scopes <a,b> [--name <name>] [--expires-in <90d>]
+      issue a token; prints {"id", "token", "name", "scopes", "distribution_id", "created_at",
+      "expires_at"}. The secret ("token") is shown only this once.
+  lead-intake token list [--distribution <id>]
+      print the tokens (never their secrets) as a JSON array, with revoked_at
+  lead-intake token revoke <token id>
+      revoke a token at once; prints it
+
+Scopes: ${API_TOKEN_SCOPES.join(', ')}
+Durations: a number and a unit of ms, s, m, h or d (30d, 12h).`;
+
+async function create(args: string[]): Promise<void> {
+  const command = 'token create';
+  const { values } = parseCommandLine(command, HELP, args, {
+    distribution: { type: 'string' },
+    scopes: { type: 'string' },
+    name: { type: 'string' },
+    'expires-in': { type: 'string' },
+  });
+  const distributionId = requiredOption(command, 'distribution', values.distribution);
+  const scopes = requiredOption(command, 'scopes', values.scopes).split(/[\s,]+/).filter((scope) => scope !== '');
+  if (scopes.length === 0) throw new UsageError(command, '--scopes needs at least one scope');
+  let expiresAt: Date | null = null;
+  if (values['expires-in'] !== undefined) {
+    const lifetime = parseDuration(values['expires-in']);
+    if (!lifetime) throw new UsageError(command, `--expires-in ${JSON.stringify(values['expires-in'])} is not a duration such as 90d or 12h`);
+    expiresAt = new Date(Date.now() + lifetime);
+  }
+  const name = values.name?.trim() || null;
+  printJson(await withDatabase((database) => createApiToken(database.db, { distributionId, scopes, name, expiresAt })));
+}
+
+async function list(args: string[]): Promise<void> {
+  const { values } = parseCommandLine('token list', HELP, args, { distribution: { type: 'string' } });
+  const distributionId = values.distribution?.trim();
+  printJson(await withDatabase((database) => listApiTokens(database.db, distributionId ? { distributionId } : {})));
+}
+
+async function revoke(args: string[]): Promise<void> {
+  const { positionals } = parseCommandLine('token revoke', HELP, args, {}, ['<token id>']);
+  printJson(await withDatabase((database) => revokeApiToken(database.db, positionals[0]!)));
+}
+
+export const tokenCommands: CommandGroup = {
+  name: 'token',
+  summary: 'create, list and revoke API tokens',
+  help: HELP,
+  run: (args) => runSubcommand('token', HELP, args, { create, list, revoke }),
+};

@@ -1,0 +1,147 @@
+// API-token authentication and scope checks (DESIGN.md section 4), through real HTTP on
+// each database: 401 with WWW-Authenticate when the credentials are missing or not valid,
+// 403 when they are valid but not enough.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  UnknownScopeError,
+  createApiToken,
+  hashToken,
+  listApiTokens,
+  revokeApiToken,
+} from '../src/auth/api-token.service.ts';
+import { UnknownDistributionError } from '../src/distributions/distribution.service.ts';
+import { createTenant, startTestServer, type TestServer, type Tenant } from './support/test-server.ts';
+
+const LEAD = { prospect: { first_name: 'A', last_name: 'B' } };
+
+let server: TestServer;
+let tenant: Tenant;
+let other: Tenant;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  tenant = await createTenant(server.database.handle);
+  other = await createTenant(server.database.handle);
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+async function pushLead(authorization: string | undefined, distributionId = tenant.distributionId) {
+  const response = await fetch(`${server.url}/v1/api/distributions/${distributionId}/leads/customers`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(authorization === undefined ? {} : { authorization }) },
+    body: JSON.stringify(LEAD),
+  });
+  const body = (await response.json()) as { detail?: { type?: string } };
+  return { status: response.status, body, challenge: response.headers.get('www-authenticate') };
+}
+
+function expectUnauthenticated(result: Awaited<ReturnType<typeof pushLead>>): void {
+  expect(result.status).toBe(401);
+  expect(result.body.detail?.type).toBe('Unauthenticated');
+  expect(result.challenge).toMatch(/apikey/i);
+}
+
+async function token(scopes: string[], options: { expiresAt?: Date } = {}) {
+  return createApiToken(server.database.handle.db, { distributionId: tenant.distributionId, scopes, ...options });
+}
+
+describe('401 Unauthenticated', () => {
+  it.each([
+    ['no Authorization header', undefined],
+    ['an empty header', ''],
+    ['a scheme without credentials', 'apikey'],
+    ['credentials with a space in them', 'apikey li_abc def'],
+    ['an unknown scheme', 'Basic dXNlcjpwYXNz'],
+    ['a scheme that is an Object.prototype member', 'constructor li_abc'],
+    ['an unknown token', `apikey li_${'A'.repeat(43)}`],
+  ])('for %s', async (_case, authorization) => {
+    expectUnauthenticated(await pushLead(authorization));
+  });
+
+  it('for a valid API token sent under another scheme', async () => {
+    expectUnauthenticated(await pushLead(`Token ${tenant.token}`));
+    // Bearer is for SSO access tokens, which an API token is not.
+    expectUnauthenticated(await pushLead(`Bearer ${tenant.token}`));
+  });
+
+  it('for a revoked token, from the next request on', async () => {
+    const issued = await token(['leads:write']);
+    expect((await pushLead(`apikey ${issued.token}`)).status).not.toBe(401);
+    const revoked = await revokeApiToken(server.database.handle.db, issued.id);
+    expectUnauthenticated(await pushLead(`apikey ${issued.token}`));
+    // Revoking again changes nothing: the first revocation time stays.
+    expect((await revokeApiToken(server.database.handle.db, issued.id)).revoked_at).toBe(revoked.revoked_at);
+  });
+
+  it('for an expired token', async () => {
+    const issued = await token(['leads:write'], { expiresAt: new Date(Date.now() - 1000) });
+    expectUnauthenticated(await pushLead(`apikey ${issued.token}`));
+  });
+});
+
+describe('403 Forbidden', () => {
+  it('for a valid token without the scope', async () => {
+    const issued = await token(['leads:read', 'parties:read']);
+    const result = await pushLead(`apikey ${issued.token}`);
+    expect(result.status).toBe(403);
+    expect(result.body.detail?.type).toBe('Forbidden');
+  });
+
+  it("for a valid token on another distribution's path", async () => {
+    const result = await pushLead(`apikey ${tenant.token}`, other.distributionId);
+    expect(result.status).toBe(403);
+    expect(result.body.detail?.type).toBe('Forbidden');
+  });
+});
+
+describe('a valid token with the scope', () => {
+  it.each(['apikey', 'ApiKey', 'APIKEY'])('is accepted under the scheme %s (case-insensitive)', async (scheme) => {
+    const result = await pushLead(`${scheme} ${tenant.token}`);
+    expect([200, 201]).toContain(result.status);
+  });
+
+  it('does not expire before its expiry time', async () => {
+    const issued = await token(['leads:write'], { expiresAt: new Date(Date.now() + 60_000) });
+    expect([200, 201]).toContain((await pushLead(`apikey ${issued.token}`)).status);
+  });
+});
+
+describe('tokens at rest', () => {
+  it('are stored only as a SHA-256 hash: the secret appears nowhere in api_tokens', async () => {
+    const issued = await token(['leads:write'], { expiresAt: new Date(Date.now() + 60_000) });
+    // 256 random bits, base64url: 43 characters after the prefix.
+    expect(issued.token).toMatch(/^li_[\w-]{43}$/);
+    const rows = await server.database.handle.db.selectFrom('api_tokens').selectAll().execute();
+    expect(JSON.stringify(rows)).not.toContain(issued.token);
+    expect(JSON.stringify(rows)).not.toContain(issued.token.slice(3));
+    expect(rows.find((row) => row.id === issued.id)?.token_hash).toBe(hashToken(issued.token));
+  });
+
+  it('are listed without secret or hash', async () => {
+    const listed = await listApiTokens(server.database.handle.db, { distributionId: tenant.distributionId });
+    expect(listed.length).toBeGreaterThan(0);
+    for (const entry of listed) {
+      expect(Object.keys(entry).sort()).toEqual(
+        ['created_at', 'distribution_id', 'expires_at', 'id', 'name', 'revoked_at', 'scopes'],
+      );
+      expect(entry.distribution_id).toBe(tenant.distributionId);
+    }
+  });
+});
+
+describe('issuing', () => {
+  it('refuses a scope outside the API-token scopes', async () => {
+    await expect(token(['leads:write', 'api'])).rejects.toBeInstanceOf(UnknownScopeError);
+    await expect(token(['leads:writ'])).rejects.toBeInstanceOf(UnknownScopeError);
+  });
+
+  it('refuses an unknown distribution', async () => {
+    const issuing = createApiToken(server.database.handle.db, {
+      distributionId: '6a1f0b1e-0000-4000-8000-000000000000',
+      scopes: ['leads:write'],
+    });
+    await expect(issuing).rejects.toBeInstanceOf(UnknownDistributionError);
+  });
+});

@@ -1,0 +1,322 @@
+// The `lead-intake` command and the first start, as a user meets them: real processes
+// (bin/lead-intake.js, src/server.ts) on the test's database, on each database engine.
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import net, { type AddressInfo } from 'node:net';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import { loadConfig } from '../src/config.ts';
+import { openDatabase } from '../src/db/database.ts';
+import { DEMO_DISTRIBUTION_ID, bootstrapDemo } from '../src/distributions/demo-bootstrap.ts';
+import { createTestDatabase, dialect, startTestServer, type TestDatabase, type TestServer } from './support/test-server.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const BIN = path.join(ROOT, 'bin', 'lead-intake.js');
+const LEAD = JSON.stringify({ prospect: { first_name: 'A', last_name: 'B' } });
+
+/** Only what a process needs: nothing of the runner's environment (NODE_ENV=test, ...). */
+function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: process.env.HOME, ...extra };
+}
+
+interface Run {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function run(file: string, args: string[], env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(file, args, { cwd: ROOT, env: childEnv(env), timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** The CLI under the Node that runs the tests (the project's Node 24). */
+const cli = (env: Record<string, string>, ...args: string[]) => run(process.execPath, [BIN, ...args], env);
+
+/** Parses stdout of a command that must have succeeded. */
+function json<T = any>(result: Run): T {
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as T;
+}
+
+async function pushLead(baseUrl: string, distributionId: string, token: string): Promise<number> {
+  const response = await fetch(`${baseUrl}/v1/api/distributions/${distributionId}/leads/customers`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `apikey ${token}` },
+    body: LEAD,
+  });
+  await response.body?.cancel();
+  return response.status;
+}
+
+describe('lead-intake CLI', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('creates a distribution and a token that works over HTTP until revoked, while the server runs', async () => {
+    const env = server.database.env;
+    const distribution = json(await cli(env, 'distribution', 'create', '--name', 'Acme Brokers'));
+    expect(Object.keys(distribution).sort()).toEqual(['created_at', 'id', 'name']);
+    expect(distribution.name).toBe('Acme Brokers');
+    expect(json<any[]>(await cli(env, 'distribution', 'list')).map((d) => d.id)).toContain(distribution.id);
+
+    const created = json(
+      await cli(env, 'token', 'create', '--distribution', distribution.id, '--scopes', 'leads:write,leads:read', '--name', 'CRM'),
+    );
+    expect(Object.keys(created).sort()).toEqual(
+      ['created_at', 'distribution_id', 'expires_at', 'id', 'name', 'scopes', 'token'],
+    );
+    expect(created).toMatchObject({ name: 'CRM', scopes: ['leads:write', 'leads:read'], distribution_id: distribution.id, expires_at: null });
+    expect([200, 201]).toContain(await pushLead(server.url, distribution.id, created.token));
+
+    const listing = await cli(env, 'token', 'list', '--distribution', distribution.id);
+    expect(listing.stdout).not.toContain(created.token);
+    expect(json<any[]>(listing)).toEqual([
+      { id: created.id, name: 'CRM', scopes: ['leads:write', 'leads:read'], distribution_id: distribution.id,
+        created_at: created.created_at, expires_at: null, revoked_at: null },
+    ]);
+
+    const revoked = json(await cli(env, 'token', 'revoke', created.id));
+    expect(revoked.id).toBe(created.id);
+    expect(Date.parse(revoked.revoked_at)).not.toBeNaN();
+    expect(await pushLead(server.url, distribution.id, created.token)).toBe(401);
+    expect(json<any[]>(await cli(env, 'token', 'list')).find((t) => t.id === created.id)?.revoked_at).toBe(revoked.revoked_at);
+  });
+
+  it('sets an expiry from --expires-in', async () => {
+    const env = server.database.env;
+    const distribution = json(await cli(env, 'distribution', 'create', '--name', 'Expiring'));
+    const before = Date.now();
+    const created = json(
+      await cli(env, 'token', 'create', '--distribution', distribution.id, '--scopes', 'leads:read', '--expires-in', '90d'),
+    );
+    const lifetime = Date.parse(created.expires_at) - before;
+    expect(lifetime).toBeGreaterThan(90 * 86_400_000 - 60_000);
+    expect(lifetime).toBeLessThan(90 * 86_400_000 + 60_000);
+  });
+
+  it.each([
+    { case: 'no command', args: [], code: 2 },
+    { case: 'an unknown command', args: ['tokens', 'list'], code: 2 },
+    { case: 'an unknown subcommand', args: ['token', 'delete', 'x'], code: 2 },
+    { case: 'a missing option', args: ['token', 'create', '--scopes', 'leads:write'], code: 2 },
+    { case: 'an option without its value', args: ['distribution', 'create', '--name'], code: 2 },
+    { case: 'an unknown option', args: ['distribution', 'list', '--all'], code: 2 },
+    { case: 'a malformed duration', args: ['token', 'create', '--distribution', 'x', '--scopes', 'leads:write', '--expires-in', '3 days'], code: 2 },
+    { case: 'a missing token id', args: ['token', 'revoke'], code: 2 },
+    { case: 'an unknown scope', args: ['token', 'create', '--distribution', 'x', '--scopes', 'leads:write,api'], code: 1 },
+    { case: 'an unknown distribution', args: ['token', 'create', '--distribution', 'e2a61c4e-0000-4000-8000-000000000000', '--scopes', 'leads:write'], code: 1 },
+    { case: 'an unknown distribution to list', args: ['token', 'list', '--distribution', 'nope'], code: 1 },
+    { case: 'an unknown token id', args: ['token', 'revoke', 'e2a61c4e-0000-4000-8000-000000000000'], code: 1 },
+  ])('refuses $case: one line on stderr, nothing on stdout, exit $code', async ({ args, code }) => {
+    const result = await cli(server.database.env, ...args);
+    expect(result.code).toBe(code);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/^lead-intake/);
+  });
+
+  it('prints help on stdout', async () => {
+    for (const args of [['--help'], ['token', '--help'], ['token', 'create', '--help']]) {
+      const result = await cli(server.database.env, ...args);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/lead-intake/);
+    }
+  });
+
+  it('runs as `npx lead-intake` and `npm exec` from the checkout', async () => {
+    const viaNpx = await run('npx', ['lead-intake', 'distribution', 'list'], server.database.env);
+    expect(Array.isArray(json(viaNpx))).toBe(true);
+    const viaNpmExec = await run('npm', ['exec', '--', 'lead-intake', '--help'], server.database.env);
+    expect(viaNpmExec.code, viaNpmExec.stderr).toBe(0);
+    expect(viaNpmExec.stdout).toMatch(/^Usage: lead-intake/);
+  }, 120_000);
+
+  it.runIf(dialect === 'sqlite')('waits for a write lock held by another process instead of failing (WAL, busy_timeout)', async () => {
+    const lock = new DatabaseSync(path.join(server.database.env.DATA_DIR!, 'lead-intake.db'));
+    try {
+      expect(lock.prepare('pragma journal_mode').get()).toEqual({ journal_mode: 'wal' });
+      lock.exec('begin immediate');
+      const waiting = cli(server.database.env, 'distribution', 'create', '--name', 'Waited');
+      await sleep(1500);
+      // Readers are not blocked by the writer meanwhile: the server still answers.
+      expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+      lock.exec('commit');
+      expect(json(await waiting).name).toBe('Waited');
+    } finally {
+      if (lock.isTransaction) lock.exec('rollback');
+      lock.close();
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+// First start: the demo distribution and the curl (src/distributions/demo-bootstrap.ts).
+
+interface ServerProcess {
+  stdout(): string;
+  /** Resolves with stdout once it matches; rejects if the process ends first. */
+  waitFor(pattern: RegExp): Promise<RegExpMatchArray>;
+  stop(): Promise<void>;
+}
+
+const children = new Set<ChildProcess>();
+afterEach(() => {
+  for (const child of children) child.kill('SIGKILL');
+  children.clear();
+});
+
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** `node src/server.ts` (what npm start runs), or the CLI's `serve`. */
+async function startServerProcess(database: TestDatabase, env: Record<string, string> = {}, viaCli = false): Promise<ServerProcess> {
+  const port = await freePort();
+  const args = viaCli ? [BIN, 'serve'] : ['src/server.ts'];
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: childEnv({ ...database.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'debug', ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    stdout: () => stdout,
+    async waitFor(pattern) {
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        const match = stdout.match(pattern);
+        if (match) return match;
+        if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
+          throw new Error(`no ${pattern} from the server (exit ${child.exitCode})\n${stdout}\n${stderr}`);
+        }
+        await sleep(25);
+      }
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+      children.delete(child);
+    },
+  };
+}
+
+const CURL = /^curl .*$/m;
+const BOOTSTRAP_DONE = /^curl .*$|demo bootstrap skipped/m;
+
+/** Runs the printed line as pasted into a shell; without curl, sends what it says with fetch. */
+async function runCurlLine(line: string): Promise<number> {
+  if (spawnSync('curl', ['--version']).status === 0) {
+    const result = await run('sh', ['-c', `${line} -sS`], {});
+    return Number(/^HTTP\/[\d.]+ (\d{3})/.exec(result.stdout)?.[1]);
+  }
+  const url = /\s(https?:\/\/\S+)\s/.exec(line)![1]!;
+  const authorization = /'Authorization: (apikey \S+)'/.exec(line)![1]!;
+  const body = / -d '(.*)'$/.exec(line)![1]!;
+  const response = await fetch(url, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body });
+  return response.status;
+}
+
+describe('first start', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+  const count = async (table: 'distributions' | 'api_tokens') =>
+    (await database.handle.db.selectFrom(table).select('id').execute()).length;
+
+  it('creates a demo and prints a curl that pushes a lead, once', async () => {
+    const first = await startServerProcess(database);
+    const [line] = await first.waitFor(CURL);
+    expect(line).toContain(`/v1/api/distributions/${DEMO_DISTRIBUTION_ID}/leads/customers`);
+    expect(line).toMatch(/^curl .* http:\/\/localhost:\d+\/v1\/api\//);
+    expect([200, 201]).toContain(await runCurlLine(line));
+    // Plain text for a person, not inside a JSON log line; printed once.
+    expect(first.stdout().match(/curl /g)).toHaveLength(1);
+    await first.stop();
+
+    const second = await startServerProcess(database);
+    await second.waitFor(BOOTSTRAP_DONE);
+    expect(second.stdout()).not.toMatch(CURL);
+    await second.stop();
+    expect(await count('distributions')).toBe(1);
+  });
+});
+
+describe('first start in production', () => {
+  it('creates no demo and prints no curl', async () => {
+    const database = await createTestDatabase();
+    try {
+      const server = await startServerProcess(database, { NODE_ENV: 'production' });
+      await server.waitFor(/lead-intake is serving/);
+      await server.stop();
+      expect(server.stdout()).not.toMatch(/curl /);
+      expect(await database.handle.db.selectFrom('distributions').select('id').execute()).toEqual([]);
+    } finally {
+      await database.drop();
+    }
+  });
+});
+
+describe('two processes starting at once on one database', () => {
+  it('create one demo between them', async () => {
+    const database = await createTestDatabase();
+    try {
+      const servers = await Promise.all([startServerProcess(database), startServerProcess(database, {}, true)]);
+      await Promise.all(servers.map((server) => server.waitFor(BOOTSTRAP_DONE)));
+      const curls = servers.filter((server) => CURL.test(server.stdout()));
+      expect(curls).toHaveLength(1);
+      await Promise.all(servers.map((server) => server.stop()));
+      expect(await database.handle.db.selectFrom('distributions').select('id').execute()).toHaveLength(1);
+      expect(await database.handle.db.selectFrom('api_tokens').select('id').execute()).toHaveLength(1);
+    } finally {
+      await database.drop();
+    }
+  });
+
+  // Process start-up rarely lines two bootstraps up exactly; four connections of one
+  // process do, so this is the case where both see an empty table before either inserts.
+  // (On SQLite, BEGIN IMMEDIATE serialises them by construction.)
+  it.runIf(dialect === 'postgres')('create one demo even when their checks interleave', async () => {
+    const database = await createTestDatabase();
+    const handles = Array.from({ length: 4 }, () =>
+      openDatabase({ databaseUrl: database.env.DATABASE_URL, dataDir: '', sqliteSynchronous: 'NORMAL' }),
+    );
+    try {
+      const config = loadConfig({ ...database.env, PORT: '8080' });
+      const printed: string[] = [];
+      const errors: unknown[] = [];
+      const log = { info() {}, debug() {}, error: (object: object) => void errors.push(object) };
+      const out = new Writable({ write: (chunk, _encoding, done) => done(void printed.push(String(chunk))) });
+      await Promise.all(handles.map((handle) => bootstrapDemo(handle, config, log, out)));
+      expect(errors).toEqual([]);
+      expect(printed.filter((text) => CURL.test(text))).toHaveLength(1);
+      expect(await database.handle.db.selectFrom('distributions').select('id').execute()).toHaveLength(1);
+    } finally {
+      await Promise.all(handles.map((handle) => handle.close()));
+      await database.drop();
+    }
+  });
+});
