@@ -1,0 +1,64 @@
+// Benchmark settings from the environment, so a quick run is one variable away:
+//   BENCH_DURATION=3 BENCH_WARMUP=1 BENCH_SEED_LEADS=0 npm run bench
+import os from 'node:os';
+import path from 'node:path';
+import type { BenchDialect } from './database.ts';
+import { ROOT } from './processes.ts';
+
+export interface BenchOptions {
+  /** Seconds measured per scenario, after `warmupSeconds` of unmeasured load. */
+  readonly durationSeconds: number;
+  readonly warmupSeconds: number;
+  readonly connections: number;
+  /** Scenario (c): leads created first, then merged into round-robin. */
+  readonly mergeLeads: number;
+  /** Leads stored before the second scenario (a) run on SQLite; 0 skips that comparison. */
+  readonly seedLeads: number;
+  readonly seedConnections: number;
+  readonly databases: readonly BenchDialect[];
+  readonly postgresUrl: string;
+  /** Server on core 0, load generator on core 1 (taskset). */
+  readonly pin: boolean;
+  /** Before each measurement, wait until the machine is at most this busy (% of one core)... */
+  readonly quietCpuPercent: number;
+  /** ...for at most this long. */
+  readonly quietWaitSeconds: number;
+  /** When set, no report: scenario (a) on SQLite under `node --cpu-prof`, written here and summarised. */
+  readonly cpuProfileDir: string | undefined;
+  readonly output: string;
+}
+
+export function readOptions(env: Record<string, string | undefined> = process.env): BenchOptions {
+  const problems: string[] = [];
+  const int = (name: string, fallback: number, min: number): number => {
+    const raw = env[name]?.trim();
+    if (!raw) return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min) {
+      problems.push(`${name}=${JSON.stringify(raw)}: must be an integer >= ${min}`);
+      return fallback;
+    }
+    return value;
+  };
+  const databases = (env.BENCH_DATABASES?.trim() || 'sqlite,postgres').split(',').map((d) => d.trim());
+  for (const database of databases) {
+    if (database !== 'sqlite' && database !== 'postgres') problems.push(`BENCH_DATABASES: unknown database ${JSON.stringify(database)} (sqlite, postgres)`);
+  }
+  const options: BenchOptions = {
+    durationSeconds: int('BENCH_DURATION', 10, 1),
+    warmupSeconds: int('BENCH_WARMUP', 2, 0),
+    connections: int('BENCH_CONNECTIONS', 50, 1),
+    mergeLeads: int('BENCH_MERGE_LEADS', 1000, 1),
+    seedLeads: int('BENCH_SEED_LEADS', 200_000, 0),
+    seedConnections: int('BENCH_SEED_CONNECTIONS', 100, 1),
+    databases: databases as BenchDialect[],
+    postgresUrl: env.BENCH_POSTGRES_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/test',
+    pin: env.BENCH_PIN !== '0' && os.availableParallelism() >= 2,
+    quietCpuPercent: int('BENCH_QUIET_CPU', 25, 0),
+    quietWaitSeconds: int('BENCH_QUIET_WAIT', 300, 0),
+    cpuProfileDir: env.BENCH_CPU_PROFILE?.trim() ? path.resolve(env.BENCH_CPU_PROFILE.trim()) : undefined,
+    output: path.resolve(ROOT, env.BENCH_OUTPUT?.trim() || 'docs/benchmarks.md'),
+  };
+  if (problems.length > 0) throw new Error(`Invalid benchmark settings:\n  - ${problems.join('\n  - ')}`);
+  return options;
+}

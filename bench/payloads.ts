@@ -1,0 +1,117 @@
+// Push bodies for the load scenarios. Each factory returns a fresh JSON text per call, so
+// every request of a run carries its own refs and ids, as distinct leads from a broker
+// platform would.
+import { randomUUID } from 'node:crypto';
+
+export type Scenario = 'minimal' | 'full' | 'merge';
+
+export type BodyFactory = () => string;
+
+const COMPANY = 'bench-crm';
+
+/**
+ * (a) the smallest customer push that makes a new lead: names and one external ref.
+ * `prefix` keeps refs unique across runs against the same database.
+ */
+export function minimalBodies(prefix: string): BodyFactory {
+  let n = 0;
+  return () => JSON.stringify(minimalBody(`${prefix}-${n++}`));
+}
+
+function minimalBody(ref: string, extra: Record<string, unknown> = {}) {
+  return {
+    origin: 'bench',
+    prospect: {
+      first_name: 'Jan',
+      last_name: 'Peeters',
+      ...extra,
+      external_refs: [{ external_ref: ref, external_ref_company: COMPANY }],
+    },
+  };
+}
+
+/** The leads scenario (c) merges into: `count` minimal pushes, refs 0..count-1 in order. */
+export function mergeTargetBodies(prefix: string): BodyFactory {
+  let n = 0;
+  return () => JSON.stringify(minimalBody(`${prefix}-merge-${n++}`, { telephonenr: '+32 9 000 00 00' }));
+}
+
+/** (c) pushes to the existing leads round-robin by external ref, each with a new phone number. */
+export function mergeBodies(prefix: string, leads: number): BodyFactory {
+  let n = 0;
+  return () => {
+    const i = n++;
+    const telephonenr = `+32 ${String(i % 1_000_000_000).padStart(9, '0')}`;
+    return JSON.stringify(minimalBody(`${prefix}-merge-${i % leads}`, { telephonenr }));
+  };
+}
+
+/** (b) a full customer push: 3 cars, 2 policy packages, 6 policies with 3 coverages each. */
+export function fullBodies(prefix: string): BodyFactory {
+  let n = 0;
+  return () => {
+    const i = n++;
+    const ref = `${prefix}-${i}`;
+    const cars = [0, 1, 2].map((c) => ({
+      id: randomUUID(),
+      vin: vin(i * 3 + c),
+      brand: 'Volkswagen',
+      model: ['Golf', 'Polo', 'Passat'][c],
+      license_plate: `1-ABC-${String(c).padStart(3, '0')}`,
+      first_registration: '2021-03-15',
+      fuel_type: 'PETROL',
+      kw: 85,
+      value: '24500.00',
+    }));
+    const packages = [0, 1].map((p) => ({
+      id: randomUUID(),
+      name: p === 0 ? 'Family' : 'Mobility',
+      package_nr: `PK-${ref}-${p}`,
+      insurance_company: 'Example Insurance',
+      premium: '899.95',
+      payment_interval: 'ANNUAL',
+    }));
+    const policies = [0, 1, 2, 3, 4, 5].map((k) => ({
+      name: `Policy ${k}`,
+      policy_nr: `P-${ref}-${k}`,
+      policy_package_id: packages[k % 2]!.id,
+      type: 'ACTIVE',
+      insurance_company: 'Example Insurance',
+      premium: '320.00',
+      payment_interval: 'MONTHLY',
+      external_refs: [{ ref: `pol-${ref}-${k}`, company: COMPANY }],
+      coverages: [0, 1, 2].map((v) => ({
+        name: ['Third-party liability', 'Omnium', 'Legal aid'][v],
+        risk_object_id: cars[(k + v) % 3]!.id,
+        insured_value: 25000,
+        premium: '106.67',
+        payment_interval: 'MONTHLY',
+        external_label: { label: `L${v}`, type: 'AFD' },
+      })),
+    }));
+    return JSON.stringify({
+      origin: 'bench',
+      backref: `https://crm.example.com/contacts/${ref}`,
+      source: 'bench',
+      prospect: {
+        first_name: 'Jan',
+        last_name: 'Peeters',
+        email: `${ref}@example.be`,
+        telephonenr: '+32 9 123 45 67',
+        birth: '1985-04-12',
+        gender: 'MALE',
+        language: 'nl',
+        address: { street: 'Veldstraat', housenr: '1', zipcode: '9000', city: 'Gent', country_code: 'BE' },
+        external_refs: [{ external_ref: ref, external_ref_company: COMPANY }],
+        risk_objects: { cars },
+        policy_packages: packages,
+        insurance_policies: policies,
+      },
+    });
+  };
+}
+
+/** A VIN (`^[A-HJ-NPR-Z0-9]{17}$`: no I, O or Q) that differs per number. */
+function vin(n: number): string {
+  return `WVWZZZ${String(n % 1e11).padStart(11, '0')}`;
+}

@@ -1,0 +1,188 @@
+// Renders docs/benchmarks.md from the measurements of one run.
+import fs from 'node:fs';
+import os from 'node:os';
+import { DatabaseSync } from 'node:sqlite';
+import pg from 'pg';
+import type { BenchDialect } from './database.ts';
+import type { LoadResult } from './load.ts';
+import type { BenchOptions } from './options.ts';
+import type { Scenario } from './payloads.ts';
+
+export interface Measurement {
+  readonly label: string;
+  readonly database: BenchDialect | null;
+  readonly scenario: Scenario;
+  readonly load: LoadResult;
+  readonly peakRssMiB: number;
+  /** Leads in the database when the measured server started. */
+  readonly storedLeads?: number;
+}
+
+export interface SeedRun {
+  readonly leads: number;
+  readonly seconds: number;
+  readonly connections: number;
+}
+
+export interface Machine {
+  readonly cpu: string;
+  readonly cores: number;
+  readonly memoryGiB: number;
+  readonly kernel: string;
+  readonly node: string;
+  readonly sqlite: string;
+  readonly postgres: string | null;
+  /** /proc/loadavg when the run started: other work on the machine skews every figure. */
+  readonly loadAverage: string;
+}
+
+export async function describeMachine(options: BenchOptions): Promise<Machine> {
+  const cpuinfo = fs.readFileSync('/proc/cpuinfo', 'utf8');
+  const memory = new DatabaseSync(':memory:');
+  const sqlite = (memory.prepare('select sqlite_version() as v').get() as { v: string }).v;
+  memory.close();
+  let postgres: string | null = null;
+  if (options.databases.includes('postgres')) {
+    const client = new pg.Client({ connectionString: options.postgresUrl });
+    await client.connect();
+    postgres = ((await client.query('show server_version')).rows[0] as { server_version: string }).server_version;
+    await client.end();
+  }
+  return {
+    cpu: /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1]?.trim() ?? os.cpus()[0]?.model ?? 'unknown',
+    cores: os.availableParallelism(),
+    memoryGiB: os.totalmem() / 1024 ** 3,
+    kernel: `${os.type()} ${os.release()}`,
+    node: process.version,
+    sqlite,
+    postgres,
+    loadAverage: fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
+  };
+}
+
+export interface Report {
+  readonly options: BenchOptions;
+  readonly machine: Machine;
+  readonly startedAt: Date;
+  readonly echo: Measurement;
+  readonly measurements: readonly Measurement[];
+  readonly seedRun: SeedRun | undefined;
+}
+
+const INTRO = `Each figure comes from two processes on one machine, talking over loopback: the real
+server (\`node src/server.ts\`, NODE_ENV=production, LOG_LEVEL=warn, migrations applied, a
+fresh database per scenario) and a load generator (autocannon, in \`bench/load.ts\`) in a
+process of its own, so the generator never shares the server's event loop. With two or
+more cores the server is pinned to core 0 and the generator to core 1. Every request
+carries its own body (unique external refs, ids and VINs), every answer is checked to
+be 2xx, and the run stops if one is not. The baseline is a bare Fastify server of the
+same version (\`bench/echo-server.ts\`) that parses the minimal push body and sends it
+back: what HTTP and JSON alone cost here, so each figure is also given as a share of it.`;
+
+const fmt = (value: number, digits = 0) => value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const percent = (ratio: number) => `${fmt(ratio * 100)}%`;
+
+function row(m: Measurement, echo: Measurement, label = m.label): string {
+  const l = m.load;
+  return `| ${label} | ${fmt(l.requestsPerSecond)} | ${percent(l.requestsPerSecond / echo.load.requestsPerSecond)} | ` +
+    `${fmt(l.p50Ms, 2)} | ${fmt(l.p99Ms, 2)} | ${l.non2xx} | ${fmt(l.serverCpuPercent ?? NaN)}% | ${fmt(l.postgresCpuPercent)}% | ` +
+    `${fmt(l.generatorCpuPercent)}% | ${fmt(otherCpuPercent(l))}% | ${fmt(m.peakRssMiB)} |`;
+}
+
+/** CPU used during the window by none of server, PostgreSQL and generator: interference. */
+export function otherCpuPercent(l: LoadResult): number {
+  if (l.machineCpuPercent === null || l.serverCpuPercent === null) return NaN;
+  return Math.max(0, l.machineCpuPercent - l.serverCpuPercent - l.postgresCpuPercent - l.generatorCpuPercent);
+}
+
+const HEADER = '| Scenario | req/s | of echo | p50 ms | p99 ms | non-2xx | server CPU | PostgreSQL CPU | generator CPU | other CPU | peak RSS MiB |\n' +
+  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
+
+const met = (ok: boolean) => (ok ? '**met**' : '**not met**');
+
+export function renderReport({ options, machine, startedAt, echo, measurements, seedRun }: Report): string {
+  const on = (database: BenchDialect) => measurements.filter((m) => m.database === database && !m.storedLeads);
+  const sqliteA = measurements.find((m) => m.database === 'sqlite' && m.scenario === 'minimal' && !m.storedLeads && !m.label.includes('FULL'));
+  const seeded = measurements.find((m) => m.storedLeads);
+  const out: string[] = [
+    '# Benchmarks',
+    '',
+    `_Generated by \`npm run bench\` (bench/run.ts) on ${startedAt.toISOString().slice(0, 10)}; run it again rather than editing this file._`,
+    '',
+    INTRO.replace(/\n/g, ' '),
+    '',
+    '## Machine and settings',
+    '',
+    '| | |',
+    '|---|---|',
+    `| CPU | ${machine.cpu} |`,
+    `| Cores | ${machine.cores} |`,
+    `| Memory | ${fmt(machine.memoryGiB, 1)} GiB |`,
+    `| OS | ${machine.kernel} |`,
+    `| Node.js | ${machine.node} |`,
+    `| SQLite | ${machine.sqlite} (node:sqlite), WAL, synchronous=NORMAL unless stated |`,
+    ...(machine.postgres ? [`| PostgreSQL | ${machine.postgres} on the same machine, default settings, server pool of 10 connections |`] : []),
+    `| Load | autocannon, ${options.connections} connections, ${options.warmupSeconds} s warm-up then ${options.durationSeconds} s measured per scenario |`,
+    `| Pinning | ${options.pin ? 'server on core 0, load generator on core 1 (taskset); PostgreSQL is not pinned and shares both cores' : 'none'} |`,
+    `| Date | ${startedAt.toISOString()} |`,
+    `| Load average at start | ${machine.loadAverage} |`,
+    '',
+    'Scenarios: (a) a minimal customer push (names and one external ref) that creates a new lead each time; ' +
+      '(b) a full push creating a new lead with 3 cars, 2 policy packages and 6 policies of 3 coverages each; ' +
+      `(c) pushes that merge a new phone number into one of ${fmt(options.mergeLeads)} existing leads, round-robin by external ref. ` +
+      '"of echo" is req/s as a share of the echo baseline; CPU is the share of one core used during the measured window ' +
+      '(PostgreSQL counts all of its processes; "other" is whatever else ran on the machine meanwhile); ' +
+      'peak RSS is the server\'s VmHWM at the end of the run.',
+    '',
+    '## Baseline: bare Fastify echo',
+    '',
+    HEADER,
+    row(echo, echo, 'echo, minimal push body'),
+  ];
+  for (const database of ['sqlite', 'postgres'] as const) {
+    const rows = on(database);
+    if (rows.length === 0) continue;
+    out.push('', `## ${database === 'sqlite' ? 'SQLite' : 'PostgreSQL'}`, '', HEADER, ...rows.map((m) => row(m, echo)));
+  }
+  if (sqliteA && seeded) {
+    const l0 = sqliteA.load;
+    const l1 = seeded.load;
+    out.push(
+      '', '## Push latency and stored leads (SQLite, scenario a)', '',
+      '| Stored leads at start | req/s | p50 ms | p99 ms | peak RSS MiB |', '|---:|---:|---:|---:|---:|',
+      `| 0 | ${fmt(l0.requestsPerSecond)} | ${fmt(l0.p50Ms, 2)} | ${fmt(l0.p99Ms, 2)} | ${fmt(sqliteA.peakRssMiB)} |`,
+      `| ${fmt(seeded.storedLeads!)} | ${fmt(l1.requestsPerSecond)} | ${fmt(l1.p50Ms, 2)} | ${fmt(l1.p99Ms, 2)} | ${fmt(seeded.peakRssMiB)} |`,
+      `| ratio | ${fmt(l1.requestsPerSecond / l0.requestsPerSecond, 2)} | ${fmt(l1.p50Ms / l0.p50Ms, 2)} | ${fmt(l1.p99Ms / l0.p99Ms, 2)} | |`,
+      '',
+      seedRun
+        ? `The stored leads were pushed through the same HTTP endpoint (so through every rule of the service) by a server process of their own, ` +
+          `${fmt(seedRun.connections)} connections, in ${fmt(seedRun.seconds)} s (${fmt(seedRun.leads / seedRun.seconds)} leads/s); ` +
+          'the measured server then started on that database.'
+        : '',
+    );
+  }
+  out.push('', '## Targets', '', '| Target | Observed | |', '|---|---|---|');
+  if (sqliteA) {
+    const ratio = sqliteA.load.requestsPerSecond / echo.load.requestsPerSecond;
+    out.push(`| (a) on SQLite at ${options.connections} connections: at least 50% of echo req/s | ${percent(ratio)} | ${met(ratio >= 0.5)} |`);
+    out.push(`| (a) on SQLite at ${options.connections} connections: p99 below 25 ms | ${fmt(sqliteA.load.p99Ms, 2)} ms | ${met(sqliteA.load.p99Ms < 25)} |`);
+  }
+  if (sqliteA && seeded) {
+    const p50 = seeded.load.p50Ms / sqliteA.load.p50Ms;
+    out.push(`| (a) latency does not grow with stored leads: p50 at ${fmt(seeded.storedLeads!)} within 1.25x of p50 at 0 | ${fmt(p50, 2)}x | ${met(p50 <= 1.25)} |`);
+  }
+  out.push(
+    '', '## How to run', '',
+    'PostgreSQL must be reachable (default `postgres://postgres@127.0.0.1:5432/test`; each scenario creates and drops a schema of its own). Then:',
+    '', '```sh', 'npm run bench                      # everything, writes docs/benchmarks.md (about 10 minutes)',
+    'BENCH_DURATION=3 BENCH_WARMUP=1 BENCH_SEED_LEADS=0 BENCH_DATABASES=sqlite BENCH_OUTPUT=/tmp/bench.md npm run bench   # a quick look', '```', '',
+    'Settings: `BENCH_DURATION` (s, 10), `BENCH_WARMUP` (s, 2), `BENCH_CONNECTIONS` (50), `BENCH_MERGE_LEADS` (1000), ' +
+      '`BENCH_SEED_LEADS` (200000; 0 skips the stored-leads run), `BENCH_SEED_CONNECTIONS` (100), `BENCH_DATABASES` (sqlite,postgres), ' +
+      '`BENCH_POSTGRES_URL`, `BENCH_PIN` (0 turns core pinning off), `BENCH_OUTPUT` (docs/benchmarks.md), ' +
+      '`BENCH_QUIET_CPU` (25) and `BENCH_QUIET_WAIT` (s, 300): before each scenario, wait up to that long for the rest of the machine ' +
+      'to use at most that share of one core; ' +
+      '`BENCH_CPU_PROFILE` (a directory: instead of the report, run scenario (a) on SQLite under `node --cpu-prof` and print where the server\'s time went).',
+    '',
+  );
+  return out.join('\n');
+}
