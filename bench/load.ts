@@ -1,7 +1,12 @@
 // The load generator: a process of its own (run.ts starts it, pinned to the other core),
 // so autocannon never shares the server's event loop or CPU. Reads a LoadSpec as JSON
 // from argv[2]; prints one LoadResult as JSON on stdout.
-import autocannon, { type AutocannonResult } from 'autocannon';
+//
+// Warm-up and measurement are one autocannon run over the same connections: only the
+// answers that arrive after the warm-up count. (A second run would open 50 new
+// connections, and a busy Node server accepts one connection per event-loop turn, so the
+// measurement would start with a queue of connections waiting to be accepted.)
+import autocannon from 'autocannon';
 import { machineBusySeconds, postgresPids, processCpuSeconds, totalCpuSeconds } from './procfs.ts';
 import { fullBodies, mergeBodies, mergeTargetBodies, minimalBodies, type BodyFactory, type Scenario } from './payloads.ts';
 
@@ -24,11 +29,13 @@ export interface LoadSpec {
 }
 
 export interface LoadResult {
+  /** 2xx answers within the measured window. */
   readonly requests: number;
   readonly durationSeconds: number;
   readonly requestsPerSecond: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
+  /** Over the whole run, warm-up included. */
   readonly non2xx: number;
   readonly errors: number;
   readonly statusCodes: Record<string, number>;
@@ -37,9 +44,9 @@ export interface LoadResult {
   /** CPU time over the measured window as a share of one core. */
   readonly generatorCpuPercent: number;
   readonly serverCpuPercent: number | null;
-  /** PostgreSQL's processes (those alive when the window opened) over the window. */
+  /** PostgreSQL's processes (those alive when the window opened). */
   readonly postgresCpuPercent: number;
-  /** CPU used by every process on the machine over the window. */
+  /** Every process on the machine. */
   readonly machineCpuPercent: number | null;
 }
 
@@ -51,75 +58,7 @@ function bodies(spec: LoadSpec): BodyFactory {
   }
 }
 
-interface Run {
-  readonly result: AutocannonResult;
-  readonly latencies: Float64Array;
-  readonly count: number;
-  readonly firstFailure: string | null;
-}
-
-function run(spec: LoadSpec, next: BodyFactory, limit: { duration: number } | { amount: number }): Promise<Run> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (spec.token !== null) headers.authorization = `apikey ${spec.token}`;
-  // Latencies of 2xx answers in ms with sub-millisecond precision (autocannon's own
-  // histogram keeps whole milliseconds).
-  let latencies = new Float64Array(1 << 16);
-  let count = 0;
-  let firstFailure: string | null = null;
-  return new Promise((resolve, reject) => {
-    const instance = autocannon({
-      url: spec.url,
-      connections: spec.connections,
-      timeout: 30,
-      ...limit,
-      requests: [{
-        method: 'POST',
-        path: spec.path,
-        headers,
-        setupRequest: (request) => ({ ...request, body: next() }),
-        onResponse: (status, body) => {
-          if ((status < 200 || status > 299) && firstFailure === null) firstFailure = `${status} ${body.slice(0, 500)}`;
-        },
-      }],
-    }, (error, result) => (error ? reject(error) : resolve({ result, latencies: latencies.subarray(0, count), count, firstFailure })));
-    instance.on('response', (_client: unknown, status: number, _bytes: number, time: number) => {
-      if (status < 200 || status > 299) return;
-      if (count === latencies.length) {
-        const grown = new Float64Array(latencies.length * 2);
-        grown.set(latencies);
-        latencies = grown;
-      }
-      latencies[count++] = time;
-    });
-  });
-}
-
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-function failures(run: Run): number {
-  return run.result.non2xx + run.result.errors + run.result.timeouts;
-}
-
-async function main(spec: LoadSpec): Promise<LoadResult> {
-  if (spec.scenario === 'merge') {
-    const created = await run(spec, mergeTargetBodies(spec.prefix), { amount: spec.mergeLeads ?? 1000 });
-    if (failures(created) > 0) return summarise(created, NO_CPU);
-  }
-  const next = bodies(spec);
-  if (spec.amount === undefined && spec.warmupSeconds > 0) {
-    const warmup = await run(spec, next, { duration: spec.warmupSeconds });
-    if (failures(warmup) > 0) return summarise(warmup, NO_CPU);
-  }
-  const window = openCpuWindow(spec.serverPid);
-  const measured = await run(spec, next, spec.amount === undefined ? { duration: spec.durationSeconds } : { amount: spec.amount });
-  return summarise(measured, window(measured.result.duration));
-}
-
 type CpuShares = Pick<LoadResult, 'generatorCpuPercent' | 'serverCpuPercent' | 'postgresCpuPercent' | 'machineCpuPercent'>;
-const NO_CPU: CpuShares = { generatorCpuPercent: 0, serverCpuPercent: null, postgresCpuPercent: 0, machineCpuPercent: null };
 
 /** Starts counting CPU time; the returned function gives each party's share of one core. */
 function openCpuWindow(serverPid: number | undefined): (seconds: number) => CpuShares {
@@ -141,22 +80,93 @@ function openCpuWindow(serverPid: number | undefined): (seconds: number) => CpuS
   };
 }
 
-function summarise(run: Run, cpu: CpuShares): LoadResult {
-  const sorted = run.latencies.slice().sort();
-  const statusCodes: Record<string, number> = {};
-  for (const [code, { count }] of Object.entries(run.result.statusCodeStats)) statusCodes[code] = count;
-  return {
-    requests: run.count,
-    durationSeconds: run.result.duration,
-    requestsPerSecond: run.count / run.result.duration,
-    p50Ms: percentile(sorted, 50),
-    p99Ms: percentile(sorted, 99),
-    non2xx: run.result.non2xx,
-    errors: run.result.errors + run.result.timeouts,
-    statusCodes,
-    firstFailure: run.firstFailure,
-    ...cpu,
+/** Latencies of 2xx answers in ms, sub-millisecond (autocannon's histogram keeps whole ms). */
+class Latencies {
+  #values = new Float64Array(1 << 16);
+  count = 0;
+  add(ms: number): void {
+    if (this.count === this.#values.length) {
+      const grown = new Float64Array(this.#values.length * 2);
+      grown.set(this.#values);
+      this.#values = grown;
+    }
+    this.#values[this.count++] = ms;
+  }
+  percentile(p: number): number {
+    if (this.count === 0) return NaN;
+    const sorted = this.#values.slice(0, this.count).sort();
+    return sorted[Math.min(this.count - 1, Math.ceil((p / 100) * this.count) - 1)]!;
+  }
+}
+
+/**
+ * One autocannon run: `amount` requests, or warm-up + duration seconds. With a warm-up,
+ * answers, latencies and CPU count only from its end on.
+ */
+function run(spec: LoadSpec, next: BodyFactory, limit: { amount: number } | { warmup: number; duration: number }): Promise<LoadResult> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (spec.token !== null) headers.authorization = `apikey ${spec.token}`;
+  const latencies = new Latencies();
+  let firstFailure: string | null = null;
+  let measuring: { readonly start: number; readonly close: (seconds: number) => CpuShares } | null = null;
+  const open = () => {
+    measuring = { start: performance.now(), close: openCpuWindow(spec.serverPid) };
   };
+  if ('amount' in limit || limit.warmup === 0) open();
+  const timer = 'warmup' in limit && limit.warmup > 0 ? setTimeout(open, limit.warmup * 1000) : undefined;
+
+  return new Promise((resolve, reject) => {
+    const instance = autocannon({
+      url: spec.url,
+      connections: spec.connections,
+      timeout: 30,
+      ...('amount' in limit ? { amount: limit.amount } : { duration: limit.warmup + limit.duration }),
+      requests: [{
+        method: 'POST',
+        path: spec.path,
+        headers,
+        setupRequest: (request) => ({ ...request, body: next() }),
+        onResponse: (status, body) => {
+          if ((status < 200 || status > 299) && firstFailure === null) firstFailure = `${status} ${body.slice(0, 500)}`;
+        },
+      }],
+    }, (error, result) => {
+      clearTimeout(timer);
+      if (error) return reject(error);
+      const measured = measuring;
+      const seconds = measured === null ? NaN : (performance.now() - measured.start) / 1000;
+      const statusCodes: Record<string, number> = {};
+      for (const [code, { count }] of Object.entries(result.statusCodeStats)) statusCodes[code] = count;
+      resolve({
+        requests: latencies.count,
+        durationSeconds: seconds,
+        requestsPerSecond: latencies.count / seconds,
+        p50Ms: latencies.percentile(50),
+        p99Ms: latencies.percentile(99),
+        non2xx: result.non2xx,
+        errors: result.errors + result.timeouts,
+        statusCodes,
+        firstFailure,
+        ...(measured === null
+          ? { generatorCpuPercent: NaN, serverCpuPercent: null, postgresCpuPercent: NaN, machineCpuPercent: null }
+          : measured.close(seconds)),
+      });
+    });
+    instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+      if (measuring !== null && status >= 200 && status <= 299) latencies.add(ms);
+    });
+  });
+}
+
+async function main(spec: LoadSpec): Promise<LoadResult> {
+  if (spec.scenario === 'merge') {
+    const created = await run(spec, mergeTargetBodies(spec.prefix), { amount: spec.mergeLeads ?? 1000 });
+    if (created.non2xx + created.errors > 0) return created;
+  }
+  const next = bodies(spec);
+  return spec.amount === undefined
+    ? run(spec, next, { warmup: spec.warmupSeconds, duration: spec.durationSeconds })
+    : run(spec, next, { amount: spec.amount });
 }
 
 if (import.meta.main) {

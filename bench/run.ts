@@ -5,87 +5,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createBenchDatabase, type BenchDialect } from './database.ts';
-import type { LoadResult, LoadSpec } from './load.ts';
+import type { LoadSpec } from './load.ts';
 import { readOptions } from './options.ts';
 import type { Scenario } from './payloads.ts';
-import { sampleMachineCpuPercent } from './procfs.ts';
 import { runLoad, startServer, type ServerProcess } from './processes.ts';
-import { describeMachine, otherCpuPercent, renderReport, type Measurement, type SeedRun } from './report.ts';
+import { describeMachine } from './machine.ts';
+import { log, measure, requireAllSucceeded, waitForQuiet, type Measurement } from './measure.ts';
+import { renderReport, type SeedRun } from './report.ts';
 import { summariseCpuProfile } from './cpu-profile.ts';
 
 const options = readOptions();
 const pinning = { enabled: options.pin };
 const PUSH_PATH = (distributionId: string) => `/v1/api/distributions/${distributionId}/leads/customers`;
-
-function log(message: string): void {
-  process.stderr.write(`[bench] ${message}\n`);
-}
-
-/** Something outside the benchmark ended the server (a signal from another process). */
-class ServerGoneError extends Error {}
-
-/** A benchmark with a failed request measures the wrong thing: stop at once. */
-function requireAllSucceeded(label: string, load: LoadResult, server: ServerProcess): void {
-  const exit = server.exitStatus();
-  if (exit !== null) throw new ServerGoneError(`${label}: the server ${exit} during the run:\n${server.output()}`);
-  if (load.non2xx === 0 && load.errors === 0) return;
-  throw new Error(
-    `${label}: ${load.non2xx} non-2xx answers and ${load.errors} connection errors/timeouts ` +
-    `(status codes ${JSON.stringify(load.statusCodes)}); first failure: ${load.firstFailure ?? 'none'}\n` +
-    `server output:\n${server.output()}`,
-  );
-}
-
-/**
- * The machine may be shared: wait (bounded) until the other processes leave the cores
- * idle, so a figure measures the server rather than its neighbours.
- */
-async function waitForQuiet(label: string): Promise<void> {
-  const deadline = Date.now() + options.quietWaitSeconds * 1000;
-  for (;;) {
-    const busy = await sampleMachineCpuPercent(1000);
-    if (busy === null || busy <= options.quietCpuPercent) return;
-    if (Date.now() > deadline) {
-      log(`${label}: machine still ${busy.toFixed(0)}% busy after ${options.quietWaitSeconds} s; measuring anyway`);
-      return;
-    }
-    log(`${label}: machine ${busy.toFixed(0)}% busy with other work; waiting`);
-    await new Promise((resolve) => setTimeout(resolve, 4000));
-  }
-}
-
-const MAX_ATTEMPTS = 3;
-
-/**
- * Runs a measurement. Runs it again (up to MAX_ATTEMPTS, keeping the least disturbed)
- * when other work took more than BENCH_QUIET_CPU of the machine during the window, or
- * once more when another process killed the server under it.
- */
-async function measure(label: string, attempt: () => Promise<Measurement>): Promise<Measurement> {
-  let best: Measurement | undefined;
-  let serverGone = 0;
-  for (let tries = 1; tries <= MAX_ATTEMPTS; tries++) {
-    await waitForQuiet(label);
-    let m: Measurement;
-    try {
-      m = await attempt();
-    } catch (error) {
-      if (!(error instanceof ServerGoneError) || ++serverGone >= 2) throw error;
-      log(`${error.message.split('\n')[0]}; running it again`);
-      continue;
-    }
-    const { load } = m;
-    const other = otherCpuPercent(load);
-    log(`${label}: ${load.requestsPerSecond.toFixed(0)} req/s, p50 ${load.p50Ms.toFixed(2)} ms, p99 ${load.p99Ms.toFixed(2)} ms, ` +
-      `CPU server ${load.serverCpuPercent?.toFixed(0)}% postgres ${load.postgresCpuPercent.toFixed(0)}% ` +
-      `generator ${load.generatorCpuPercent.toFixed(0)}% other ${other.toFixed(0)}%, peak RSS ${m.peakRssMiB.toFixed(0)} MiB`);
-    if (best === undefined || other < otherCpuPercent(best.load)) best = m;
-    if (!(other > options.quietCpuPercent)) break;
-    if (tries < MAX_ATTEMPTS) log(`${label}: other work used ${other.toFixed(0)}% of a core meanwhile; measuring again`);
-  }
-  if (best === undefined) throw new Error(`${label}: no measurement completed`);
-  return best;
-}
 
 function spec(server: ServerProcess, pushPath: string, token: string | null, scenario: Scenario, extra: Partial<LoadSpec> = {}): LoadSpec {
   return {
@@ -151,16 +82,18 @@ async function measureLeads(run: LeadRun): Promise<Measurement> {
       }
       storedLeads = await database.countLeads();
       log(`${run.label}: ${storedLeads} leads stored after ${seedRun!.seconds.toFixed(0)} s`);
-      await waitForQuiet(run.label);
+      await waitForQuiet(run.label, options);
     }
     const server = await start(run.nodeArgs);
+    let measured: Omit<Measurement, 'storedLeadsAfter'>;
     try {
       const load = await runLoad(spec(server, pushPath, database.token, run.scenario), pinning);
       requireAllSucceeded(run.label, load, server);
-      return { label: run.label, database: run.dialect, scenario: run.scenario, load, peakRssMiB: server.peakRssMiB(), storedLeads };
+      measured = { label: run.label, database: run.dialect, scenario: run.scenario, load, peakRssMiB: server.peakRssMiB(), storedLeads };
     } finally {
       await server.stop();
     }
+    return { ...measured, storedLeadsAfter: await database.countLeads() };
   } finally {
     await database.drop();
   }
@@ -170,7 +103,7 @@ async function measureLeads(run: LeadRun): Promise<Measurement> {
 async function profile(dir: string): Promise<void> {
   fs.mkdirSync(dir, { recursive: true });
   const before = new Set(fs.readdirSync(dir));
-  await measure('(a) profiled', () => measureLeads({
+  await measure('(a) profiled', options, () => measureLeads({
     label: '(a) profiled', dialect: 'sqlite', scenario: 'minimal', nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
   }));
   const written = fs.readdirSync(dir).filter((name) => !before.has(name) && name.endsWith('.cpuprofile'));
@@ -188,8 +121,8 @@ async function benchmark(): Promise<void> {
   const startedAt = new Date();
   const machine = await describeMachine(options);
   log(`${options.warmupSeconds} s + ${options.durationSeconds} s per scenario at ${options.connections} connections, pinned: ${options.pin}`);
-  const echo = await measure('echo', measureEcho);
-  const lead = (run: LeadRun) => measure(`${run.dialect} ${run.label}`, () => measureLeads(run));
+  const echo = await measure('echo', options, measureEcho);
+  const lead = (run: LeadRun) => measure(`${run.dialect} ${run.label}`, options, () => measureLeads(run));
   for (const dialect of options.databases) {
     for (const { scenario, label } of SCENARIOS) measurements.push(await lead({ label, dialect, scenario }));
   }
