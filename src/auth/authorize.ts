@@ -1,7 +1,7 @@
 // One authorization path for API-token and bearer callers (DESIGN.md section 4):
 // 401 when the credentials are missing or not valid, 403 when they are valid but lack
 // the scope or belong to another distribution.
-import type { FastifyRequest } from 'fastify';
+import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { DatabaseHandle } from '../db/database.ts';
 import { ForbiddenError, UnauthenticatedError } from '../errors.ts';
 import { authenticateApiToken } from './api-token.service.ts';
@@ -22,15 +22,16 @@ const VERIFIERS = new Map<string, CredentialVerifier>([
   // bearer credential is not valid, so it gets 401 like any unknown scheme.
 ]);
 
-export function requireScope(database: DatabaseHandle, scope: string) {
-  return async function authorize(request: FastifyRequest<{ Params: { distribution_id: string } }>): Promise<void> {
+/** An onRequest hook for any route whose path has `:distribution_id`, whatever its other params. */
+export function requireScope(database: DatabaseHandle, scope: string): onRequestHookHandler {
+  return async function authorize(request: FastifyRequest): Promise<void> {
     const caller = await authenticate(database, request.headers.authorization);
     if (!caller) throw new UnauthenticatedError();
     request.caller = caller;
     if (!caller.scopes.includes(scope) && !caller.scopes.includes(ALL_OPERATIONS_SCOPE)) {
       throw new ForbiddenError({ target: 'Authorization', code: 'forbidden_scope', params: { scope } });
     }
-    if (caller.distributionId !== request.params.distribution_id) {
+    if (caller.distributionId !== (request.params as { distribution_id?: string }).distribution_id) {
       throw new ForbiddenError({ target: 'distribution_id', code: 'forbidden_distribution' });
     }
   };

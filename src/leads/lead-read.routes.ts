@@ -2,7 +2,7 @@
 //   GET /distributions/{did}/leads/{lead_id}          the push's representation (`self`)
 //   GET /distributions/{did}/leads?external_ref=...    find a lead again / sync changes
 //   GET /distributions/{did}/leads/{lead_id}/pushes   the append-only push log
-import type { FastifyPluginAsync, onRequestHookHandler } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import type { Config } from '../config.ts';
@@ -38,7 +38,7 @@ export const LeadPush = Type.Object({
 
 export const leadReadRoutes: FastifyPluginAsync<LeadReadRoutesOptions> = async (fastify, { reader, database, config }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const onRequest = requireScope(database, 'leads:read') as onRequestHookHandler;
+  const onRequest = requireScope(database, 'leads:read');
 
   app.get('/distributions/:distribution_id/leads/:lead_id', {
     schema: {

@@ -3,7 +3,7 @@
 //   GET   /distributions/{did}/parties/{party_id}/risk_objects/{id}/revisions    parties:read
 //   GET   /distributions/{did}/parties/{party_id}/risk_objects/{id}/revisions/{revision_id}
 //   PATCH /distributions/{did}/parties/{party_id}                               parties:update
-import type { FastifyPluginAsync, onRequestHookHandler } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import type { DatabaseHandle } from '../db/database.ts';
@@ -27,7 +27,7 @@ const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
 export const partyRoutes: FastifyPluginAsync<PartyRoutesOptions> = async (fastify, { parties, database }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const read = requireScope(database, 'parties:read') as onRequestHookHandler;
+  const read = requireScope(database, 'parties:read');
 
   app.get('/distributions/:distribution_id/parties/:party_id', {
     schema: {
@@ -81,7 +81,7 @@ export const partyRoutes: FastifyPluginAsync<PartyRoutesOptions> = async (fastif
       body: PartyPatch,
       response: { 200: PartyResponse, ...errors, 409: ErrorBody, 412: ErrorBody, 415: ErrorBody, 422: ErrorBody },
     },
-    onRequest: requireScope(database, 'parties:update') as onRequestHookHandler,
+    onRequest: requireScope(database, 'parties:update'),
   }, async (request, reply) => {
     const result = await parties.patch({
       distributionId: request.params.distribution_id,
