@@ -26,6 +26,16 @@ export function decodeCursor(cursor: string | undefined): Position | undefined {
   throw new ValidationError([{ target: 'cursor', code: 'invalid' }]);
 }
 
+/**
+ * Cuts a page from rows fetched with one row more than `limit`: that extra row only says
+ * that another page follows, which then starts after the page's last row.
+ */
+export function pageOf<T>(rows: readonly T[], limit: number, positionOf: (row: T) => Position): { rows: T[]; next: Position | undefined } {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { rows: page, next: rows.length > limit && last !== undefined ? positionOf(last) : undefined };
+}
+
 /** The URL of the next page: the request's own URL with `cursor` replaced. */
 export function nextLink(baseUrl: string, requestUrl: string, position: Position): string {
   const url = new URL(requestUrl, baseUrl);

@@ -45,6 +45,7 @@ export async function listLeadRows(db: Db, query: LeadListQuery): Promise<Array<
   if (query.updatedSince) select = select.where('leads.updated_at', '>=', query.updatedSince);
   if (query.after) {
     const { at, id } = query.after;
+    // Keyset condition: (updated_at, id) > (at, id), spelled out for both engines.
     select = select.where((eb) => eb.or([eb('leads.updated_at', '>', at), eb.and([eb('leads.updated_at', '=', at), eb('leads.id', '>', id)])]));
   }
   return select.orderBy('leads.updated_at').orderBy('leads.id').limit(query.limit + 1).execute();

@@ -7,6 +7,7 @@ import type { ExternalRef, LeadAggregate } from './lead.aggregate.ts';
 import { findLeadParty, listLeadRows, listPushRows, type Position } from './lead-read.repository.ts';
 import { loadLead } from './lead.repository.ts';
 import { representLead } from './lead.representation.ts';
+import { pageOf } from '../http/pagination.ts';
 import type { LeadResponse } from './lead.response.ts';
 
 export interface Page<T> {
@@ -45,25 +46,21 @@ export class LeadReader {
     limit: number;
   }): Promise<Page<LeadResponse>> {
     const db = this.#database.db;
-    const rows = await listLeadRows(db, query);
-    const page = rows.slice(0, query.limit);
+    const page = pageOf(await listLeadRows(db, query), query.limit, (row) => ({ at: row.updated_at, id: row.id }));
     const items: LeadResponse[] = [];
-    for (const row of page) {
+    for (const row of page.rows) {
       const lead = await loadLead(db, row.party_id, false);
       if (lead) items.push(representLead(lead, this.#config));
     }
-    const last = page.at(-1);
-    return { items, next: rows.length > query.limit && last ? { at: last.updated_at, id: last.id } : undefined };
+    return { items, next: page.next };
   }
 
   async pushes(distributionId: string, leadId: string, after: Position | undefined, limit: number) {
     const db = this.#database.db;
     if ((await findLeadParty(db, distributionId, leadId)) === undefined) throw new NotFoundError('lead_id');
-    const rows = await listPushRows(db, leadId, after, limit);
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
+    const page = pageOf(await listPushRows(db, leadId, after, limit), limit, (row) => ({ at: row.received_at, id: row.id }));
     return {
-      items: page.map((row) => ({
+      items: page.rows.map((row) => ({
         id: row.id,
         received_at: row.received_at,
         status: Number(row.status),
@@ -73,7 +70,7 @@ export class LeadReader {
         // The body exactly as received; JSON, since it was accepted.
         payload: JSON.parse(row.payload) as Record<string, unknown>,
       })),
-      next: rows.length > limit && last ? { at: last.received_at, id: last.id } : undefined,
+      next: page.next,
     };
   }
 }
