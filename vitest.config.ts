@@ -25,6 +25,7 @@ export default defineConfig({
           // The /docs page test drives a browser; the database behind it is irrelevant.
           exclude: [...configDefaults.exclude, 'test/docs-page.test.ts'],
           env: { TEST_DIALECT: 'postgres', TEST_DATABASE_URL: postgresUrl },
+          globalSetup: ['test/support/postgres-schemas.ts'],
         },
       },
     ],

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
@@ -24,7 +25,8 @@ export interface TestDatabase {
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (dialect === 'postgres') {
     const url = process.env.TEST_DATABASE_URL!;
-    const schema = `test_${randomBytes(6).toString('hex')}`;
+    // Dropped by the project's global teardown (test/support/postgres-schemas.ts), not here.
+    const schema = `${inject('postgresSchemaPrefix')}${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     await admin.query(`create schema ${schema}`);
@@ -38,10 +40,6 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       handle,
       async drop() {
         await handle.close();
-        const client = new pg.Client({ connectionString: url });
-        await client.connect();
-        await client.query(`drop schema ${schema} cascade`);
-        await client.end();
       },
     };
   }
