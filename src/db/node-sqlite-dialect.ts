@@ -13,6 +13,7 @@ import {
   type SqliteDatabase,
   type SqliteStatement,
 } from 'kysely';
+import { startCheckpointer, type Checkpointer } from './sqlite-checkpointer.ts';
 
 const STATEMENT_CACHE_SIZE = 500;
 
@@ -20,6 +21,8 @@ export interface NodeSqliteOptions {
   /** File path, or ':memory:'. */
   readonly filename: string;
   readonly synchronous: 'NORMAL' | 'FULL';
+  /** Checkpoint the WAL from a worker thread instead of inside commits (default for files). */
+  readonly backgroundCheckpoint?: boolean;
 }
 
 export function createNodeSqliteDialect(options: NodeSqliteOptions): SqliteDialect {
@@ -53,6 +56,7 @@ class ImmediateTransactionDriver extends SqliteDriver {
 export class NodeSqliteDatabase implements SqliteDatabase {
   readonly #db: DatabaseSync;
   readonly #statements = new Map<string, NodeSqliteStatement>();
+  readonly #checkpointer: Checkpointer | undefined;
 
   constructor(options: NodeSqliteOptions) {
     this.#db = new DatabaseSync(options.filename);
@@ -62,6 +66,10 @@ export class NodeSqliteDatabase implements SqliteDatabase {
     this.#db.exec(`pragma synchronous = ${options.synchronous}`);
     this.#db.exec('pragma busy_timeout = 10000');
     this.#db.exec('pragma foreign_keys = on');
+    if (options.backgroundCheckpoint ?? options.filename !== ':memory:') {
+      this.#db.exec('pragma wal_autocheckpoint = 0');
+      this.#checkpointer = startCheckpointer({ filename: options.filename, synchronous: options.synchronous });
+    }
   }
 
   prepare(sql: string): SqliteStatement {
@@ -80,6 +88,9 @@ export class NodeSqliteDatabase implements SqliteDatabase {
   close(): void {
     this.#statements.clear();
     if (this.#db.isOpen) this.#db.close();
+    // Not awaited (Kysely's close is synchronous): the worker's last round and close
+    // finish on their own, and an interrupted checkpoint is safe in SQLite.
+    void this.#checkpointer?.stop();
   }
 }
 

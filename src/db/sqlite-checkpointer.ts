@@ -1,0 +1,50 @@
+// SQLite's default WAL auto-checkpoint runs inside the COMMIT that crosses 1000 pages, on
+// the connection that committed: for the server that is the event loop, and the profile
+// showed about a third of SQLite time there (docs/benchmarks.md). The server connection
+// turns auto-checkpoints off and this worker thread checkpoints on a timer instead.
+import { Worker } from 'node:worker_threads';
+
+export interface Checkpointer {
+  stop(): Promise<void>;
+}
+
+export interface CheckpointerOptions {
+  readonly filename: string;
+  readonly synchronous: 'NORMAL' | 'FULL';
+  /** How often the WAL is copied back; the WAL grows by at most this much writing. */
+  readonly intervalMs?: number;
+  /** Where a failed round is reported (the server's logger once it exists). */
+  readonly onError?: (message: string) => void;
+}
+
+export function startCheckpointer(options: CheckpointerOptions): Checkpointer {
+  const worker = new Worker(new URL('./sqlite-checkpoint.worker.ts', import.meta.url), {
+    workerData: { filename: options.filename, synchronous: options.synchronous, intervalMs: options.intervalMs ?? 250 },
+  });
+  // The CLI opens the same database and must still exit when its command is done.
+  worker.unref();
+  const warn = options.onError ?? ((text: string) => process.emitWarning(`SQLite checkpoint: ${text}`));
+  // After stop(), failures are expected: the worker may start only after the database
+  // was closed and its directory removed (short-lived test and benchmark databases).
+  let stopping = false;
+  const report = (text: string) => {
+    if (!stopping) warn(text);
+  };
+  worker.on('message', (message: { error?: string }) => {
+    if (message.error) report(message.error);
+  });
+  // A worker that dies (its file deleted under it, say) must not take the server with it:
+  // the WAL then just grows until the server's own connection checkpoints at close.
+  worker.on('error', (error) => report(error.message));
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  return {
+    async stop() {
+      stopping = true;
+      worker.postMessage('stop');
+      // A worker stuck in a long checkpoint must not hold up shutdown forever.
+      const timeout = setTimeout(() => void worker.terminate(), 5_000).unref();
+      await exited;
+      clearTimeout(timeout);
+    },
+  };
+}
