@@ -20,31 +20,36 @@ export interface AccessTokenVerifier {
   verify(token: string): Promise<VerifiedAccessToken | undefined>;
 }
 
-/** Another process may have rotated the keys; look again at most this often. */
-const RELOAD_INTERVAL_MS = 30_000;
-
-/** The public keys, reloaded from the database when a token names a key we do not know. */
+/**
+ * The public keys, reloaded from the database when a token names a key we do not know
+ * (another process ran `sso rotate-keys` and restarted). Not throttled: a reload is one
+ * read of a tiny table, the same cost an unknown API token already has; concurrent
+ * misses share one reload.
+ */
 class VerificationKeys {
   readonly #db: Kysely<Database>;
   #keySet: JWTVerifyGetKey;
-  #loadedAt: number;
+  #reload: Promise<JWTVerifyGetKey> | undefined;
 
   constructor(db: Kysely<Database>, keys: readonly PrivateJwk[]) {
     this.#db = db;
-    this.#keySet = createLocalJWKSet({ keys: keys.map(publicJwk) });
-    this.#loadedAt = Date.now();
+    this.#keySet = localKeySet(keys);
   }
 
   readonly resolve: JWTVerifyGetKey = async (header, token) => {
     try {
       return await this.#keySet(header, token);
     } catch (error) {
-      if (!(error instanceof joseErrors.JWKSNoMatchingKey) || Date.now() - this.#loadedAt < RELOAD_INTERVAL_MS) throw error;
-      this.#keySet = createLocalJWKSet({ keys: (await loadSigningKeys(this.#db)).map(publicJwk) });
-      this.#loadedAt = Date.now();
+      if (!(error instanceof joseErrors.JWKSNoMatchingKey)) throw error;
+      this.#reload ??= loadSigningKeys(this.#db).then(localKeySet).finally(() => (this.#reload = undefined));
+      this.#keySet = await this.#reload;
       return this.#keySet(header, token);
     }
   };
+}
+
+function localKeySet(keys: readonly PrivateJwk[]): JWTVerifyGetKey {
+  return createLocalJWKSet({ keys: keys.map(publicJwk) });
 }
 
 export function createAccessTokenVerifier(

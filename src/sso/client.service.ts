@@ -83,7 +83,8 @@ export async function createClient(db: Kysely<Database>, input: { name: string; 
     created_at: new Date().toISOString(),
   };
   await db.insertInto('sso_clients').values(row).execute();
-  return { ...toListing(row), client_secret: secret };
+  const { client_id, ...listing } = toListing(row);
+  return { client_id, client_secret: secret, ...listing };
 }
 
 export async function listClients(db: Kysely<Database>): Promise<ClientListing[]> {
