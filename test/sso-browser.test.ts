@@ -96,7 +96,7 @@ describe('single sign-on in a browser', () => {
       'Het e-mailadres, de gebruikersnaam of het wachtwoord is niet juist.',
     );
     // The inline style sheet applies: its hash is in the Content-Security-Policy.
-    const background = await page.locator('button[type=submit]:not(.secondary)').evaluate((button) => getComputedStyle(button).backgroundColor);
+    const background = await page.locator('button[type=submit]:not(.secondary)').evaluate((button) => button.ownerDocument.defaultView!.getComputedStyle(button).backgroundColor);
     expect(background).toBe('rgb(29, 78, 216)');
 
     await page.fill('#password', PASSWORD);
