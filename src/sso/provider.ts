@@ -72,7 +72,14 @@ export function createProvider({ config, db, signingKeys, cookieKeys }: Provider
       devInteractions: { enabled: false },
       // Our API does not check DPoP proofs, so sender-constrained tokens would not be.
       dPoP: { enabled: false },
-      revocation: { enabled: true },
+      revocation: {
+        enabled: true,
+        // A client revokes its own tokens only (RFC 7009 section 2.1).
+        allowedPolicy: async (_ctx, client, token) => {
+          if (token.clientId !== client.clientId) throw new errors.InvalidRequest('client is not authorized to revoke the presented token');
+          return true;
+        },
+      },
       // Served by userinfo.routes.ts: oidc-provider's own userinfo refuses access tokens
       // that have an audience, and ours are JWTs for the API. Discovery still names it.
       userinfo: { enabled: false },

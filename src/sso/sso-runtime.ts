@@ -4,6 +4,7 @@
 // so an app whose database is briefly unreachable still starts (and /readyz says so), and
 // a process that never sees SSO traffic never generates a key. A failed attempt is
 // forgotten, so the next request tries again.
+import type { FastifyBaseLogger } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
@@ -23,10 +24,10 @@ export interface Sso {
 
 export type SsoRuntime = () => Promise<Sso>;
 
-export function createSsoRuntime(config: Config, database: DatabaseHandle): SsoRuntime {
+export function createSsoRuntime(config: Config, database: DatabaseHandle, log: FastifyBaseLogger): SsoRuntime {
   let ready: Promise<Sso> | undefined;
   return () => {
-    ready ??= start(config, database).catch((error: unknown) => {
+    ready ??= start(config, database, log).catch((error: unknown) => {
       ready = undefined;
       throw error;
     });
@@ -34,13 +35,17 @@ export function createSsoRuntime(config: Config, database: DatabaseHandle): SsoR
   };
 }
 
-async function start(config: Config, { db }: DatabaseHandle): Promise<Sso> {
+async function start(config: Config, { db }: DatabaseHandle, log: FastifyBaseLogger): Promise<Sso> {
   // Loaded once: a process signs with a key from `sso rotate-keys` after its restart
   // (verification picks new keys up by itself, see access-token.ts).
   await ensureSigningKey(db);
   const signingKeys = await loadSigningKeys(db);
   const cookieKeys = await loadCookieKeys(db);
   const provider = createProvider({ config, db, signingKeys, cookieKeys });
+  // The provider answers its own errors; the unexpected ones belong in our log.
+  provider.on('server_error', (ctx, error) => {
+    log.error({ err: error, reqId: ctx.response.get('x-request-id') || undefined }, 'SSO provider error');
+  });
   return {
     provider,
     handle: provider.callback(),

@@ -15,7 +15,7 @@ import { userinfoRoutes } from './userinfo.routes.ts';
 const CLEANUP_INTERVAL_MS = 10 * 60_000;
 
 export async function registerSso(app: FastifyInstance, { config, database }: { config: Config; database: DatabaseHandle }): Promise<void> {
-  const sso = createSsoRuntime(config, database);
+  const sso = createSsoRuntime(config, database, app.log);
   registerBearerTokens(database, { verify: async (token) => (await sso()).accessTokens.verify(token) });
 
   await app.register(interactionRoutes, { prefix: SSO_PATH, sso, db: database.db });
