@@ -94,6 +94,17 @@ describe('GET /sso/userinfo', () => {
   });
 });
 
+describe('the OpenAPI document', () => {
+  it('documents userinfo with the bearer scheme, and none of the provider\'s own endpoints', async () => {
+    const document: any = await (await fetch(`${server.url}/openapi.json`)).json();
+    const ssoPaths = Object.keys(document.paths).filter((path) => path.startsWith('/sso'));
+    expect(ssoPaths).toEqual(['/sso/userinfo']);
+    expect(Object.keys(document.paths['/sso/userinfo'])).toEqual(['get']);
+    expect(document.paths['/sso/userinfo'].get.security).toEqual([{ bearer: [] }]);
+    expect(document.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+  });
+});
+
 describe('bearer tokens on the API', () => {
   it('push leads into the user\'s distribution and read them with `api`', async () => {
     const { access_token: token } = await signInForTokens(server, fixture, 'openid api');
