@@ -167,3 +167,28 @@ describe('cancelling', () => {
     expect(new URL(cancelled.headers.get('location')!).searchParams.get('error')).toBe('access_denied');
   });
 });
+
+describe('signing out (end-session)', () => {
+  it('asks on our own page, then ends the session so the next sign-in asks for the password again', async () => {
+    const { agent, page } = await openLogin();
+    const consent = await submitLogin(agent, page, fixture.user.username, PASSWORD);
+    await agent.follow(formAction(consent, '/consent'), { form: { csrf: inputValue(consent.body, 'csrf')!, decision: 'allow' } });
+    // Signed in: a new authorization goes straight back to the client.
+    const again = await agent.follow(authorizationUrl(server, { clientId: fixture.client.client_id, scope: 'openid api', challenge: pkcePair().challenge }));
+    expect(new URL(again.headers.get('location')!).searchParams.has('code')).toBe(true);
+
+    const question = await agent.follow(`${server.url}/sso/session/end`);
+    expect(question.status).toBe(200);
+    expect(question.body).toContain('<h1>Sign out</h1>');
+    expect(question.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
+    expect(question.body).not.toMatch(/<script|@import|url\(/i);
+    const signedOut = await agent.follow(formAction(question, '/session/end/confirm'), {
+      form: { xsrf: inputValue(question.body, 'xsrf')!, logout: 'yes' },
+    });
+    expect(signedOut.body).toContain('You are signed out.');
+
+    const afterwards = await agent.follow(authorizationUrl(server, { clientId: fixture.client.client_id, scope: 'openid api', challenge: pkcePair().challenge }));
+    expect(afterwards.status).toBe(200);
+    expect(afterwards.body).toContain('name="password"');
+  });
+});
