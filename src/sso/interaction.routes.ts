@@ -4,34 +4,21 @@
 // authorization request. Server-rendered, in en/nl/fr/de, with a CSRF token per form.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import type Provider from 'oidc-provider';
 import { errors, type InteractionResults } from 'oidc-provider';
 import type { Database } from '../db/database.ts';
-import type { Language } from '../i18n/messages.ts';
-import { csrfToken, isValidCsrfToken } from './csrf.ts';
+import { isValidCsrfToken } from './csrf.ts';
 import { acceptFormBodies, type FormBody } from './form-body.ts';
+import { consentPageFor, languageOf, loginPageFor, type Interaction } from './interaction.pages.ts';
 import { signIn } from './login.service.ts';
 import { grantConsent } from './consent.ts';
-import { renderConsentPage } from './pages/consent.page.ts';
 import { pageLanguage } from './pages/language.ts';
-import { originOf, type RenderedPage } from './pages/layout.ts';
-import { renderLoginPage } from './pages/login.page.ts';
+import type { RenderedPage } from './pages/layout.ts';
 import { renderErrorPage } from './pages/notice.page.ts';
-import { interactionPathOf } from './provider.ts';
 import type { Sso, SsoRuntime } from './sso-runtime.ts';
-import { findUserById } from './user.repository.ts';
 
 export interface InteractionRoutesOptions {
   readonly sso: SsoRuntime;
   readonly db: Kysely<Database>;
-}
-
-type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
-
-interface PageContext {
-  readonly sso: Sso;
-  readonly interaction: Interaction;
-  readonly request: FastifyRequest;
 }
 
 /** The interaction is gone, expired, or not the one in the URL. */
@@ -60,41 +47,6 @@ export const interactionRoutes: FastifyPluginAsync<InteractionRoutesOptions> = a
     return interaction;
   }
 
-  const languageOf = (interaction: Interaction, request: FastifyRequest): Language =>
-    pageLanguage(interaction.params.ui_locales, request.headers['accept-language']);
-
-  const clientNameOf = async ({ provider }: Sso, interaction: Interaction): Promise<string> => {
-    const client = await provider.Client.find(String(interaction.params.client_id));
-    return client?.clientName ?? String(interaction.params.client_id);
-  };
-
-  async function loginPage({ sso: current, interaction, request }: PageContext, extra: { login?: string; error?: 'invalidCredentials' | 'throttled' | 'formExpired' } = {}) {
-    return renderLoginPage({
-      language: languageOf(interaction, request),
-      clientName: await clientNameOf(current, interaction),
-      action: `${interactionPath(interaction)}/login`,
-      cancelAction: `${interactionPath(interaction)}/abort`,
-      csrfToken: csrfToken(current.csrfKey, interaction.jti),
-      formTargets: formTargetsOf(interaction),
-      ...extra,
-    });
-  }
-
-  async function consentPage({ sso: current, interaction, request }: PageContext) {
-    const user = await findUserById(db, interaction.session?.accountId ?? '');
-    const details = interaction.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
-    const scopes = [...(details.missingOIDCScope ?? []), ...Object.values(details.missingResourceScopes ?? {}).flat()];
-    return renderConsentPage({
-      language: languageOf(interaction, request),
-      clientName: await clientNameOf(current, interaction),
-      username: user?.username ?? '',
-      scopes,
-      action: `${interactionPath(interaction)}/consent`,
-      csrfToken: csrfToken(current.csrfKey, interaction.jti),
-      formTargets: formTargetsOf(interaction),
-    });
-  }
-
   /** Hands the step's result to the provider and sends the browser back to it. */
   async function finish({ provider }: Sso, request: FastifyRequest, reply: FastifyReply, result: InteractionResults, merge: boolean) {
     const returnTo = await provider.interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: merge });
@@ -105,8 +57,8 @@ export const interactionRoutes: FastifyPluginAsync<InteractionRoutesOptions> = a
     const current = await sso();
     const interaction = await interactionOf(current, request, reply);
     const context = { sso: current, interaction, request };
-    if (interaction.prompt.name === 'login') return send(reply, 200, await loginPage(context));
-    if (interaction.prompt.name === 'consent') return send(reply, 200, await consentPage(context));
+    if (interaction.prompt.name === 'login') return send(reply, 200, await loginPageFor(context));
+    if (interaction.prompt.name === 'consent') return send(reply, 200, await consentPageFor(context, db));
     throw new Error(`unexpected prompt ${interaction.prompt.name}`);
   });
 
@@ -117,12 +69,12 @@ export const interactionRoutes: FastifyPluginAsync<InteractionRoutesOptions> = a
     const context = { sso: current, interaction, request };
     const form = request.body ?? {};
     if (!isValidCsrfToken(current.csrfKey, interaction.jti, form.csrf)) {
-      return send(reply, 403, await loginPage(context, { error: 'formExpired' }));
+      return send(reply, 403, await loginPageFor(context, { error: 'formExpired' }));
     }
     const login = form.login ?? '';
     const result = await signIn(db, { login, password: form.password ?? '', address: request.ip });
-    if (result.outcome === 'throttled') return send(reply, 429, await loginPage(context, { login, error: 'throttled' }));
-    if (result.outcome === 'invalid') return send(reply, 401, await loginPage(context, { login, error: 'invalidCredentials' }));
+    if (result.outcome === 'throttled') return send(reply, 429, await loginPageFor(context, { login, error: 'throttled' }));
+    if (result.outcome === 'invalid') return send(reply, 401, await loginPageFor(context, { login, error: 'invalidCredentials' }));
     return finish(current, request, reply, { login: { accountId: result.user.id } }, false);
   });
 
@@ -149,14 +101,3 @@ export const interactionRoutes: FastifyPluginAsync<InteractionRoutesOptions> = a
     return finish(current, request, reply, { error: 'access_denied', error_description: 'the user cancelled the sign-in' }, false);
   });
 };
-
-function interactionPath(interaction: Interaction): string {
-  // The path the provider sent the browser to, which is also the interaction cookie's path.
-  return interactionPathOf(interaction.uid);
-}
-
-/** Where a submitted form may end up: this service, then the client's redirect URI. */
-function formTargetsOf(interaction: Interaction): string[] {
-  const origin = originOf(interaction.params.redirect_uri);
-  return origin ? [origin] : [];
-}

@@ -14,7 +14,7 @@ import type { RenderedPage } from './pages/layout.ts';
 import { renderErrorPage, renderSignOutPage, renderSignedOutPage } from './pages/notice.page.ts';
 import { ACCESS_TOKEN_SCOPES, REFRESH_SCOPES, SSO_SCOPES } from './scopes.ts';
 import { SIGNING_ALG, type PrivateJwk } from './signing-keys.ts';
-import { ID_TOKEN_LIFETIME, TOKEN_LIFETIMES, type TokenLifetimes } from './token-lifetimes.ts';
+import { TOKEN_LIFETIMES, providerTtl } from './token-lifetimes.ts';
 import { USER_CLAIMS, userClaims } from './user-claims.ts';
 import { findActiveUser } from './user.service.ts';
 
@@ -122,7 +122,7 @@ export function createProvider({ config, db, signingKeys, cookieKeys }: Provider
     // rotated (RFC 9700 section 2.2.2); rotation would turn two concurrent refreshes
     // into a revoked grant.
     rotateRefreshToken: false,
-    ttl: tokenTtl(lifetimes),
+    ttl: providerTtl(lifetimes),
     renderError: (ctx, out) => respond(ctx, renderErrorPage(languageOf(ctx), undefined, out.error_description ?? out.error)),
     // Partners exchange codes server-side; no browser calls our token endpoint.
     clientBasedCORS: () => false,
@@ -138,31 +138,6 @@ export function createProvider({ config, db, signingKeys, cookieKeys }: Provider
     return Promise.resolve(verifyClientSecret(this.clientSecret, presented));
   };
   return provider;
-}
-
-/**
- * oidc-provider merges a plain `ttl` object over its defaults, so an entry left out
- * would fall back to a default (14 days for refresh tokens). An object that is not plain
- * replaces the defaults as a whole; then an absent entry means "never expires", which the
- * provider's own configuration check allows. That is how production refresh tokens (and
- * the grants they live on) do not expire (specification, "Token lifetimes").
- */
-function tokenTtl(lifetimes: TokenLifetimes): NonNullable<Configuration['ttl']> {
-  const ttl: NonNullable<Configuration['ttl']> = Object.create(null);
-  Object.assign(ttl, {
-    AccessToken: lifetimes.accessToken,
-    AuthorizationCode: 60,
-    IdToken: ID_TOKEN_LIFETIME,
-    Interaction: 60 * 60,
-    // The browser session at the provider: a working day without signing in again.
-    Session: 8 * 60 * 60,
-    ...(lifetimes.refreshToken !== undefined && {
-      RefreshToken: lifetimes.refreshToken,
-      // A grant outlives every refresh token issued on it while its session lasts.
-      Grant: 30 * 24 * 60 * 60,
-    }),
-  });
-  return ttl;
 }
 
 function languageOf(ctx: KoaContextWithOIDC) {

@@ -1,4 +1,5 @@
 // Token lifetimes by TOKEN_PROFILE (specification, "Token lifetimes").
+import type { Configuration } from 'oidc-provider';
 import type { TokenProfile } from '../config.ts';
 
 export interface TokenLifetimes {
@@ -24,4 +25,29 @@ export const ID_TOKEN_LIFETIME = HOUR;
  */
 export function signingKeyRetention(profile: TokenProfile): number {
   return Math.max(TOKEN_LIFETIMES[profile].accessToken, ID_TOKEN_LIFETIME) + 60;
+}
+
+/**
+ * oidc-provider merges a plain `ttl` object over its defaults, so an entry left out
+ * would fall back to a default (14 days for refresh tokens). An object that is not plain
+ * replaces the defaults as a whole; then an absent entry means "never expires", which the
+ * provider's own configuration check allows. That is how production refresh tokens (and
+ * the grants they live on) do not expire (specification, "Token lifetimes").
+ */
+export function providerTtl(lifetimes: TokenLifetimes): NonNullable<Configuration['ttl']> {
+  const ttl: NonNullable<Configuration['ttl']> = Object.create(null);
+  Object.assign(ttl, {
+    AccessToken: lifetimes.accessToken,
+    AuthorizationCode: 60,
+    IdToken: ID_TOKEN_LIFETIME,
+    Interaction: 60 * 60,
+    // The browser session at the provider: a working day without signing in again.
+    Session: 8 * 60 * 60,
+    ...(lifetimes.refreshToken !== undefined && {
+      RefreshToken: lifetimes.refreshToken,
+      // A grant outlives every refresh token issued on it while its session lasts.
+      Grant: 30 * 24 * 60 * 60,
+    }),
+  });
+  return ttl;
 }
