@@ -20,6 +20,12 @@ afterAll(async () => {
   await server?.close();
 });
 
+/** The grant a stored refresh token belongs to. */
+async function grantIdOf(refreshToken: string): Promise<string> {
+  const row = await server.database.handle.db.selectFrom('oidc_payloads').select('grant_id').where('model', '=', 'RefreshToken').where('id', '=', refreshToken).executeTakeFirstOrThrow();
+  return row.grant_id!;
+}
+
 /** Opens the authorization URL and follows it until it leaves the server (or stops). */
 async function authorize(params: Parameters<typeof authorizationUrl>[1]) {
   return new UserAgent(server).follow(authorizationUrl(server, params));
@@ -177,15 +183,32 @@ describe('refresh tokens', () => {
     expect(tokens.refresh_token).toBeUndefined();
   });
 
-  it('in production never expire (stored without expiry)', async () => {
-    const tokens = await signInForTokens(server, fixture);
+  it('in production never expire (stored without expiry), nor do their grants', async () => {
+    const own = await createSsoFixture(server);
+    const db = server.database.handle.db;
+    const tokens = await signInForTokens(server, own);
     expect(tokens.refresh_token).toEqual(expect.any(String));
-    const rows = await server.database.handle.db.selectFrom('oidc_payloads').select(['payload', 'expires_at']).where('model', '=', 'RefreshToken').execute();
-    expect(rows.length).toBeGreaterThan(0);
+    const grantId = await grantIdOf(tokens.refresh_token);
+    const rows = await db.selectFrom('oidc_payloads').select(['model', 'payload', 'expires_at'])
+      .where('model', 'in', ['Grant', 'RefreshToken'])
+      .where((eb) => eb.or([eb('grant_id', '=', grantId), eb('id', '=', grantId)]))
+      .execute();
+    expect(rows.map((row) => row.model).sort()).toEqual(['Grant', 'RefreshToken']);
     for (const row of rows) {
       expect(row.expires_at).toBeNull();
       expect(JSON.parse(row.payload).exp).toBeUndefined();
     }
+  });
+
+  it('are absent without offline, and then the grant is kept for a day only', async () => {
+    const own = await createSsoFixture(server);
+    const db = server.database.handle.db;
+    await signInForTokens(server, own, 'openid api');
+    const grants = await db.selectFrom('oidc_payloads').select(['payload', 'expires_at']).where('model', '=', 'Grant').execute();
+    const grant = grants.find((row) => JSON.parse(row.payload).accountId === own.user.id)!;
+    const lifetime = Date.parse(grant.expires_at!) - Date.now();
+    expect(lifetime).toBeGreaterThan(23 * 3_600_000);
+    expect(lifetime).toBeLessThanOrEqual(24 * 3_600_000);
   });
 
   it('stop working once revoked at the revocation endpoint', async () => {

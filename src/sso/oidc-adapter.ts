@@ -8,6 +8,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { OidcPayloadTable } from './sso.table.ts';
 import { findClientMetadata } from './client.service.ts';
+import { REFRESH_SCOPES } from './scopes.ts';
+import { GRANT_WITHOUT_REFRESH_TTL } from './token-lifetimes.ts';
 
 const epochSeconds = () => Math.floor(Date.now() / 1000);
 
@@ -32,8 +34,7 @@ class PayloadAdapter implements Adapter {
       grant_id: payload.grantId ?? null,
       user_code: payload.userCode ?? null,
       uid: payload.uid ?? null,
-      // No expiresIn: the model never expires (production refresh tokens, their grants).
-      expires_at: expiresIn === undefined ? null : new Date(Date.now() + expiresIn * 1000).toISOString(),
+      expires_at: expiresAt(this.#model, payload, expiresIn),
       consumed_at: typeof payload.consumed === 'number' ? payload.consumed : null,
     };
     const { model: _model, id: _id, ...changes } = row;
@@ -92,6 +93,17 @@ class PayloadAdapter implements Adapter {
     const payload = JSON.parse(row.payload) as AdapterPayload;
     return row.consumed_at === null ? payload : { ...payload, consumed: row.consumed_at };
   }
+}
+
+/**
+ * No expiresIn: the model never expires (production refresh tokens, and the grants they
+ * live on). A grant without `offline`/`offline_access` has no refresh token, though, and
+ * serves only its browser session; it gets a bounded life so such grants do not pile up.
+ */
+function expiresAt(model: string, payload: AdapterPayload, expiresIn: number | undefined): string | null {
+  const grantedScopes = new Set(((payload as { openid?: { scope?: string } }).openid?.scope ?? '').split(' '));
+  const ttl = expiresIn ?? (model === 'Grant' && !REFRESH_SCOPES.some((scope) => grantedScopes.has(scope)) ? GRANT_WITHOUT_REFRESH_TTL : undefined);
+  return ttl === undefined ? null : new Date(Date.now() + ttl * 1000).toISOString();
 }
 
 /** Clients are read from sso_clients; they are registered with the CLI, never by the provider. */

@@ -16,6 +16,12 @@ export const TOKEN_LIFETIMES: Readonly<Record<TokenProfile, TokenLifetimes>> = {
   production: { accessToken: 24 * HOUR, refreshToken: undefined },
 };
 
+/** Seconds a grant without refresh tokens is kept: longer than the browser session it serves. */
+export const GRANT_WITHOUT_REFRESH_TTL = 24 * HOUR;
+
+/** The browser session at the provider: a working day without signing in again. */
+export const SESSION_LIFETIME = 8 * HOUR;
+
 /** ID tokens: only read once by the client right after the code exchange. */
 export const ID_TOKEN_LIFETIME = HOUR;
 
@@ -41,8 +47,7 @@ export function providerTtl(lifetimes: TokenLifetimes): NonNullable<Configuratio
     AuthorizationCode: 60,
     IdToken: ID_TOKEN_LIFETIME,
     Interaction: 60 * 60,
-    // The browser session at the provider: a working day without signing in again.
-    Session: 8 * 60 * 60,
+    Session: SESSION_LIFETIME,
     ...(lifetimes.refreshToken !== undefined && {
       RefreshToken: lifetimes.refreshToken,
       // A grant outlives every refresh token issued on it while its session lasts.
