@@ -24,8 +24,13 @@ afterAll(async () => {
   await server?.close();
 });
 
+// The specification's request also carries `Content-Type: application/json` (and no body).
 const userinfo = (token: string | undefined, scheme = 'bearer', method = 'GET', base = server.url) =>
-  fetch(`${base}/sso/userinfo`, { method, headers: token === undefined ? {} : { authorization: `${scheme} ${token}` } });
+  fetch(`${base}/sso/userinfo`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token !== undefined && { authorization: `${scheme} ${token}` }) },
+    ...(method === 'POST' && { body: '{}' }),
+  });
 
 async function api(token: string, method: string, path: string, body?: unknown, base = server.url) {
   const response = await fetch(`${base}/v1/api${path}`, {
