@@ -19,6 +19,7 @@ import { LeadReader } from './leads/lead-read.service.ts';
 import { leadReadRoutes } from './leads/lead-read.routes.ts';
 import { PartyService } from './parties/party.service.ts';
 import { partyRoutes } from './parties/party.routes.ts';
+import { registerSso } from './sso/sso.plugin.ts';
 
 export interface AppDependencies {
   readonly config: Config;
@@ -61,6 +62,7 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   await app.register(leadRoutes, { prefix: '/v1/api', leads, database });
   await app.register(leadReadRoutes, { prefix: '/v1/api', reader: new LeadReader({ database, config }), database, config });
   await app.register(partyRoutes, { prefix: '/v1/api', parties: new PartyService({ database, config, transactions }), database });
+  await registerSso(app, { config, database });
   app.addHook('onClose', async () => transactions.close());
   return app;
 }

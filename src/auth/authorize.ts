@@ -11,16 +11,27 @@ import type { Caller } from './caller.ts';
 const ALL_OPERATIONS_SCOPE = 'api';
 
 /** Turns the credentials of one scheme into a caller, or undefined when they are not valid. */
-type CredentialVerifier = (database: DatabaseHandle, credentials: string) => Promise<Caller | undefined>;
+export type CredentialVerifier = (database: DatabaseHandle, credentials: string) => Promise<Caller | undefined>;
 
 // Keyed by the lower-cased scheme. A Map, not an object literal: a scheme such as
 // `constructor` must find nothing rather than an Object.prototype member.
 const VERIFIERS = new Map<string, CredentialVerifier>([
   ['apikey', (database, token) => authenticateApiToken(database.db, token)],
-  // SSO seam: `bearer` access tokens (JWTs from the embedded provider: signature, issuer,
-  // audience, expiry) are verified by a later issue and register here. Until then a
-  // bearer credential is not valid, so it gets 401 like any unknown scheme.
 ]);
+
+/**
+ * Verifiers that need more than the database, registered when an app is built: `bearer`
+ * (src/auth/bearer-token.ts) needs the provider's issuer and keys. Kept per database
+ * handle because tests build several apps, each with its own database and issuer, in
+ * one process. A scheme registered nowhere is not valid: 401 like any unknown scheme.
+ */
+const APP_VERIFIERS = new WeakMap<DatabaseHandle, Map<string, CredentialVerifier>>();
+
+export function registerCredentialVerifier(database: DatabaseHandle, scheme: string, verify: CredentialVerifier): void {
+  const verifiers = APP_VERIFIERS.get(database) ?? new Map<string, CredentialVerifier>();
+  verifiers.set(scheme.toLowerCase(), verify);
+  APP_VERIFIERS.set(database, verifiers);
+}
 
 /** An onRequest hook for any route whose path has `:distribution_id`, whatever its other params. */
 export function requireScope(database: DatabaseHandle, scope: string): onRequestHookHandler {
@@ -42,6 +53,7 @@ async function authenticate(database: DatabaseHandle, header: string | undefined
   // apikey, ApiKey, APIKEY.
   const match = /^\s*(\S+)\s+(\S+)\s*$/.exec(header ?? '');
   if (!match) return undefined;
-  const verify = VERIFIERS.get(match[1]!.toLowerCase());
+  const scheme = match[1]!.toLowerCase();
+  const verify = VERIFIERS.get(scheme) ?? APP_VERIFIERS.get(database)?.get(scheme);
   return verify ? verify(database, match[2]!) : undefined;
 }

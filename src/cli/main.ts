@@ -7,8 +7,11 @@ import { distributionCommands } from './distribution.ts';
 import { migrateCommand } from './migrate.ts';
 import { serveCommand } from './serve.ts';
 import { tokenCommands } from './token.ts';
+import { userCommands } from './user.ts';
+import { clientCommands } from './client.ts';
+import { ssoCommands } from './sso.ts';
 
-const GROUPS: readonly CommandGroup[] = [serveCommand, migrateCommand, distributionCommands, tokenCommands];
+const GROUPS: readonly CommandGroup[] = [serveCommand, migrateCommand, distributionCommands, tokenCommands, userCommands, clientCommands, ssoCommands];
 
 const HELP = `Usage: lead-intake <command> [options]
 

@@ -9,6 +9,14 @@ import { createNodeSqliteDialect } from './node-sqlite-dialect.ts';
 import type { DistributionTable } from '../distributions/distribution.table.ts';
 import type { ApiTokenTable } from '../auth/api-token.table.ts';
 import type {
+  OidcPayloadTable,
+  SsoClientTable,
+  SsoLoginFailureTable,
+  SsoSecretTable,
+  SsoSigningKeyTable,
+  UserTable,
+} from '../sso/sso.table.ts';
+import type {
   CoverageTable,
   ExternalRefTable,
   InsurancePolicyTable,
@@ -34,6 +42,12 @@ export interface Database {
   insurance_policies: InsurancePolicyTable;
   coverages: CoverageTable;
   lead_pushes: LeadPushTable;
+  users: UserTable;
+  sso_clients: SsoClientTable;
+  oidc_payloads: OidcPayloadTable;
+  sso_signing_keys: SsoSigningKeyTable;
+  sso_secrets: SsoSecretTable;
+  sso_login_failures: SsoLoginFailureTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

@@ -37,6 +37,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       tags: [
         { name: 'leads', description: 'Push customer and company leads into a distribution.' },
         { name: 'operations', description: 'Health, readiness and metrics probes for operators.' },
+        { name: 'sso', description: 'Single sign-on. The OpenID provider itself is described by its discovery document, /sso/.well-known/openid-configuration.' },
       ],
       components: {
         securitySchemes: {

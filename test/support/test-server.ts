@@ -1,6 +1,7 @@
 // A real server on loopback over a fresh database of the dialect this project run is for
 // (vitest.config.ts): a temporary SQLite file, or a PostgreSQL schema of its own.
 import fs from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -66,9 +67,14 @@ export interface TestServer {
 
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const database = await createTestDatabase();
-  const config = loadConfig({ ...database.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env });
+  // The port is known before the app is built, so PUBLIC_URL (and the SSO issuer,
+  // {PUBLIC_URL}/sso) is the address the tests actually call.
+  const port = await freePort();
+  const config = loadConfig({
+    ...database.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'silent', ...env,
+  });
   const app = await buildApp({ config, database: database.handle });
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = await app.listen({ port, host: '127.0.0.1' });
   return {
     url: address,
     app,
@@ -79,6 +85,15 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       await database.drop();
     },
   };
+}
+
+/** A port nobody listens on right now (the OS picks it). */
+export async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }
 
 export interface Tenant {

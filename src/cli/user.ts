@@ -1,0 +1,71 @@
+// lead-intake user create|list|disable: the broker accounts that sign in at /sso.
+import { createUser, disableUser, listUsers } from '../sso/user.service.ts';
+import { MIN_PASSWORD_LENGTH } from '../sso/password.ts';
+import { type CommandGroup, UsageError, parseCommandLine, printJson, requiredOption, runSubcommand, withDatabase } from './command.ts';
+
+const HELP = `Usage:
+  lead-intake user create --distribution <id> --email <e-mail> --username <name>
+                          [--language nl] [--country BE] [--locale nl-BE] [--role broker] [--broker <uuid>]
+      create a user; the password is read from stdin (at least ${MIN_PASSWORD_LENGTH} characters; one
+      trailing newline is ignored). Prints the user, never the password or its hash.
+      --broker groups users of one broker office (the userinfo "bid"); a new id when left out.
+  lead-intake user list [--distribution <id>]
+      print the users as a JSON array
+  lead-intake user disable <user id | e-mail | username>
+      disable a user at once: no more sign-ins, and their tokens stop working
+
+Example:
+  printf '%s' "$PASSWORD" | npx lead-intake user create --distribution "$DIST" --email jan@broker.be --username jan`;
+
+/** The whole of stdin, minus one trailing newline (what `echo` or a heredoc adds). */
+async function readPassword(): Promise<string> {
+  if (process.stdin.isTTY) process.stderr.write('Password (then Enter and Ctrl-D): ');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+}
+
+async function create(args: string[]): Promise<void> {
+  const command = 'user create';
+  const { values } = parseCommandLine(command, HELP, args, {
+    distribution: { type: 'string' },
+    email: { type: 'string' },
+    username: { type: 'string' },
+    language: { type: 'string' },
+    country: { type: 'string' },
+    locale: { type: 'string' },
+    role: { type: 'string' },
+    broker: { type: 'string' },
+  });
+  const input = {
+    distributionId: requiredOption(command, 'distribution', values.distribution),
+    email: requiredOption(command, 'email', values.email),
+    username: requiredOption(command, 'username', values.username),
+    language: values.language,
+    country: values.country,
+    locale: values.locale,
+    role: values.role,
+    brokerId: values.broker,
+  };
+  const password = await readPassword();
+  if (password === '') throw new UsageError(command, 'no password on stdin');
+  printJson(await withDatabase((database) => createUser(database.db, { ...input, password })));
+}
+
+async function list(args: string[]): Promise<void> {
+  const { values } = parseCommandLine('user list', HELP, args, { distribution: { type: 'string' } });
+  const distributionId = values.distribution?.trim();
+  printJson(await withDatabase((database) => listUsers(database.db, distributionId ? { distributionId } : {})));
+}
+
+async function disable(args: string[]): Promise<void> {
+  const { positionals } = parseCommandLine('user disable', HELP, args, {}, ['<user id, e-mail or username>']);
+  printJson(await withDatabase((database) => disableUser(database.db, positionals[0]!)));
+}
+
+export const userCommands: CommandGroup = {
+  name: 'user',
+  summary: 'create, list and disable SSO users (broker accounts)',
+  help: HELP,
+  run: (args) => runSubcommand('user', HELP, args, { create, list, disable }),
+};

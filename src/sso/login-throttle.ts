@@ -1,0 +1,68 @@
+// Failed sign-ins are rate limited per account and per client address (DESIGN.md
+// section 4, issue 3 point 3). The failures are rows in the database, so every process
+// serving from one PostgreSQL counts the same attempts. The account is the login as
+// typed (lower-cased), so unknown logins are limited exactly like real ones and the
+// limit does not tell which accounts exist.
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.ts';
+
+export interface ThrottlePolicy {
+  /** Failures per account within the window before sign-ins for it are refused. */
+  readonly perAccount: number;
+  /** Failures per client address within the window (many accounts from one place). */
+  readonly perAddress: number;
+  readonly windowMs: number;
+}
+
+export const DEFAULT_THROTTLE: ThrottlePolicy = { perAccount: 5, perAddress: 50, windowMs: 15 * 60_000 };
+
+const subjects = (loginKey: string, address: string) => ({ account: `account:${loginKey}`, address: `ip:${address}` });
+
+/** True when either the account or the address has used up its failures in the window. */
+export async function isThrottled(
+  db: Kysely<Database>,
+  loginKey: string,
+  address: string,
+  policy: ThrottlePolicy = DEFAULT_THROTTLE,
+  now = new Date(),
+): Promise<boolean> {
+  const since = new Date(now.getTime() - policy.windowMs).toISOString();
+  const { account, address: ip } = subjects(loginKey, address);
+  const rows = await db
+    .selectFrom('sso_login_failures')
+    .select(['subject', (eb) => eb.fn.countAll<number | string>().as('failures')])
+    .where('subject', 'in', [account, ip])
+    .where('failed_at', '>', since)
+    .groupBy('subject')
+    .execute();
+  const count = (subject: string) => Number(rows.find((row) => row.subject === subject)?.failures ?? 0);
+  return count(account) >= policy.perAccount || count(ip) >= policy.perAddress;
+}
+
+/** Records one failure for the account and the address; old records are pruned meanwhile. */
+export async function recordFailure(
+  db: Kysely<Database>,
+  loginKey: string,
+  address: string,
+  policy: ThrottlePolicy = DEFAULT_THROTTLE,
+  now = new Date(),
+): Promise<void> {
+  const { account, address: ip } = subjects(loginKey, address);
+  const at = now.toISOString();
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('sso_login_failures').where('failed_at', '<=', new Date(now.getTime() - policy.windowMs).toISOString()).execute();
+    await trx
+      .insertInto('sso_login_failures')
+      .values([
+        { id: randomUUID(), subject: account, failed_at: at },
+        { id: randomUUID(), subject: ip, failed_at: at },
+      ])
+      .execute();
+  });
+}
+
+/** A successful sign-in forgets the account's failures (not the address's). */
+export async function clearAccountFailures(db: Kysely<Database>, loginKey: string): Promise<void> {
+  await db.deleteFrom('sso_login_failures').where('subject', '=', subjects(loginKey, '').account).execute();
+}

@@ -1,0 +1,36 @@
+// The consent challenge: the requested scopes in plain words (issue 3 point 3).
+import type { Language } from '../../i18n/messages.ts';
+import { SSO_SCOPES, type SsoScope } from '../scopes.ts';
+import { catalogueFor, fill } from './language.ts';
+import { escapeHtml, renderPage, type RenderedPage } from './layout.ts';
+
+export interface ConsentPage {
+  readonly language: Language;
+  readonly clientName: string;
+  readonly username: string;
+  readonly scopes: readonly string[];
+  readonly action: string;
+  readonly csrfToken: string;
+  readonly formTargets: readonly string[];
+}
+
+export function renderConsentPage(page: ConsentPage): RenderedPage {
+  const text = catalogueFor(page.language);
+  const known = SSO_SCOPES.filter((scope) => page.scopes.includes(scope));
+  // offline and offline_access say the same thing; say it once.
+  const sentences = [...new Set(known.map((scope: SsoScope) => text.scopes[scope]))];
+  const body = `
+<p>${escapeHtml(fill(text.consentIntro, { client: page.clientName }))}</p>
+<ul>
+${sentences.map((sentence) => `<li>${escapeHtml(sentence)}</li>`).join('\n')}
+</ul>
+<form method="post" action="${escapeHtml(page.action)}">
+<input type="hidden" name="csrf" value="${escapeHtml(page.csrfToken)}">
+<div class="actions">
+<button type="submit" name="decision" value="allow" autofocus>${escapeHtml(text.allowButton)}</button>
+<button type="submit" name="decision" value="deny" class="secondary">${escapeHtml(text.denyButton)}</button>
+</div>
+</form>
+<p class="muted">${escapeHtml(fill(text.signedInAs, { user: page.username }))}</p>`;
+  return renderPage({ language: page.language, title: text.consentTitle, body, formTargets: page.formTargets });
+}
