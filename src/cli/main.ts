@@ -7,8 +7,9 @@ import { distributionCommands } from './distribution.ts';
 import { migrateCommand } from './migrate.ts';
 import { serveCommand } from './serve.ts';
 import { tokenCommands } from './token.ts';
+import { webhookCommands } from './webhook.ts';
 
-const GROUPS: readonly CommandGroup[] = [serveCommand, migrateCommand, distributionCommands, tokenCommands];
+const GROUPS: readonly CommandGroup[] = [serveCommand, migrateCommand, distributionCommands, tokenCommands, webhookCommands];
 
 const HELP = `Usage: lead-intake <command> [options]
 

@@ -20,6 +20,13 @@ import type {
   RiskObjectRevisionTable,
   RiskObjectTable,
 } from '../leads/lead.table.ts';
+import type {
+  WebhookAttemptTable,
+  WebhookDeliveryTable,
+  WebhookEventTable,
+  WebhookSigningKeyTable,
+  WebhookStoppedUrlTable,
+} from '../webhooks/webhook.table.ts';
 
 export interface Database {
   distributions: DistributionTable;
@@ -34,6 +41,11 @@ export interface Database {
   insurance_policies: InsurancePolicyTable;
   coverages: CoverageTable;
   lead_pushes: LeadPushTable;
+  webhook_signing_keys: WebhookSigningKeyTable;
+  webhook_events: WebhookEventTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  webhook_attempts: WebhookAttemptTable;
+  webhook_stopped_urls: WebhookStoppedUrlTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

@@ -4,9 +4,11 @@ import { PostgresAdapter, sql } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import type { DB } from './database.ts';
 import * as leadIntakeCore from './migrations/2026-11-20T00-00_lead_intake_core.ts';
+import * as webhooks from './migrations/2026-11-20T01-00_webhooks.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-20T00-00_lead_intake_core': leadIntakeCore,
+  '2026-11-20T01-00_webhooks': webhooks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
