@@ -15,6 +15,8 @@ export interface ReceivedWebhook {
 export interface ScriptedAnswer {
   readonly status: number;
   readonly headers?: Record<string, string>;
+  /** Answer only after this long (the request is recorded on arrival). */
+  readonly delayMs?: number;
 }
 
 export interface WebhookReceiver {
@@ -47,7 +49,9 @@ export async function startReceiver(port = 0): Promise<WebhookReceiver> {
       }
       received.push({ path, headers: request.headers as Record<string, string>, body, json, at: Date.now() });
       const answer = scripts.get(path)?.shift() ?? { status: 204 };
-      response.writeHead(answer.status, answer.headers).end();
+      const reply = () => response.writeHead(answer.status, answer.headers).end();
+      if (answer.delayMs) setTimeout(reply, answer.delayMs);
+      else reply();
       for (const waiter of waiters) waiter();
     });
   });
