@@ -20,7 +20,13 @@ import type { WebhookOutbox } from './webhook.outbox.ts';
 import { ATTEMPT_TIMEOUT_MS, WebhookSender, type SendResult } from './webhook.sender.ts';
 
 /** Attempts in flight per process, at most. */
-const CONCURRENCY = 16;
+const CONCURRENCY = 32;
+/**
+ * Claimed beyond the attempts in flight, so a freed slot starts the next attempt at once
+ * instead of waiting for a claim (a commit, shared with pushes on SQLite). The lease covers
+ * the wait: these start within one attempt timeout.
+ */
+const CLAIM_AHEAD = CONCURRENCY;
 const POLL_INTERVAL_MS = 1_000;
 /** A claim outlives the longest attempt by a wide margin; a dead worker's claims return after it. */
 const LEASE_MS = ATTEMPT_TIMEOUT_MS * 4;
@@ -44,14 +50,24 @@ export interface WorkerDependencies {
 interface InFlight {
   readonly delivery: ClaimedDelivery;
   readonly abort: AbortController;
-  done?: Promise<void>;
+}
+
+interface Queued {
+  readonly delivery: ClaimedDelivery;
+  readonly secrets: string[];
+  readonly stoppedAt: string | undefined;
 }
 
 export class WebhookWorker {
   readonly #deps: WorkerDependencies;
   readonly #sender: WebhookSender;
   readonly #pollIntervalMs: number;
+  /** Claimed, waiting for a slot. */
+  #queue: Queued[] = [];
+  /** Attempts holding a slot: until the receiver's answer. */
   readonly #inFlight = new Map<string, InFlight>();
+  /** Every attempt until its result is recorded (which happens after its slot is freed). */
+  readonly #unrecorded = new Set<Promise<void>>();
   #running = false;
   #round: Promise<void> | undefined;
   #wakeAgain = false;
@@ -103,7 +119,12 @@ export class WebhookWorker {
     this.#unsubscribe?.();
     clearTimeout(this.#timer);
     await this.#round;
-    const settled = Promise.allSettled([...this.#inFlight.values()].map((entry) => entry.done));
+    const queued = this.#queue.splice(0).map((q) => q.delivery);
+    if (queued.length > 0) {
+      await this.#deps.transactions.run((trx) => releaseClaims(trx, queued))
+        .catch((error) => this.#deps.log.error({ err: error }, 'webhook worker: could not give back claimed deliveries; due again after their lease'));
+    }
+    const settled = Promise.allSettled([...this.#unrecorded]);
     let grace: NodeJS.Timeout | undefined;
     const finished = await Promise.race([
       settled.then(() => true),
@@ -120,7 +141,7 @@ export class WebhookWorker {
   async #claimRound(): Promise<void> {
     try {
       while (this.#running) {
-        const free = CONCURRENCY - this.#inFlight.size;
+        const free = CONCURRENCY + CLAIM_AHEAD - this.#inFlight.size - this.#queue.length;
         this.#backlog = free <= 0;
         if (free <= 0) return;
         const now = new Date();
@@ -152,16 +173,37 @@ export class WebhookWorker {
       throw error;
     }
     for (const delivery of claimed) {
+      this.#queue.push({ delivery, secrets: secrets.get(delivery.distribution_id) ?? [], stoppedAt: stopped.get(stopKey(delivery.distribution_id, delivery.url)) });
+    }
+    this.#pump();
+  }
+
+  /** Starts queued attempts while slots are free. */
+  #pump(): void {
+    while (this.#running && this.#inFlight.size < CONCURRENCY && this.#queue.length > 0) {
+      const { delivery, secrets, stoppedAt } = this.#queue.shift()!;
       const entry: InFlight = { delivery, abort: new AbortController() };
       this.#inFlight.set(delivery.id, entry);
-      const stoppedAt = stopped.get(stopKey(delivery.distribution_id, delivery.url));
-      entry.done = this.#attempt(entry, secrets.get(delivery.distribution_id) ?? [], stoppedAt)
+      const done: Promise<void> = this.#attempt(entry, secrets, stoppedAt)
         .catch((error) => this.#deps.log.error({ err: error, delivery_id: delivery.id }, 'webhook worker: could not record an attempt'))
         .finally(() => {
-          this.#inFlight.delete(delivery.id);
-          if (this.#backlog) this.wake();
+          this.#freeSlot(entry);
+          this.#unrecorded.delete(done);
         });
+      this.#unrecorded.add(done);
     }
+  }
+
+  /**
+   * The slot is free once the receiver answered: recording the result waits for a commit
+   * (shared with pushes on SQLite), and holding the slot through it would cap throughput
+   * at CONCURRENCY per commit round trip rather than per HTTP round trip.
+   */
+  #freeSlot(entry: InFlight): void {
+    if (!this.#inFlight.delete(entry.delivery.id)) return;
+    this.#pump();
+    // Claim again once the queue runs low, in batches rather than one delivery per commit.
+    if (this.#backlog && this.#queue.length <= CLAIM_AHEAD / 2) this.wake();
   }
 
   async #attempt(entry: InFlight, secrets: string[], stoppedAt: string | undefined): Promise<void> {
@@ -179,6 +221,7 @@ export class WebhookWorker {
         return;
       }
     }
+    this.#freeSlot(entry);
     const decision: Decision = stoppedAt !== undefined
       ? { outcome: 'stopped', status: 'failed', nextAttemptAt: null, stopUrl: false }
       : decide(result, delivery.attempts - delivery.round_start + 1, this.#deps.config.webhookRetrySchedule, new Date());
