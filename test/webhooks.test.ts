@@ -217,3 +217,18 @@ describe('metrics', () => {
     expect(text).toMatch(/^lead_intake_webhook_outbox_lag_seconds \d/m);
   });
 });
+
+describe('webhook CLI', () => {
+  it.each([
+    { case: 'a missing --distribution', args: ['webhook', 'secret'], code: 2 },
+    { case: 'an unknown status', args: ['webhook', 'deliveries', '--status', 'lost'], code: 2 },
+    { case: 'a bad limit', args: ['webhook', 'deliveries', '--limit', '0'], code: 2 },
+    { case: 'a replay without an id', args: ['webhook', 'replay'], code: 2 },
+    { case: 'an unknown subcommand', args: ['webhook', 'resend'], code: 2 },
+    { case: 'a rotation for an unknown distribution', args: ['webhook', 'rotate-secret', '--distribution', '00000000-0000-4000-8000-000000000001'], code: 1 },
+  ])('refuses $case: one line on stderr, exit $code', async ({ args, code }) => {
+    const run = await runCli(env(), ...args);
+    expect({ code: run.code, stdout: run.stdout }).toEqual({ code, stdout: '' });
+    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+  });
+});
