@@ -64,7 +64,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .where(sql<boolean>`status = 'pending'`)
     .execute();
   await db.schema.createIndex('webhook_deliveries_event').on('webhook_deliveries').column('event_id').execute();
-  await db.schema.createIndex('webhook_deliveries_status').on('webhook_deliveries').columns(['status', 'created_at']).execute();
+  // For `webhook deliveries --status failed` and `replay --all-failed`; partial, so the
+  // push that writes a pending delivery pays for no extra index entry.
+  await db.schema
+    .createIndex('webhook_deliveries_failed')
+    .on('webhook_deliveries')
+    .column('created_at')
+    .where(sql<boolean>`status = 'failed'`)
+    .execute();
 
   await db.schema
     .createTable('webhook_attempts')
