@@ -42,4 +42,13 @@ it('refuses loopback, private and metadata targets by default: recorded with the
 
   const metrics = await (await fetch(`${server.url}/metrics`)).text();
   expect(metrics).toMatch(/lead_intake_webhook_deliveries_total\{outcome="refused"\} 5/);
+
+  // `replay --all-failed` sends every failed delivery of the distribution again: refused again here.
+  const replayed = await cliJson(server.database.env, 'webhook', 'replay', '--all-failed', '--distribution', tenant.distributionId);
+  expect([...replayed.replayed].sort()).toEqual(deliveries.map((d) => d.id).sort());
+  await eventually(async () => {
+    const list = await cliJson<any[]>(server.database.env, 'webhook', 'deliveries', '--lead', pushed.body.id, '--status', 'failed');
+    return list.length === callbacks.length && list.every((d) => d.attempts.length === 2 && d.attempts[1].outcome === 'refused') ? true : undefined;
+  });
+  expect(receiver.received).toEqual([]);
 });
