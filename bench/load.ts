@@ -8,7 +8,7 @@
 // measurement would start with a queue of connections waiting to be accepted.)
 import autocannon from 'autocannon';
 import { machineBusySeconds, postgresPids, processCpuSeconds, totalCpuSeconds } from './procfs.ts';
-import { fullBodies, mergeBodies, mergeTargetBodies, minimalBodies, type BodyFactory, type Scenario } from './payloads.ts';
+import { fullBodies, mergeBodies, mergeTargetBodies, minimalBodies, webhookBodies, type BodyFactory, type Scenario } from './payloads.ts';
 
 export interface LoadSpec {
   readonly url: string;
@@ -26,6 +26,8 @@ export interface LoadSpec {
   readonly mergeLeads?: number;
   /** Whose CPU time to report over the measured window. */
   readonly serverPid?: number;
+  /** Scenario (d): the callback URL every pushed lead carries. */
+  readonly callbackUrl?: string;
 }
 
 export interface LoadResult {
@@ -55,6 +57,7 @@ function bodies(spec: LoadSpec): BodyFactory {
     case 'minimal': return minimalBodies(spec.prefix);
     case 'full': return fullBodies(spec.prefix);
     case 'merge': return mergeBodies(spec.prefix, spec.mergeLeads ?? 1000);
+    case 'webhook': return webhookBodies(spec.prefix, spec.callbackUrl!);
   }
 }
 

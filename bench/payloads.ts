@@ -3,7 +3,7 @@
 // platform would.
 import { randomUUID } from 'node:crypto';
 
-export type Scenario = 'minimal' | 'full' | 'merge';
+export type Scenario = 'minimal' | 'full' | 'merge' | 'webhook';
 
 export type BodyFactory = () => string;
 
@@ -28,6 +28,12 @@ function minimalBody(ref: string, extra: Record<string, unknown> = {}) {
       external_refs: [{ external_ref: ref, external_ref_company: COMPANY }],
     },
   };
+}
+
+/** (d) scenario (a) with a callback URL on each lead: every push also writes a webhook event. */
+export function webhookBodies(prefix: string, callbackUrl: string): BodyFactory {
+  let n = 0;
+  return () => JSON.stringify(minimalBody(`${prefix}-${n++}`, { callbacks: [callbackUrl] }));
 }
 
 /** The leads scenario (c) merges into: `count` minimal pushes, refs 0..count-1 in order. */

@@ -49,10 +49,11 @@ function spawnNode(args: string[], env: Record<string, string>, core: number, pi
 export async function startServer(
   script: string,
   env: Record<string, string>,
-  options: { pinning: Pinning; readyPath: string; nodeArgs?: string[] },
+  options: { pinning: Pinning; readyPath: string; nodeArgs?: string[]; onLoadCore?: boolean },
 ): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawnNode([...(options.nodeArgs ?? []), script], { ...env, PORT: String(port), HOST: '127.0.0.1' }, SERVER_CORE, options.pinning);
+  const core = options.onLoadCore ? LOAD_CORE : SERVER_CORE;
+  const child = spawnNode([...(options.nodeArgs ?? []), script], { ...env, PORT: String(port), HOST: '127.0.0.1' }, core, options.pinning);
   let tail = '';
   const keep = (chunk: Buffer) => { tail = (tail + chunk.toString()).slice(-4000); };
   child.stdout!.on('data', keep);

@@ -13,6 +13,8 @@ import { describeMachine } from './machine.ts';
 import { log, measure, requireAllSucceeded, waitForQuiet, type Measurement } from './measure.ts';
 import { renderReport, type SeedRun } from './report.ts';
 import { summariseCpuProfile } from './cpu-profile.ts';
+import { measureWebhooks, type WebhookMeasurement } from './webhooks.ts';
+import { renderWebhookSection } from './report.ts';
 
 const options = readOptions();
 const pinning = { enabled: options.pin };
@@ -136,9 +138,27 @@ async function benchmark(): Promise<void> {
       }));
     }
   }
+  const webhooks = await measureAllWebhooks();
   fs.mkdirSync(path.dirname(options.output), { recursive: true });
-  fs.writeFileSync(options.output, renderReport({ options, machine, startedAt, echo, measurements, seedRun }));
+  fs.writeFileSync(options.output, renderReport({ options, machine, startedAt, echo, measurements, seedRun, webhooks }));
   log(`wrote ${options.output}`);
 }
 
-await (options.cpuProfileDir === undefined ? benchmark() : profile(options.cpuProfileDir));
+/** Scenario (d) on each database: pushes with a callback, webhooks delivered meanwhile. */
+async function measureAllWebhooks(): Promise<WebhookMeasurement[]> {
+  const results: WebhookMeasurement[] = [];
+  for (const dialect of options.databases) {
+    results.push(await measure(`${dialect} (d) webhooks`, options, () => measureWebhooks(dialect, options, pinning)) as WebhookMeasurement);
+  }
+  return results;
+}
+
+/** BENCH_ONLY=webhooks: scenario (d) alone, its section printed for docs/benchmarks.md. */
+async function webhooksOnly(): Promise<void> {
+  const startedAt = new Date();
+  const machine = await describeMachine(options);
+  const webhooks = await measureAllWebhooks();
+  process.stdout.write(renderWebhookSection(webhooks, { options, machine, startedAt }));
+}
+
+await (options.cpuProfileDir !== undefined ? profile(options.cpuProfileDir) : options.only === 'webhooks' ? webhooksOnly() : benchmark());

@@ -20,6 +20,8 @@ import { leadReadRoutes } from './leads/lead-read.routes.ts';
 import { PartyService } from './parties/party.service.ts';
 import { partyRoutes } from './parties/party.routes.ts';
 import { registerSso } from './sso/sso.plugin.ts';
+import { WebhookOutbox } from './webhooks/webhook.outbox.ts';
+import { registerWebhooks } from './webhooks/webhook.plugin.ts';
 
 export interface AppDependencies {
   readonly config: Config;
@@ -58,10 +60,13 @@ export async function buildApp({ config, database, logger = false }: AppDependen
 
   // One runner for every write, so SQLite's group commit covers pushes and updates alike.
   const transactions = createTransactionRunner(database);
-  const leads = new LeadService({ database, config, transactions });
+  // Pushes and party updates write their webhook events here, in their own transaction.
+  const outbox = new WebhookOutbox();
+  const leads = new LeadService({ database, config, transactions, outbox });
   await app.register(leadRoutes, { prefix: '/v1/api', leads, database });
   await app.register(leadReadRoutes, { prefix: '/v1/api', reader: new LeadReader({ database, config }), database, config });
-  await app.register(partyRoutes, { prefix: '/v1/api', parties: new PartyService({ database, config, transactions }), database });
+  await app.register(partyRoutes, { prefix: '/v1/api', parties: new PartyService({ database, config, transactions, outbox }), database });
+  registerWebhooks(app, { config, database, transactions, outbox });
   await registerSso(app, { config, database });
   app.addHook('onClose', async () => transactions.close());
   return app;

@@ -18,6 +18,8 @@ export interface Config {
   readonly appUrl: string;
   readonly webhookRetrySchedule: readonly number[];
   readonly webhookAllowPrivateNetworks: boolean;
+  /** false: this process delivers no webhooks (a dedicated `lead-intake webhook work` process does). */
+  readonly webhookWorker: boolean;
   /** NORMAL survives a process crash (kill -9); FULL also survives power loss. */
   readonly sqliteSynchronous: SqliteSynchronous;
   readonly production: boolean;
@@ -69,6 +71,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     appUrl: read('APP_URL', publicUrl, parseHttpUrl),
     webhookRetrySchedule: read('WEBHOOK_RETRY_SCHEDULE', DEFAULT_RETRY_SCHEDULE, parseSchedule),
     webhookAllowPrivateNetworks: read('WEBHOOK_ALLOW_PRIVATE_NETWORKS', 'false', parseBoolean),
+    webhookWorker: read('WEBHOOK_WORKER', 'true', parseBoolean),
     sqliteSynchronous: read<SqliteSynchronous>('SQLITE_SYNCHRONOUS', 'NORMAL', (raw) =>
       raw.toUpperCase() === 'NORMAL' || raw.toUpperCase() === 'FULL'
         ? (raw.toUpperCase() as SqliteSynchronous)

@@ -10,8 +10,18 @@ import { tokenCommands } from './token.ts';
 import { userCommands } from './user.ts';
 import { clientCommands } from './client.ts';
 import { ssoCommands } from './sso.ts';
+import { webhookCommands } from './webhook.ts';
 
-const GROUPS: readonly CommandGroup[] = [serveCommand, migrateCommand, distributionCommands, tokenCommands, userCommands, clientCommands, ssoCommands];
+const GROUPS: readonly CommandGroup[] = [
+  serveCommand,
+  migrateCommand,
+  distributionCommands,
+  tokenCommands,
+  userCommands,
+  clientCommands,
+  ssoCommands,
+  webhookCommands,
+];
 
 const HELP = `Usage: lead-intake <command> [options]
 

@@ -28,6 +28,13 @@ import type {
   RiskObjectRevisionTable,
   RiskObjectTable,
 } from '../leads/lead.table.ts';
+import type {
+  WebhookAttemptTable,
+  WebhookDeliveryTable,
+  WebhookEventTable,
+  WebhookSigningKeyTable,
+  WebhookStoppedUrlTable,
+} from '../webhooks/webhook.table.ts';
 
 export interface Database {
   distributions: DistributionTable;
@@ -48,6 +55,11 @@ export interface Database {
   sso_signing_keys: SsoSigningKeyTable;
   sso_secrets: SsoSecretTable;
   sso_login_failures: SsoLoginFailureTable;
+  webhook_signing_keys: WebhookSigningKeyTable;
+  webhook_events: WebhookEventTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  webhook_attempts: WebhookAttemptTable;
+  webhook_stopped_urls: WebhookStoppedUrlTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

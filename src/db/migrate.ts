@@ -4,10 +4,12 @@ import { PostgresAdapter, sql } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import type { DB } from './database.ts';
 import * as leadIntakeCore from './migrations/2026-11-20T00-00_lead_intake_core.ts';
+import * as webhooks from './migrations/2026-11-20T01-00_webhooks.ts';
 import * as sso from './migrations/2026-11-20T02-00_sso.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-20T00-00_lead_intake_core': leadIntakeCore,
+  '2026-11-20T01-00_webhooks': webhooks,
   '2026-11-20T02-00_sso': sso,
 };
 

@@ -119,7 +119,11 @@ const prospectCommon = {
   telephonenr: Opt(Nullable(Type.String({ pattern: '^\\+?[0-9 ()./-]{6,20}$', examples: ['+32 9 123 45 67'] }))),
   language: Opt(Nullable(Type.String({ pattern: '^[a-z]{2}$', examples: ['nl'] }))),
   address: Opt(Nullable(Address)),
-  callbacks: Opt(Type.Array(HttpUrl(), { maxItems: 10 })),
+  callbacks: Opt(Type.Array(HttpUrl(), {
+    maxItems: 10,
+    description: 'Absolute http(s) URLs that receive signed webhooks (Standard Webhooks: lead.created, lead.updated, party.updated) ' +
+      'about this lead. Added to those already stored, never removed by a push.',
+  })),
   external_refs: Opt(Type.Array(ProspectExternalRef, { maxItems: 20 })),
   external_ref: Opt(ProspectExternalRef),
   risk_objects: Opt(RiskObjects),

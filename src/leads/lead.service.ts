@@ -19,6 +19,7 @@ import { matchParty } from './lead.matching.ts';
 import { checkReferences } from './lead.references.ts';
 import { findPartyByMatchKey, insertCallbacks, insertPush, insertRefs, loadLead, saveChildren, saveLead } from './lead.repository.ts';
 import { representLead } from './lead.representation.ts';
+import { WebhookOutbox } from '../webhooks/webhook.outbox.ts';
 
 export interface PushCommand {
   readonly distributionId: string;
@@ -39,6 +40,8 @@ export interface LeadServiceDependencies {
   readonly database: DatabaseHandle;
   readonly config: Config;
   readonly transactions: TransactionRunner;
+  /** Where `lead.created` / `lead.updated` events go, in the push's transaction. */
+  readonly outbox?: WebhookOutbox;
 }
 
 /**
@@ -55,7 +58,10 @@ export class LeadService {
   }
 
   async push(command: PushCommand): Promise<PushResult> {
-    return retryOnWriteConflict(() => this.#deps.transactions.run((trx) => this.#pushOnce(trx, command)), MAX_ATTEMPTS);
+    const result = await retryOnWriteConflict(() => this.#deps.transactions.run((trx) => this.#pushOnce(trx, command)), MAX_ATTEMPTS);
+    // Committed: the worker may look for the new event now.
+    if ((result.created || result.changed) && WebhookOutbox.hasRecipients(result.lead)) this.#deps.outbox?.committed();
+    return result;
   }
 
   async close(): Promise<void> {
@@ -97,6 +103,11 @@ export class LeadService {
       await saveChildren(db, lead);
     }
     const created = stored === undefined;
+    const response = representLead(lead, this.#deps.config);
+    const outbox = this.#deps.outbox;
+    // Only a push that carries or reaches callbacks costs any webhook work.
+    if (outbox && body.prospect.callbacks?.length) await outbox.resume(db, distributionId, body.prospect.callbacks);
+    if (outbox && changed) await outbox.record(db, { type: created ? 'lead.created' : 'lead.updated', lead: response, distributionId, at: now });
     await insertPush(db, {
       id: randomUUID(),
       lead_id: lead.leadId,
@@ -108,7 +119,7 @@ export class LeadService {
       kind,
       payload: command.rawBody,
     });
-    return { created, changed, lead: representLead(lead, this.#deps.config) };
+    return { created, changed, lead: response };
   }
 }
 

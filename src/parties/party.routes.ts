@@ -11,13 +11,11 @@ import { requireScope } from '../auth/authorize.ts';
 import { NotFoundError } from '../errors.ts';
 import { ErrorBody } from '../http/error-body.schema.ts';
 import { PartyPatch, PartyResponse, RevisionOut } from './party.schema.ts';
-import type { PartyService, PatchResult } from './party.service.ts';
+import type { PartyService } from './party.service.ts';
 
 export interface PartyRoutesOptions {
   readonly parties: PartyService;
   readonly database: DatabaseHandle;
-  /** Called after a patch that changed stored data (webhook events hook in here). */
-  readonly onPartyUpdated?: (result: PatchResult) => void;
 }
 
 const security: Array<Record<string, string[]>> = [{ apikey: [] }, { bearer: [] }];

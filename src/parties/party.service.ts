@@ -20,6 +20,7 @@ import { checkPayloadRules } from '../leads/payload-rules.ts';
 import type { RiskObjectType } from '../leads/lead.table.ts';
 import { applyMergePatch } from './merge-patch.ts';
 import { CompanyPartyDocument, CustomerPartyDocument, type PartyResponse } from './party.schema.ts';
+import type { WebhookOutbox } from '../webhooks/webhook.outbox.ts';
 
 const MAX_ATTEMPTS = 5;
 type DocumentValidator = (data: unknown) => true | { error: ValidationError };
@@ -36,12 +37,14 @@ export class PartyService {
   readonly #database: DatabaseHandle;
   readonly #config: Config;
   readonly #transactions: TransactionRunner;
+  readonly #outbox: WebhookOutbox | undefined;
   readonly #validators: Record<'CUSTOMER' | 'COMPANY', DocumentValidator>;
 
-  constructor(deps: { database: DatabaseHandle; config: Config; transactions: TransactionRunner }) {
+  constructor(deps: { database: DatabaseHandle; config: Config; transactions: TransactionRunner; outbox?: WebhookOutbox }) {
     this.#database = deps.database;
     this.#config = deps.config;
     this.#transactions = deps.transactions;
+    this.#outbox = deps.outbox;
     // The same Ajv setup that validates request bodies validates the patched document.
     const { validatorCompiler } = createAjvCompilers();
     const compile = (schema: object) => validatorCompiler({ schema, httpPart: 'body', method: 'PATCH', url: '' }) as DocumentValidator;
@@ -72,7 +75,9 @@ export class PartyService {
   }
 
   async patch(command: { distributionId: string; partyId: string; patch: unknown; ifMatch: string | undefined }): Promise<PatchResult> {
-    return retryOnWriteConflict(() => this.#transactions.run((trx) => this.#patchOnce(trx, command)), MAX_ATTEMPTS);
+    const result = await retryOnWriteConflict(() => this.#transactions.run((trx) => this.#patchOnce(trx, command)), MAX_ATTEMPTS);
+    if (result.changed && result.lead.callbacks.length > 0) this.#outbox?.committed();
+    return result;
   }
 
   represent(lead: LeadAggregate): PartyResponse {
@@ -128,6 +133,7 @@ export class PartyService {
     await saveLead(db, lead, { isNew: false, matchKey });
     await saveChildren(db, lead);
     lead.riskObjects = lead.riskObjects.filter((object) => !object.removed);
+    await this.#outbox?.record(db, { type: 'party.updated', lead: representLead(lead, this.#config), distributionId: lead.distributionId, at: now });
     return { party: this.represent(lead), etag: etagOf(lead), changed, lead };
   }
 

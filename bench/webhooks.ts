@@ -1,0 +1,106 @@
+// Scenario (d), webhooks under push load: scenario (a) pushes, each lead carrying a
+// callback to a local receiver (bench/webhook-receiver.ts, a process of its own on the
+// generator's core), so every push also writes an outbox event that the server's own
+// worker delivers while it keeps taking pushes. Measures webhook throughput (events/s
+// delivered during the measured window), how far delivery lags (the outbox lag gauge,
+// sampled from /metrics, and created_at -> arrival at the receiver), and how long the
+// backlog left at the end of the load takes to drain.
+import { randomBytes } from 'node:crypto';
+import { createBenchDatabase, type BenchDialect } from './database.ts';
+import { log, requireAllSucceeded, type Measurement } from './measure.ts';
+import type { BenchOptions } from './options.ts';
+import { runLoad, startServer, type Pinning } from './processes.ts';
+
+const LAG_SAMPLE_MS = 500;
+const MAX_DRAIN_MS = 180_000;
+
+export interface WebhookFigures {
+  /** Pushes answered 2xx over the whole run (warm-up included): the events written. */
+  readonly eventsWritten: number;
+  readonly deliveredInWindow: number;
+  readonly deliveredPerSecond: number;
+  /** Event created_at to arrival at the receiver, for events that arrived in the window. */
+  readonly delayP50Ms: number | null;
+  readonly delayP99Ms: number | null;
+  readonly maxLagSeconds: number;
+  readonly lagAtEndSeconds: number;
+  /** From the end of the load until the receiver had every event; null when it did not within MAX_DRAIN_MS. */
+  readonly drainSeconds: number | null;
+}
+
+export interface WebhookMeasurement extends Measurement {
+  readonly webhooks: WebhookFigures;
+}
+
+interface ReceiverStats {
+  total: number;
+  inWindow: number;
+  delayP50Ms: number | null;
+  delayP99Ms: number | null;
+}
+
+export async function measureWebhooks(dialect: BenchDialect, options: BenchOptions, pinning: Pinning): Promise<WebhookMeasurement> {
+  const label = '(d) minimal push with a callback, webhooks delivered';
+  const database = await createBenchDatabase(dialect, options.postgresUrl);
+  const receiver = await startServer('bench/webhook-receiver.ts', {}, { pinning, readyPath: '/stats', onLoadCore: true });
+  const stats = async (from = 0, to = Date.now()): Promise<ReceiverStats> =>
+    (await fetch(`${receiver.url}/stats?from=${from}&to=${to}`)).json() as Promise<ReceiverStats>;
+  try {
+    const server = await startServer('src/server.ts', {
+      NODE_ENV: 'production', LOG_LEVEL: 'warn', SQLITE_SYNCHRONOUS: 'NORMAL', DATABASE_URL: '', ...database.env,
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    }, { pinning, readyPath: '/healthz' });
+    try {
+      const lags: number[] = [];
+      const sampler = setInterval(() => {
+        fetch(`${server.url}/metrics`).then((r) => r.text()).then((text) => {
+          const lag = /^lead_intake_webhook_outbox_lag_seconds (\S+)$/m.exec(text);
+          if (lag) lags.push(Number(lag[1]));
+        }, () => {});
+      }, LAG_SAMPLE_MS);
+      const load = await runLoad({
+        url: server.url, path: `/v1/api/distributions/${database.distributionId}/leads/customers`, token: database.token,
+        scenario: 'webhook', prefix: `webhook-${randomBytes(4).toString('hex')}`, connections: options.connections,
+        warmupSeconds: options.warmupSeconds, durationSeconds: options.durationSeconds, serverPid: server.pid,
+        callbackUrl: `${receiver.url}/hooks/lead-intake`,
+      }, pinning);
+      const loadEnded = Date.now();
+      clearInterval(sampler);
+      requireAllSucceeded(label, load, server);
+      const lagAtEnd = lags.at(-1) ?? NaN;
+      const windowStart = loadEnded - load.durationSeconds * 1000;
+      const inWindow = await stats(windowStart, loadEnded);
+      const eventsWritten = Object.entries(load.statusCodes).filter(([code]) => code.startsWith('2')).reduce((sum, [, n]) => sum + n, 0);
+
+      let drainSeconds: number | null = null;
+      for (;;) {
+        const { total } = await stats();
+        if (total >= eventsWritten) {
+          drainSeconds = (Date.now() - loadEnded) / 1000;
+          break;
+        }
+        if (Date.now() - loadEnded > MAX_DRAIN_MS) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const webhooks: WebhookFigures = {
+        eventsWritten,
+        deliveredInWindow: inWindow.inWindow,
+        deliveredPerSecond: inWindow.inWindow / load.durationSeconds,
+        delayP50Ms: inWindow.delayP50Ms,
+        delayP99Ms: inWindow.delayP99Ms,
+        maxLagSeconds: Math.max(0, ...lags),
+        lagAtEndSeconds: lagAtEnd,
+        drainSeconds,
+      };
+      log(`${label}: ${webhooks.deliveredPerSecond.toFixed(0)} events/s delivered while taking ${load.requestsPerSecond.toFixed(0)} pushes/s; ` +
+        `delay p50 ${webhooks.delayP50Ms} ms p99 ${webhooks.delayP99Ms} ms; lag max ${webhooks.maxLagSeconds.toFixed(1)} s; ` +
+        `drained ${drainSeconds === null ? 'not within the limit' : `${drainSeconds.toFixed(1)} s`} after the load`);
+      return { label, database: dialect, scenario: 'webhook', load, peakRssMiB: server.peakRssMiB(), webhooks };
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await receiver.stop();
+    await database.drop();
+  }
+}

@@ -1,0 +1,126 @@
+// All SQL of the delivery queue: claiming due deliveries, recording attempts, the URLs a
+// receiver stopped with 410 Gone, and what the outbox lag metric reads.
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database, Dialect } from '../db/database.ts';
+import type { AttemptOutcome, DeliveryStatus } from './webhook.table.ts';
+
+type Db = Kysely<Database>;
+
+export interface ClaimedDelivery {
+  readonly id: string;
+  readonly event_id: string;
+  readonly distribution_id: string;
+  readonly url: string;
+  readonly attempts: number;
+  readonly round_start: number;
+  readonly claim_id: string;
+  readonly payload: string;
+}
+
+/** Whether anything is due: a cheap read, so an idle worker never opens a write transaction. */
+export async function anyDue(db: Db, now: string): Promise<boolean> {
+  const row = await db.selectFrom('webhook_deliveries').select('id')
+    .where('status', '=', 'pending').where('next_attempt_at', '<=', now).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Takes up to `limit` due deliveries for this worker, in one statement: their
+ * next_attempt_at moves to the end of the lease, so no other worker takes them meanwhile,
+ * and a worker that dies leaves them due again once the lease ends. On PostgreSQL
+ * `FOR UPDATE SKIP LOCKED` lets several processes claim side by side without waiting on,
+ * or taking, each other's rows; SQLite has one writer at a time, which is enough.
+ */
+export async function claimDue(
+  db: Db,
+  dialect: Dialect,
+  claim: { now: string; leaseUntil: string; claimId: string; limit: number },
+): Promise<ClaimedDelivery[]> {
+  let due = db.selectFrom('webhook_deliveries').select('id')
+    .where('status', '=', 'pending').where('next_attempt_at', '<=', claim.now)
+    .orderBy('next_attempt_at').limit(claim.limit);
+  if (dialect === 'postgres') due = due.forUpdate().skipLocked();
+  const claimed = await db.updateTable('webhook_deliveries')
+    .set({ next_attempt_at: claim.leaseUntil, claim_id: claim.claimId })
+    .where('id', 'in', due)
+    .returning(['id', 'event_id', 'distribution_id', 'url', 'attempts', 'round_start'])
+    .execute();
+  if (claimed.length === 0) return [];
+  const events = await db.selectFrom('webhook_events').select(['id', 'payload'])
+    .where('id', 'in', [...new Set(claimed.map((d) => d.event_id))]).execute();
+  const payloads = new Map(events.map((e) => [e.id, e.payload]));
+  return claimed.map((d) => ({
+    ...d, attempts: Number(d.attempts), round_start: Number(d.round_start), claim_id: claim.claimId, payload: payloads.get(d.event_id)!,
+  }));
+}
+
+/** The (distribution, URL) pairs among these that a receiver stopped with 410 Gone. */
+export async function stoppedUrls(db: Db, deliveries: ReadonlyArray<{ distribution_id: string; url: string }>): Promise<Map<string, string>> {
+  if (deliveries.length === 0) return new Map();
+  const rows = await db.selectFrom('webhook_stopped_urls').select(['distribution_id', 'url', 'stopped_at'])
+    .where('url', 'in', [...new Set(deliveries.map((d) => d.url))]).execute();
+  return new Map(rows.map((row) => [stopKey(row.distribution_id, row.url), row.stopped_at]));
+}
+
+export const stopKey = (distributionId: string, url: string) => `${distributionId} ${url}`;
+
+export interface AttemptRecord {
+  readonly delivery: ClaimedDelivery;
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly outcome: AttemptOutcome;
+  readonly statusCode: number | null;
+  readonly error: string | null;
+  readonly status: DeliveryStatus;
+  readonly nextAttemptAt: string | null;
+  /** 410 Gone: stop every later delivery to this URL of the distribution. */
+  readonly stopUrl: boolean;
+}
+
+/**
+ * Writes one attempt's result, if this worker still holds the claim (a worker that stalled
+ * past its lease may have lost the delivery to another; the other one records it then).
+ */
+export async function recordAttempt(db: Db, record: AttemptRecord): Promise<boolean> {
+  const { delivery } = record;
+  const now = new Date().toISOString();
+  const updated = await db.updateTable('webhook_deliveries')
+    .set({
+      status: record.status, next_attempt_at: record.nextAttemptAt, claim_id: null, attempts: delivery.attempts + 1,
+      last_status_code: record.statusCode, last_error: record.error, updated_at: now,
+    })
+    .where('id', '=', delivery.id).where('claim_id', '=', delivery.claim_id)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) return false;
+  await db.insertInto('webhook_attempts').values({
+    id: randomUUID(), delivery_id: delivery.id, attempt_nr: delivery.attempts + 1, started_at: record.startedAt,
+    duration_ms: record.durationMs, outcome: record.outcome, status_code: record.statusCode, error: record.error,
+  }).execute();
+  if (record.stopUrl) {
+    await db.insertInto('webhook_stopped_urls')
+      .values({ distribution_id: delivery.distribution_id, url: delivery.url, stopped_at: now, delivery_id: delivery.id })
+      .onConflict((conflict) => conflict.columns(['distribution_id', 'url']).doUpdateSet({ stopped_at: now, delivery_id: delivery.id }))
+      .execute();
+  }
+  return true;
+}
+
+/** Gives claimed deliveries back, due now and with no attempt counted (the worker is stopping). */
+export async function releaseClaims(db: Db, deliveries: ReadonlyArray<Pick<ClaimedDelivery, 'id' | 'claim_id'>>): Promise<void> {
+  const now = new Date().toISOString();
+  for (const delivery of deliveries) {
+    await db.updateTable('webhook_deliveries').set({ next_attempt_at: now, claim_id: null })
+      .where('id', '=', delivery.id).where('claim_id', '=', delivery.claim_id).execute();
+  }
+}
+
+/** How long the oldest due delivery has been waiting, in seconds; 0 when none is due. */
+export async function oldestDueAgeSeconds(db: Db, now: Date): Promise<number> {
+  const row = await db.selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.min('next_attempt_at').as('oldest'))
+    .where('status', '=', 'pending').where('next_attempt_at', '<=', now.toISOString())
+    .executeTakeFirst();
+  const oldest = row?.oldest as string | null | undefined;
+  return oldest ? Math.max(0, (now.getTime() - Date.parse(oldest)) / 1000) : 0;
+}

@@ -1,0 +1,44 @@
+// Webhook metrics (issue 4, point 7), on the app's own registry (src/ops/metrics.ts):
+// attempts by outcome, attempt latency, and the outbox lag: how long the oldest due
+// delivery has been waiting. The lag is read from the database when scraped, so every
+// process sharing a database reports it, the ones without a worker too.
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { DatabaseHandle } from '../db/database.ts';
+import { oldestDueAgeSeconds } from './delivery.repository.ts';
+
+export interface WebhookMetrics {
+  readonly deliveries: Counter<'outcome'>;
+  readonly attemptDuration: Histogram<'outcome'>;
+}
+
+export function createWebhookMetrics(registry: Registry, database: DatabaseHandle): WebhookMetrics {
+  new Gauge({
+    name: 'lead_intake_webhook_outbox_lag_seconds',
+    help: 'How long the oldest due webhook delivery has been waiting for a worker (0 when none is due).',
+    registers: [registry],
+    async collect() {
+      try {
+        this.set(await oldestDueAgeSeconds(database.db, new Date()));
+      } catch {
+        // A database that does not answer fails /readyz; /metrics still serves the rest.
+      }
+    },
+  });
+  return {
+    deliveries: new Counter({
+      name: 'lead_intake_webhook_deliveries_total',
+      help: 'Webhook delivery attempts by outcome: delivered (2xx), retry (failed, retried later), failed (the last attempt failed), ' +
+        'gone (410, URL stopped), refused (address not allowed), stopped (not sent: the URL answered 410 before).',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    attemptDuration: new Histogram({
+      name: 'lead_intake_webhook_attempt_duration_seconds',
+      help: 'Time of one webhook delivery attempt, from resolving the host to the end of the answer, by outcome.',
+      labelNames: ['outcome'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15],
+      registers: [registry],
+    }),
+  };
+}
+

@@ -1,0 +1,63 @@
+// The transactional outbox (DESIGN.md section 5): the event and one delivery per callback
+// URL are written by the same transaction as the change they report, so an accepted push
+// never loses its event, whatever happens after the commit; the worker sends them later.
+// After the commit the service calls `committed()`, which wakes this process's worker at
+// once instead of at its next poll.
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.ts';
+import type { LeadResponse } from '../leads/lead.response.ts';
+import type { WebhookEventType } from './webhook.table.ts';
+
+export interface LeadEvent {
+  readonly type: WebhookEventType;
+  /** The lead as the API returns it. */
+  readonly lead: LeadResponse;
+  readonly distributionId: string;
+  /** When the change happened (the push's or update's time). */
+  readonly at: string;
+}
+
+export class WebhookOutbox {
+  readonly #listeners = new Set<() => void>();
+
+  /** True when an event was written: the prospect has callbacks to send it to. */
+  static hasRecipients(lead: LeadResponse): boolean {
+    return lead.prospect.callbacks.length > 0;
+  }
+
+  /** Writes the event and its deliveries in the caller's transaction. */
+  async record(db: Kysely<Database>, event: LeadEvent): Promise<void> {
+    const urls = event.lead.prospect.callbacks;
+    if (urls.length === 0) return;
+    const id = randomUUID();
+    const payload = JSON.stringify({ id, type: event.type, created_at: event.at, distribution_id: event.distributionId, data: event.lead });
+    await db.insertInto('webhook_events').values({
+      id, distribution_id: event.distributionId, type: event.type, lead_id: event.lead.id, party_id: event.lead.party_id, payload, created_at: event.at,
+    }).execute();
+    await db.insertInto('webhook_deliveries').values(urls.map((url) => ({
+      id: randomUUID(), event_id: id, distribution_id: event.distributionId, url, status: 'pending' as const, next_attempt_at: event.at,
+      claim_id: null, attempts: 0, round_start: 0, last_status_code: null, last_error: null, created_at: event.at, updated_at: event.at,
+    }))).execute();
+  }
+
+  /**
+   * A push that lists a callback URL again resumes deliveries to it after its receiver
+   * answered 410 Gone: the platform is telling us, now, that the URL is wanted.
+   */
+  async resume(db: Kysely<Database>, distributionId: string, urls: readonly string[]): Promise<void> {
+    if (urls.length === 0) return;
+    await db.deleteFrom('webhook_stopped_urls').where('distribution_id', '=', distributionId).where('url', 'in', urls).execute();
+  }
+
+  /** Call after a transaction that recorded events has committed. */
+  committed(): void {
+    for (const listener of this.#listeners) listener();
+  }
+
+  /** `listener` runs after each commit with new events; returns the unsubscribe. */
+  subscribe(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+}

@@ -1,0 +1,63 @@
+// Row types of the webhook tables (migration 2026-11-20T01-00_webhooks). Timestamps are
+// ISO 8601 UTC text like everywhere else, so they compare correctly as text.
+
+export type WebhookEventType = 'lead.created' | 'lead.updated' | 'party.updated';
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+/**
+ * How one attempt ended: delivered (2xx), retry (failed, another attempt is scheduled),
+ * failed (the last attempt failed), gone (410: the URL is stopped), refused (the address
+ * guard would not connect), stopped (not sent: the URL answered 410 before).
+ */
+export type AttemptOutcome = 'delivered' | 'retry' | 'failed' | 'gone' | 'refused' | 'stopped';
+
+export interface WebhookSigningKeyTable {
+  id: string;
+  distribution_id: string;
+  secret: string;
+  created_at: string;
+  expires_at: string | null;
+}
+
+export interface WebhookEventTable {
+  id: string;
+  distribution_id: string;
+  type: WebhookEventType;
+  lead_id: string;
+  party_id: string;
+  payload: string;
+  created_at: string;
+}
+
+export interface WebhookDeliveryTable {
+  id: string;
+  event_id: string;
+  distribution_id: string;
+  url: string;
+  status: DeliveryStatus;
+  next_attempt_at: string | null;
+  claim_id: string | null;
+  attempts: number;
+  round_start: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookAttemptTable {
+  id: string;
+  delivery_id: string;
+  attempt_nr: number;
+  started_at: string;
+  duration_ms: number;
+  outcome: AttemptOutcome;
+  status_code: number | null;
+  error: string | null;
+}
+
+export interface WebhookStoppedUrlTable {
+  distribution_id: string;
+  url: string;
+  stopped_at: string;
+  delivery_id: string;
+}

@@ -1,0 +1,264 @@
+// The delivery worker (DESIGN.md section 5): claims due deliveries from the outbox, sends
+// each as a signed POST, and records every attempt with its result. Runs inside the server
+// process (started by app.ts unless WEBHOOK_WORKER=false) or alone (`lead-intake webhook
+// work`); any number of them may share one database.
+//
+// It does not poll in a hot loop: a commit that wrote events wakes it (WebhookOutbox), and
+// a timer looks again every POLL_INTERVAL_MS for what other processes wrote and for retries.
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import type { DatabaseHandle } from '../db/database.ts';
+import type { TransactionRunner } from '../db/transaction-runner.ts';
+import { AddressGuard } from './address-guard.ts';
+import { anyDue, claimDue, recordAttempt, releaseClaims, stopKey, stoppedUrls, type ClaimedDelivery } from './delivery.repository.ts';
+import { decide, type Decision } from './retry-policy.ts';
+import { signingSecrets } from './signing-key.repository.ts';
+import { signWebhook } from './signing.ts';
+import type { WebhookMetrics } from './webhook.metrics.ts';
+import type { WebhookOutbox } from './webhook.outbox.ts';
+import { ATTEMPT_TIMEOUT_MS, WebhookSender, type SendResult } from './webhook.sender.ts';
+
+/** Attempts in flight per process, at most. */
+const CONCURRENCY = 32;
+/**
+ * Claimed beyond the attempts in flight, so a freed slot starts the next attempt at once
+ * instead of waiting for a claim (a commit, shared with pushes on SQLite). The lease covers
+ * the wait: these start within one attempt timeout.
+ */
+const CLAIM_AHEAD = CONCURRENCY;
+const POLL_INTERVAL_MS = 1_000;
+/** A claim outlives the longest attempt by a wide margin; a dead worker's claims return after it. */
+const LEASE_MS = ATTEMPT_TIMEOUT_MS * 4;
+/** On shutdown, attempts in flight get this long to finish; the rest are given back, due at once. */
+const STOP_GRACE_MS = 5_000;
+
+export type WorkerLog = Pick<FastifyBaseLogger, 'error' | 'warn' | 'info' | 'debug'>;
+
+export interface WorkerDependencies {
+  readonly database: DatabaseHandle;
+  /** Claims and results go through the same runner as pushes (SQLite group commit). */
+  readonly transactions: TransactionRunner;
+  readonly config: Pick<Config, 'webhookRetrySchedule' | 'webhookAllowPrivateNetworks'>;
+  readonly metrics: WebhookMetrics;
+  readonly log: WorkerLog;
+  /** Wakes the worker when this process commits new events. */
+  readonly outbox?: WebhookOutbox;
+  readonly pollIntervalMs?: number;
+}
+
+interface InFlight {
+  readonly delivery: ClaimedDelivery;
+  readonly abort: AbortController;
+}
+
+interface Queued {
+  readonly delivery: ClaimedDelivery;
+  readonly secrets: string[];
+  readonly stoppedAt: string | undefined;
+}
+
+export class WebhookWorker {
+  readonly #deps: WorkerDependencies;
+  readonly #sender: WebhookSender;
+  readonly #pollIntervalMs: number;
+  /** Claimed, waiting for a slot. */
+  #queue: Queued[] = [];
+  /** Attempts holding a slot: until the receiver's answer. */
+  readonly #inFlight = new Map<string, InFlight>();
+  /** Every attempt until its result is recorded (which happens after its slot is freed). */
+  readonly #unrecorded = new Set<Promise<void>>();
+  #running = false;
+  #round: Promise<void> | undefined;
+  #wakeAgain = false;
+  /** The last claim took all it could: more may be due as soon as a slot frees up. */
+  #backlog = false;
+  #timer: NodeJS.Timeout | undefined;
+  #timerAt = Infinity;
+  #unsubscribe: (() => void) | undefined;
+
+  constructor(deps: WorkerDependencies) {
+    this.#deps = deps;
+    this.#pollIntervalMs = deps.pollIntervalMs ?? POLL_INTERVAL_MS;
+    this.#sender = new WebhookSender({
+      guard: new AddressGuard({ allowPrivateNetworks: deps.config.webhookAllowPrivateNetworks }),
+      maxSockets: CONCURRENCY,
+    });
+  }
+
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    this.#unsubscribe = this.#deps.outbox?.subscribe(() => this.wake());
+    this.wake();
+  }
+
+  /** Look for due deliveries now (coalesced: a wake during a claim round runs one more round). */
+  wake(): void {
+    if (!this.#running) return;
+    if (this.#round) {
+      this.#wakeAgain = true;
+      return;
+    }
+    this.#round = this.#claimRound().finally(() => {
+      this.#round = undefined;
+      if (this.#wakeAgain) {
+        this.#wakeAgain = false;
+        this.wake();
+      }
+    });
+  }
+
+  /**
+   * Stops claiming; attempts in flight finish within STOP_GRACE_MS or are aborted and given
+   * back (due again, no attempt counted). Either way no delivery is lost.
+   */
+  async stop(): Promise<void> {
+    if (!this.#running) return;
+    this.#running = false;
+    this.#unsubscribe?.();
+    clearTimeout(this.#timer);
+    await this.#round;
+    const queued = this.#queue.splice(0).map((q) => q.delivery);
+    if (queued.length > 0) {
+      await this.#deps.transactions.run((trx) => releaseClaims(trx, queued))
+        .catch((error) => this.#deps.log.error({ err: error }, 'webhook worker: could not give back claimed deliveries; due again after their lease'));
+    }
+    const settled = Promise.allSettled([...this.#unrecorded]);
+    let grace: NodeJS.Timeout | undefined;
+    const finished = await Promise.race([
+      settled.then(() => true),
+      new Promise<false>((resolve) => { grace = setTimeout(() => resolve(false), STOP_GRACE_MS); }),
+    ]);
+    clearTimeout(grace);
+    if (!finished) {
+      for (const entry of this.#inFlight.values()) entry.abort.abort();
+      await settled;
+    }
+    this.#sender.close();
+  }
+
+  async #claimRound(): Promise<void> {
+    try {
+      while (this.#running) {
+        const free = CONCURRENCY + CLAIM_AHEAD - this.#inFlight.size - this.#queue.length;
+        this.#backlog = free <= 0;
+        if (free <= 0) return;
+        const now = new Date();
+        if (!(await anyDue(this.#deps.database.db, now.toISOString()))) return;
+        const claim = { now: now.toISOString(), leaseUntil: new Date(now.getTime() + LEASE_MS).toISOString(), claimId: randomUUID(), limit: free };
+        const claimed = await this.#deps.transactions.run((trx) => claimDue(trx, this.#deps.database.dialect, claim));
+        if (claimed.length > 0) await this.#startAttempts(claimed);
+        this.#backlog = claimed.length === free;
+        if (!this.#backlog) return;
+      }
+    } catch (error) {
+      this.#deps.log.error({ err: error }, 'webhook worker: could not claim deliveries; trying again later');
+    } finally {
+      this.#arm(Date.now() + this.#pollIntervalMs);
+    }
+  }
+
+  async #startAttempts(claimed: ClaimedDelivery[]): Promise<void> {
+    let secrets: Map<string, string[]>;
+    let stopped: Map<string, string>;
+    try {
+      const db = this.#deps.database.db;
+      [secrets, stopped] = await Promise.all([
+        signingSecrets(db, [...new Set(claimed.map((d) => d.distribution_id))], new Date()),
+        stoppedUrls(db, claimed),
+      ]);
+    } catch (error) {
+      await releaseClaims(this.#deps.database.db, claimed).catch(() => {});
+      throw error;
+    }
+    for (const delivery of claimed) {
+      this.#queue.push({ delivery, secrets: secrets.get(delivery.distribution_id) ?? [], stoppedAt: stopped.get(stopKey(delivery.distribution_id, delivery.url)) });
+    }
+    this.#pump();
+  }
+
+  /** Starts queued attempts while slots are free. */
+  #pump(): void {
+    while (this.#running && this.#inFlight.size < CONCURRENCY && this.#queue.length > 0) {
+      const { delivery, secrets, stoppedAt } = this.#queue.shift()!;
+      const entry: InFlight = { delivery, abort: new AbortController() };
+      this.#inFlight.set(delivery.id, entry);
+      const done: Promise<void> = this.#attempt(entry, secrets, stoppedAt)
+        .catch((error) => this.#deps.log.error({ err: error, delivery_id: delivery.id }, 'webhook worker: could not record an attempt'))
+        .finally(() => {
+          this.#freeSlot(entry);
+          this.#unrecorded.delete(done);
+        });
+      this.#unrecorded.add(done);
+    }
+  }
+
+  /**
+   * The slot is free once the receiver answered: recording the result waits for a commit
+   * (shared with pushes on SQLite), and holding the slot through it would cap throughput
+   * at CONCURRENCY per commit round trip rather than per HTTP round trip.
+   */
+  #freeSlot(entry: InFlight): void {
+    if (!this.#inFlight.delete(entry.delivery.id)) return;
+    this.#pump();
+    // Claim again once the queue runs low, in batches rather than one delivery per commit.
+    if (this.#backlog && this.#queue.length <= CLAIM_AHEAD / 2) this.wake();
+  }
+
+  async #attempt(entry: InFlight, secrets: string[], stoppedAt: string | undefined): Promise<void> {
+    const { delivery } = entry;
+    const startedAt = new Date();
+    let result: SendResult;
+    if (stoppedAt !== undefined) {
+      const error = `not sent: the receiver answered 410 Gone at ${stoppedAt}; a push that lists the URL again resumes it`;
+      result = { statusCode: null, error, refused: false, retryAfterMs: null, durationMs: 0 };
+    } else {
+      const headers = signWebhook(secrets, delivery.event_id, startedAt, delivery.payload);
+      result = await this.#sender.send(delivery.url, { ...headers }, delivery.payload, entry.abort.signal);
+      if (entry.abort.signal.aborted) {
+        await this.#deps.transactions.run((trx) => releaseClaims(trx, [delivery]));
+        return;
+      }
+    }
+    this.#freeSlot(entry);
+    const decision: Decision = stoppedAt !== undefined
+      ? { outcome: 'stopped', status: 'failed', nextAttemptAt: null, stopUrl: false }
+      : decide(result, delivery.attempts - delivery.round_start + 1, this.#deps.config.webhookRetrySchedule, new Date());
+    const recorded = await this.#deps.transactions.run((trx) => recordAttempt(trx, {
+      delivery, startedAt: startedAt.toISOString(), durationMs: result.durationMs, outcome: decision.outcome,
+      statusCode: result.statusCode, error: result.error, status: decision.status,
+      nextAttemptAt: decision.nextAttemptAt?.toISOString() ?? null, stopUrl: decision.stopUrl,
+    }));
+    const { metrics, log } = this.#deps;
+    metrics.deliveries.inc({ outcome: decision.outcome });
+    if (stoppedAt === undefined) metrics.attemptDuration.observe({ outcome: decision.outcome }, result.durationMs / 1000);
+    const fields = { delivery_id: delivery.id, event_id: delivery.event_id, url: withoutSecrets(delivery.url), outcome: decision.outcome, status_code: result.statusCode, recorded };
+    if (decision.outcome === 'delivered') log.debug(fields, 'webhook delivered');
+    else if (decision.outcome === 'retry') log.info({ ...fields, error: result.error, next_attempt_at: decision.nextAttemptAt }, 'webhook attempt failed; will retry');
+    else log.warn({ ...fields, error: result.error }, 'webhook delivery failed');
+    if (decision.nextAttemptAt) this.#arm(decision.nextAttemptAt.getTime());
+  }
+
+  /** Wakes the worker at `at` unless a wake is already set for earlier. */
+  #arm(at: number): void {
+    if (!this.#running || at >= this.#timerAt) return;
+    clearTimeout(this.#timer);
+    this.#timerAt = at;
+    this.#timer = setTimeout(() => {
+      this.#timerAt = Infinity;
+      this.#timer = undefined;
+      this.wake();
+    }, Math.max(0, at - Date.now()));
+  }
+}
+
+/** Logs keep the receiver's origin and path, not credentials or query tokens in the URL. */
+function withoutSecrets(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return '(invalid URL)';
+  }
+}

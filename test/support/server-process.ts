@@ -1,0 +1,50 @@
+// `node src/server.ts` as in production, in a process of its own on the test's database:
+// for what only separate processes can show (kill -9, several workers on one database).
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const SERVER_SCRIPT = fileURLToPath(new URL('../../src/server.ts', import.meta.url));
+
+export interface ServerProcess {
+  readonly url: string;
+  readonly child: ChildProcess;
+  readonly exited: Promise<unknown>;
+  /** SIGTERM (graceful) and wait for the exit. */
+  stop(): Promise<void>;
+  /** SIGKILL: no shutdown code runs at all. */
+  kill(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [SERVER_SCRIPT], {
+    env: { ...process.env, DATABASE_URL: '', NODE_ENV: 'production', LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-2000); });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 15_000;
+  while (!(await fetch(`${url}/healthz`).then((r) => r.ok, () => false))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not start: ${stderr}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const end = async (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await exited;
+  };
+  return { url, child, exited, stop: () => end('SIGTERM'), kill: () => end('SIGKILL') };
+}
