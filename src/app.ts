@@ -36,8 +36,9 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   const app = Fastify({
     logger,
     bodyLimit: config.bodyLimit,
-    // Behind a load balancer the caller's address comes from X-Forwarded-For.
-    trustProxy: true,
+    // X-Forwarded-For names the caller only when it comes from a proxy we were told to
+    // trust; otherwise any client could pick the address the login throttle counts.
+    trustProxy: typeof config.trustProxy === 'boolean' ? config.trustProxy : [...config.trustProxy],
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true },
     // A caller's own X-Request-Id is kept so its logs and ours line up.

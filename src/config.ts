@@ -1,5 +1,6 @@
 // Configuration comes from the environment only (DESIGN.md section 1). It is checked once
 // at start-up; every bad value gets its own message so an operator fixes them all at once.
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 export type TokenProfile = 'production' | 'staging';
@@ -23,6 +24,12 @@ export interface Config {
   /** NORMAL survives a process crash (kill -9); FULL also survives power loss. */
   readonly sqliteSynchronous: SqliteSynchronous;
   readonly production: boolean;
+  /**
+   * Whom to believe about the client's address (X-Forwarded-For): nobody (false), every
+   * hop (true), or the listed proxy addresses/CIDRs. It decides `request.ip`, which the
+   * SSO login throttle counts per address.
+   */
+  readonly trustProxy: boolean | readonly string[];
 }
 
 export class ConfigError extends Error {
@@ -78,6 +85,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : '!must be NORMAL or FULL',
     ),
     production: env.NODE_ENV === 'production',
+    trustProxy: read('TRUST_PROXY', 'false', parseTrustProxy),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
@@ -124,6 +132,18 @@ function parseSchedule(raw: string): number[] | string {
     return '!must be a comma-separated list of durations such as 5s,5m,2h';
   }
   return steps as number[];
+}
+
+function parseTrustProxy(raw: string): boolean | string[] | string {
+  if (/^(true|false)$/i.test(raw)) return raw.toLowerCase() === 'true';
+  const proxies = raw.split(',').map((entry) => entry.trim());
+  const valid = (entry: string) => {
+    const [address = '', bits, ...rest] = entry.split('/');
+    const family = isIP(address);
+    if (family === 0 || rest.length > 0) return false;
+    return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+  };
+  return proxies.every(valid) ? proxies : '!must be true, false, or proxy addresses/CIDRs separated by commas';
 }
 
 function parseBoolean(raw: string): boolean | string {

@@ -18,7 +18,12 @@ export async function startServer(config: Config): Promise<App> {
       redact: ['req.headers.authorization', 'req.headers.cookie'],
     },
   });
-  app.addHook('onClose', async () => database.close());
+  // The database closes after app.close() resolves, not in an onClose hook: hooks added
+  // here would run before app.ts's own (the write queue's last commit, the webhook worker).
+  const close = async () => {
+    await app.close();
+    await database.close();
+  };
   await app.listen({ port: config.port, host: config.host });
   app.log.info({ database: database.location }, 'lead-intake is serving');
   if (!config.production) await bootstrapDemo(database, config, app.log);
@@ -31,7 +36,7 @@ export async function startServer(config: Config): Promise<App> {
       app.log.info({ signal }, 'shutting down');
       // Stop accepting, finish the requests in flight (their commits included), then exit.
       const force = setTimeout(() => process.exit(1), 10_000).unref();
-      app.close().then(
+      close().then(
         () => { clearTimeout(force); process.exit(0); },
         (error) => { app.log.error(error); process.exit(1); },
       );

@@ -79,7 +79,7 @@ export class UserAgent {
   }
 
   /** One request, no redirects followed. */
-  async request(url: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<PageReply> {
+  async request(url: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<PageReply> {
     const target = new URL(url);
     const cookie = [...this.#cookies]
       .filter(([, entry]) => target.pathname.startsWith(entry.path))
@@ -92,6 +92,7 @@ export class UserAgent {
         ...(cookie && { cookie }),
         ...(init.form && { 'content-type': 'application/x-www-form-urlencoded' }),
         'accept-language': 'en',
+        ...init.headers,
       },
       ...(init.form && { body: new URLSearchParams(init.form).toString() }),
     });
@@ -100,7 +101,7 @@ export class UserAgent {
   }
 
   /** Follows redirects while they stay on the server; returns the first answer that is not one, or the redirect leaving it. */
-  async follow(url: string, init: { form?: Record<string, string> } = {}): Promise<PageReply> {
+  async follow(url: string, init: { form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<PageReply> {
     let reply = await this.request(url, init);
     for (let hops = 0; hops < 10 && reply.status >= 300 && reply.status < 400; hops++) {
       const next = new URL(reply.headers.get('location')!, reply.url).href;
