@@ -1,7 +1,6 @@
 // The `lead-intake` command and the first start, as a user meets them: real processes
 // (bin/lead-intake.js, src/server.ts) on the test's database, on each database engine.
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -10,7 +9,7 @@ import { Writable } from 'node:stream';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { DEMO_DISTRIBUTION_ID, bootstrapDemo } from '../src/distributions/demo-bootstrap.ts';
-import { createTestDatabase, dialect, startTestServer, type TestDatabase, type TestServer } from './support/test-server.ts';
+import { createTestDatabase, dialect, freePort, startTestServer, type TestDatabase, type TestServer } from './support/test-server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BIN = path.join(ROOT, 'bin', 'lead-intake.js');
@@ -175,14 +174,6 @@ afterEach(() => {
   for (const child of children) child.kill('SIGKILL');
   children.clear();
 });
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /** `node src/server.ts` (what npm start runs), or the CLI's `serve`. */
 async function startServerProcess(database: TestDatabase, env: Record<string, string> = {}, viaCli = false): Promise<ServerProcess> {

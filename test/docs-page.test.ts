@@ -3,22 +3,16 @@
 // service may have no internet. Runs in the sqlite project only (vitest.config.ts): the
 // database behind the page is irrelevant.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from './support/browser.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 let server: TestServer;
 let browser: Browser;
 beforeAll(async () => {
   server = await startTestServer();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -2,13 +2,10 @@
 // (src/db/transaction-runner.ts), so every lead answered 201 must still be there after
 // the process is killed without warning (kill -9) and started again on the same data.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { createTenant, createTestDatabase, type Tenant, type TestDatabase } from './support/test-server.ts';
+import { startServerProcess, type ServerProcess } from './support/server-process.ts';
 
-const SERVER_SCRIPT = fileURLToPath(new URL('../src/server.ts', import.meta.url));
 const CONCURRENCY = 30;
 const MAX_PUSHES = 2_000;
 const MAX_PUSHING_MS = 5_000;
@@ -27,46 +24,7 @@ afterAll(async () => {
   await database?.drop();
 });
 
-interface RunningServer {
-  readonly url: string;
-  readonly child: ChildProcess;
-  readonly exited: Promise<unknown>;
-}
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-/** `node src/server.ts` as in production, on the test database, answering /healthz. */
-async function startServer(): Promise<RunningServer> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [SERVER_SCRIPT], {
-    env: {
-      ...process.env, DATABASE_URL: '', ...database.env,
-      NODE_ENV: 'production', LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1',
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-2000); });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 15_000;
-  while (!(await fetch(`${url}/healthz`).then((r) => r.ok, () => false))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server did not start: ${stderr}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return { url, child, exited };
-}
-
-function push(server: RunningServer, ref: string): Promise<Response> {
+function push(server: ServerProcess, ref: string): Promise<Response> {
   return fetch(`${server.url}/v1/api/distributions/${tenant.distributionId}/leads/customers`, {
     method: 'POST',
     headers: { authorization: `apikey ${tenant.token}`, 'content-type': 'application/json' },
@@ -79,7 +37,7 @@ function push(server: RunningServer, ref: string): Promise<Response> {
 
 it('keeps every push answered 201 when the server is killed with SIGKILL mid-stream', async () => {
   const run = randomBytes(4).toString('hex');
-  const first = await startServer();
+  const first = await startServerProcess(database.env);
   const acknowledged: Array<{ ref: string; id: string }> = [];
   const unexpected: string[] = [];
   let sent = 0;
@@ -122,7 +80,7 @@ it('keeps every push answered 201 when the server is killed with SIGKILL mid-str
   // The kill really came mid-stream, with pushes the server had not answered.
   expect(inFlightAtKill).toBeGreaterThan(0);
 
-  const second = await startServer();
+  const second = await startServerProcess(database.env);
   try {
     const ids = acknowledged.map((a) => a.id);
     const stored = new Set<string>();

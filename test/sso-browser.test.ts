@@ -6,11 +6,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from './support/browser.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
 import { PASSWORD, authorizationUrl, createSsoFixture, exchangeCode, pkcePair, tokenRequest, type SsoFixture } from './support/sso.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** The partner's redirect URI: records what arrives and shows a plain page. */
 interface RedirectReceiver {
@@ -42,13 +42,7 @@ let browser: Browser;
 beforeAll(async () => {
   [server, receiver] = await Promise.all([startTestServer(), startRedirectReceiver()]);
   fixture = await createSsoFixture(server, receiver.uri, { language: 'nl' });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

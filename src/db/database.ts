@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
-import { createNodeSqliteDialect } from './node-sqlite-dialect.ts';
+import { NodeSqliteDatabase, createNodeSqliteDialect } from './node-sqlite-dialect.ts';
 import type { DistributionTable } from '../distributions/distribution.table.ts';
 import type { ApiTokenTable } from '../auth/api-token.table.ts';
 import type {
@@ -97,8 +97,15 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
   const filename = path.join(options.dataDir, 'lead-intake.db');
-  const db = new Kysely<Database>({
-    dialect: createNodeSqliteDialect({ filename, synchronous: options.sqliteSynchronous }),
-  });
-  return { db, dialect: 'sqlite', location: filename, close: () => db.destroy() };
+  const sqlite = new NodeSqliteDatabase({ filename, synchronous: options.sqliteSynchronous });
+  const db = new Kysely<Database>({ dialect: createNodeSqliteDialect(sqlite) });
+  return {
+    db,
+    dialect: 'sqlite',
+    location: filename,
+    close: async () => {
+      await db.destroy();
+      await sqlite.closed();
+    },
+  };
 }

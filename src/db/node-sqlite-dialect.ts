@@ -25,8 +25,7 @@ export interface NodeSqliteOptions {
   readonly backgroundCheckpoint?: boolean;
 }
 
-export function createNodeSqliteDialect(options: NodeSqliteOptions): SqliteDialect {
-  const database = new NodeSqliteDatabase(options);
+export function createNodeSqliteDialect(database: NodeSqliteDatabase): SqliteDialect {
   return new NodeSqliteDialect({ database });
 }
 
@@ -57,6 +56,7 @@ export class NodeSqliteDatabase implements SqliteDatabase {
   readonly #db: DatabaseSync;
   readonly #statements = new Map<string, NodeSqliteStatement>();
   readonly #checkpointer: Checkpointer | undefined;
+  #checkpointerStopped: Promise<void> | undefined;
 
   constructor(options: NodeSqliteOptions) {
     this.#db = new DatabaseSync(options.filename);
@@ -85,12 +85,21 @@ export class NodeSqliteDatabase implements SqliteDatabase {
     return statement;
   }
 
+  /** Kysely's close is synchronous: the checkpoint worker is only told to stop here. */
   close(): void {
     this.#statements.clear();
     if (this.#db.isOpen) this.#db.close();
-    // Not awaited (Kysely's close is synchronous): the worker's last round and close
-    // finish on their own, and an interrupted checkpoint is safe in SQLite.
-    void this.#checkpointer?.stop();
+    this.#checkpointerStopped ??= this.#checkpointer?.stop() ?? Promise.resolve();
+  }
+
+  /**
+   * Closes (if Kysely has not) and resolves once the checkpoint worker has closed its
+   * connection too, so the caller may delete the files: a worker still starting up would
+   * otherwise open the database again and recreate them.
+   */
+  async closed(): Promise<void> {
+    this.close();
+    await this.#checkpointerStopped;
   }
 }
 

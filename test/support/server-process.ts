@@ -1,8 +1,10 @@
 // `node src/server.ts` as in production, in a process of its own on the test's database:
 // for what only separate processes can show (kill -9, several workers on one database).
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './test-server.ts';
+
+export { freePort };
 
 const SERVER_SCRIPT = fileURLToPath(new URL('../../src/server.ts', import.meta.url));
 
@@ -14,14 +16,6 @@ export interface ServerProcess {
   stop(): Promise<void>;
   /** SIGKILL: no shutdown code runs at all. */
   kill(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
