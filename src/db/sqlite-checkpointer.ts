@@ -40,6 +40,9 @@ export function startCheckpointer(options: CheckpointerOptions): Checkpointer {
   return {
     async stop() {
       stopping = true;
+      // Keep the process alive until the worker has closed: a caller awaiting this
+      // (closing the database at exit) would otherwise see its await never settle.
+      worker.ref();
       worker.postMessage('stop');
       // A worker stuck in a long checkpoint must not hold up shutdown forever.
       const timeout = setTimeout(() => void worker.terminate(), 5_000).unref();
