@@ -2,6 +2,7 @@
 // "Matching and merge", rules 6 to 8. Pure functions over the in-memory aggregate; the
 // service finds the party (rules 1 to 5) and the repository writes what changed.
 import { randomUUID } from 'node:crypto';
+import { newRowId } from '../db/ids.ts';
 import { isDeepStrictEqual } from 'node:util';
 import type {
   Coverage,
@@ -104,6 +105,8 @@ function mergeRiskObject(
     (type === 'RESIDENCE' && data.address ? sameType.find((object) => sameAddress(object.current.data.address, data.address)) : undefined);
 
   if (!found) {
+    // Risk object and package ids stay v4: a client may send them back as its own ids,
+    // which the specification requires to be UUID v4.
     const id = clientId ?? randomUUID();
     if (clientId !== undefined) riskIds.set(clientId, id);
     lead.riskObjects.push({
@@ -111,7 +114,7 @@ function mergeRiskObject(
       type,
       position: nextPosition(lead.riskObjects),
       vin: typeof data.vin === 'string' ? data.vin : null,
-      current: { id: randomUUID(), revision_nr: 1, data: withoutNulls(data), created_at: now },
+      current: { id: newRowId(), revision_nr: 1, data: withoutNulls(data), created_at: now },
       created_at: now,
       updated_at: now,
       isNew: true,
@@ -123,7 +126,7 @@ function mergeRiskObject(
   const { merged, changed } = mergeFields(found.current.data, data);
   if (!changed) return false;
   // A changed risk object gets a new revision; the old one is kept (rule 7).
-  found.current = { id: randomUUID(), revision_nr: found.current.revision_nr + 1, data: merged, created_at: now };
+  found.current = { id: newRowId(), revision_nr: found.current.revision_nr + 1, data: merged, created_at: now };
   found.newRevision = true;
   found.vin = typeof merged.vin === 'string' ? merged.vin : null;
   found.updated_at = now;
@@ -175,7 +178,7 @@ function mergePolicy(
       : (packageIds.get(pushed.policy_package_id) ?? pushed.policy_package_id);
   const coverages = pushed.coverages?.map(
     (coverage): Coverage => ({
-      id: randomUUID(),
+      id: newRowId(),
       risk_object_id: coverage.risk_object_id === null ? null : (riskIds.get(coverage.risk_object_id) ?? coverage.risk_object_id),
       data: coverage.data,
     }),
@@ -183,7 +186,7 @@ function mergePolicy(
 
   if (!found) {
     lead.policies.push({
-      id: randomUUID(),
+      id: newRowId(),
       position: nextPosition(lead.policies),
       policy_package_id: packageId ?? null,
       data: withoutNulls(pushed.fields),

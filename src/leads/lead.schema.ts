@@ -10,7 +10,7 @@ import {
   POLICY_TYPES,
   RESIDENCE_TYPES,
 } from './enumerations.ts';
-import { Enum, HttpUrl, IsoDate, Nullable, NumericText, Text, Uuid4 } from './schema-primitives.ts';
+import { Enum, HttpUrl, IsoDate, Nullable, NumericText, Text, Uuid, Uuid4 } from './schema-primitives.ts';
 
 const closed = { additionalProperties: false } as const;
 const Opt = Type.Optional;
@@ -114,7 +114,7 @@ export const InsurancePolicy = Type.Object(
 
 /** Fields every prospect shares, customer or company. */
 const prospectCommon = {
-  id: Opt(Uuid4({ description: 'Party id of an existing lead: the push is merged into it.' })),
+  id: Opt(Uuid({ description: 'Party id of an existing lead: the push is merged into it.' })),
   email: Opt(Nullable(Type.String({ format: 'email', maxLength: 254, examples: ['jan.peeters@example.be'] }))),
   telephonenr: Opt(Nullable(Type.String({ pattern: '^\\+?[0-9 ()./-]{6,20}$', examples: ['+32 9 123 45 67'] }))),
   language: Opt(Nullable(Type.String({ pattern: '^[a-z]{2}$', examples: ['nl'] }))),

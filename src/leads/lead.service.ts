@@ -1,7 +1,7 @@
 // Pushing a lead: match (lead.matching.ts), check references (lead.references.ts), merge
 // (lead.merge.ts), write (lead.repository.ts), all in one transaction, with the accepted
 // push appended to the push log (DESIGN.md rule 11).
-import { randomUUID } from 'node:crypto';
+import { newRowId } from '../db/ids.ts';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database, DatabaseHandle } from '../db/database.ts';
@@ -109,7 +109,7 @@ export class LeadService {
     if (outbox && body.prospect.callbacks?.length) await outbox.resume(db, distributionId, body.prospect.callbacks);
     if (outbox && changed) await outbox.record(db, { type: created ? 'lead.created' : 'lead.updated', lead: response, distributionId, at: now });
     await insertPush(db, {
-      id: randomUUID(),
+      id: newRowId(),
       lead_id: lead.leadId,
       distribution_id: distributionId,
       received_at: now,
@@ -125,8 +125,8 @@ export class LeadService {
 
 function emptyLead(distributionId: string, type: PartyType, now: string): LeadAggregate {
   return {
-    leadId: randomUUID(),
-    partyId: randomUUID(),
+    leadId: newRowId(),
+    partyId: newRowId(),
     distributionId,
     type,
     meta: {},

@@ -9,6 +9,13 @@ export const UUID_V4_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[
 export const Uuid4 = (options: object = {}) =>
   Type.String({ pattern: UUID_V4_PATTERN, examples: ['3f0c9a43-4f6e-4c9b-9a57-2f1d1c8b7e01'], ...options });
 
+/**
+ * An identifier this service handed out (a party id): any UUID. Rows written on every push
+ * get time-ordered v7 ids (src/db/ids.ts), so these are not restricted to version 4.
+ */
+export const Uuid = (options: object = {}) =>
+  Type.String({ format: 'uuid', examples: ['019a8f3c-5b2e-7c41-9a57-2f1d1c8b7e01'], ...options });
+
 /** Money and other exact decimals travel as text and are never turned into floats. */
 export const NumericText = (options: object = {}) =>
   Type.String({ pattern: '^-?[0-9]{1,15}(\\.[0-9]{1,6})?$', examples: ['499.95'], ...options });

@@ -2,6 +2,7 @@
 // policy packages, policies and coverages; risk object revisions; and JSON Merge Patch
 // updates guarded by If-Match, in one transaction each.
 import { randomUUID } from 'node:crypto';
+import { newRowId } from '../db/ids.ts';
 import { isDeepStrictEqual } from 'node:util';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
@@ -161,14 +162,14 @@ export class PartyService {
       if (existing) {
         kept.add(existing.id);
         if (isDeepStrictEqual(existing.current.data, data)) continue;
-        existing.current = { id: randomUUID(), revision_nr: existing.current.revision_nr + 1, data, created_at: now };
+        existing.current = { id: newRowId(), revision_nr: existing.current.revision_nr + 1, data, created_at: now };
         existing.newRevision = true;
         existing.vin = typeof data.vin === 'string' ? data.vin : null;
         existing.updated_at = now;
       } else {
         const object: RiskObject = {
           id: id ?? randomUUID(), type, position: nextPosition(lead.riskObjects), vin: typeof data.vin === 'string' ? data.vin : null,
-          current: { id: randomUUID(), revision_nr: 1, data, created_at: now },
+          current: { id: newRowId(), revision_nr: 1, data, created_at: now },
           created_at: now, updated_at: now, isNew: true, newRevision: true,
         };
         lead.riskObjects.push(object);

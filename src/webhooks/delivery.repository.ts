@@ -1,6 +1,6 @@
 // All SQL of the delivery queue: claiming due deliveries, recording attempts, the URLs a
 // receiver stopped with 410 Gone, and what the outbox lag metric reads.
-import { randomUUID } from 'node:crypto';
+import { newRowId } from '../db/ids.ts';
 import type { Kysely } from 'kysely';
 import type { Database, Dialect } from '../db/database.ts';
 import type { AttemptOutcome, DeliveryStatus } from './webhook.table.ts';
@@ -94,7 +94,7 @@ export async function recordAttempt(db: Db, record: AttemptRecord): Promise<bool
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) !== 1) return false;
   await db.insertInto('webhook_attempts').values({
-    id: randomUUID(), delivery_id: delivery.id, attempt_nr: delivery.attempts + 1, started_at: record.startedAt,
+    id: newRowId(), delivery_id: delivery.id, attempt_nr: delivery.attempts + 1, started_at: record.startedAt,
     duration_ms: record.durationMs, outcome: record.outcome, status_code: record.statusCode, error: record.error,
   }).execute();
   if (record.stopUrl) {

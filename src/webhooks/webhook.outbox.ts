@@ -3,7 +3,7 @@
 // never loses its event, whatever happens after the commit; the worker sends them later.
 // After the commit the service calls `committed()`, which wakes this process's worker at
 // once instead of at its next poll.
-import { randomUUID } from 'node:crypto';
+import { newRowId } from '../db/ids.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { LeadResponse } from '../leads/lead.response.ts';
@@ -30,13 +30,13 @@ export class WebhookOutbox {
   async record(db: Kysely<Database>, event: LeadEvent): Promise<void> {
     const urls = event.lead.prospect.callbacks;
     if (urls.length === 0) return;
-    const id = randomUUID();
+    const id = newRowId();
     const payload = JSON.stringify({ id, type: event.type, created_at: event.at, distribution_id: event.distributionId, data: event.lead });
     await db.insertInto('webhook_events').values({
       id, distribution_id: event.distributionId, type: event.type, lead_id: event.lead.id, party_id: event.lead.party_id, payload, created_at: event.at,
     }).execute();
     await db.insertInto('webhook_deliveries').values(urls.map((url) => ({
-      id: randomUUID(), event_id: id, distribution_id: event.distributionId, url, status: 'pending' as const, next_attempt_at: event.at,
+      id: newRowId(), event_id: id, distribution_id: event.distributionId, url, status: 'pending' as const, next_attempt_at: event.at,
       claim_id: null, attempts: 0, round_start: 0, last_status_code: null, last_error: null, created_at: event.at, updated_at: event.at,
     }))).execute();
   }
