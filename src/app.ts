@@ -20,6 +20,10 @@ import { leadReadRoutes } from './leads/lead-read.routes.ts';
 import { PartyService } from './parties/party.service.ts';
 import { partyRoutes } from './parties/party.routes.ts';
 import { registerSso } from './sso/sso.plugin.ts';
+import { createSsoRuntime } from './sso/sso-runtime.ts';
+import { authenticateApiToken } from './auth/api-token.service.ts';
+import { createAuthenticator } from './auth/authorize.ts';
+import { bearerTokenVerifier } from './auth/bearer-token.ts';
 import { WebhookOutbox } from './webhooks/webhook.outbox.ts';
 import { registerWebhooks } from './webhooks/webhook.plugin.ts';
 
@@ -59,16 +63,24 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   await registerOpenApi(app, config);
   registerOperationalRoutes(app, database);
 
+  // The API's credentials, per app (tests build several, each with its own database and
+  // issuer); decorated before the routes that check them are registered.
+  const sso = createSsoRuntime(config, database, app.log);
+  app.decorate(
+    'authenticate',
+    createAuthenticator({ apikey: (token) => authenticateApiToken(database.db, token), bearer: bearerTokenVerifier(sso) }),
+  );
+
   // One runner for every write, so SQLite's group commit covers pushes and updates alike.
   const transactions = createTransactionRunner(database);
   // Pushes and party updates write their webhook events here, in their own transaction.
   const outbox = new WebhookOutbox();
   const leads = new LeadService({ database, config, transactions, outbox });
-  await app.register(leadRoutes, { prefix: '/v1/api', leads, database });
-  await app.register(leadReadRoutes, { prefix: '/v1/api', reader: new LeadReader({ database, config }), database, config });
-  await app.register(partyRoutes, { prefix: '/v1/api', parties: new PartyService({ database, config, transactions, outbox }), database });
+  await app.register(leadRoutes, { prefix: '/v1/api', leads });
+  await app.register(leadReadRoutes, { prefix: '/v1/api', reader: new LeadReader({ database, config }), config });
+  await app.register(partyRoutes, { prefix: '/v1/api', parties: new PartyService({ database, config, transactions, outbox }) });
   registerWebhooks(app, { config, database, transactions, outbox });
-  await registerSso(app, { config, database });
+  await registerSso(app, { config, database, sso });
   app.addHook('onClose', async () => transactions.close());
   return app;
 }

@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { requireDistribution } from '../distributions/distribution.service.ts';
 import type { ApiTokenTable } from './api-token.table.ts';
-import { API_TOKEN_SCOPES, type Caller } from './caller.ts';
+import { API_TOKEN_SCOPES, parseScopes, type Caller } from './caller.ts';
 
 const TOKEN_PREFIX = 'li_';
 
@@ -126,8 +126,4 @@ function toListing(row: ApiTokenTable): ApiTokenListing {
     expires_at: row.expires_at,
     revoked_at: row.revoked_at,
   };
-}
-
-function parseScopes(stored: string): string[] {
-  return stored.split(' ').filter((scope) => scope !== '');
 }

@@ -2,58 +2,52 @@
 // 401 when the credentials are missing or not valid, 403 when they are valid but lack
 // the scope or belong to another distribution.
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
-import type { DatabaseHandle } from '../db/database.ts';
 import { ForbiddenError, UnauthenticatedError } from '../errors.ts';
-import { authenticateApiToken } from './api-token.service.ts';
-import type { Caller } from './caller.ts';
-
-/** Scopes that grant every API operation (SSO `api`). */
-const ALL_OPERATIONS_SCOPE = 'api';
+import { API_SCOPE, type Caller } from './caller.ts';
 
 /** Turns the credentials of one scheme into a caller, or undefined when they are not valid. */
-export type CredentialVerifier = (database: DatabaseHandle, credentials: string) => Promise<Caller | undefined>;
+export type CredentialVerifier = (credentials: string) => Promise<Caller | undefined>;
 
-// Keyed by the lower-cased scheme. A Map, not an object literal: a scheme such as
-// `constructor` must find nothing rather than an Object.prototype member.
-const VERIFIERS = new Map<string, CredentialVerifier>([
-  ['apikey', (database, token) => authenticateApiToken(database.db, token)],
-]);
+/** The caller an Authorization header stands for, or undefined when it names none. */
+export type Authenticator = (header: string | undefined) => Promise<Caller | undefined>;
 
-/**
- * Verifiers that need more than the database, registered when an app is built: `bearer`
- * (src/auth/bearer-token.ts) needs the provider's issuer and keys. Kept per database
- * handle because tests build several apps, each with its own database and issuer, in
- * one process. A scheme registered nowhere is not valid: 401 like any unknown scheme.
- */
-const APP_VERIFIERS = new WeakMap<DatabaseHandle, Map<string, CredentialVerifier>>();
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Built once per app (app.ts): each app has its own database and SSO issuer. */
+    authenticate: Authenticator;
+  }
+}
 
-export function registerCredentialVerifier(database: DatabaseHandle, scheme: string, verify: CredentialVerifier): void {
-  const verifiers = APP_VERIFIERS.get(database) ?? new Map<string, CredentialVerifier>();
-  verifiers.set(scheme.toLowerCase(), verify);
-  APP_VERIFIERS.set(database, verifiers);
+/** `<scheme> <credentials>`, with the scheme lower-cased: it is case-insensitive (RFC 9110 section 11.1). */
+export function parseAuthorization(header: string | undefined): { scheme: string; credentials: string } | undefined {
+  const match = /^\s*(\S+)\s+(\S+)\s*$/.exec(header ?? '');
+  return match ? { scheme: match[1]!.toLowerCase(), credentials: match[2]! } : undefined;
+}
+
+/** Verifiers by scheme (`apikey`, `bearer`, in any case); any other scheme is not valid: 401. */
+export function createAuthenticator(verifiers: Readonly<Record<string, CredentialVerifier>>): Authenticator {
+  // A Map, not the object itself: a scheme such as `constructor` must find nothing rather
+  // than an Object.prototype member.
+  const byScheme = new Map(Object.entries(verifiers).map(([scheme, verify]) => [scheme.toLowerCase(), verify]));
+  return async (header) => {
+    const parsed = parseAuthorization(header);
+    if (!parsed) return undefined;
+    const verify = byScheme.get(parsed.scheme);
+    return verify ? verify(parsed.credentials) : undefined;
+  };
 }
 
 /** An onRequest hook for any route whose path has `:distribution_id`, whatever its other params. */
-export function requireScope(database: DatabaseHandle, scope: string): onRequestHookHandler {
+export function requireScope(scope: string): onRequestHookHandler {
   return async function authorize(request: FastifyRequest): Promise<void> {
-    const caller = await authenticate(database, request.headers.authorization);
+    const caller = await request.server.authenticate(request.headers.authorization);
     if (!caller) throw new UnauthenticatedError();
     request.caller = caller;
-    if (!caller.scopes.includes(scope) && !caller.scopes.includes(ALL_OPERATIONS_SCOPE)) {
+    if (!caller.scopes.includes(scope) && !caller.scopes.includes(API_SCOPE)) {
       throw new ForbiddenError({ target: 'Authorization', code: 'forbidden_scope', params: { scope } });
     }
     if (caller.distributionId !== (request.params as { distribution_id?: string }).distribution_id) {
       throw new ForbiddenError({ target: 'distribution_id', code: 'forbidden_distribution' });
     }
   };
-}
-
-async function authenticate(database: DatabaseHandle, header: string | undefined): Promise<Caller | undefined> {
-  // `<scheme> <credentials>`; the scheme is case-insensitive (RFC 9110 section 11.1):
-  // apikey, ApiKey, APIKEY.
-  const match = /^\s*(\S+)\s+(\S+)\s*$/.exec(header ?? '');
-  if (!match) return undefined;
-  const scheme = match[1]!.toLowerCase();
-  const verify = VERIFIERS.get(scheme) ?? APP_VERIFIERS.get(database)?.get(scheme);
-  return verify ? verify(database, match[2]!) : undefined;
 }

@@ -2,13 +2,12 @@
 // the embedded provider, verified in-process (src/sso/access-token.ts). The caller is the
 // user, with the scopes granted to the token and the user's distribution; requireScope
 // then applies the same rules as for API tokens (`api` grants every operation).
-import type { DatabaseHandle } from '../db/database.ts';
-import type { AccessTokenVerifier } from '../sso/access-token.ts';
-import { registerCredentialVerifier } from './authorize.ts';
+import type { SsoRuntime } from '../sso/sso-runtime.ts';
+import type { CredentialVerifier } from './authorize.ts';
 
-export function registerBearerTokens(database: DatabaseHandle, accessTokens: AccessTokenVerifier): void {
-  registerCredentialVerifier(database, 'bearer', async (_database, token) => {
-    const verified = await accessTokens.verify(token);
+export function bearerTokenVerifier(sso: SsoRuntime): CredentialVerifier {
+  return async (token) => {
+    const verified = await (await sso()).accessTokens.verify(token);
     if (!verified) return undefined;
     return {
       kind: 'user',
@@ -17,5 +16,5 @@ export function registerBearerTokens(database: DatabaseHandle, accessTokens: Acc
       scopes: verified.scopes,
       language: verified.user.language,
     };
-  });
+  };
 }

@@ -10,7 +10,13 @@ export const API_TOKEN_SCOPES = [
   'enterprise:read',
 ] as const;
 
-export type ApiTokenScope = (typeof API_TOKEN_SCOPES)[number];
+/** Grants every API operation; SSO clients ask for it (src/sso/scopes.ts), API tokens cannot carry it. */
+export const API_SCOPE = 'api';
+
+/** A stored or granted scope list: space-separated (RFC 6749 section 3.3). */
+export function parseScopes(list: string): string[] {
+  return list.split(' ').filter((scope) => scope !== '');
+}
 
 export type Caller =
   | { readonly kind: 'token'; readonly id: string; readonly distributionId: string; readonly scopes: readonly string[] }

@@ -55,8 +55,13 @@ export function fieldOf(target: string): string {
 }
 
 export function renderMessage(problem: Problem, language: Language): string {
-  const values: Record<string, string | number> = { ...problem.params, field: fieldOf(problem.target) };
-  return catalogues[language][problem.code].replace(/\{(\w+)\}/g, (placeholder, name: string) =>
-    Object.hasOwn(values, name) ? String(values[name]) : placeholder,
-  );
+  return fillPlaceholders(catalogues[language][problem.code], { ...problem.params, field: fieldOf(problem.target) });
+}
+
+/**
+ * Fills `{name}` placeholders (API messages and the sign-in pages); a name without a value
+ * stays as written. Nothing is escaped: whoever shows the text does that.
+ */
+export function fillPlaceholders(text: string, values: Readonly<Record<string, string | number>>): string {
+  return text.replace(/\{(\w+)\}/g, (placeholder, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : placeholder));
 }

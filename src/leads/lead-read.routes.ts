@@ -6,7 +6,6 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import type { Config } from '../config.ts';
-import type { DatabaseHandle } from '../db/database.ts';
 import { requireScope } from '../auth/authorize.ts';
 import { ErrorBody } from '../http/error-body.schema.ts';
 import { decodeCursor, nextLink, PageQuery } from '../http/pagination.ts';
@@ -15,7 +14,6 @@ import type { LeadReader } from './lead-read.service.ts';
 
 export interface LeadReadRoutesOptions {
   readonly reader: LeadReader;
-  readonly database: DatabaseHandle;
   readonly config: Config;
 }
 
@@ -36,9 +34,9 @@ export const LeadPush = Type.Object({
   payload: Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true, description: 'The body as received.' }),
 });
 
-export const leadReadRoutes: FastifyPluginAsync<LeadReadRoutesOptions> = async (fastify, { reader, database, config }) => {
+export const leadReadRoutes: FastifyPluginAsync<LeadReadRoutesOptions> = async (fastify, { reader, config }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const onRequest = requireScope(database, 'leads:read');
+  const onRequest = requireScope('leads:read');
 
   app.get('/distributions/:distribution_id/leads/:lead_id', {
     schema: {

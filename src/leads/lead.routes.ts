@@ -3,7 +3,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import type { DatabaseHandle } from '../db/database.ts';
 import { requireScope } from '../auth/authorize.ts';
 import { CompanyLeadBody, CustomerLeadBody } from './lead.schema.ts';
 import { LeadResponse } from './lead.response.ts';
@@ -14,7 +13,6 @@ import { leadExamples } from './lead.examples.ts';
 
 export interface LeadRoutesOptions {
   readonly leads: LeadService;
-  readonly database: DatabaseHandle;
 }
 
 const DistributionParams = Type.Object({
@@ -26,7 +24,7 @@ const errorResponses = {
   413: ErrorBody, 415: ErrorBody, 422: ErrorBody, 500: ErrorBody,
 };
 
-export const leadRoutes: FastifyPluginAsync<LeadRoutesOptions> = async (fastify, { leads, database }) => {
+export const leadRoutes: FastifyPluginAsync<LeadRoutesOptions> = async (fastify, { leads }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const kinds: Array<{ path: string; kind: PartyType; body: typeof CustomerLeadBody | typeof CompanyLeadBody }> = [
     { path: 'customers', kind: 'CUSTOMER', body: CustomerLeadBody },
@@ -48,7 +46,7 @@ export const leadRoutes: FastifyPluginAsync<LeadRoutesOptions> = async (fastify,
       },
       // onRequest: credentials are checked before the body is even read, so an anonymous
       // caller learns nothing about validation.
-      onRequest: requireScope(database, 'leads:write'),
+      onRequest: requireScope('leads:write'),
     }, async (request, reply) => {
       const result = await leads.push({
         distributionId: request.params.distribution_id,

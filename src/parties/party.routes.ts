@@ -6,7 +6,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import type { DatabaseHandle } from '../db/database.ts';
 import { requireScope } from '../auth/authorize.ts';
 import { NotFoundError } from '../errors.ts';
 import { ErrorBody } from '../http/error-body.schema.ts';
@@ -15,7 +14,6 @@ import type { PartyService } from './party.service.ts';
 
 export interface PartyRoutesOptions {
   readonly parties: PartyService;
-  readonly database: DatabaseHandle;
 }
 
 const security: Array<Record<string, string[]>> = [{ apikey: [] }, { bearer: [] }];
@@ -23,9 +21,9 @@ const PartyParams = Type.Object({ distribution_id: Type.String(), party_id: Type
 const RevisionParams = Type.Object({ distribution_id: Type.String(), party_id: Type.String(), risk_object_id: Type.String() });
 const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
-export const partyRoutes: FastifyPluginAsync<PartyRoutesOptions> = async (fastify, { parties, database }) => {
+export const partyRoutes: FastifyPluginAsync<PartyRoutesOptions> = async (fastify, { parties }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const read = requireScope(database, 'parties:read');
+  const read = requireScope('parties:read');
 
   app.get('/distributions/:distribution_id/parties/:party_id', {
     schema: {
@@ -79,7 +77,7 @@ export const partyRoutes: FastifyPluginAsync<PartyRoutesOptions> = async (fastif
       body: PartyPatch,
       response: { 200: PartyResponse, ...errors, 409: ErrorBody, 412: ErrorBody, 415: ErrorBody, 422: ErrorBody },
     },
-    onRequest: requireScope(database, 'parties:update'),
+    onRequest: requireScope('parties:update'),
   }, async (request, reply) => {
     const result = await parties.patch({
       distributionId: request.params.distribution_id,

@@ -5,18 +5,18 @@
 // per request, so disabling a user or deleting a client cuts its tokens at once.
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import type { Kysely } from 'kysely';
+import { parseScopes } from '../auth/caller.ts';
 import type { Database } from '../db/database.ts';
 import { SIGNING_ALG, loadSigningKeys, publicJwk, type PrivateJwk } from './signing-keys.ts';
 import type { UserTable } from './sso.table.ts';
 
 export interface VerifiedAccessToken {
   readonly user: UserTable;
-  readonly clientId: string;
   readonly scopes: readonly string[];
 }
 
 export interface AccessTokenVerifier {
-  /** The token's user, client and scopes; undefined when the token is not (or no longer) valid. */
+  /** The token's user and scopes; undefined when the token is not (or no longer) valid. */
   verify(token: string): Promise<VerifiedAccessToken | undefined>;
 }
 
@@ -83,8 +83,8 @@ export function createAccessTokenVerifier(
       // SQLite answers exists() with 0/1, PostgreSQL with a boolean.
       if (!row || !Number(row.client_registered)) return undefined;
       const { client_registered: _registered, ...user } = row;
-      const scopes = typeof claims.scope === 'string' ? claims.scope.split(' ').filter((scope) => scope !== '') : [];
-      return { user, clientId, scopes };
+      const scopes = typeof claims.scope === 'string' ? parseScopes(claims.scope) : [];
+      return { user, scopes };
     },
   };
 }

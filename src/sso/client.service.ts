@@ -3,9 +3,11 @@
 // 256 random bits and is stored only as its SHA-256 hash, like API tokens: a full-entropy
 // secret needs no slow hash. oidc-provider compares secrets through the client model's
 // compareClientSecret, which provider.ts points at verifyClientSecret below.
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { ClientMetadata } from 'oidc-provider';
+import { hashToken } from '../auth/api-token.service.ts';
+import { secretsEqual } from '../auth/secret.ts';
 import type { Database } from '../db/database.ts';
 import type { SsoClientTable } from './sso.table.ts';
 
@@ -38,16 +40,10 @@ export interface IssuedClient extends ClientListing {
 /** How a stored hash is written into the provider's client metadata. */
 const HASH_PREFIX = 'sha256:';
 
-function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
-}
-
 /** True when `presented` is the secret whose hash the client metadata carries. */
 export function verifyClientSecret(storedSecret: string | undefined, presented: string): boolean {
   if (!storedSecret?.startsWith(HASH_PREFIX)) return false;
-  const expected = Buffer.from(storedSecret.slice(HASH_PREFIX.length), 'hex');
-  const actual = Buffer.from(hashSecret(presented), 'hex');
-  return expected.length === actual.length && timingSafeEqual(expected, actual);
+  return secretsEqual(Buffer.from(storedSecret.slice(HASH_PREFIX.length), 'hex'), Buffer.from(hashToken(presented), 'hex'));
 }
 
 /**
@@ -78,7 +74,7 @@ export async function createClient(db: Kysely<Database>, input: { name: string; 
   const row: SsoClientTable = {
     id: randomUUID(),
     name,
-    secret_hash: hashSecret(secret),
+    secret_hash: hashToken(secret),
     redirect_uris: JSON.stringify(redirectUris),
     created_at: new Date().toISOString(),
   };

@@ -2,14 +2,7 @@
 // provider issues tokens on: the OpenID scopes and claims it asked for, and the API
 // scopes for the API resource.
 import type Provider from 'oidc-provider';
-
-type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
-
-interface ConsentDetails {
-  missingOIDCScope?: string[];
-  missingOIDCClaims?: string[];
-  missingResourceScopes?: Record<string, string[]>;
-}
+import type { ConsentDetails, Interaction } from './interaction.ts';
 
 /** Saves the grant with everything the request is missing; returns its id. */
 export async function grantConsent(provider: Provider, interaction: Interaction): Promise<string> {

@@ -2,10 +2,10 @@
 // scopes, the signed-in user), where their forms post, their CSRF token and language.
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import type Provider from 'oidc-provider';
 import type { Database } from '../db/database.ts';
 import type { Language } from '../i18n/messages.ts';
 import { csrfToken } from './csrf.ts';
+import type { ConsentDetails, Interaction } from './interaction.ts';
 import { renderConsentPage } from './pages/consent.page.ts';
 import { pageLanguage } from './pages/language.ts';
 import { originOf, type RenderedPage } from './pages/layout.ts';
@@ -13,8 +13,6 @@ import { renderLoginPage, type LoginPage } from './pages/login.page.ts';
 import { interactionPathOf } from './provider.ts';
 import type { Sso } from './sso-runtime.ts';
 import { findUserById } from './user.repository.ts';
-
-export type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 
 export interface PageContext {
   readonly sso: Sso;
@@ -41,7 +39,7 @@ export async function loginPageFor({ sso, interaction, request }: PageContext, e
 
 export async function consentPageFor({ sso, interaction, request }: PageContext, db: Kysely<Database>): Promise<RenderedPage> {
   const user = await findUserById(db, interaction.session?.accountId ?? '');
-  const details = interaction.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
+  const details = interaction.prompt.details as ConsentDetails;
   return renderConsentPage({
     language: languageOf(interaction, request),
     clientName: await clientNameOf(sso, interaction),

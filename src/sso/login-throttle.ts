@@ -40,26 +40,25 @@ export async function isThrottled(
   return count(account) >= policy.perAccount || count(ip) >= policy.perAddress;
 }
 
-/** Records one failure for the account and the address; old records are pruned meanwhile. */
-export async function recordFailure(
-  db: Kysely<Database>,
-  loginKey: string,
-  address: string,
-  policy: ThrottlePolicy = DEFAULT_THROTTLE,
-  now = new Date(),
-): Promise<void> {
+/** Records one failure for the account and the address. */
+export async function recordFailure(db: Kysely<Database>, loginKey: string, address: string, now = new Date()): Promise<void> {
   const { account, address: ip } = subjects(loginKey, address);
   const at = now.toISOString();
-  await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('sso_login_failures').where('failed_at', '<=', new Date(now.getTime() - policy.windowMs).toISOString()).execute();
-    await trx
-      .insertInto('sso_login_failures')
-      .values([
-        { id: randomUUID(), subject: account, failed_at: at },
-        { id: randomUUID(), subject: ip, failed_at: at },
-      ])
-      .execute();
-  });
+  await db
+    .insertInto('sso_login_failures')
+    .values([
+      { id: randomUUID(), subject: account, failed_at: at },
+      { id: randomUUID(), subject: ip, failed_at: at },
+    ])
+    .execute();
+}
+
+/**
+ * Removes failures that have left the window. isThrottled ignores them anyway, so this
+ * runs now and then (sso.plugin.ts) rather than on every failed sign-in.
+ */
+export async function deleteExpiredFailures(db: Kysely<Database>, policy: ThrottlePolicy = DEFAULT_THROTTLE, now = new Date()): Promise<void> {
+  await db.deleteFrom('sso_login_failures').where('failed_at', '<=', new Date(now.getTime() - policy.windowMs).toISOString()).execute();
 }
 
 /** A successful sign-in forgets the account's failures (not the address's). */

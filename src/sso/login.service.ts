@@ -26,7 +26,7 @@ export async function signIn(
   const user = await findUserByLogin(db, key);
   const valid = user ? await verifyPassword(user.password_hash, input.password) : await verifyAgainstNoAccount(input.password);
   if (!user || !valid || user.disabled_at !== null) {
-    await recordFailure(db, key, input.address, policy);
+    await recordFailure(db, key, input.address);
     return { outcome: 'invalid' };
   }
   const now = new Date().toISOString();

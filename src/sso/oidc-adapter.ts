@@ -131,7 +131,7 @@ class ClientAdapter implements Adapter {
   async revokeByGrantId(): Promise<void> {}
 }
 
-/** Removes what has expired; every process runs it now and then (app.ts), which is harmless. */
+/** Removes what has expired; every process runs it now and then (sso.plugin.ts), which is harmless. */
 export async function deleteExpiredPayloads(db: Kysely<Database>, now = new Date()): Promise<number> {
   const result = await db.deleteFrom('oidc_payloads').where('expires_at', '<=', now.toISOString()).executeTakeFirst();
   return Number(result.numDeletedRows);

@@ -1,9 +1,6 @@
 // The scopes of the specification's table ("Scopes"). An SSO client asks for them and
 // the user consents; the access token then carries those that concern the API.
-import { API_TOKEN_SCOPES } from '../auth/caller.ts';
-
-/** Grants every API operation. */
-export const API_SCOPE = 'api';
+import { API_SCOPE, API_TOKEN_SCOPES } from '../auth/caller.ts';
 
 /**
  * Either one gives a refresh token, and none is issued without one. `offline` is the

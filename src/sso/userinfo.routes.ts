@@ -6,33 +6,15 @@
 // from WWW-Authenticate and an `error` member), not the API's error body.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
+import { parseAuthorization } from '../auth/authorize.ts';
 import type { SsoRuntime } from './sso-runtime.ts';
 import { acceptFormBodies } from './form-body.ts';
-import { userClaims } from './user-claims.ts';
+import { Userinfo, userClaims } from './user-claims.ts';
 
 export interface UserinfoRoutesOptions {
   readonly sso: SsoRuntime;
   readonly issuer: string;
 }
-
-const text = (description: string) => Type.String({ description });
-
-const Userinfo = Type.Object(
-  {
-    sub: text('Subject: the user id.'),
-    uid: text('User id.'),
-    bid: text('Broker id.'),
-    did: text('Distribution id: the `{distribution_id}` of the API paths this user may call.'),
-    email: text('E-mail address.'),
-    username: text('Username.'),
-    language: text('Language code, e.g. `nl`.'),
-    country: text('Country code, e.g. `BE`.'),
-    locale: text('Locale tag, e.g. `nl-BE`.'),
-    role: text('Role, e.g. `broker`.'),
-    last_login: Type.Union([text('Last sign-in, UTC, as a timestamp without zone: `2026-11-20T09:30:00`.'), Type.Null()]),
-  },
-  { additionalProperties: false },
-);
 
 const OAuthError = Type.Object({ error: Type.String(), error_description: Type.String() });
 
@@ -47,9 +29,9 @@ export const userinfoRoutes: FastifyPluginAsync<UserinfoRoutesOptions> = async (
       .send({ error, error_description: description });
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-    const token = /^\s*bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
-    if (!token) return refuse(reply, 401, 'invalid_token', 'no access token provided');
-    const verified = await (await sso()).accessTokens.verify(token);
+    const authorization = parseAuthorization(request.headers.authorization);
+    if (authorization?.scheme !== 'bearer') return refuse(reply, 401, 'invalid_token', 'no access token provided');
+    const verified = await (await sso()).accessTokens.verify(authorization.credentials);
     if (!verified) return refuse(reply, 401, 'invalid_token', 'invalid or expired access token');
     if (!verified.scopes.includes('openid')) {
       return refuse(reply, 403, 'insufficient_scope', 'access token missing openid scope', ', scope="openid"');

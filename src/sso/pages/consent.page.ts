@@ -1,7 +1,7 @@
 // The consent challenge: the requested scopes in plain words (issue 3 point 3).
-import type { Language } from '../../i18n/messages.ts';
+import { fillPlaceholders, type Language } from '../../i18n/messages.ts';
 import { SSO_SCOPES, type SsoScope } from '../scopes.ts';
-import { catalogueFor, fill } from './language.ts';
+import { catalogueFor } from './language.ts';
 import { escapeHtml, renderPage, type RenderedPage } from './layout.ts';
 
 export interface ConsentPage {
@@ -20,7 +20,7 @@ export function renderConsentPage(page: ConsentPage): RenderedPage {
   // offline and offline_access say the same thing; say it once.
   const sentences = [...new Set(known.map((scope: SsoScope) => text.scopes[scope]))];
   const body = `
-<p>${escapeHtml(fill(text.consentIntro, { client: page.clientName }))}</p>
+<p>${escapeHtml(fillPlaceholders(text.consentIntro, { client: page.clientName }))}</p>
 <ul>
 ${sentences.map((sentence) => `<li>${escapeHtml(sentence)}</li>`).join('\n')}
 </ul>
@@ -31,6 +31,6 @@ ${sentences.map((sentence) => `<li>${escapeHtml(sentence)}</li>`).join('\n')}
 <button type="submit" name="decision" value="deny" class="secondary">${escapeHtml(text.denyButton)}</button>
 </div>
 </form>
-<p class="muted">${escapeHtml(fill(text.signedInAs, { user: page.username }))}</p>`;
+<p class="muted">${escapeHtml(fillPlaceholders(text.signedInAs, { user: page.username }))}</p>`;
   return renderPage({ language: page.language, title: text.consentTitle, body, formTargets: page.formTargets });
 }

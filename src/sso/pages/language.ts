@@ -21,8 +21,3 @@ export function pageLanguage(uiLocales: unknown, acceptLanguage: string | undefi
 export function catalogueFor(language: Language): PageCatalogue {
   return CATALOGUES[language];
 }
-
-/** Fills `{name}` placeholders; the values are escaped by the page that shows the text. */
-export function fill(text: string, values: Readonly<Record<string, string>>): string {
-  return text.replace(/\{(\w+)\}/g, (placeholder, name: string) => (Object.hasOwn(values, name) ? values[name]! : placeholder));
-}

@@ -1,6 +1,6 @@
 // The login challenge: email or username, and password (issue 3 point 3).
-import type { Language } from '../../i18n/messages.ts';
-import { catalogueFor, fill } from './language.ts';
+import { fillPlaceholders, type Language } from '../../i18n/messages.ts';
+import { catalogueFor } from './language.ts';
 import { escapeHtml, renderPage, type RenderedPage } from './layout.ts';
 
 export interface LoginPage {
@@ -19,7 +19,7 @@ export function renderLoginPage(page: LoginPage): RenderedPage {
   const text = catalogueFor(page.language);
   const csrf = `<input type="hidden" name="csrf" value="${escapeHtml(page.csrfToken)}">`;
   const body = `
-<p>${escapeHtml(fill(text.signInIntro, { client: page.clientName }))}</p>
+<p>${escapeHtml(fillPlaceholders(text.signInIntro, { client: page.clientName }))}</p>
 ${page.error ? `<p class="error" role="alert">${escapeHtml(text[page.error])}</p>` : ''}
 <form method="post" action="${escapeHtml(page.action)}" autocomplete="on">
 ${csrf}
