@@ -13,6 +13,7 @@ import {
   type SqliteDatabase,
   type SqliteStatement,
 } from 'kysely';
+import type { SqliteSynchronous } from '../config.ts';
 import { startCheckpointer, type Checkpointer } from './sqlite-checkpointer.ts';
 
 const STATEMENT_CACHE_SIZE = 500;
@@ -20,7 +21,7 @@ const STATEMENT_CACHE_SIZE = 500;
 export interface NodeSqliteOptions {
   /** File path, or ':memory:'. */
   readonly filename: string;
-  readonly synchronous: 'NORMAL' | 'FULL';
+  readonly synchronous: SqliteSynchronous;
   /** Checkpoint the WAL from a worker thread instead of inside commits (default for files). */
   readonly backgroundCheckpoint?: boolean;
 }

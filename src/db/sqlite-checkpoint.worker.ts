@@ -4,11 +4,12 @@
 // writer; frames it cannot copy yet are copied on a later round.
 import { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
+import type { SqliteSynchronous } from '../config.ts';
 
 interface CheckpointWorkerData {
   readonly filename: string;
   readonly intervalMs: number;
-  readonly synchronous: 'NORMAL' | 'FULL';
+  readonly synchronous: SqliteSynchronous;
 }
 
 const { filename, intervalMs, synchronous } = workerData as CheckpointWorkerData;

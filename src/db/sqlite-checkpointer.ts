@@ -3,6 +3,7 @@
 // showed about a third of SQLite time there (docs/benchmarks.md). The server connection
 // turns auto-checkpoints off and this worker thread checkpoints on a timer instead.
 import { Worker } from 'node:worker_threads';
+import type { SqliteSynchronous } from '../config.ts';
 
 export interface Checkpointer {
   stop(): Promise<void>;
@@ -10,7 +11,7 @@ export interface Checkpointer {
 
 export interface CheckpointerOptions {
   readonly filename: string;
-  readonly synchronous: 'NORMAL' | 'FULL';
+  readonly synchronous: SqliteSynchronous;
   /** How often the WAL is copied back; the WAL grows by at most this much writing. */
   readonly intervalMs?: number;
   /** Where a failed round is reported (the server's logger once it exists). */

@@ -12,12 +12,6 @@ export async function findLeadParty(db: Db, distributionId: string, leadId: stri
   return row?.party_id;
 }
 
-export async function findPartyLead(db: Db, distributionId: string, partyId: string): Promise<string | undefined> {
-  const row = await db.selectFrom('leads').select('id')
-    .where('distribution_id', '=', distributionId).where('party_id', '=', partyId).executeTakeFirst();
-  return row?.id;
-}
-
 /** Position in the (updated_at, id) order: the keyset cursor of listings. */
 export interface Position {
   readonly at: string;

@@ -3,8 +3,8 @@
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { NotFoundError } from '../errors.ts';
-import type { ExternalRef, LeadAggregate } from './lead.aggregate.ts';
-import { findLeadParty, listLeadRows, listPushRows, type Position } from './lead-read.repository.ts';
+import type { LeadAggregate } from './lead.aggregate.ts';
+import { findLeadParty, listLeadRows, listPushRows, type LeadListQuery, type Position } from './lead-read.repository.ts';
 import { loadLead } from './lead.repository.ts';
 import { representLead } from './lead.representation.ts';
 import { pageOf } from '../http/pagination.ts';
@@ -38,13 +38,7 @@ export class LeadReader {
     return { lead: representLead(lead, this.#config), etag: etagOf(lead) };
   }
 
-  async list(query: {
-    distributionId: string;
-    ref?: ExternalRef;
-    updatedSince?: string;
-    after?: Position;
-    limit: number;
-  }): Promise<Page<LeadResponse>> {
+  async list(query: LeadListQuery): Promise<Page<LeadResponse>> {
     const db = this.#database.db;
     const page = pageOf(await listLeadRows(db, query), query.limit, (row) => ({ at: row.updated_at, id: row.id }));
     const items: LeadResponse[] = [];

@@ -8,7 +8,7 @@ import type { PartyType } from './lead.table.ts';
 import { customerMatchKey } from './lead.merge.ts';
 import { prospectRefsWithTargets } from './lead.push.ts';
 import { findPartyByMatchKey, findPartyIdsByRefs, findPartyKind } from './lead.repository.ts';
-import type { Fields } from './lead.aggregate.ts';
+import type { Fields, LeadAggregate } from './lead.aggregate.ts';
 
 /** The matched party id, or undefined for a new lead. Throws 409 / 422 per rules 4 and 5. */
 export async function matchParty(
@@ -51,6 +51,26 @@ export async function matchParty(
     if (found !== kind) throw new ConflictError(conflictProblems(hits), subject);
   }
   return partyId;
+}
+
+/**
+ * Rule 4 after a merge or a patch: the party's email + birth + address may now equal
+ * another party's, which would be two parties matching one push. Returns the match key to
+ * store. `knownKey` needs no second look: the party's stored key, or the one matching just
+ * found free in this transaction (a concurrent writer taking it meanwhile is stopped by
+ * the unique index `parties_match_key`, and the retry finds its party: rule 10).
+ */
+export async function checkMatchKey(
+  db: Kysely<Database>,
+  lead: LeadAggregate,
+  knownKey: string | null,
+  conflict: { target: string; subject: string },
+): Promise<string | null> {
+  const matchKey = lead.type === 'CUSTOMER' ? customerMatchKey(lead.fields) : null;
+  if (matchKey === null || matchKey === knownKey) return matchKey;
+  const owner = await findPartyByMatchKey(db, lead.distributionId, matchKey);
+  if (owner !== undefined && owner !== lead.partyId) throw new ConflictError([{ target: conflict.target, code: 'conflict_parties' }], conflict.subject);
+  return matchKey;
 }
 
 function conflictProblems(hits: ReadonlyArray<{ target: string }>): Problem[] {

@@ -8,7 +8,6 @@ import type {
   Coverage,
   ExternalRef,
   Fields,
-  InsurancePolicy,
   LeadAggregate,
   PolicyPackage,
   RiskObject,
@@ -105,32 +104,42 @@ function mergeRiskObject(
     (type === 'RESIDENCE' && data.address ? sameType.find((object) => sameAddress(object.current.data.address, data.address)) : undefined);
 
   if (!found) {
-    // Risk object and package ids stay v4: a client may send them back as its own ids,
-    // which the specification requires to be UUID v4.
-    const id = clientId ?? randomUUID();
-    if (clientId !== undefined) riskIds.set(clientId, id);
-    lead.riskObjects.push({
-      id,
-      type,
-      position: nextPosition(lead.riskObjects),
-      vin: typeof data.vin === 'string' ? data.vin : null,
-      current: { id: newRowId(), revision_nr: 1, data: withoutNulls(data), created_at: now },
-      created_at: now,
-      updated_at: now,
-      isNew: true,
-      newRevision: true,
-    });
+    const object = addRiskObject(lead, type, clientId, withoutNulls(data), now);
+    if (clientId !== undefined) riskIds.set(clientId, object.id);
     return true;
   }
   if (clientId !== undefined) riskIds.set(clientId, found.id);
   const { merged, changed } = mergeFields(found.current.data, data);
   if (!changed) return false;
-  // A changed risk object gets a new revision; the old one is kept (rule 7).
-  found.current = { id: newRowId(), revision_nr: found.current.revision_nr + 1, data: merged, created_at: now };
-  found.newRevision = true;
-  found.vin = typeof merged.vin === 'string' ? merged.vin : null;
-  found.updated_at = now;
+  reviseRiskObject(found, merged, now);
   return true;
+}
+
+/** A new risk object at the end of the party's list, with `data` as its first revision. */
+export function addRiskObject(lead: LeadAggregate, type: RiskObjectType, clientId: string | undefined, data: Fields, now: string): RiskObject {
+  const object: RiskObject = {
+    // Risk object and package ids stay v4: a client may send them back as its own ids,
+    // which the specification requires to be UUID v4.
+    id: clientId ?? randomUUID(),
+    type,
+    position: nextPosition(lead.riskObjects),
+    vin: typeof data.vin === 'string' ? data.vin : null,
+    current: { id: newRowId(), revision_nr: 1, data, created_at: now },
+    created_at: now,
+    updated_at: now,
+    isNew: true,
+    newRevision: true,
+  };
+  lead.riskObjects.push(object);
+  return object;
+}
+
+/** A changed risk object gets a new revision; the old one is kept (rule 7). */
+export function reviseRiskObject(object: RiskObject, data: Fields, now: string): void {
+  object.current = { id: newRowId(), revision_nr: object.current.revision_nr + 1, data, created_at: now };
+  object.newRevision = true;
+  object.vin = typeof data.vin === 'string' ? data.vin : null;
+  object.updated_at = now;
 }
 
 /** Rule 8: packages by id (and, lacking one, by insurance company + package number). */

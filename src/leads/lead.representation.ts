@@ -10,6 +10,10 @@ export function leadUrl(config: Pick<Config, 'publicUrl'>, distributionId: strin
   return `${config.publicUrl}/v1/api/distributions/${distributionId}/leads/${leadId}`;
 }
 
+export function partyUrl(config: Pick<Config, 'publicUrl'>, distributionId: string, partyId: string): string {
+  return `${config.publicUrl}/v1/api/distributions/${distributionId}/parties/${partyId}`;
+}
+
 export function representLead(lead: LeadAggregate, config: Links): LeadResponse {
   const party = `${config.appUrl}/app/parties/${lead.partyId}`;
   const revisions = (type: RiskObject['type']) =>
@@ -57,9 +61,7 @@ function representRef(ref: ExternalRef): { ref: string; company: string | null }
 function representRevision(lead: LeadAggregate, object: RiskObject, config: Links) {
   return {
     ...object.current.data,
-    self:
-      `${config.publicUrl}/v1/api/distributions/${lead.distributionId}/parties/${lead.partyId}` +
-      `/risk_objects/${object.id}/revisions/${object.current.id}`,
+    self: `${partyUrl(config, lead.distributionId, lead.partyId)}/risk_objects/${object.id}/revisions/${object.current.id}`,
     risk_object_id: object.id,
     risk_object_revision_id: object.current.id,
     risk_object_type: object.type,

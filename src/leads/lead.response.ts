@@ -8,7 +8,7 @@ const Opt = Type.Optional;
 const NullableString = Type.Unsafe<string | null>({ type: ['string', 'null'] });
 const Timestamp = Type.String({ format: 'date-time', examples: ['2026-11-20T10:15:00.000Z'] });
 
-export const ExternalRefOut = Type.Object({ ref: Type.String(), company: NullableString });
+const ExternalRefOut = Type.Object({ ref: Type.String(), company: NullableString });
 
 const { first_name, last_name, birth, gender } = CustomerProspect.properties;
 const { name, enterprise_nr, legal_form } = CompanyProspect.properties;
@@ -24,7 +24,8 @@ export const ProspectOut = Type.Object({
   callbacks: Type.Array(Type.String()),
 });
 
-const revisionFields = {
+/** What every risk object revision shows, in a lead and in a party's revision list. */
+export const revisionFields = {
   self: Type.String({ format: 'uri' }),
   risk_object_id: Type.String({ format: 'uuid' }),
   risk_object_revision_id: Type.String({ format: 'uuid' }),
@@ -48,7 +49,7 @@ export const ResidenceRevisionOut = Type.Object({
 const { id: _packageId, ...packageFields } = PolicyPackage.properties;
 export const PolicyPackageOut = Type.Object({ id: Type.String({ format: 'uuid' }), ...packageFields });
 
-export const CoverageOut = Type.Object({ id: Type.String({ format: 'uuid' }), ...Coverage.properties });
+const CoverageOut = Type.Object({ id: Type.String({ format: 'uuid' }), ...Coverage.properties });
 
 const { external_refs: _refs, coverages: _coverages, ...policyFields } = InsurancePolicy.properties;
 export const InsurancePolicyOut = Type.Object({

@@ -6,18 +6,17 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database, DatabaseHandle } from '../db/database.ts';
 import type { TransactionRunner } from '../db/transaction-runner.ts';
-import { retryOnWriteConflict, StaleVersionError } from '../db/errors.ts';
+import { retryOnWriteConflict } from '../db/errors.ts';
 import { describeCaller, type Caller } from '../auth/caller.ts';
-import { ConflictError } from '../errors.ts';
 import type { LeadBody } from './lead.schema.ts';
 import type { LeadResponse } from './lead.response.ts';
 import type { PartyType } from './lead.table.ts';
-import type { LeadAggregate } from './lead.aggregate.ts';
+import type { Fields, LeadAggregate } from './lead.aggregate.ts';
 import { customerMatchKey, mergePush } from './lead.merge.ts';
 import { toLeadPush } from './lead.push.ts';
-import { matchParty } from './lead.matching.ts';
+import { checkMatchKey, matchParty } from './lead.matching.ts';
 import { checkReferences } from './lead.references.ts';
-import { findPartyByMatchKey, insertCallbacks, insertPush, insertRefs, loadLead, saveChildren, saveLead } from './lead.repository.ts';
+import { insertCallbacks, insertPush, insertRefs, loadLead, saveChildren, saveLead } from './lead.repository.ts';
 import { representLead } from './lead.representation.ts';
 import { WebhookOutbox } from '../webhooks/webhook.outbox.ts';
 
@@ -59,13 +58,9 @@ export class LeadService {
 
   async push(command: PushCommand): Promise<PushResult> {
     const result = await retryOnWriteConflict(() => this.#deps.transactions.run((trx) => this.#pushOnce(trx, command)), MAX_ATTEMPTS);
-    // Committed: the worker may look for the new event now.
-    if ((result.created || result.changed) && WebhookOutbox.hasRecipients(result.lead)) this.#deps.outbox?.committed();
+    // Committed: the worker may look for the new event now (a new lead counts as changed).
+    if (result.changed && WebhookOutbox.hasRecipients(result.lead)) this.#deps.outbox?.committed();
     return result;
-  }
-
-  async close(): Promise<void> {
-    await this.#deps.transactions.close();
   }
 
   async #pushOnce(db: Kysely<Database>, command: PushCommand): Promise<PushResult> {
@@ -78,23 +73,13 @@ export class LeadService {
     await checkReferences(db, distributionId, body, stored, subject);
 
     const lead = stored ?? emptyLead(distributionId, kind, now);
-    const previousKey = stored && kind === 'CUSTOMER' ? customerMatchKey(stored.fields) : null;
+    // The key matching looked up for a new lead, the stored one for a merge.
+    const knownKey = kind === 'CUSTOMER' ? customerMatchKey(stored?.fields ?? (body.prospect as Fields)) : null;
     const refsBefore = lead.refs.length;
     const callbacksBefore = lead.callbacks.length;
     const changed = mergePush(lead, toLeadPush(body), now) || stored === undefined;
 
-    const matchKey = kind === 'CUSTOMER' ? customerMatchKey(lead.fields) : null;
-    if (matchKey !== null && matchKey !== previousKey) {
-      // The merged email + birth + address may now equal another party's: that would be two
-      // parties matching one push (rule 4), not something to store.
-      const owner = await findPartyByMatchKey(db, distributionId, matchKey);
-      if (owner !== undefined && owner !== lead.partyId) {
-        // For a new lead the owner appeared after matching: a concurrent push created it,
-        // so run again and merge into it (rule 10) instead of refusing.
-        if (stored === undefined) throw new StaleVersionError(`party with this match key created concurrently`);
-        throw new ConflictError([{ target: 'prospect.email', code: 'conflict_parties' }], subject);
-      }
-    }
+    const matchKey = await checkMatchKey(db, lead, knownKey, { target: 'prospect.email', subject });
 
     if (changed) {
       await saveLead(db, lead, { isNew: stored === undefined, matchKey });

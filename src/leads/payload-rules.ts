@@ -5,6 +5,9 @@
 //
 // References (policy_package_id, risk_object_id) are not checked here: they may point at
 // data the matched party already has, which only the lead service can know.
+//
+// A party update (PATCH) checks its patched document, a prospect at the top level, by the
+// same rules, and its cars' VINs too.
 import type { Problem } from '../errors.ts';
 
 /** Postal code formats by country (ISO 3166-1 alpha-2); the address's country defaults to BE. */
@@ -15,18 +18,28 @@ const ZIPCODE_FORMATS: Readonly<Record<string, RegExp>> = {
 const OTHER_COUNTRY_ZIPCODE = /^(?=.*[A-Za-z0-9])[A-Za-z0-9 -]{2,10}$/;
 
 export function checkPayloadRules(body: unknown): Problem[] {
-  const prospect = isRecord(body) ? body.prospect : undefined;
+  return isRecord(body) ? checkProspect(body.prospect, 'prospect.') : [];
+}
+
+/** The patched document of a party update; its targets have no `prospect.` in front. */
+export function checkPartyDocument(document: unknown): Problem[] {
+  const riskObjects = isRecord(document) && isRecord(document.risk_objects) ? document.risk_objects : {};
+  return [...checkProspect(document, ''), ...duplicates(entries(riskObjects.cars, 'risk_objects.cars'), 'vin')];
+}
+
+/** `path` is what the targets start with: where the prospect is in the checked document. */
+function checkProspect(prospect: unknown, path: string): Problem[] {
   if (!isRecord(prospect)) return [];
   const riskObjects = isRecord(prospect.risk_objects) ? prospect.risk_objects : {};
-  const cars = entries(riskObjects.cars, 'prospect.risk_objects.cars');
-  const residences = entries(riskObjects.residences, 'prospect.risk_objects.residences');
+  const cars = entries(riskObjects.cars, `${path}risk_objects.cars`);
+  const residences = entries(riskObjects.residences, `${path}risk_objects.residences`);
 
   const problems: Problem[] = [];
-  problems.push(...checkZipcode(prospect.address, 'prospect.address'));
+  problems.push(...checkZipcode(prospect.address, `${path}address`));
   for (const residence of residences) problems.push(...checkZipcode(residence.value.address, `${residence.target}.address`));
   // Cars and residences are both risk objects, which coverages refer to by id: one namespace.
   problems.push(...duplicateIds([...cars, ...residences]));
-  problems.push(...duplicateIds(entries(prospect.policy_packages, 'prospect.policy_packages')));
+  problems.push(...duplicateIds(entries(prospect.policy_packages, `${path}policy_packages`)));
   return problems;
 }
 
@@ -41,14 +54,24 @@ function checkZipcode(address: unknown, target: string): Problem[] {
 
 /** A client-chosen id used again later in the same collection: the later use is the problem. */
 function duplicateIds(items: ReadonlyArray<{ target: string; value: Record<string, unknown> }>): Problem[] {
+  // UUIDs compare case-insensitively (RFC 9562 section 4).
+  return duplicates(items, 'id', (id) => id.toLowerCase());
+}
+
+/** A `field` value used again later in the same collection: the later use is the problem. */
+function duplicates(
+  items: ReadonlyArray<{ target: string; value: Record<string, unknown> }>,
+  field: string,
+  normalise: (value: string) => string = (value) => value,
+): Problem[] {
   const seen = new Set<string>();
   const problems: Problem[] = [];
   for (const { target, value } of items) {
-    if (typeof value.id !== 'string') continue;
-    // UUIDs compare case-insensitively (RFC 9562 section 4).
-    const id = value.id.toLowerCase();
-    if (seen.has(id)) problems.push({ target: `${target}.id`, code: 'duplicate' });
-    seen.add(id);
+    const raw = value[field];
+    if (typeof raw !== 'string') continue;
+    const key = normalise(raw);
+    if (seen.has(key)) problems.push({ target: `${target}.${field}`, code: 'duplicate' });
+    seen.add(key);
   }
   return problems;
 }

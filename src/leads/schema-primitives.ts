@@ -3,7 +3,7 @@
 // would turn one bad value into several confusing errors.
 import Type, { type TSchema, type Static } from 'typebox';
 
-export const UUID_V4_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$';
+const UUID_V4_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$';
 
 /** A client-chosen identifier: UUID version 4 (specification, "Policy package"). */
 export const Uuid4 = (options: object = {}) =>

@@ -2,7 +2,7 @@
 // component schemas, so a party update is validated exactly like a push.
 import Type, { type Static } from 'typebox';
 import { CompanyProspect, CustomerProspect, RiskObjects } from '../leads/lead.schema.ts';
-import { CarRevisionOut, InsurancePolicyOut, PolicyPackageOut, ProspectOut, ResidenceRevisionOut } from '../leads/lead.response.ts';
+import { CarRevisionOut, InsurancePolicyOut, PolicyPackageOut, ProspectOut, ResidenceRevisionOut, revisionFields } from '../leads/lead.response.ts';
 
 const closed = { additionalProperties: false } as const;
 const { first_name, last_name, birth, gender, email, telephonenr, language, address } = CustomerProspect.properties;
@@ -44,15 +44,17 @@ export const PartyResponse = Type.Object(
 );
 export type PartyResponse = Static<typeof PartyResponse>;
 
+// Listed in the order the reply has always had: the serialiser writes them in this order.
+const { self, risk_object_id, risk_object_revision_id, revision_nr, created_at } = revisionFields;
 export const RevisionOut = Type.Object(
   {
-    self: Type.String({ format: 'uri' }),
-    risk_object_id: Type.String({ format: 'uuid' }),
-    risk_object_revision_id: Type.String({ format: 'uuid' }),
+    self,
+    risk_object_id,
+    risk_object_revision_id,
     risk_object_type: Type.String({ enum: ['CAR', 'RESIDENCE'] }),
-    revision_nr: Type.Integer({ minimum: 1 }),
+    revision_nr,
     current: Type.Boolean({ description: 'True for the revision the party holds now.' }),
-    created_at: Type.String({ format: 'date-time' }),
+    created_at,
     data: Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true, description: 'The risk object as of this revision.' }),
   },
   { title: 'RiskObjectRevision' },

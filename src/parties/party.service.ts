@@ -1,8 +1,6 @@
 // Reading and updating a party (issue 5): the prospect with its current risk objects,
 // policy packages, policies and coverages; risk object revisions; and JSON Merge Patch
 // updates guarded by If-Match, in one transaction each.
-import { randomUUID } from 'node:crypto';
-import { newRowId } from '../db/ids.ts';
 import { isDeepStrictEqual } from 'node:util';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
@@ -11,17 +9,19 @@ import type { TransactionRunner } from '../db/transaction-runner.ts';
 import { retryOnWriteConflict } from '../db/errors.ts';
 import { ApiError, ConflictError, NotFoundError, ValidationError, type Problem } from '../errors.ts';
 import { createAjvCompilers } from '../http/validation.ts';
-import { nextPosition, type Fields, type LeadAggregate, type RiskObject } from '../leads/lead.aggregate.ts';
-import { customerMatchKey, withoutNulls } from '../leads/lead.merge.ts';
-import { findOwners, findPartyByMatchKey, loadLead, saveChildren, saveLead } from '../leads/lead.repository.ts';
-import { representLead } from '../leads/lead.representation.ts';
+import type { Fields, LeadAggregate } from '../leads/lead.aggregate.ts';
+import { addRiskObject, customerMatchKey, reviseRiskObject, withoutNulls } from '../leads/lead.merge.ts';
+import { checkMatchKey } from '../leads/lead.matching.ts';
+import { findOwners, findPartyKind, loadLead, saveChildren, saveLead } from '../leads/lead.repository.ts';
+import { partyUrl, representLead } from '../leads/lead.representation.ts';
+import type { LeadResponse } from '../leads/lead.response.ts';
 import { etagOf } from '../leads/lead-read.service.ts';
 import { listRevisionRows } from '../leads/lead-read.repository.ts';
-import { checkPayloadRules } from '../leads/payload-rules.ts';
+import { checkPartyDocument } from '../leads/payload-rules.ts';
 import type { RiskObjectType } from '../leads/lead.table.ts';
 import { applyMergePatch } from './merge-patch.ts';
 import { CompanyPartyDocument, CustomerPartyDocument, type PartyResponse } from './party.schema.ts';
-import type { WebhookOutbox } from '../webhooks/webhook.outbox.ts';
+import { WebhookOutbox } from '../webhooks/webhook.outbox.ts';
 
 const MAX_ATTEMPTS = 5;
 type DocumentValidator = (data: unknown) => true | { error: ValidationError };
@@ -30,8 +30,8 @@ export interface PatchResult {
   readonly party: PartyResponse;
   readonly etag: string;
   readonly changed: boolean;
-  /** The lead after the patch, for events about it. */
-  readonly lead: LeadAggregate;
+  /** The lead after the patch, as the party.updated event carries it. */
+  readonly lead: LeadResponse;
 }
 
 export class PartyService {
@@ -53,16 +53,17 @@ export class PartyService {
   }
 
   async get(distributionId: string, partyId: string): Promise<{ party: PartyResponse; etag: string }> {
-    const lead = await this.#load(this.#database.db, distributionId, partyId, false);
-    return { party: this.represent(lead), etag: etagOf(lead) };
+    const { party, etag } = this.#represent(await this.#load(this.#database.db, distributionId, partyId, false));
+    return { party, etag };
   }
 
   async revisions(distributionId: string, partyId: string, riskObjectId: string) {
     const db = this.#database.db;
-    await this.#load(db, distributionId, partyId, false);
+    // Another distribution's party is as unknown as one that does not exist.
+    if ((await findPartyKind(db, distributionId, partyId)) === undefined) throw new NotFoundError('party_id');
     const found = await listRevisionRows(db, partyId, riskObjectId);
     if (!found) throw new NotFoundError('risk_object_id');
-    const base = `${this.#config.publicUrl}/v1/api/distributions/${distributionId}/parties/${partyId}/risk_objects/${riskObjectId}/revisions`;
+    const base = `${partyUrl(this.#config, distributionId, partyId)}/risk_objects/${riskObjectId}/revisions`;
     return found.revisions.map((revision) => ({
       self: `${base}/${revision.id}`,
       risk_object_id: riskObjectId,
@@ -77,22 +78,26 @@ export class PartyService {
 
   async patch(command: { distributionId: string; partyId: string; patch: unknown; ifMatch: string | undefined }): Promise<PatchResult> {
     const result = await retryOnWriteConflict(() => this.#transactions.run((trx) => this.#patchOnce(trx, command)), MAX_ATTEMPTS);
-    if (result.changed && result.lead.callbacks.length > 0) this.#outbox?.committed();
+    // Committed: the worker may look for the new event now.
+    if (result.changed && WebhookOutbox.hasRecipients(result.lead)) this.#outbox?.committed();
     return result;
   }
 
-  represent(lead: LeadAggregate): PartyResponse {
-    const { prospect, risk_object_revisions, policy_packages, insurance_policies, created_at, updated_at } = representLead(lead, this.#config);
-    return {
+  /** The party reply and the lead representation (an event's payload) it is built from. */
+  #represent(lead: LeadAggregate): { party: PartyResponse; etag: string; lead: LeadResponse } {
+    const representation = representLead(lead, this.#config);
+    const { prospect, risk_object_revisions, policy_packages, insurance_policies, created_at, updated_at } = representation;
+    const party = {
       ...prospect,
       lead_id: lead.leadId,
       risk_objects: risk_object_revisions,
       policy_packages,
       insurance_policies,
-      self: `${this.#config.publicUrl}/v1/api/distributions/${lead.distributionId}/parties/${lead.partyId}`,
+      self: partyUrl(this.#config, lead.distributionId, lead.partyId),
       created_at,
       updated_at,
     };
+    return { party, etag: etagOf(lead), lead: representation };
   }
 
   async #load(db: Kysely<Database>, distributionId: string, partyId: string, lock: boolean): Promise<LeadAggregate> {
@@ -114,28 +119,26 @@ export class PartyService {
     const document = applyMergePatch(documentOf(lead), command.patch);
     const invalid = this.#validators[lead.type](document);
     const problems: Problem[] = invalid === true ? [] : [...invalid.error.problems];
-    problems.push(...checkPayloadRules({ prospect: document }).map((p) => ({ ...p, target: p.target.replace(/^prospect\./, '') })));
-    problems.push(...duplicateVins(document));
+    problems.push(...checkPartyDocument(document));
     if (problems.length > 0) throw new ValidationError(problems, subject);
 
     const now = new Date().toISOString();
     const { risk_objects: riskObjects, ...fields } = document as Fields & { risk_objects?: { cars?: Fields[]; residences?: Fields[] } };
-    let changed = !isDeepStrictEqual(withoutNulls(fields), lead.fields);
-    lead.fields = withoutNulls(fields);
+    const storedKey = customerMatchKey(lead.fields);
+    const patchedFields = withoutNulls(fields);
+    let changed = !isDeepStrictEqual(patchedFields, lead.fields);
+    lead.fields = patchedFields;
     changed = (await this.#replaceRiskObjects(db, lead, riskObjects ?? {}, now)) || changed;
-    if (!changed) return { party: this.represent(lead), etag: etagOf(lead), changed, lead };
+    if (!changed) return { ...this.#represent(lead), changed };
 
-    const matchKey = lead.type === 'CUSTOMER' ? customerMatchKey(lead.fields) : null;
-    if (matchKey !== null) {
-      const owner = await findPartyByMatchKey(db, lead.distributionId, matchKey);
-      if (owner !== undefined && owner !== lead.partyId) throw new ConflictError([{ target: 'email', code: 'conflict_parties' }], subject);
-    }
+    const matchKey = await checkMatchKey(db, lead, storedKey, { target: 'email', subject });
     lead.updated_at = now;
     await saveLead(db, lead, { isNew: false, matchKey });
     await saveChildren(db, lead);
     lead.riskObjects = lead.riskObjects.filter((object) => !object.removed);
-    await this.#outbox?.record(db, { type: 'party.updated', lead: representLead(lead, this.#config), distributionId: lead.distributionId, at: now });
-    return { party: this.represent(lead), etag: etagOf(lead), changed, lead };
+    const result = { ...this.#represent(lead), changed };
+    await this.#outbox?.record(db, { type: 'party.updated', lead: result.lead, distributionId: lead.distributionId, at: now });
+    return result;
   }
 
   /** Arrays replace (RFC 7396): the patched lists are the party's risk objects now. */
@@ -162,18 +165,9 @@ export class PartyService {
       if (existing) {
         kept.add(existing.id);
         if (isDeepStrictEqual(existing.current.data, data)) continue;
-        existing.current = { id: newRowId(), revision_nr: existing.current.revision_nr + 1, data, created_at: now };
-        existing.newRevision = true;
-        existing.vin = typeof data.vin === 'string' ? data.vin : null;
-        existing.updated_at = now;
+        reviseRiskObject(existing, data, now);
       } else {
-        const object: RiskObject = {
-          id: id ?? randomUUID(), type, position: nextPosition(lead.riskObjects), vin: typeof data.vin === 'string' ? data.vin : null,
-          current: { id: newRowId(), revision_nr: 1, data, created_at: now },
-          created_at: now, updated_at: now, isNew: true, newRevision: true,
-        };
-        lead.riskObjects.push(object);
-        kept.add(object.id);
+        kept.add(addRiskObject(lead, type, id, data, now).id);
       }
       changed = true;
     }
@@ -196,18 +190,4 @@ function documentOf(lead: LeadAggregate): Fields {
 function matchesEtag(header: string, etag: string): boolean {
   if (header.trim() === '*') return true;
   return header.split(',').map((tag) => tag.trim()).includes(etag);
-}
-
-function duplicateVins(document: unknown): Problem[] {
-  const cars = (document as { risk_objects?: { cars?: unknown } })?.risk_objects?.cars;
-  if (!Array.isArray(cars)) return [];
-  const seen = new Set<string>();
-  const problems: Problem[] = [];
-  cars.forEach((car, i) => {
-    const vin = (car as { vin?: unknown })?.vin;
-    if (typeof vin !== 'string') return;
-    if (seen.has(vin)) problems.push({ target: `risk_objects.cars.${i}.vin`, code: 'duplicate' });
-    seen.add(vin);
-  });
-  return problems;
 }
