@@ -95,10 +95,11 @@ class Latencies {
     }
     this.#values[this.count++] = ms;
   }
-  percentile(p: number): number {
-    if (this.count === 0) return NaN;
+  /** Sorts the latencies so far once and returns a reader of their percentiles. */
+  percentiles(): (p: number) => number {
     const sorted = this.#values.slice(0, this.count).sort();
-    return sorted[Math.min(this.count - 1, Math.ceil((p / 100) * this.count) - 1)]!;
+    const n = sorted.length;
+    return (p) => (n === 0 ? NaN : sorted[Math.min(n - 1, Math.ceil((p / 100) * n) - 1)]!);
   }
 }
 
@@ -138,14 +139,15 @@ function run(spec: LoadSpec, next: BodyFactory, limit: { amount: number } | { wa
       if (error) return reject(error);
       const measured = measuring;
       const seconds = measured === null ? NaN : (performance.now() - measured.start) / 1000;
+      const percentile = latencies.percentiles();
       const statusCodes: Record<string, number> = {};
       for (const [code, { count }] of Object.entries(result.statusCodeStats)) statusCodes[code] = count;
       resolve({
         requests: latencies.count,
         durationSeconds: seconds,
         requestsPerSecond: latencies.count / seconds,
-        p50Ms: latencies.percentile(50),
-        p99Ms: latencies.percentile(99),
+        p50Ms: percentile(50),
+        p99Ms: percentile(99),
         non2xx: result.non2xx,
         errors: result.errors + result.timeouts,
         statusCodes,

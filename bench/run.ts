@@ -11,10 +11,9 @@ import type { Scenario } from './payloads.ts';
 import { runLoad, startServer, type ServerProcess } from './processes.ts';
 import { describeMachine } from './machine.ts';
 import { log, measure, requireAllSucceeded, waitForQuiet, type Measurement } from './measure.ts';
-import { renderReport, type SeedRun } from './report.ts';
+import { renderReport, renderWebhookSection, type SeedRun } from './report.ts';
 import { summariseCpuProfile } from './cpu-profile.ts';
 import { measureWebhooks, type WebhookMeasurement } from './webhooks.ts';
-import { renderWebhookSection } from './report.ts';
 
 const options = readOptions();
 const pinning = { enabled: options.pin };

@@ -37,6 +37,5 @@ async function remove(args: string[]): Promise<void> {
 export const clientCommands: CommandGroup = {
   name: 'client',
   summary: 'create, list and delete SSO clients (partner applications)',
-  help: HELP,
   run: (args) => runSubcommand('client', HELP, args, { create, list, delete: remove }),
 };

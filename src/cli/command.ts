@@ -1,7 +1,7 @@
 // What every `lead-intake` command shares (DESIGN.md section 1): JSON on stdout, one-line
 // errors on stderr, the server's configuration and database.
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
-import { loadConfig } from '../config.ts';
+import { loadConfig, type Config } from '../config.ts';
 import { openDatabase, type DatabaseHandle } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 
@@ -28,7 +28,6 @@ export interface CommandGroup {
   readonly name: string;
   /** One line for the overview in `lead-intake --help`. */
   readonly summary: string;
-  readonly help: string;
   run(args: string[]): Promise<void>;
 }
 
@@ -68,15 +67,16 @@ export function requiredOption(command: string, name: string, value: string | bo
 
 /** Runs against the server's database (same environment variables), migrated first. */
 export async function withDatabase<T>(
-  work: (database: DatabaseHandle) => Promise<T>,
+  work: (database: DatabaseHandle, config: Config) => Promise<T>,
   { migrate = true } = {},
 ): Promise<T> {
-  const database = openDatabase(loadConfig());
+  const config = loadConfig();
+  const database = openDatabase(config);
   try {
     // Pending migrations are applied exactly as `serve` would, so a fresh install can be
     // set up with the CLI before the first start.
     if (migrate) await migrateToLatest(database.db);
-    return await work(database);
+    return await work(database, config);
   } finally {
     await database.close();
   }
@@ -84,6 +84,11 @@ export async function withDatabase<T>(
 
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Whether the word in a command's place asks for its help instead. */
+export function isHelpWord(word: string | undefined): boolean {
+  return word === '--help' || word === '-h' || word === 'help';
 }
 
 /** Dispatches `<group> <subcommand> ...` to the subcommand's handler. */
@@ -94,7 +99,7 @@ export async function runSubcommand(
   subcommands: Record<string, (args: string[]) => Promise<void>>,
 ): Promise<void> {
   const [name, ...rest] = args;
-  if (name === '--help' || name === '-h' || name === 'help') throw new HelpRequest(help);
+  if (isHelpWord(name)) throw new HelpRequest(help);
   if (name === undefined) throw new UsageError(group, 'missing command');
   const handler = Object.hasOwn(subcommands, name) ? subcommands[name] : undefined;
   if (!handler) throw new UsageError(group, `unknown command ${JSON.stringify(`${group} ${name}`)}`);

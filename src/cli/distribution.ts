@@ -1,5 +1,6 @@
 // lead-intake distribution create|list
-import { createDistribution, listDistributions } from '../distributions/distribution.service.ts';
+import { listDistributions } from '../distributions/distribution.repository.ts';
+import { createDistribution } from '../distributions/distribution.service.ts';
 import { type CommandGroup, parseCommandLine, printJson, requiredOption, runSubcommand, withDatabase } from './command.ts';
 
 const HELP = `Usage:
@@ -21,6 +22,5 @@ async function list(args: string[]): Promise<void> {
 export const distributionCommands: CommandGroup = {
   name: 'distribution',
   summary: 'create and list distributions',
-  help: HELP,
   run: (args) => runSubcommand('distribution', HELP, args, { create, list }),
 };

@@ -2,7 +2,7 @@
 // Data goes to stdout as JSON; errors go to stderr as one line, with exit code 2 for a
 // bad command line and 1 for anything else.
 import { ConfigError } from '../config.ts';
-import { type CommandGroup, HelpRequest, UsageError } from './command.ts';
+import { type CommandGroup, HelpRequest, UsageError, isHelpWord } from './command.ts';
 import { distributionCommands } from './distribution.ts';
 import { migrateCommand } from './migrate.ts';
 import { serveCommand } from './serve.ts';
@@ -36,7 +36,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const [name, ...args] = argv;
   try {
     if (name === undefined) throw new UsageError('', 'missing command');
-    if (name === '--help' || name === '-h' || name === 'help') throw new HelpRequest(HELP);
+    if (isHelpWord(name)) throw new HelpRequest(HELP);
     const group = GROUPS.find((candidate) => candidate.name === name);
     if (!group) throw new UsageError('', `unknown command ${JSON.stringify(name)}`);
     await group.run(args);

@@ -9,7 +9,6 @@ const HELP = `Usage:
 export const migrateCommand: CommandGroup = {
   name: 'migrate',
   summary: 'apply pending database migrations',
-  help: HELP,
   async run(args) {
     parseCommandLine('migrate', HELP, args, {});
     printJson({ applied: await withDatabase((database) => migrateToLatest(database.db), { migrate: false }) });

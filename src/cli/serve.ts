@@ -9,7 +9,6 @@ const HELP = `Usage:
 export const serveCommand: CommandGroup = {
   name: 'serve',
   summary: 'start the HTTP server (what npm start runs)',
-  help: HELP,
   async run(args) {
     parseCommandLine('serve', HELP, args, {});
     const config = loadConfig();

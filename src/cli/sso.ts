@@ -21,6 +21,5 @@ async function rotateKeys(args: string[]): Promise<void> {
 export const ssoCommands: CommandGroup = {
   name: 'sso',
   summary: 'manage the embedded OpenID provider (rotate-keys)',
-  help: HELP,
   run: (args) => runSubcommand('sso', HELP, args, { 'rotate-keys': rotateKeys }),
 };

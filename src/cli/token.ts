@@ -51,6 +51,5 @@ async function revoke(args: string[]): Promise<void> {
 export const tokenCommands: CommandGroup = {
   name: 'token',
   summary: 'create, list and revoke API tokens',
-  help: HELP,
   run: (args) => runSubcommand('token', HELP, args, { create, list, revoke }),
 };

@@ -66,6 +66,5 @@ async function disable(args: string[]): Promise<void> {
 export const userCommands: CommandGroup = {
   name: 'user',
   summary: 'create, list and disable SSO users (broker accounts)',
-  help: HELP,
   run: (args) => runSubcommand('user', HELP, args, { create, list, disable }),
 };

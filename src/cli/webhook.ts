@@ -1,7 +1,7 @@
 // lead-intake webhook secret|rotate-secret|deliveries|replay|work (DESIGN.md section 5).
-import { DELIVERY_STATUSES, listDeliveries, replayDeliveries } from '../webhooks/delivery-admin.ts';
+import { listDeliveries, replayDeliveries } from '../webhooks/delivery-admin.ts';
 import { currentSecret, rotateSecret } from '../webhooks/signing-key.repository.ts';
-import type { DeliveryStatus } from '../webhooks/webhook.table.ts';
+import { DELIVERY_STATUSES } from '../webhooks/webhook.table.ts';
 import { type CommandGroup, UsageError, parseCommandLine, printJson, requiredOption, runSubcommand, withDatabase } from './command.ts';
 
 const HELP = `Usage:
@@ -36,13 +36,14 @@ async function deliveries(args: string[]): Promise<void> {
   const { values } = parseCommandLine(command, HELP, args, {
     status: { type: 'string' }, lead: { type: 'string' }, distribution: { type: 'string' }, limit: { type: 'string' },
   });
-  if (values.status !== undefined && !DELIVERY_STATUSES.includes(values.status as DeliveryStatus)) {
+  const status = DELIVERY_STATUSES.find((known) => known === values.status);
+  if (values.status !== undefined && status === undefined) {
     throw new UsageError(command, `--status must be one of ${DELIVERY_STATUSES.join(', ')}`);
   }
   const limit = values.limit === undefined ? 50 : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError(command, '--limit must be an integer from 1 to 1000');
   printJson(await withDatabase((database) => listDeliveries(database.db, {
-    status: values.status as DeliveryStatus | undefined, leadId: values.lead, distributionId: values.distribution, limit,
+    status, leadId: values.lead, distributionId: values.distribution, limit,
   })));
 }
 
@@ -62,35 +63,31 @@ async function replay(args: string[]): Promise<void> {
 async function work(args: string[]): Promise<void> {
   parseCommandLine('webhook work', HELP, args, {});
   // Loaded here: the other commands need none of this, and it would slow their start.
-  const [{ default: pino }, { Registry }, { loadConfig }, { openDatabase }, { migrateToLatest }, { createTransactionRunner }, { createWebhookMetrics }, { WebhookWorker }] =
-    await Promise.all([
-      import('pino'), import('prom-client'), import('../config.ts'), import('../db/database.ts'), import('../db/migrate.ts'),
-      import('../db/transaction-runner.ts'), import('../webhooks/webhook.metrics.ts'), import('../webhooks/webhook.worker.ts'),
-    ]);
-  const config = loadConfig();
-  const log = pino({ level: config.logLevel, base: { component: 'webhook-worker' } });
-  const database = openDatabase(config);
-  await migrateToLatest(database.db);
-  const transactions = createTransactionRunner(database);
-  // No HTTP here, so no /metrics: the serving processes report the outbox lag of the database.
-  const metrics = createWebhookMetrics(new Registry(), database);
-  const worker = new WebhookWorker({ config, database, transactions, metrics, log });
-  worker.start();
-  log.info({ database: database.location }, 'webhook worker running');
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
+  const [{ default: pino }, { Registry }, { createTransactionRunner }, { createWebhookMetrics }, { WebhookWorker }] = await Promise.all([
+    import('pino'), import('prom-client'), import('../db/transaction-runner.ts'), import('../webhooks/webhook.metrics.ts'),
+    import('../webhooks/webhook.worker.ts'),
+  ]);
+  await withDatabase(async (database, config) => {
+    const log = pino({ level: config.logLevel, base: { component: 'webhook-worker' } });
+    const transactions = createTransactionRunner(database);
+    // No HTTP here, so no /metrics: the serving processes report the outbox lag of the database.
+    const metrics = createWebhookMetrics(new Registry(), database);
+    const worker = new WebhookWorker({ config, database, transactions, metrics, log });
+    worker.start();
+    log.info({ database: database.location }, 'webhook worker running');
+    const signal = await new Promise<NodeJS.Signals>((resolve) => {
+      process.once('SIGINT', () => resolve('SIGINT'));
+      process.once('SIGTERM', () => resolve('SIGTERM'));
+    });
+    log.info({ signal }, 'webhook worker stopping');
+    await worker.stop();
+    await transactions.close();
   });
-  log.info({ signal }, 'webhook worker stopping');
-  await worker.stop();
-  await transactions.close();
-  await database.close();
 }
 
 export const webhookCommands: CommandGroup = {
   name: 'webhook',
   summary: 'signing secrets, deliveries, replays and a dedicated delivery worker',
-  help: HELP,
   run: (args) => runSubcommand('webhook', HELP, args, {
     secret, 'rotate-secret': rotate, deliveries, replay, work,
   }),

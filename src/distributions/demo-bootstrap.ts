@@ -12,7 +12,7 @@ import { hasAnyDistribution, insertDistributionIfAbsent } from './distribution.r
  * primary key wins; the other waits for it, does nothing and so prints nothing.
  */
 export const DEMO_DISTRIBUTION_ID = '00000000-0000-4000-8000-00000000de70';
-export const DEMO_SCOPES = ['leads:write', 'leads:read'] as const;
+const DEMO_SCOPES = ['leads:write', 'leads:read'] as const;
 
 /** The slice of a pino logger this needs (server.ts passes app.log). */
 export interface BootstrapLog {

@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { DistributionTable } from './distribution.table.ts';
-import { findDistribution, insertDistribution, listDistributions as selectDistributions } from './distribution.repository.ts';
+import { findDistribution, insertDistribution } from './distribution.repository.ts';
 
 export class UnknownDistributionError extends Error {
   readonly distributionId: string;
@@ -17,13 +17,7 @@ export class UnknownDistributionError extends Error {
 export async function createDistribution(db: Kysely<Database>, name: string): Promise<DistributionTable> {
   const trimmed = name.trim();
   if (trimmed === '') throw new RangeError('a distribution needs a non-empty name');
-  return db.isTransaction
-    ? insertDistribution(db, trimmed)
-    : db.transaction().execute((trx) => insertDistribution(trx, trimmed));
-}
-
-export async function listDistributions(db: Kysely<Database>): Promise<DistributionTable[]> {
-  return selectDistributions(db);
+  return db.transaction().execute((trx) => insertDistribution(trx, trimmed));
 }
 
 /** The distribution, or UnknownDistributionError. */

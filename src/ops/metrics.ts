@@ -23,7 +23,7 @@ declare module 'fastify' {
 /** Label for requests that matched no route: raw URLs would let any caller create series. */
 const UNMATCHED_ROUTE = 'unmatched';
 
-export function createMetrics(): Metrics {
+function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status_code'] as const;

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { sql } from 'kysely';
 import type { DatabaseHandle } from '../db/database.ts';
+import { errorBody } from '../http/error-body.ts';
 import { ErrorBody } from '../http/error-body.schema.ts';
 import { registerMetrics } from './metrics.ts';
 
@@ -43,14 +44,9 @@ export function registerOperationalRoutes(app: FastifyInstance, database: Databa
       request.log.warn({ err: error }, 'readiness probe: database unreachable');
       // Answered here rather than thrown: "the service is unavailable" is no client error
       // to localise, and the cause (driver message) must not reach the body.
-      const message = 'The database is not reachable.';
-      return reply.status(503).send({
-        detail: {
-          type: 'ServiceUnavailable',
-          errors: [{ type: 'ServiceUnavailable', target: 'database', message }],
-          error_str: `1 error for Readiness\ndatabase\n  ${message}`,
-        },
-      });
+      return reply.status(503).send(
+        errorBody('ServiceUnavailable', 'Readiness', [{ target: 'database', message: 'The database is not reachable.' }]),
+      );
     }
   });
 }

@@ -82,14 +82,19 @@ export class AddressGuard {
 
   /** Why a connection to this IP address is refused, or undefined when it is allowed. */
   refusal(address: string): string | undefined {
+    return this.#refusingGroup(address)?.reason;
+  }
+
+  /** The group that refuses this IP address (its reason and category), or undefined when it is allowed. */
+  #refusingGroup(address: string): Omit<RangeGroup, 'ranges'> | undefined {
     const family = net.isIP(address);
-    if (family === 0) return 'not an IP address';
+    if (family === 0) return { reason: 'not an IP address', privateNetwork: false };
     const type: Family = family === 4 ? 'ipv4' : 'ipv6';
     const embedded = type === 'ipv6' && NAT64.check(address, 'ipv6') ? embeddedIPv4(address) : undefined;
     // The first group that holds the address decides (::1 is loopback before it is IPv4-compatible).
     const group = LISTS.find((g) => g.list.check(address, type) || (embedded !== undefined && g.list.check(embedded, 'ipv4')));
     if (group === undefined || (group.privateNetwork && this.#allowPrivateNetworks)) return undefined;
-    return group.reason;
+    return group;
   }
 
   /**
@@ -98,20 +103,26 @@ export class AddressGuard {
    * would reach the private one whenever the connection happens to pick it.
    */
   async resolve(hostname: string): Promise<CheckedAddress[]> {
-    const host = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
-    const addresses: CheckedAddress[] = net.isIP(host)
-      ? [{ address: host, family: net.isIP(host) as 4 | 6 }]
+    const host = withoutBrackets(hostname);
+    const literal = net.isIP(host);
+    const addresses: CheckedAddress[] = literal !== 0
+      ? [{ address: host, family: literal as 4 | 6 }]
       : (await dns.lookup(host, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family as 4 | 6 }));
     if (addresses.length === 0) throw new Error(`${host} resolves to no address`);
     for (const { address } of addresses) {
-      const reason = this.refusal(address);
-      if (reason !== undefined) {
-        const hint = LISTS.some((g) => g.reason === reason && g.privateNetwork) ? ' (WEBHOOK_ALLOW_PRIVATE_NETWORKS=true allows it)' : '';
-        throw new RefusedAddressError(`refused: ${host} resolves to ${address}, ${reason}${hint}`);
+      const refused = this.#refusingGroup(address);
+      if (refused !== undefined) {
+        const hint = refused.privateNetwork ? ' (WEBHOOK_ALLOW_PRIVATE_NETWORKS=true allows it)' : '';
+        throw new RefusedAddressError(`refused: ${host} resolves to ${address}, ${refused.reason}${hint}`);
       }
     }
     return addresses;
   }
+}
+
+/** A URL's hostname without the brackets of an IPv6 literal (`[::1]` -> `::1`). */
+export function withoutBrackets(hostname: string): string {
+  return hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
 }
 
 /** A `lookup` for http.request that answers with the checked addresses only, never asking DNS again. */

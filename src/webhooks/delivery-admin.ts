@@ -6,8 +6,6 @@ import type { DeliveryStatus } from './webhook.table.ts';
 
 type Db = Kysely<Database>;
 
-export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed'];
-
 export class UnknownDeliveryError extends Error {
   constructor(id: string) {
     super(`unknown webhook delivery ${JSON.stringify(id)}`);
@@ -67,12 +65,14 @@ export async function replayDeliveries(db: Db, target: { ids: readonly string[] 
       const missing = target.ids.find((id) => !rows.some((row) => row.id === id));
       if (missing !== undefined) throw new UnknownDeliveryError(missing);
     }
+    if (rows.length === 0) return [];
     const now = new Date().toISOString();
-    for (const row of rows) {
-      await trx.updateTable('webhook_deliveries')
-        .set((eb) => ({ status: 'pending', next_attempt_at: now, claim_id: null, round_start: eb.ref('attempts'), updated_at: now }))
-        .where('id', '=', row.id).execute();
-      await trx.deleteFrom('webhook_stopped_urls').where('distribution_id', '=', row.distribution_id).where('url', '=', row.url).execute();
+    await trx.updateTable('webhook_deliveries')
+      .set((eb) => ({ status: 'pending', next_attempt_at: now, claim_id: null, round_start: eb.ref('attempts'), updated_at: now }))
+      .where('id', 'in', rows.map((row) => row.id)).execute();
+    const stoppedUrls = new Map(rows.map((row) => [JSON.stringify([row.distribution_id, row.url]), row]));
+    for (const { distribution_id, url } of stoppedUrls.values()) {
+      await trx.deleteFrom('webhook_stopped_urls').where('distribution_id', '=', distribution_id).where('url', '=', url).execute();
     }
     return rows.map((row) => row.id);
   });

@@ -4,7 +4,7 @@
 // 64 KiB of the answer read: a receiver must not be able to hold a worker or its memory.
 import http from 'node:http';
 import https from 'node:https';
-import { AddressGuard, RefusedAddressError, lookupFor } from './address-guard.ts';
+import { AddressGuard, RefusedAddressError, lookupFor, withoutBrackets } from './address-guard.ts';
 
 export const ATTEMPT_TIMEOUT_MS = 15_000;
 export const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -59,11 +59,10 @@ export class WebhookSender {
       if (url.protocol !== 'http:' && url.protocol !== 'https:') return result({ error: `not an http(s) URL`, refused: true });
       const addresses = await abortable(this.#guard.resolve(url.hostname), abort);
       const answer = await this.#post(url, addresses, headers, body, abort);
-      const ok = answer.statusCode >= 200 && answer.statusCode < 300;
       return result({
         statusCode: answer.statusCode,
         retryAfterMs: parseRetryAfter(answer.retryAfter),
-        error: ok ? null : `HTTP ${answer.statusCode}${answer.text ? `: ${answer.text}` : ''}`,
+        error: answer.ok ? null : `HTTP ${answer.statusCode}${answer.text ? `: ${answer.text}` : ''}`,
       });
     } catch (error) {
       if (error instanceof RefusedAddressError) return result({ error: error.message, refused: true });
@@ -84,7 +83,7 @@ export class WebhookSender {
     headers: Record<string, string>,
     body: string,
     signal: AbortSignal,
-  ): Promise<{ statusCode: number; retryAfter: string | undefined; text: string }> {
+  ): Promise<{ statusCode: number; ok: boolean; retryAfter: string | undefined; text: string }> {
     const protocol = url.protocol as 'http:' | 'https:';
     const payload = Buffer.from(body);
     return new Promise((resolve, reject) => {
@@ -92,7 +91,7 @@ export class WebhookSender {
         protocol,
         // The name stays the host: the Host header and TLS (SNI, certificate check) use it,
         // while `lookup` hands the socket the checked addresses.
-        hostname: url.hostname.replace(/^\[|\]$/g, ''),
+        hostname: withoutBrackets(url.hostname),
         port: url.port || undefined,
         path: `${url.pathname}${url.search}`,
         method: 'POST',
@@ -110,7 +109,7 @@ export class WebhookSender {
         const finish = () => {
           const ok = response.statusCode! >= 200 && response.statusCode! < 300;
           const text = ok ? '' : Buffer.concat(chunks).toString('utf8').replace(/\s+/g, ' ').trim().slice(0, ERROR_BODY_CHARS);
-          resolve({ statusCode: response.statusCode!, retryAfter: response.headers['retry-after'], text });
+          resolve({ statusCode: response.statusCode!, ok, retryAfter: response.headers['retry-after'], text });
         };
         response.on('data', (chunk: Buffer) => {
           received += chunk.length;

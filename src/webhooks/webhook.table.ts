@@ -2,7 +2,8 @@
 // ISO 8601 UTC text like everywhere else, so they compare correctly as text.
 
 export type WebhookEventType = 'lead.created' | 'lead.updated' | 'party.updated';
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 /**
  * How one attempt ended: delivered (2xx), retry (failed, another attempt is scheduled),
  * failed (the last attempt failed), gone (410: the URL is stopped), refused (the address

@@ -169,7 +169,7 @@ export class WebhookWorker {
         stoppedUrls(db, claimed),
       ]);
     } catch (error) {
-      await releaseClaims(this.#deps.database.db, claimed).catch(() => {});
+      await this.#deps.transactions.run((trx) => releaseClaims(trx, claimed)).catch(() => {});
       throw error;
     }
     for (const delivery of claimed) {
