@@ -1,6 +1,6 @@
 // The `lead-intake` command and the first start, as a user meets them: real processes
 // (bin/lead-intake.js, src/server.ts) on the test's database, on each database engine.
-import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -10,47 +10,14 @@ import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { DEMO_DISTRIBUTION_ID, bootstrapDemo } from '../src/distributions/demo-bootstrap.ts';
 import { createTestDatabase, dialect, freePort, startTestServer, type TestDatabase, type TestServer } from './support/test-server.ts';
+import { BIN, ROOT, childEnv, cliJson, printedJson, run, runCli } from './support/cli.ts';
+import { pushLead } from './support/lead-client.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
-const BIN = path.join(ROOT, 'bin', 'lead-intake.js');
 const LEAD = JSON.stringify({ prospect: { first_name: 'A', last_name: 'B' } });
 
-/** Only what a process needs: nothing of the runner's environment (NODE_ENV=test, ...). */
-function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, HOME: process.env.HOME, ...extra };
-}
-
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function run(file: string, args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(file, args, { cwd: ROOT, env: childEnv(env), timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-    });
-  });
-}
-
-/** The CLI under the Node that runs the tests (the project's Node 24). */
-const cli = (env: Record<string, string>, ...args: string[]) => run(process.execPath, [BIN, ...args], env);
-
-/** Parses stdout of a command that must have succeeded. */
-function json<T = any>(result: Run): T {
-  expect(result.code, result.stderr).toBe(0);
-  return JSON.parse(result.stdout) as T;
-}
-
-async function pushLead(baseUrl: string, distributionId: string, token: string): Promise<number> {
-  const response = await fetch(`${baseUrl}/v1/api/distributions/${distributionId}/leads/customers`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `apikey ${token}` },
-    body: LEAD,
-  });
-  await response.body?.cancel();
-  return response.status;
+/** The status of a push with the token, as a broker platform would send it. */
+async function pushStatus(server: TestServer, distributionId: string, token: string): Promise<number> {
+  return (await pushLead(server, { distributionId, token }, 'customers', LEAD)).status;
 }
 
 describe('lead-intake CLI', () => {
@@ -64,40 +31,40 @@ describe('lead-intake CLI', () => {
 
   it('creates a distribution and a token that works over HTTP until revoked, while the server runs', async () => {
     const env = server.database.env;
-    const distribution = json(await cli(env, 'distribution', 'create', '--name', 'Acme Brokers'));
+    const distribution = await cliJson(env, ['distribution', 'create', '--name', 'Acme Brokers']);
     expect(Object.keys(distribution).sort()).toEqual(['created_at', 'id', 'name']);
     expect(distribution.name).toBe('Acme Brokers');
-    expect(json<any[]>(await cli(env, 'distribution', 'list')).map((d) => d.id)).toContain(distribution.id);
+    expect((await cliJson<any[]>(env, ['distribution', 'list'])).map((d) => d.id)).toContain(distribution.id);
 
-    const created = json(
-      await cli(env, 'token', 'create', '--distribution', distribution.id, '--scopes', 'leads:write,leads:read', '--name', 'CRM'),
+    const created = await cliJson(
+      env, ['token', 'create', '--distribution', distribution.id, '--scopes', 'leads:write,leads:read', '--name', 'CRM'],
     );
     expect(Object.keys(created).sort()).toEqual(
       ['created_at', 'distribution_id', 'expires_at', 'id', 'name', 'scopes', 'token'],
     );
     expect(created).toMatchObject({ name: 'CRM', scopes: ['leads:write', 'leads:read'], distribution_id: distribution.id, expires_at: null });
-    expect([200, 201]).toContain(await pushLead(server.url, distribution.id, created.token));
+    expect([200, 201]).toContain(await pushStatus(server, distribution.id, created.token));
 
-    const listing = await cli(env, 'token', 'list', '--distribution', distribution.id);
+    const listing = await runCli(env, ['token', 'list', '--distribution', distribution.id]);
     expect(listing.stdout).not.toContain(created.token);
-    expect(json<any[]>(listing)).toEqual([
+    expect(printedJson<any[]>(listing)).toEqual([
       { id: created.id, name: 'CRM', scopes: ['leads:write', 'leads:read'], distribution_id: distribution.id,
         created_at: created.created_at, expires_at: null, revoked_at: null },
     ]);
 
-    const revoked = json(await cli(env, 'token', 'revoke', created.id));
+    const revoked = await cliJson(env, ['token', 'revoke', created.id]);
     expect(revoked.id).toBe(created.id);
     expect(Date.parse(revoked.revoked_at)).not.toBeNaN();
-    expect(await pushLead(server.url, distribution.id, created.token)).toBe(401);
-    expect(json<any[]>(await cli(env, 'token', 'list')).find((t) => t.id === created.id)?.revoked_at).toBe(revoked.revoked_at);
+    expect(await pushStatus(server, distribution.id, created.token)).toBe(401);
+    expect((await cliJson<any[]>(env, ['token', 'list'])).find((t) => t.id === created.id)?.revoked_at).toBe(revoked.revoked_at);
   });
 
   it('sets an expiry from --expires-in', async () => {
     const env = server.database.env;
-    const distribution = json(await cli(env, 'distribution', 'create', '--name', 'Expiring'));
+    const distribution = await cliJson(env, ['distribution', 'create', '--name', 'Expiring']);
     const before = Date.now();
-    const created = json(
-      await cli(env, 'token', 'create', '--distribution', distribution.id, '--scopes', 'leads:read', '--expires-in', '90d'),
+    const created = await cliJson(
+      env, ['token', 'create', '--distribution', distribution.id, '--scopes', 'leads:read', '--expires-in', '90d'],
     );
     const lifetime = Date.parse(created.expires_at) - before;
     expect(lifetime).toBeGreaterThan(90 * 86_400_000 - 60_000);
@@ -118,7 +85,7 @@ describe('lead-intake CLI', () => {
     { case: 'an unknown distribution to list', args: ['token', 'list', '--distribution', 'nope'], code: 1 },
     { case: 'an unknown token id', args: ['token', 'revoke', 'e2a61c4e-0000-4000-8000-000000000000'], code: 1 },
   ])('refuses $case: one line on stderr, nothing on stdout, exit $code', async ({ args, code }) => {
-    const result = await cli(server.database.env, ...args);
+    const result = await runCli(server.database.env, args);
     expect(result.code).toBe(code);
     expect(result.stdout).toBe('');
     expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
@@ -127,7 +94,7 @@ describe('lead-intake CLI', () => {
 
   it('prints help on stdout', async () => {
     for (const args of [['--help'], ['token', '--help'], ['token', 'create', '--help']]) {
-      const result = await cli(server.database.env, ...args);
+      const result = await runCli(server.database.env, args);
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(/lead-intake/);
     }
@@ -135,7 +102,7 @@ describe('lead-intake CLI', () => {
 
   it('runs as `npx lead-intake` and `npm exec` from the checkout', async () => {
     const viaNpx = await run('npx', ['lead-intake', 'distribution', 'list'], server.database.env);
-    expect(Array.isArray(json(viaNpx))).toBe(true);
+    expect(Array.isArray(printedJson(viaNpx, 'npx lead-intake'))).toBe(true);
     const viaNpmExec = await run('npm', ['exec', '--', 'lead-intake', '--help'], server.database.env);
     expect(viaNpmExec.code, viaNpmExec.stderr).toBe(0);
     expect(viaNpmExec.stdout).toMatch(/^Usage: lead-intake/);
@@ -146,12 +113,12 @@ describe('lead-intake CLI', () => {
     try {
       expect(lock.prepare('pragma journal_mode').get()).toEqual({ journal_mode: 'wal' });
       lock.exec('begin immediate');
-      const waiting = cli(server.database.env, 'distribution', 'create', '--name', 'Waited');
+      const waiting = runCli(server.database.env, ['distribution', 'create', '--name', 'Waited']);
       await sleep(1500);
       // Readers are not blocked by the writer meanwhile: the server still answers.
       expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
       lock.exec('commit');
-      expect(json(await waiting).name).toBe('Waited');
+      expect(printedJson(await waiting).name).toBe('Waited');
     } finally {
       if (lock.isTransaction) lock.exec('rollback');
       lock.close();
@@ -162,7 +129,7 @@ describe('lead-intake CLI', () => {
 // ---------------------------------------------------------------------------------------
 // First start: the demo distribution and the curl (src/distributions/demo-bootstrap.ts).
 
-interface ServerProcess {
+interface ServeProcess {
   stdout(): string;
   /** Resolves with stdout once it matches; rejects if the process ends first. */
   waitFor(pattern: RegExp): Promise<RegExpMatchArray>;
@@ -176,7 +143,7 @@ afterEach(() => {
 });
 
 /** `node src/server.ts` (what npm start runs), or the CLI's `serve`. */
-async function startServerProcess(database: TestDatabase, env: Record<string, string> = {}, viaCli = false): Promise<ServerProcess> {
+async function startServeProcess(database: TestDatabase, env: Record<string, string> = {}, viaCli = false): Promise<ServeProcess> {
   const port = await freePort();
   const args = viaCli ? [BIN, 'serve'] : ['src/server.ts'];
   const child = spawn(process.execPath, args, {
@@ -239,7 +206,7 @@ describe('first start', () => {
     (await database.handle.db.selectFrom(table).select('id').execute()).length;
 
   it('creates a demo and prints a curl that pushes a lead, once', async () => {
-    const first = await startServerProcess(database);
+    const first = await startServeProcess(database);
     const [line] = await first.waitFor(CURL);
     expect(line).toContain(`/v1/api/distributions/${DEMO_DISTRIBUTION_ID}/leads/customers`);
     expect(line).toMatch(/^curl .* http:\/\/localhost:\d+\/v1\/api\//);
@@ -248,7 +215,7 @@ describe('first start', () => {
     expect(first.stdout().match(/curl /g)).toHaveLength(1);
     await first.stop();
 
-    const second = await startServerProcess(database);
+    const second = await startServeProcess(database);
     await second.waitFor(BOOTSTRAP_DONE);
     expect(second.stdout()).not.toMatch(CURL);
     await second.stop();
@@ -260,7 +227,7 @@ describe('first start in production', () => {
   it('creates no demo and prints no curl', async () => {
     const database = await createTestDatabase();
     try {
-      const server = await startServerProcess(database, { NODE_ENV: 'production' });
+      const server = await startServeProcess(database, { NODE_ENV: 'production' });
       await server.waitFor(/lead-intake is serving/);
       await server.stop();
       expect(server.stdout()).not.toMatch(/curl /);
@@ -275,7 +242,7 @@ describe('two processes starting at once on one database', () => {
   it('create one demo between them', async () => {
     const database = await createTestDatabase();
     try {
-      const servers = await Promise.all([startServerProcess(database), startServerProcess(database, {}, true)]);
+      const servers = await Promise.all([startServeProcess(database), startServeProcess(database, {}, true)]);
       await Promise.all(servers.map((server) => server.waitFor(BOOTSTRAP_DONE)));
       const curls = servers.filter((server) => CURL.test(server.stdout()));
       expect(curls).toHaveLength(1);

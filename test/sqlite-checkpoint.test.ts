@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
+import { eventually } from './support/eventually.ts';
 
 const ROWS_PER_BATCH = 2_000;
 let handle: DatabaseHandle | undefined;
@@ -16,14 +17,6 @@ afterEach(async () => {
   await handle?.close();
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
-
-async function waitFor(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe.runIf(process.env.TEST_DIALECT !== 'postgres')('SQLite WAL checkpoints', () => {
   it('copies committed data into the database file and keeps reusing a bounded WAL', async () => {
@@ -46,13 +39,13 @@ describe.runIf(process.env.TEST_DIALECT !== 'postgres')('SQLite WAL checkpoints'
     await writeBatch(0);
     const before = size(file);
     // About 1 MB went into the WAL; only a checkpoint moves it into the database file.
-    await waitFor(() => size(file) > before + 500_000, 'the database file to receive the first batch');
+    await eventually(async () => size(file) > before + 500_000 || undefined, 15_000, 'the database file to receive the first batch');
 
     const walSizes: number[] = [];
     for (let batch = 1; batch <= 6; batch += 1) {
       const fileBefore = size(file);
       await writeBatch(batch);
-      await waitFor(() => size(file) > fileBefore + 500_000, `batch ${batch} to be checkpointed`);
+      await eventually(async () => size(file) > fileBefore + 500_000 || undefined, 15_000, `batch ${batch} to be checkpointed`);
       walSizes.push(size(`${file}-wal`));
     }
     // Once every frame is copied back, the next transaction writes the WAL from its start

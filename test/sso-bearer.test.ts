@@ -12,6 +12,7 @@ import { loadSigningKeys, rotateSigningKeys } from '../src/sso/signing-keys.ts';
 import { disableUser } from '../src/sso/user.service.ts';
 import { insertDistribution } from '../src/distributions/distribution.repository.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
+import { callApi } from './support/api-client.ts';
 import { createSsoFixture, signInForTokens, tokenRequest, type SsoFixture } from './support/sso.ts';
 
 let server: TestServer;
@@ -32,15 +33,8 @@ const userinfo = (token: string | undefined, scheme = 'bearer', method = 'GET', 
     ...(method === 'POST' && { body: '{}' }),
   });
 
-async function api(token: string, method: string, path: string, body?: unknown, base = server.url) {
-  const response = await fetch(`${base}/v1/api${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
-}
+/** An API call with an SSO access token. */
+const api = (token: string, method: string, path: string, body?: unknown) => callApi(server, `Bearer ${token}`, method, path, { body });
 
 const LEAD = { prospect: { first_name: 'Lotte', last_name: 'Peeters' } };
 const leadsOf = (distributionId: string) => `/distributions/${distributionId}/leads/customers`;

@@ -1,42 +1,15 @@
 // `lead-intake user|client|sso` as an operator meets them (issue 3 point 7): real CLI
 // processes on the test server's database, whose results a browser-less partner then
 // uses over HTTP against the running server.
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertDistribution } from '../src/distributions/distribution.repository.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
+import { cliJson, printedJson, runCli } from './support/cli.ts';
 import {
   REDIRECT_URI, UserAgent, authorizationUrl, exchangeCode, formAction, inputValue, pkcePair, signInAndConsent,
 } from './support/sso.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
-const BIN = path.join(ROOT, 'bin', 'lead-intake.js');
 const PASSWORD = 'a long enough passphrase';
-
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** The CLI under the project's Node 24, with `input` on stdin. */
-function cli(env: Record<string, string>, args: string[], input = ''): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
-
-function json<T = any>(result: Run): T {
-  expect(result.code, result.stderr).toBe(0);
-  return JSON.parse(result.stdout) as T;
-}
 
 let server: TestServer;
 let env: Record<string, string>;
@@ -59,18 +32,18 @@ async function trySignIn(clientId: string, login: string) {
 
 describe('lead-intake user, client and sso', () => {
   it('create a user and a client that a partner signs in with, until the user is disabled', async () => {
-    const user = json(await cli(env, ['user', 'create', '--distribution', distributionId, '--email', 'An.Jacobs@Broker.be', '--username', 'an.jacobs', '--language', 'fr'], `${PASSWORD}\n`));
+    const user = await cliJson(env, ['user', 'create', '--distribution', distributionId, '--email', 'An.Jacobs@Broker.be', '--username', 'an.jacobs', '--language', 'fr'], `${PASSWORD}\n`);
     expect(user).toMatchObject({ distribution_id: distributionId, email: 'An.Jacobs@Broker.be', username: 'an.jacobs', language: 'fr', country: 'BE', locale: 'fr-BE', role: 'broker', disabled_at: null });
     expect(JSON.stringify(user)).not.toMatch(/password|argon2/);
     const stored = await server.database.handle.db.selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow();
     expect(stored.password_hash).toMatch(/^\$argon2id\$/);
 
-    const client = json(await cli(env, ['client', 'create', '--name', 'Acme CRM', '--redirect-uri', REDIRECT_URI, '--redirect-uri', 'https://crm.acme.example/callback']));
+    const client = await cliJson(env, ['client', 'create', '--name', 'Acme CRM', '--redirect-uri', REDIRECT_URI, '--redirect-uri', 'https://crm.acme.example/callback']);
     expect(Object.keys(client).sort()).toEqual(['client_id', 'client_secret', 'created_at', 'name', 'redirect_uris']);
     expect(client.redirect_uris).toEqual([REDIRECT_URI, 'https://crm.acme.example/callback']);
-    const listing = await cli(env, ['client', 'list']);
+    const listing = await runCli(env, ['client', 'list']);
     expect(listing.stdout).not.toContain(client.client_secret);
-    expect(json<any[]>(listing).map((entry) => entry.client_id)).toContain(client.client_id);
+    expect(printedJson<any[]>(listing).map((entry) => entry.client_id)).toContain(client.client_id);
 
     // The whole flow with what the CLI printed; the trailing newline of the password was dropped.
     const pkce = pkcePair();
@@ -78,22 +51,22 @@ describe('lead-intake user, client and sso', () => {
     const tokens = await exchangeCode(server, client, redirect.searchParams.get('code')!, pkce.verifier);
     expect(tokens.status).toBe(200);
 
-    expect(json<any[]>(await cli(env, ['user', 'list', '--distribution', distributionId])).map((entry) => entry.username)).toEqual(['an.jacobs']);
-    const disabled = json(await cli(env, ['user', 'disable', 'an.jacobs@broker.be']));
+    expect((await cliJson<any[]>(env, ['user', 'list', '--distribution', distributionId])).map((entry) => entry.username)).toEqual(['an.jacobs']);
+    const disabled = await cliJson(env, ['user', 'disable', 'an.jacobs@broker.be']);
     expect(disabled.disabled_at).toEqual(expect.any(String));
     expect((await trySignIn(client.client_id, 'an.jacobs')).status).toBe(401);
     const userinfo = await fetch(`${server.url}/sso/userinfo`, { headers: { authorization: `bearer ${tokens.body.access_token}` } });
     expect(userinfo.status).toBe(401);
 
     // A deleted client can no longer even start a sign-in.
-    json(await cli(env, ['client', 'delete', client.client_id]));
+    await cliJson(env, ['client', 'delete', client.client_id]);
     const refused = await new UserAgent(server).follow(authorizationUrl(server, { clientId: client.client_id, challenge: pkce.challenge }));
     expect(refused.status).toBe(400);
   });
 
   it('rotate the signing keys: a new key first, the previous one kept for verification', async () => {
     const before = (await (await fetch(`${server.url}/sso/jwks`)).json()) as { keys: Array<{ kid: string }> };
-    const rotation = json(await cli(env, ['sso', 'rotate-keys']));
+    const rotation = await cliJson(env, ['sso', 'rotate-keys']);
     expect(rotation.kept).toEqual(before.keys.map((key) => key.kid));
     expect(rotation.removed).toEqual([]);
     const stored = await server.database.handle.db.selectFrom('sso_signing_keys').select('kid').orderBy('generation', 'desc').execute();
@@ -113,7 +86,7 @@ describe('lead-intake user, client and sso', () => {
     { case: 'an unknown client to delete', args: ['client', 'delete', 'nope'], input: '', code: 1 },
     { case: 'an unknown sso command', args: ['sso', 'rotate'], input: '', code: 2 },
   ])('refuse $case: one line on stderr, nothing on stdout, exit $code', async ({ args, input, code }) => {
-    const result = await cli(env, args.map((arg) => (arg === 'DIST' ? distributionId : arg)), input);
+    const result = await runCli(env, args.map((arg) => (arg === 'DIST' ? distributionId : arg)), input);
     expect(result.code, result.stderr).toBe(code);
     expect(result.stdout).toBe('');
     expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
@@ -121,9 +94,9 @@ describe('lead-intake user, client and sso', () => {
   });
 
   it('refuse a second user with the same e-mail address or username, whatever the case', async () => {
-    json(await cli(env, ['user', 'create', '--distribution', distributionId, '--email', 'dup@broker.be', '--username', 'dup'], PASSWORD));
+    await cliJson(env, ['user', 'create', '--distribution', distributionId, '--email', 'dup@broker.be', '--username', 'dup'], PASSWORD);
     for (const [email, username] of [['DUP@broker.be', 'other'], ['other@broker.be', 'DUP']]) {
-      const result = await cli(env, ['user', 'create', '--distribution', distributionId, '--email', email!, '--username', username!], PASSWORD);
+      const result = await runCli(env, ['user', 'create', '--distribution', distributionId, '--email', email!, '--username', username!], PASSWORD);
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(/exists already/);
     }

@@ -2,6 +2,7 @@
 // targets and messages, localised, and nothing written (DESIGN.md section 3).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, startTestServer, type Tenant, type TestServer } from './support/test-server.ts';
+import { pushLead } from './support/lead-client.ts';
 
 let server: TestServer;
 let tenant: Tenant;
@@ -14,20 +15,12 @@ afterAll(async () => server?.close());
 
 interface Entry { type: string; target: string; message: string }
 
-async function push(body: unknown, options: { kind?: 'customers' | 'companies'; headers?: Record<string, string> } = {}) {
-  const response = await fetch(
-    `${server.url}/v1/api/distributions/${tenant.distributionId}/leads/${options.kind ?? 'customers'}`,
-    {
-      method: 'POST',
-      headers: { authorization: `apikey ${tenant.token}`, 'content-type': 'application/json', ...options.headers },
-      body: JSON.stringify(body),
-    },
-  );
-  return { status: response.status, headers: response.headers, body: (await response.json()) as any };
-}
+interface PushOptions { kind?: 'customers' | 'companies'; headers?: Record<string, string> }
+
+const push = (body: unknown, options: PushOptions = {}) => pushLead(server, tenant, options.kind ?? 'customers', body, options.headers);
 
 /** The entries of a 422, as target -> message. */
-async function problems(body: unknown, options: Parameters<typeof push>[1] = {}): Promise<Record<string, string>> {
+async function problems(body: unknown, options: PushOptions = {}): Promise<Record<string, string>> {
   const answer = await push(body, options);
   expect(answer.status).toBe(422);
   const errors = answer.body.detail.errors as Entry[];

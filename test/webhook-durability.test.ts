@@ -3,8 +3,10 @@
 // deliver each event once.
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTenant, createTestDatabase, dialect, type Tenant, type TestDatabase } from './support/test-server.ts';
-import { freePort, startServerProcess, type ServerProcess } from './support/server-process.ts';
+import { createTenant, createTestDatabase, dialect, freePort, type Tenant, type TestDatabase } from './support/test-server.ts';
+import { startServerProcess, type ServerProcess } from './support/server-process.ts';
+import { pushLead } from './support/lead-client.ts';
+import { BIN } from './support/cli.ts';
 import { startReceiver } from './support/webhook-receiver.ts';
 import { eventually } from './support/eventually.ts';
 
@@ -21,13 +23,9 @@ afterAll(async () => {
 });
 
 async function pushWithCallback(server: ServerProcess, callback: string): Promise<string> {
-  const response = await fetch(`${server.url}/v1/api/distributions/${tenant.distributionId}/leads/customers`, {
-    method: 'POST',
-    headers: { authorization: `apikey ${tenant.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ prospect: { first_name: 'Durable', last_name: 'Event', callbacks: [callback] } }),
-  });
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { id: string }).id;
+  const reply = await pushLead(server, tenant, 'customers', { prospect: { first_name: 'Durable', last_name: 'Event', callbacks: [callback] } });
+  expect(reply.status).toBe(201);
+  return reply.body.id as string;
 }
 
 const leadIdsOf = (received: ReadonlyArray<{ json: any }>) => received.map((r) => r.json.data.id as string).sort();
@@ -126,8 +124,8 @@ it('lets an attempt in flight finish and record its result when the server is st
 it('delivers through a dedicated `lead-intake webhook work` process what a server without a worker accepted', async () => {
   const receiver = await startReceiver();
   const server = await startServerProcess({ ...database.env, ...WEBHOOKS, WEBHOOK_WORKER: 'false' });
-  const bin = new URL('../bin/lead-intake.js', import.meta.url).pathname;
-  const worker = spawn(process.execPath, [bin, 'webhook', 'work'], {
+  // Runs until stopped, so spawned here rather than through runCli.
+  const worker = spawn(process.execPath, [BIN, 'webhook', 'work'], {
     env: { PATH: process.env.PATH, ...database.env, ...WEBHOOKS, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = new Promise<number | null>((resolve) => worker.once('exit', (code) => resolve(code)));

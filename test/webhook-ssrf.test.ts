@@ -29,7 +29,7 @@ it('refuses loopback, private and metadata targets by default: recorded with the
   expect(pushed.status).toBe(201);
 
   const deliveries = await eventually(async () => {
-    const list = await cliJson<any[]>(server.database.env, 'webhook', 'deliveries', '--lead', pushed.body.id);
+    const list = await cliJson<any[]>(server.database.env, ['webhook', 'deliveries', '--lead', pushed.body.id]);
     return list.length === callbacks.length && list.every((d) => d.status === 'failed') ? list : undefined;
   });
   const byUrl = Object.fromEntries(deliveries.map((d) => [d.url, d]));
@@ -44,10 +44,10 @@ it('refuses loopback, private and metadata targets by default: recorded with the
   expect(metrics).toMatch(/lead_intake_webhook_deliveries_total\{outcome="refused"\} 5/);
 
   // `replay --all-failed` sends every failed delivery of the distribution again: refused again here.
-  const replayed = await cliJson(server.database.env, 'webhook', 'replay', '--all-failed', '--distribution', tenant.distributionId);
+  const replayed = await cliJson(server.database.env, ['webhook', 'replay', '--all-failed', '--distribution', tenant.distributionId]);
   expect([...replayed.replayed].sort()).toEqual(deliveries.map((d) => d.id).sort());
   await eventually(async () => {
-    const list = await cliJson<any[]>(server.database.env, 'webhook', 'deliveries', '--lead', pushed.body.id, '--status', 'failed');
+    const list = await cliJson<any[]>(server.database.env, ['webhook', 'deliveries', '--lead', pushed.body.id, '--status', 'failed']);
     return list.length === callbacks.length && list.every((d) => d.attempts.length === 2 && d.attempts[1].outcome === 'refused') ? true : undefined;
   });
   expect(receiver.received).toEqual([]);

@@ -29,13 +29,13 @@ afterAll(async () => {
 /** A callback path of its own per use, so tests never see each other's webhooks. */
 const newPath = () => `/hooks/${++paths}`;
 const env = () => server.database.env;
-const secretOf = async (t: Tenant = tenant) => (await cliJson(env(), 'webhook', 'secret', '--distribution', t.distributionId)).secret as string;
+const secretOf = async (t: Tenant = tenant) => (await cliJson(env(), ['webhook', 'secret', '--distribution', t.distributionId])).secret as string;
 const customer = (prospect: Record<string, unknown>) => ({
   prospect: { first_name: 'Hook', last_name: 'Receiver', external_refs: [{ external_ref: crypto.randomUUID(), external_ref_company: 'crm' }], ...prospect },
 });
 
 async function deliveriesOf(leadId: string, ...filter: string[]) {
-  return cliJson<any[]>(env(), 'webhook', 'deliveries', '--lead', leadId, ...filter);
+  return cliJson<any[]>(env(), ['webhook', 'deliveries', '--lead', leadId, ...filter]);
 }
 
 describe('events', () => {
@@ -145,11 +145,11 @@ describe('retries', () => {
     });
     expect(failed.attempts.map((a: any) => a.outcome)).toEqual(['retry', 'retry', 'retry', 'failed']);
 
-    expect(await cliJson(env(), 'webhook', 'replay', failed.id)).toEqual({ replayed: [failed.id] });
+    expect(await cliJson(env(), ['webhook', 'replay', failed.id])).toEqual({ replayed: [failed.id] });
     const all = await receiver.waitFor(path, 5);
     expect(all[4]!.headers['webhook-id']).toBe(all[0]!.headers['webhook-id']);
     await eventually(async () => ((await deliveriesOf(pushed.body.id))[0]?.status === 'delivered' ? true : undefined));
-    expect((await runCli(env(), 'webhook', 'replay', crypto.randomUUID())).code).toBe(1);
+    expect((await runCli(env(), ['webhook', 'replay', crypto.randomUUID()])).code).toBe(1);
   });
 
   it('stops sending to a URL that answered 410 Gone, until a push lists it again', async () => {
@@ -181,7 +181,7 @@ describe('secret rotation', () => {
   it('signs with both the old and the new secret after a rotation', async () => {
     const rotating = await createTenant(server.database.handle, ['leads:write']);
     const old = await secretOf(rotating);
-    const rotated = await cliJson(env(), 'webhook', 'rotate-secret', '--distribution', rotating.distributionId);
+    const rotated = await cliJson(env(), ['webhook', 'rotate-secret', '--distribution', rotating.distributionId]);
     expect(rotated.secret).not.toBe(old);
     expect(rotated.previous).toEqual([{ created_at: expect.any(String), expires_at: expect.any(String) }]);
     const overlap = Date.parse(rotated.previous[0].expires_at) - Date.now();
@@ -197,7 +197,7 @@ describe('secret rotation', () => {
   });
 
   it('refuses an unknown distribution', async () => {
-    const run = await runCli(env(), 'webhook', 'secret', '--distribution', crypto.randomUUID());
+    const run = await runCli(env(), ['webhook', 'secret', '--distribution', crypto.randomUUID()]);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^lead-intake webhook: unknown distribution/);
   });
@@ -227,7 +227,7 @@ describe('webhook CLI', () => {
     { case: 'an unknown subcommand', args: ['webhook', 'resend'], code: 2 },
     { case: 'a rotation for an unknown distribution', args: ['webhook', 'rotate-secret', '--distribution', '00000000-0000-4000-8000-000000000001'], code: 1 },
   ])('refuses $case: one line on stderr, exit $code', async ({ args, code }) => {
-    const run = await runCli(env(), ...args);
+    const run = await runCli(env(), args);
     expect({ code: run.code, stdout: run.stdout }).toEqual({ code, stdout: '' });
     expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
   });

@@ -1,4 +1,4 @@
-// Calling any API route over real HTTP with a tenant's token.
+// Calling any API route over real HTTP with a tenant's token (or any other credentials).
 import type { TestServer, Tenant } from './test-server.ts';
 
 export interface ApiReply {
@@ -7,9 +7,10 @@ export interface ApiReply {
   readonly body: any;
 }
 
+/** `credentials`: a tenant, whose API token is sent, or the whole Authorization header. */
 export async function callApi(
   server: TestServer,
-  tenant: Pick<Tenant, 'token'>,
+  credentials: Pick<Tenant, 'token'> | string,
   method: string,
   path: string,
   options: { body?: unknown; headers?: Record<string, string> } = {},
@@ -17,7 +18,7 @@ export async function callApi(
   const response = await fetch(`${server.url}/v1/api${path}`, {
     method,
     headers: {
-      authorization: `apikey ${tenant.token}`,
+      authorization: typeof credentials === 'string' ? credentials : `apikey ${credentials.token}`,
       ...(options.body !== undefined && { 'content-type': 'application/json' }),
       ...options.headers,
     },

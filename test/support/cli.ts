@@ -1,10 +1,10 @@
-// Runs the real `lead-intake` command (bin/lead-intake.js) under the test's Node, with only
-// the environment it is given (plus PATH and HOME).
+// Runs commands from the checkout, above all the real `lead-intake` command (bin/lead-intake.js)
+// under the test's Node, with only the environment they are given (plus PATH and HOME).
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
-const BIN = path.join(ROOT, 'bin', 'lead-intake.js');
+export const ROOT = path.resolve(import.meta.dirname, '..', '..');
+export const BIN = path.join(ROOT, 'bin', 'lead-intake.js');
 
 export interface CliRun {
   readonly code: number;
@@ -12,16 +12,32 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-export function runCli(env: Record<string, string>, ...args: string[]): Promise<CliRun> {
+/** Only what a process needs: nothing of the runner's environment (NODE_ENV=test, ...). */
+export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: process.env.HOME, ...extra };
+}
+
+/** Any command, from the checkout, with `input` on stdin and then end of input. */
+export function run(file: string, args: readonly string[], env: Record<string, string>, input = ''): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, timeout: 60_000 },
+    const child = execFile(file, args, { cwd: ROOT, env: childEnv(env), timeout: 60_000 },
       (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }));
+    child.stdin!.end(input);
   });
 }
 
+/** The CLI under the Node that runs the tests (the project's Node 24). */
+export function runCli(env: Record<string, string>, args: readonly string[], input?: string): Promise<CliRun> {
+  return run(process.execPath, [BIN, ...args], env, input);
+}
+
 /** The JSON a command printed; throws with its stderr when it failed. */
-export async function cliJson<T = any>(env: Record<string, string>, ...args: string[]): Promise<T> {
-  const run = await runCli(env, ...args);
-  if (run.code !== 0) throw new Error(`lead-intake ${args.join(' ')} exited ${run.code}: ${run.stderr}`);
-  return JSON.parse(run.stdout) as T;
+export function printedJson<T = any>(result: CliRun, command = 'lead-intake'): T {
+  if (result.code !== 0) throw new Error(`${command} exited ${result.code}: ${result.stderr}`);
+  return JSON.parse(result.stdout) as T;
+}
+
+/** The JSON a CLI command printed; throws with its stderr when it failed. */
+export async function cliJson<T = any>(env: Record<string, string>, args: readonly string[], input?: string): Promise<T> {
+  return printedJson<T>(await runCli(env, args, input), `lead-intake ${args.join(' ')}`);
 }

@@ -1,19 +1,14 @@
 // Pushing leads over real HTTP, as a broker platform does.
 import type { TestServer, Tenant } from './test-server.ts';
-
-export interface PushReply {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly body: any;
-}
+import type { ApiReply } from './api-client.ts';
 
 export async function pushLead(
-  server: TestServer,
+  server: Pick<TestServer, 'url'>,
   tenant: Tenant,
   kind: 'customers' | 'companies',
   body: unknown,
   headers: Record<string, string> = {},
-): Promise<PushReply> {
+): Promise<ApiReply> {
   const response = await fetch(`${server.url}/v1/api/distributions/${tenant.distributionId}/leads/${kind}`, {
     method: 'POST',
     headers: { authorization: `apikey ${tenant.token}`, 'content-type': 'application/json', ...headers },

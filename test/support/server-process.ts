@@ -3,8 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './test-server.ts';
-
-export { freePort };
+import { eventually } from './eventually.ts';
 
 const SERVER_SCRIPT = fileURLToPath(new URL('../../src/server.ts', import.meta.url));
 
@@ -28,13 +27,14 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   child.stderr!.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-2000); });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 15_000;
-  while (!(await fetch(`${url}/healthz`).then((r) => r.ok, () => false))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server did not start: ${stderr}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  try {
+    await eventually(async () => {
+      if (child.exitCode !== null) throw new Error('the server exited');
+      return (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) || undefined;
+    }, 15_000, 'the server to start');
+  } catch {
+    child.kill('SIGKILL');
+    throw new Error(`server did not start: ${stderr}`);
   }
   const end = async (signal: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);

@@ -6,6 +6,7 @@ import { insertDistribution } from '../../src/distributions/distribution.reposit
 import { createClient, type IssuedClient } from '../../src/sso/client.service.ts';
 import { createUser, type UserListing } from '../../src/sso/user.service.ts';
 import type { TestServer } from './test-server.ts';
+import type { ApiReply } from './api-client.ts';
 
 export const PASSWORD = 'correct horse battery staple';
 export const REDIRECT_URI = 'http://127.0.0.1:9/callback';
@@ -152,14 +153,8 @@ export async function signInAndConsent(agent: UserAgent, url: string, login: str
   return new URL(consented.headers.get('location')!);
 }
 
-export interface TokenReply {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly body: any;
-}
-
 /** POST /sso/token with client_secret_basic. */
-export async function tokenRequest(server: TestServer, client: Pick<IssuedClient, 'client_id' | 'client_secret'>, form: Record<string, string>): Promise<TokenReply> {
+export async function tokenRequest(server: TestServer, client: Pick<IssuedClient, 'client_id' | 'client_secret'>, form: Record<string, string>): Promise<ApiReply> {
   const basic = Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`).toString('base64');
   const response = await fetch(`${server.url}/sso/token`, {
     method: 'POST',
