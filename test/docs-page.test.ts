@@ -1,5 +1,5 @@
-// GET /docs renders the API reference in a real browser (Debian's Chromium driven by
-// playwright-core), with every asset served by this process: the machines that run the
+// GET /docs renders the API reference in a real browser (headless Chromium from npm driven
+// by playwright-core, test/support/browser.ts), with every asset served by this process: the machines that run the
 // service may have no internet. Runs in the sqlite project only (vitest.config.ts): the
 // database behind the page is irrelevant.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
-// Single sign-on end to end, as a broker meets it: a real headless Chromium (Debian's
-// chromium driven by playwright-core) opens a partner's authorization URL, signs in on
+// Single sign-on end to end, as a broker meets it: a real headless Chromium (from npm,
+// driven by playwright-core: test/support/browser.ts) opens a partner's authorization URL, signs in on
 // our page, consents, and lands on the partner's redirect URI (a loopback server) with a
 // code. The partner's backend then exchanges the code, calls userinfo, pushes a lead
 // with the bearer token and refreshes it.
