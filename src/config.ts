@@ -43,7 +43,7 @@ export class ConfigError extends Error {
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
 
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+export function loadConfig(env: Readonly<Record<string, string | undefined>> = process.env): Config {
   const problems: string[] = [];
   const read = <T>(name: string, fallback: string, parse: (raw: string) => T | string): T => {
     const raw = env[name]?.trim() || fallback;

@@ -10,7 +10,7 @@ import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { DEMO_DISTRIBUTION_ID, bootstrapDemo } from '../src/distributions/demo-bootstrap.ts';
 import { createTestDatabase, dialect, freePort, startTestServer, type TestDatabase, type TestServer } from './support/test-server.ts';
-import { BIN, ROOT, childEnv, cliJson, printedJson, run, runCli } from './support/cli.ts';
+import { BIN, ROOT, childEnv, cliJson, printedJson, run, runCli, runCliProcess } from './support/cli.ts';
 import { pushLead } from './support/lead-client.ts';
 
 const LEAD = JSON.stringify({ prospect: { first_name: 'A', last_name: 'B' } });
@@ -100,6 +100,11 @@ describe('lead-intake CLI', () => {
     }
   });
 
+  it('exits with the code of the command: 2 with one line on stderr for a bad command line', async () => {
+    const result = await runCliProcess(server.database.env, ['token', 'create', '--scopes', 'leads:write']);
+    expect(result).toEqual({ code: 2, stdout: '', stderr: 'lead-intake token create: --distribution is required (see lead-intake token create --help)\n' });
+  });
+
   it('runs as `npx lead-intake` and `npm exec` from the checkout', async () => {
     const viaNpx = await run('npx', ['lead-intake', 'distribution', 'list'], server.database.env);
     expect(Array.isArray(printedJson(viaNpx, 'npx lead-intake'))).toBe(true);
@@ -113,7 +118,8 @@ describe('lead-intake CLI', () => {
     try {
       expect(lock.prepare('pragma journal_mode').get()).toEqual({ journal_mode: 'wal' });
       lock.exec('begin immediate');
-      const waiting = runCli(server.database.env, ['distribution', 'create', '--name', 'Waited']);
+      // Another process: this one holds the lock, and SQLite's busy wait would block it.
+      const waiting = runCliProcess(server.database.env, ['distribution', 'create', '--name', 'Waited']);
       await sleep(1500);
       // Readers are not blocked by the writer meanwhile: the server still answers.
       expect((await fetch(`${server.url}/readyz`)).status).toBe(200);

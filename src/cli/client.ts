@@ -1,6 +1,6 @@
 // lead-intake client create|list|delete: the partner applications that use single sign-on.
 import { createClient, deleteClient, listClients } from '../sso/client.service.ts';
-import { type CommandGroup, UsageError, parseCommandLine, printJson, requiredOption, runSubcommand, withDatabase } from './command.ts';
+import { type CliIo, type CommandGroup, UsageError, parseCommandLine, printJson, requiredOption, runSubcommand, withDatabase } from './command.ts';
 
 const HELP = `Usage:
   lead-intake client create --name <name> --redirect-uri <uri> [--redirect-uri <uri> ...]
@@ -12,7 +12,7 @@ const HELP = `Usage:
   lead-intake client delete <client_id>
       delete a client: its sign-ins, refresh tokens and access tokens stop working at once`;
 
-async function create(args: string[]): Promise<void> {
+async function create(args: string[], io: CliIo): Promise<void> {
   const command = 'client create';
   const { values } = parseCommandLine(command, HELP, args, {
     name: { type: 'string' },
@@ -21,21 +21,21 @@ async function create(args: string[]): Promise<void> {
   const name = requiredOption(command, 'name', values.name);
   const redirectUris = (values['redirect-uri'] ?? []).map((uri) => uri.trim()).filter((uri) => uri !== '');
   if (redirectUris.length === 0) throw new UsageError(command, '--redirect-uri is required');
-  printJson(await withDatabase((database) => createClient(database.db, { name, redirectUris })));
+  printJson(io, await withDatabase(io, (database) => createClient(database.db, { name, redirectUris })));
 }
 
-async function list(args: string[]): Promise<void> {
+async function list(args: string[], io: CliIo): Promise<void> {
   parseCommandLine('client list', HELP, args, {});
-  printJson(await withDatabase((database) => listClients(database.db)));
+  printJson(io, await withDatabase(io, (database) => listClients(database.db)));
 }
 
-async function remove(args: string[]): Promise<void> {
+async function remove(args: string[], io: CliIo): Promise<void> {
   const { positionals } = parseCommandLine('client delete', HELP, args, {}, ['<client_id>']);
-  printJson(await withDatabase((database) => deleteClient(database.db, positionals[0]!)));
+  printJson(io, await withDatabase(io, (database) => deleteClient(database.db, positionals[0]!)));
 }
 
 export const clientCommands: CommandGroup = {
   name: 'client',
   summary: 'create, list and delete SSO clients (partner applications)',
-  run: (args) => runSubcommand('client', HELP, args, { create, list, delete: remove }),
+  run: (args, io) => runSubcommand('client', HELP, args, io, { create, list, delete: remove }),
 };

@@ -1,5 +1,7 @@
 // What every `lead-intake` command shares (DESIGN.md section 1): JSON on stdout, one-line
-// errors on stderr, the server's configuration and database.
+// errors on stderr, the server's configuration and database. Commands reach the process
+// only through a CliIo (environment, stdin, stdout, stderr), so they can run in-process
+// (the tests do) exactly as they run from bin/lead-intake.js.
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { loadConfig, type Config } from '../config.ts';
 import { openDatabase, type DatabaseHandle } from '../db/database.ts';
@@ -24,11 +26,26 @@ export class HelpRequest extends Error {
   }
 }
 
+/** What a command may use of its process. */
+export interface CliIo {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly stdin: NodeJS.ReadableStream & { readonly isTTY?: boolean };
+  readonly stdout: { write(text: string): unknown };
+  readonly stderr: { write(text: string): unknown };
+}
+
+/** The real process's environment and standard streams. */
+export function processIo(): CliIo {
+  return { env: process.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+}
+
+export type CommandHandler = (args: string[], io: CliIo) => Promise<void>;
+
 export interface CommandGroup {
   readonly name: string;
   /** One line for the overview in `lead-intake --help`. */
   readonly summary: string;
-  run(args: string[]): Promise<void>;
+  run: CommandHandler;
 }
 
 /**
@@ -67,10 +84,11 @@ export function requiredOption(command: string, name: string, value: string | bo
 
 /** Runs against the server's database (same environment variables), migrated first. */
 export async function withDatabase<T>(
+  io: CliIo,
   work: (database: DatabaseHandle, config: Config) => Promise<T>,
   { migrate = true } = {},
 ): Promise<T> {
-  const config = loadConfig();
+  const config = loadConfig(io.env);
   const database = openDatabase(config);
   try {
     // Pending migrations are applied exactly as `serve` would, so a fresh install can be
@@ -82,8 +100,8 @@ export async function withDatabase<T>(
   }
 }
 
-export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+export function printJson(io: CliIo, value: unknown): void {
+  io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
 /** Whether the word in a command's place asks for its help instead. */
@@ -96,12 +114,13 @@ export async function runSubcommand(
   group: string,
   help: string,
   args: string[],
-  subcommands: Record<string, (args: string[]) => Promise<void>>,
+  io: CliIo,
+  subcommands: Record<string, CommandHandler>,
 ): Promise<void> {
   const [name, ...rest] = args;
   if (isHelpWord(name)) throw new HelpRequest(help);
   if (name === undefined) throw new UsageError(group, 'missing command');
   const handler = Object.hasOwn(subcommands, name) ? subcommands[name] : undefined;
   if (!handler) throw new UsageError(group, `unknown command ${JSON.stringify(`${group} ${name}`)}`);
-  await handler(rest);
+  await handler(rest, io);
 }

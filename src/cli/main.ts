@@ -2,7 +2,7 @@
 // Data goes to stdout as JSON; errors go to stderr as one line, with exit code 2 for a
 // bad command line and 1 for anything else.
 import { ConfigError } from '../config.ts';
-import { type CommandGroup, HelpRequest, UsageError, isHelpWord } from './command.ts';
+import { type CliIo, type CommandGroup, HelpRequest, UsageError, isHelpWord, processIo } from './command.ts';
 import { distributionCommands } from './distribution.ts';
 import { migrateCommand } from './migrate.ts';
 import { serveCommand } from './serve.ts';
@@ -32,28 +32,29 @@ Run \`lead-intake <command> --help\` for a command's options. The configuration 
 same environment variables as the server (DATABASE_URL, DATA_DIR, ...). Output is JSON on
 stdout; errors go to stderr with exit code 2 (bad command line) or 1 (anything else).`;
 
-export async function main(argv: readonly string[]): Promise<number> {
+/** Runs one command; returns its exit code. `io` is the process's own unless a test passes one. */
+export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   const [name, ...args] = argv;
   try {
     if (name === undefined) throw new UsageError('', 'missing command');
     if (isHelpWord(name)) throw new HelpRequest(HELP);
     const group = GROUPS.find((candidate) => candidate.name === name);
     if (!group) throw new UsageError('', `unknown command ${JSON.stringify(name)}`);
-    await group.run(args);
+    await group.run(args, io);
     return 0;
   } catch (error) {
-    return report(error, name);
+    return report(io, error, name);
   }
 }
 
-function report(error: unknown, group: string | undefined): number {
+function report(io: CliIo, error: unknown, group: string | undefined): number {
   if (error instanceof HelpRequest) {
-    process.stdout.write(`${error.text}\n`);
+    io.stdout.write(`${error.text}\n`);
     return 0;
   }
   if (error instanceof UsageError) {
     const command = error.command ? `lead-intake ${error.command}` : 'lead-intake';
-    process.stderr.write(`${command}: ${error.message} (see ${command} --help)\n`);
+    io.stderr.write(`${command}: ${error.message} (see ${command} --help)\n`);
     return 2;
   }
   const message =
@@ -63,7 +64,7 @@ function report(error: unknown, group: string | undefined): number {
         ? error.message
         : String(error);
   // One line, whatever the error: a multi-line driver message is folded.
-  process.stderr.write(`lead-intake ${group}: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
+  io.stderr.write(`lead-intake ${group}: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
   return 1;
 }
 

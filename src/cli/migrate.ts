@@ -1,6 +1,6 @@
 // lead-intake migrate: applies pending migrations (serve also does on start), for deploys
 // that migrate in a step of their own.
-import { type CommandGroup, parseCommandLine, printJson, withDatabase } from './command.ts';
+import { type CliIo, type CommandGroup, parseCommandLine, printJson, withDatabase } from './command.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 
 const HELP = `Usage:
@@ -9,8 +9,8 @@ const HELP = `Usage:
 export const migrateCommand: CommandGroup = {
   name: 'migrate',
   summary: 'apply pending database migrations',
-  async run(args) {
+  async run(args, io) {
     parseCommandLine('migrate', HELP, args, {});
-    printJson({ applied: await withDatabase((database) => migrateToLatest(database.db), { migrate: false }) });
+    printJson(io, { applied: await withDatabase(io, (database) => migrateToLatest(database.db), { migrate: false }) });
   },
 };

@@ -2,7 +2,7 @@
 import { loadConfig } from '../config.ts';
 import { rotateSigningKeys } from '../sso/signing-keys.ts';
 import { signingKeyRetention } from '../sso/token-lifetimes.ts';
-import { type CommandGroup, parseCommandLine, printJson, runSubcommand, withDatabase } from './command.ts';
+import { type CliIo, type CommandGroup, parseCommandLine, printJson, runSubcommand, withDatabase } from './command.ts';
 
 const HELP = `Usage:
   lead-intake sso rotate-keys
@@ -12,14 +12,14 @@ const HELP = `Usage:
       them. Running servers verify new tokens at once; they sign with the new key after a
       restart, so restart every process after rotating.`;
 
-async function rotateKeys(args: string[]): Promise<void> {
+async function rotateKeys(args: string[], io: CliIo): Promise<void> {
   parseCommandLine('sso rotate-keys', HELP, args, {});
-  const retention = signingKeyRetention(loadConfig().tokenProfile);
-  printJson(await withDatabase((database) => rotateSigningKeys(database.db, retention)));
+  const retention = signingKeyRetention(loadConfig(io.env).tokenProfile);
+  printJson(io, await withDatabase(io, (database) => rotateSigningKeys(database.db, retention)));
 }
 
 export const ssoCommands: CommandGroup = {
   name: 'sso',
   summary: 'manage the embedded OpenID provider (rotate-keys)',
-  run: (args) => runSubcommand('sso', HELP, args, { 'rotate-keys': rotateKeys }),
+  run: (args, io) => runSubcommand('sso', HELP, args, io, { 'rotate-keys': rotateKeys }),
 };

@@ -2,7 +2,7 @@
 import { parseDuration } from '../config.ts';
 import { createApiToken, listApiTokens, revokeApiToken } from '../auth/api-token.service.ts';
 import { API_TOKEN_SCOPES } from '../auth/caller.ts';
-import { type CommandGroup, UsageError, parseCommandLine, printJson, requiredOption, runSubcommand, withDatabase } from './command.ts';
+import { type CliIo, type CommandGroup, UsageError, parseCommandLine, printJson, requiredOption, runSubcommand, withDatabase } from './command.ts';
 
 const HELP = `Usage:
   lead-intake token create --distribution <id> --scopes <a,b> [--name <name>] [--expires-in <90d>]
@@ -16,7 +16,7 @@ const HELP = `Usage:
 Scopes: ${API_TOKEN_SCOPES.join(', ')}
 Durations: a number and a unit of ms, s, m, h or d (30d, 12h).`;
 
-async function create(args: string[]): Promise<void> {
+async function create(args: string[], io: CliIo): Promise<void> {
   const command = 'token create';
   const { values } = parseCommandLine(command, HELP, args, {
     distribution: { type: 'string' },
@@ -34,22 +34,22 @@ async function create(args: string[]): Promise<void> {
     expiresAt = new Date(Date.now() + lifetime);
   }
   const name = values.name?.trim() || null;
-  printJson(await withDatabase((database) => createApiToken(database.db, { distributionId, scopes, name, expiresAt })));
+  printJson(io, await withDatabase(io, (database) => createApiToken(database.db, { distributionId, scopes, name, expiresAt })));
 }
 
-async function list(args: string[]): Promise<void> {
+async function list(args: string[], io: CliIo): Promise<void> {
   const { values } = parseCommandLine('token list', HELP, args, { distribution: { type: 'string' } });
   const distributionId = values.distribution?.trim();
-  printJson(await withDatabase((database) => listApiTokens(database.db, distributionId ? { distributionId } : {})));
+  printJson(io, await withDatabase(io, (database) => listApiTokens(database.db, distributionId ? { distributionId } : {})));
 }
 
-async function revoke(args: string[]): Promise<void> {
+async function revoke(args: string[], io: CliIo): Promise<void> {
   const { positionals } = parseCommandLine('token revoke', HELP, args, {}, ['<token id>']);
-  printJson(await withDatabase((database) => revokeApiToken(database.db, positionals[0]!)));
+  printJson(io, await withDatabase(io, (database) => revokeApiToken(database.db, positionals[0]!)));
 }
 
 export const tokenCommands: CommandGroup = {
   name: 'token',
   summary: 'create, list and revoke API tokens',
-  run: (args) => runSubcommand('token', HELP, args, { create, list, revoke }),
+  run: (args, io) => runSubcommand('token', HELP, args, io, { create, list, revoke }),
 };

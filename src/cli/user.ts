@@ -1,7 +1,7 @@
 // lead-intake user create|list|disable: the broker accounts that sign in at /sso.
 import { createUser, disableUser, listUsers } from '../sso/user.service.ts';
 import { MIN_PASSWORD_LENGTH } from '../sso/password.ts';
-import { type CommandGroup, UsageError, parseCommandLine, printJson, requiredOption, runSubcommand, withDatabase } from './command.ts';
+import { type CliIo, type CommandGroup, UsageError, parseCommandLine, printJson, requiredOption, runSubcommand, withDatabase } from './command.ts';
 
 const HELP = `Usage:
   lead-intake user create --distribution <id> --email <e-mail> --username <name>
@@ -18,14 +18,14 @@ Example:
   printf '%s' "$PASSWORD" | npx lead-intake user create --distribution "$DIST" --email jan@broker.be --username jan`;
 
 /** The whole of stdin, minus one trailing newline (what `echo` or a heredoc adds). */
-async function readPassword(): Promise<string> {
-  if (process.stdin.isTTY) process.stderr.write('Password (then Enter and Ctrl-D): ');
+async function readPassword(io: CliIo): Promise<string> {
+  if (io.stdin.isTTY) io.stderr.write('Password (then Enter and Ctrl-D): ');
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  for await (const chunk of io.stdin) chunks.push(Buffer.from(chunk));
   return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
 }
 
-async function create(args: string[]): Promise<void> {
+async function create(args: string[], io: CliIo): Promise<void> {
   const command = 'user create';
   const { values } = parseCommandLine(command, HELP, args, {
     distribution: { type: 'string' },
@@ -47,24 +47,24 @@ async function create(args: string[]): Promise<void> {
     role: values.role,
     brokerId: values.broker,
   };
-  const password = await readPassword();
+  const password = await readPassword(io);
   if (password === '') throw new UsageError(command, 'no password on stdin');
-  printJson(await withDatabase((database) => createUser(database.db, { ...input, password })));
+  printJson(io, await withDatabase(io, (database) => createUser(database.db, { ...input, password })));
 }
 
-async function list(args: string[]): Promise<void> {
+async function list(args: string[], io: CliIo): Promise<void> {
   const { values } = parseCommandLine('user list', HELP, args, { distribution: { type: 'string' } });
   const distributionId = values.distribution?.trim();
-  printJson(await withDatabase((database) => listUsers(database.db, distributionId ? { distributionId } : {})));
+  printJson(io, await withDatabase(io, (database) => listUsers(database.db, distributionId ? { distributionId } : {})));
 }
 
-async function disable(args: string[]): Promise<void> {
+async function disable(args: string[], io: CliIo): Promise<void> {
   const { positionals } = parseCommandLine('user disable', HELP, args, {}, ['<user id, e-mail or username>']);
-  printJson(await withDatabase((database) => disableUser(database.db, positionals[0]!)));
+  printJson(io, await withDatabase(io, (database) => disableUser(database.db, positionals[0]!)));
 }
 
 export const userCommands: CommandGroup = {
   name: 'user',
   summary: 'create, list and disable SSO users (broker accounts)',
-  run: (args) => runSubcommand('user', HELP, args, { create, list, disable }),
+  run: (args, io) => runSubcommand('user', HELP, args, io, { create, list, disable }),
 };

@@ -1,7 +1,10 @@
-// Runs commands from the checkout, above all the real `lead-intake` command (bin/lead-intake.js)
-// under the test's Node, with only the environment they are given (plus PATH and HOME).
+// Runs commands from the checkout, above all the real `lead-intake` command (in-process
+// through its `main`, or bin/lead-intake.js as a process), with only the environment they
+// are given (plus PATH and HOME).
 import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { main } from '../../src/cli/main.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
 export const BIN = path.join(ROOT, 'bin', 'lead-intake.js');
@@ -26,8 +29,26 @@ export function run(file: string, args: readonly string[], env: Record<string, s
   });
 }
 
-/** The CLI under the Node that runs the tests (the project's Node 24). */
-export function runCli(env: Record<string, string>, args: readonly string[], input?: string): Promise<CliRun> {
+/**
+ * The CLI's `main`, in this process, with only `env` as its environment and `input` on
+ * stdin: what the command prints and returns is what bin/lead-intake.js would print and
+ * exit with. Tests about the process itself (npx, exit on failure, a lock held by another
+ * process) use runCliProcess.
+ */
+export async function runCli(env: Record<string, string>, args: readonly string[], input = ''): Promise<CliRun> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, {
+    env: childEnv(env),
+    stdin: Readable.from(input === '' ? [] : [Buffer.from(input)]),
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+  });
+  return { code, stdout, stderr };
+}
+
+/** The CLI as a process of its own, under the Node that runs the tests (the project's Node 24). */
+export function runCliProcess(env: Record<string, string>, args: readonly string[], input?: string): Promise<CliRun> {
   return run(process.execPath, [BIN, ...args], env, input);
 }
 
