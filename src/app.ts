@@ -9,6 +9,7 @@ import { createAjvCompilers } from './http/validation.ts';
 import { registerErrorHandling, sendError } from './http/error-handler.ts';
 import { NotFoundError } from './errors.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
+import { originForm } from './http/request-target.ts';
 import { randomUUID } from 'node:crypto';
 import { registerOpenApi } from './ops/openapi.ts';
 import { registerOperationalRoutes } from './ops/operational.routes.ts';
@@ -45,6 +46,7 @@ export async function buildApp({ config, database, logger = false }: AppDependen
     trustProxy: typeof config.trustProxy === 'boolean' ? config.trustProxy : [...config.trustProxy],
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true },
+    rewriteUrl: originForm,
     // A caller's own X-Request-Id is kept so its logs and ours line up.
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
