@@ -30,7 +30,16 @@ export interface Config {
    * SSO login throttle counts per address.
    */
   readonly trustProxy: boolean | readonly string[];
+  /**
+   * A request (headers and body) must arrive within this many milliseconds, or it is
+   * answered 408 and the connection closed: a client trickling bytes cannot hold a
+   * connection (DESIGN.md section 8). Headers alone get at most HEADERS_TIMEOUT_MS of it.
+   */
+  readonly requestTimeoutMs: number;
 }
+
+/** Headers are a few hundred bytes: a client that takes longer than this for them is stalling. */
+export const HEADERS_TIMEOUT_MS = 10_000;
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -86,6 +95,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     ),
     production: env.NODE_ENV === 'production',
     trustProxy: read('TRUST_PROXY', 'false', parseTrustProxy),
+    requestTimeoutMs: read('REQUEST_TIMEOUT', '30s', (raw) => {
+      const ms = parseDuration(raw);
+      return ms !== undefined && ms >= 100 ? ms : '!must be a duration of at least 100ms, such as 30s';
+    }),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

@@ -20,6 +20,8 @@ export interface RawRequestOptions {
   readonly trickle?: readonly string[];
   readonly intervalMs?: number;
   readonly timeoutMs?: number;
+  /** Leave out the empty line that ends the headers: a client stalling in the middle of them. */
+  readonly unterminated?: boolean;
 }
 
 /** Sends `head` (lines joined with CRLF, ended by an empty line) and then the body. */
@@ -42,7 +44,7 @@ export function rawRequest(url: string, head: readonly string[], body = '', opti
       resolve(parseAnswer(Buffer.concat(chunks).toString('latin1'), performance.now() - started));
     });
     socket.on('connect', () => {
-      socket.write(`${head.join('\r\n')}\r\n\r\n${body}`);
+      if (head.length > 0) socket.write(`${head.join('\r\n')}\r\n${options.unterminated ? '' : '\r\n'}${body}`);
       const rest = [...(options.trickle ?? [])];
       if (rest.length === 0) return;
       timer = setInterval(() => {
