@@ -10,6 +10,7 @@ import { registerErrorHandling, sendError } from './http/error-handler.ts';
 import { NotFoundError } from './errors.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { originForm } from './http/request-target.ts';
+import { registerParameterChecks } from './http/request-parameters.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
 import { generateRequestId } from './http/request-id.ts';
 import { SECURITY_HEADERS, registerResponseHeaders } from './http/response-headers.ts';
@@ -72,6 +73,7 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   registerResponseHeaders(app);
   registerErrorHandling(app);
   registerJsonBodyParser(app);
+  registerParameterChecks(app);
   await registerOpenApi(app, config);
   registerOperationalRoutes(app, database);
 
