@@ -22,7 +22,7 @@ export interface Report {
 }
 
 const INTRO = `Each figure comes from two processes on one machine, talking over loopback: the real
-server (\`node src/server.ts\`, NODE_ENV=production, LOG_LEVEL=warn, migrations applied, a
+server (\`node src/server.ts\`, NODE_ENV=production, LOG_LEVEL=warn, RATE_LIMIT=off, migrations applied, a
 fresh database per scenario) and a load generator (autocannon, in \`bench/load.ts\`) in a
 process of its own, so the generator never shares the server's event loop. With two or
 more cores the server is pinned to core 0 and the generator to core 1. Every request

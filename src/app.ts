@@ -11,6 +11,7 @@ import { NotFoundError } from './errors.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { originForm } from './http/request-target.ts';
 import { registerParameterChecks } from './http/request-parameters.ts';
+import { registerRateLimit } from './http/rate-limit.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
 import { generateRequestId } from './http/request-id.ts';
 import { SECURITY_HEADERS, registerResponseHeaders } from './http/response-headers.ts';
@@ -84,6 +85,9 @@ export async function buildApp({ config, database, logger = false }: AppDependen
     'authenticate',
     createAuthenticator({ apikey: (token) => authenticateApiToken(database.db, token), bearer: bearerTokenVerifier(sso) }),
   );
+
+  // Before the routes: it hooks every route added after it (rate-limit.ts).
+  await registerRateLimit(app, config);
 
   // One runner for every write, so SQLite's group commit covers pushes and updates alike.
   const transactions = createTransactionRunner(database);
