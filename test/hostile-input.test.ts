@@ -96,6 +96,16 @@ describe('text that cannot be stored, and numbers that are not finite: 422 on th
   });
 });
 
+describe('callback URLs the sender could never call', () => {
+  it('refuses an invalid or zero port and what the WHATWG parser refuses, at push, on its own index', async () => {
+    const callbacks = ['https://ok.example.com/hook', 'http://example.com:99999/', 'http://example.com:0/hook', 'http://exa mple.com/', 'https://[::1/hook'];
+    const reply = await postBytes(JSON.stringify({ prospect: { first_name: 'A', last_name: 'B', callbacks } }));
+    expect(reply.status).toBe(422);
+    expect(targetsOf(reply.body).sort()).toEqual(['prospect.callbacks.1', 'prospect.callbacks.2', 'prospect.callbacks.3', 'prospect.callbacks.4']);
+    expect(await countRows(server)).toEqual(before);
+  });
+});
+
 describe('nesting', () => {
   it('a PATCH nested 5,000 deep is a 422 at the depth limit, not a stack overflow', async () => {
     const deep = `${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}`;

@@ -82,5 +82,16 @@ function withFormats(ajv: Ajv): Ajv {
   // can hold: such a timestamp is refused here, as invalid, instead of failing later.
   const rfc3339 = (fullFormats['date-time'] as { validate: (text: string) => boolean }).validate;
   ajv.addFormat('date-time', { type: 'string', validate: (text: string) => rfc3339(text) && Number.isFinite(Date.parse(text)) });
+  // An http(s) URI we will call (a callback) must also be one the WHATWG URL parser, which
+  // the sender uses, accepts, with a usable port: RFC 3986 alone lets `http://host:99999/`
+  // through, and the delivery could then never be attempted.
+  const rfc3986 = fullFormats.uri as (text: string) => boolean;
+  ajv.addFormat('uri', { type: 'string', validate: (text: string) => rfc3986(text) && (!/^https?:/i.test(text) || isCallableHttpUrl(text)) });
   return ajv;
+}
+
+/** Parsed by WHATWG URL rules with a host, and a port (if any) in 1-65535. */
+function isCallableHttpUrl(text: string): boolean {
+  const url = URL.parse(text);
+  return url !== null && url.hostname !== '' && url.port !== '0';
 }
