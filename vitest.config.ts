@@ -4,9 +4,6 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 const postgresUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-// The fuzz suite (test/fuzz) runs by `npm run fuzz`, not in every `npm test`.
-const fuzz = process.env.FUZZ === '1';
-const notFuzz = fuzz ? [] : ['test/fuzz/**'];
 
 export default defineConfig({
   test: {
@@ -17,12 +14,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: {
-          name: 'sqlite',
-          include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...notFuzz],
-          env: { TEST_DIALECT: 'sqlite' },
-        },
+        test: { name: 'sqlite', include: ['test/**/*.test.ts', 'src/**/*.test.ts'], env: { TEST_DIALECT: 'sqlite' } },
       },
       {
         extends: true,
@@ -31,7 +23,7 @@ export default defineConfig({
           // Unit tests of pure functions need no second run.
           include: ['test/**/*.test.ts'],
           // The /docs page test drives a browser; the database behind it is irrelevant.
-          exclude: [...configDefaults.exclude, 'test/docs-page.test.ts', ...notFuzz],
+          exclude: [...configDefaults.exclude, 'test/docs-page.test.ts'],
           env: { TEST_DIALECT: 'postgres', TEST_DATABASE_URL: postgresUrl },
           globalSetup: ['test/support/postgres-schemas.ts'],
         },

@@ -2,8 +2,9 @@
 // bodies mutated at every path (test/fuzz/mutations.ts), sent over real HTTP to a real
 // server on this project's database. For every answer: no 5xx; a 4xx is in the documented
 // body, every target names a place in the body, and nothing was written (row counts
-// unchanged). `npm run fuzz` runs it (FUZZ_RUNS bodies per operation, default 300) and
-// prints the figures; a failing body is shrunk by fast-check to a smallest one.
+// unchanged). `npm test` runs it bounded and repeatable (the sweep, and 100 random bodies
+// per operation from a fixed seed); `npm run fuzz` runs FUZZ_RUNS random bodies (default
+// 1,000) from a new seed and prints the figures. A failing body is shrunk by fast-check.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leadExamples } from '../../src/leads/lead.examples.ts';
@@ -11,10 +12,12 @@ import { countRows, pushLead } from '../support/lead-client.ts';
 import { createTenant, dialect, startTestServer, type Tenant, type TestServer } from '../support/test-server.ts';
 import { HOSTILE_VALUES, applyMutations, isRealTarget, mutationsOf, pathsOf, serialise, type Json, type Mutation } from './mutations.ts';
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
+/** `npm run fuzz` sets FUZZ=1: a long run, a new seed each time, the figures printed. */
+const LONG_RUN = process.env.FUZZ === '1';
+const RUNS = Number(process.env.FUZZ_RUNS ?? (LONG_RUN ? 1_000 : 100));
 /** `0`: skip the sweep of every path with every hostile value (one body each). */
 const SWEEP = process.env.FUZZ_SWEEP !== '0';
-const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
+const SEED = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : LONG_RUN ? undefined : 20261123;
 
 let server: TestServer;
 let tenant: Tenant;
@@ -37,7 +40,7 @@ beforeAll(async () => {
   partyPath = `/v1/api/distributions/${tenant.distributionId}/parties/${seeded.body.party_id}`;
 });
 afterAll(async () => {
-  console.log(JSON.stringify({ dialect, runs: RUNS, seed: SEED ?? null, figures }, null, 1));
+  if (LONG_RUN) console.log(JSON.stringify({ dialect, runs: RUNS, seed: SEED ?? null, figures }, null, 1));
   await server?.close();
 });
 
