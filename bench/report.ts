@@ -22,7 +22,7 @@ export interface Report {
 }
 
 const INTRO = `Each figure comes from two processes on one machine, talking over loopback: the real
-server (\`node src/server.ts\`, NODE_ENV=production, LOG_LEVEL=warn, migrations applied, a
+server (\`node src/server.ts\`, NODE_ENV=production, LOG_LEVEL=warn, RATE_LIMIT=off, migrations applied, a
 fresh database per scenario) and a load generator (autocannon, in \`bench/load.ts\`) in a
 process of its own, so the generator never shares the server's event loop. With two or
 more cores the server is pinned to core 0 and the generator to core 1. Every request
@@ -157,7 +157,7 @@ export function renderWebhookSection(
     '',
     'Scenario (a), but every lead carries a callback URL to a local receiver (`bench/webhook-receiver.ts`, a process of its own ' +
       'on the generator\'s core that answers 204 at once), so each push also writes an outbox event and a delivery, and the ' +
-      'server\'s own worker (32 attempts at a time) signs and POSTs them while it keeps taking pushes. "events/s" counts webhooks ' +
+      'server\'s own worker (64 attempts at a time, 32 to one host) signs and POSTs them while it keeps taking pushes. "events/s" counts webhooks ' +
       'that arrived at the receiver during the measured window; "delay" is from the event\'s `created_at` to its arrival; "lag" is ' +
       'the `lead_intake_webhook_outbox_lag_seconds` gauge (how long the oldest due delivery has waited), sampled every 0.5 s; ' +
       '"drain" is the time from the end of the load until the receiver had every event.',

@@ -48,7 +48,7 @@ export async function measureWebhooks(dialect: BenchDialect, options: BenchOptio
   const delivered = async (): Promise<number> => ((await (await fetch(`${receiver.url}/stats`)).json()) as { total: number }).total;
   try {
     const server = await startServer('src/server.ts', {
-      NODE_ENV: 'production', LOG_LEVEL: 'warn', SQLITE_SYNCHRONOUS: 'NORMAL', DATABASE_URL: '', ...database.env,
+      NODE_ENV: 'production', LOG_LEVEL: 'warn', SQLITE_SYNCHRONOUS: 'NORMAL', DATABASE_URL: '', RATE_LIMIT: 'off', ...database.env,
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     }, { pinning, readyPath: '/healthz' });
     try {

@@ -3,13 +3,18 @@
 // their own app against their own database.
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Config } from './config.ts';
+import { HEADERS_TIMEOUT_MS, type Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { createAjvCompilers } from './http/validation.ts';
 import { registerErrorHandling, sendError } from './http/error-handler.ts';
 import { NotFoundError } from './errors.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
-import { randomUUID } from 'node:crypto';
+import { originForm } from './http/request-target.ts';
+import { registerParameterChecks } from './http/request-parameters.ts';
+import { registerRateLimit } from './http/rate-limit.ts';
+import { clientErrorHandler } from './http/client-errors.ts';
+import { generateRequestId } from './http/request-id.ts';
+import { SECURITY_HEADERS, registerResponseHeaders } from './http/response-headers.ts';
 import { registerOpenApi } from './ops/openapi.ts';
 import { registerOperationalRoutes } from './ops/operational.routes.ts';
 import { leadRoutes } from './leads/lead.routes.ts';
@@ -45,21 +50,31 @@ export async function buildApp({ config, database, logger = false }: AppDependen
     trustProxy: typeof config.trustProxy === 'boolean' ? config.trustProxy : [...config.trustProxy],
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true },
-    // A caller's own X-Request-Id is kept so its logs and ours line up.
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    rewriteUrl: originForm,
+    // A caller's own X-Request-Id is kept when it looks like one (request-id.ts).
+    requestIdHeader: false,
+    genReqId: generateRequestId,
+    // Slow or stalled requests are cut off (DESIGN.md section 8): the whole request within
+    // REQUEST_TIMEOUT, its headers within HEADERS_TIMEOUT_MS of that; Node checks every
+    // connection this often, so a limit holds to within that interval.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      headersTimeout: Math.min(HEADERS_TIMEOUT_MS, config.requestTimeoutMs),
+      connectionsCheckingInterval: Math.min(1_000, Math.ceil(config.requestTimeoutMs / 4)),
+    },
+    // Errors of Node's HTTP parser (431, 408, framing), in the documented body.
+    clientErrorHandler: clientErrorHandler({ requestTimeoutMs: config.requestTimeoutMs }),
     // A URL that cannot even be decoded (`/v1/api/%zz`) names no route: answered like any
     // unknown route, in the documented body, instead of Fastify's own.
-    frameworkErrors: (_error, request, reply) => sendError(new NotFoundError(), request, reply.header('x-request-id', request.id)),
+    frameworkErrors: (_error, request, reply) => sendError(new NotFoundError(), request, reply.header('x-request-id', request.id).headers(SECURITY_HEADERS)),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const compilers = createAjvCompilers();
   app.setValidatorCompiler(compilers.validatorCompiler);
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
+  registerResponseHeaders(app);
   registerErrorHandling(app);
   registerJsonBodyParser(app);
+  registerParameterChecks(app);
   await registerOpenApi(app, config);
   registerOperationalRoutes(app, database);
 
@@ -70,6 +85,9 @@ export async function buildApp({ config, database, logger = false }: AppDependen
     'authenticate',
     createAuthenticator({ apikey: (token) => authenticateApiToken(database.db, token), bearer: bearerTokenVerifier(sso) }),
   );
+
+  // Before the routes: it hooks every route added after it (rate-limit.ts).
+  await registerRateLimit(app, config);
 
   // One runner for every write, so SQLite's group commit covers pushes and updates alike.
   const transactions = createTransactionRunner(database);

@@ -30,7 +30,27 @@ export interface Config {
    * SSO login throttle counts per address.
    */
   readonly trustProxy: boolean | readonly string[];
+  /**
+   * A request (headers and body) must arrive within this many milliseconds, or it is
+   * answered 408 and the connection closed: a client trickling bytes cannot hold a
+   * connection (DESIGN.md section 8). Headers alone get at most HEADERS_TIMEOUT_MS of it.
+   */
+  readonly requestTimeoutMs: number;
+  /** Requests per window per credential (DESIGN.md section 8); undefined: no limit (`RATE_LIMIT=off`). */
+  readonly rateLimit: RateLimit | undefined;
+  /** Set: processes share rate-limit counts in this Redis. */
+  readonly redisUrl: string | undefined;
+  /** Every key this service writes in Redis starts with it, so one Redis can serve several deployments. */
+  readonly redisKeyPrefix: string;
 }
+
+export interface RateLimit {
+  readonly max: number;
+  readonly windowMs: number;
+}
+
+/** Headers are a few hundred bytes: a client that takes longer than this for them is stalling. */
+export const HEADERS_TIMEOUT_MS = 10_000;
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -62,6 +82,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     problems.push('DATABASE_URL: must start with postgres:// (leave it unset for the embedded SQLite database)');
   }
+  const redisUrl = env.REDIS_URL?.trim() || undefined;
+  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL: must start with redis:// or rediss://');
   const config: Config = {
     port,
     host,
@@ -86,8 +108,16 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     ),
     production: env.NODE_ENV === 'production',
     trustProxy: read('TRUST_PROXY', 'false', parseTrustProxy),
+    requestTimeoutMs: read('REQUEST_TIMEOUT', '30s', (raw) => {
+      const ms = parseDuration(raw);
+      return ms !== undefined && ms >= 100 ? ms : '!must be a duration of at least 100ms, such as 30s';
+    }),
+    rateLimit: read('RATE_LIMIT', '1200/min', parseRateLimit),
+    redisUrl,
+    redisKeyPrefix: read('REDIS_KEY_PREFIX', 'lead-intake:', (raw) => raw),
   };
   if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze(config);
   return Object.freeze(config);
 }
 
@@ -132,6 +162,17 @@ function parseSchedule(raw: string): number[] | string {
     return '!must be a comma-separated list of durations such as 5s,5m,2h';
   }
   return steps as number[];
+}
+
+const RATE_WINDOWS: Record<string, number> = { s: 1_000, min: 60_000, h: 3_600_000 };
+
+/** `<n>/<s|min|h>` (1200/min), or `off`. */
+function parseRateLimit(raw: string): RateLimit | undefined | string {
+  if (raw.toLowerCase() === 'off') return undefined;
+  const match = /^(\d+)\s*\/\s*(s|min|h)$/.exec(raw);
+  const max = Number(match?.[1]);
+  if (!match || !Number.isSafeInteger(max) || max < 1) return '!must be <requests>/<s|min|h>, such as 1200/min, or off';
+  return { max, windowMs: RATE_WINDOWS[match[2]!]! };
 }
 
 function parseTrustProxy(raw: string): boolean | string[] | string {

@@ -13,6 +13,9 @@ export type ErrorType =
   | 'UnsupportedMediaType'
   | 'ValidationError'
   | 'RateLimited'
+  | 'BadRequest'
+  | 'RequestTimeout'
+  | 'HeaderFieldsTooLarge'
   | 'InternalError';
 
 /**
@@ -43,6 +46,14 @@ export type MessageCode =
   | 'payload_too_large' // params.limit (bytes)
   | 'unsupported_media_type'
   | 'rate_limited'
+  | 'bad_request' // HTTP the server's parser refused (framing, header lines, method)
+  | 'request_timeout' // params.limit (seconds)
+  | 'headers_too_large'
+  | 'invalid_encoding' // a body that is not UTF-8
+  | 'unsupported_charset' // params.charset
+  | 'invalid_text' // NUL or a lone surrogate: not storable text (DESIGN.md section 8)
+  | 'not_finite' // a number JSON.parse turned into Infinity
+  | 'too_deep' // params.limit (levels)
   | 'internal';
 
 export interface Problem {

@@ -155,7 +155,7 @@ describe('errors raised inside the app', () => {
     });
     app.get('/test/sso-user', {
       onRequest: async (request) => {
-        request.caller = { kind: 'user', id: 'u1', distributionId: 'd1', scopes: ['api'], language: 'de' };
+        request.caller = { kind: 'user', id: 'u1', distributionId: 'd1', scopes: ['api'], language: 'de', clientId: 'c1' };
       },
     }, async () => {
       throw new ValidationError([{ target: 'prospect.risk_objects.cars.0.id', code: 'unknown_reference' }], 'CustomerLead');

@@ -15,6 +15,7 @@ export function bearerTokenVerifier(sso: SsoRuntime): CredentialVerifier {
       distributionId: verified.user.distribution_id,
       scopes: verified.scopes,
       language: verified.user.language,
+      clientId: verified.clientId,
     };
   };
 }

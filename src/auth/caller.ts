@@ -27,6 +27,8 @@ export type Caller =
       readonly scopes: readonly string[];
       /** The SSO user's language, which localises error messages (DESIGN.md section 3). */
       readonly language: string | undefined;
+      /** The partner's client the user signed in through: with the user, the rate limit's key. */
+      readonly clientId: string;
     };
 
 /** The push log's `caller` column. */

@@ -11,25 +11,40 @@ export interface ErrorBodyJson {
   };
 }
 
+/**
+ * At most this many entries in one answer (DESIGN.md section 8): 20,000 empty residences
+ * in a 60 KB body would otherwise make a 4.6 MB answer. `error_str` still counts them all.
+ */
+export const MAX_ERROR_ENTRIES = 100;
+
 export function renderErrorBody(error: ApiError, language: Language): ErrorBodyJson {
-  const entries = error.problems.map((problem) => ({ target: problem.target, message: renderMessage(problem, language) }));
-  return errorBody(error.type, error.subject, entries);
+  const entries = error.problems
+    .slice(0, MAX_ERROR_ENTRIES)
+    .map((problem) => ({ target: problem.target, message: renderMessage(problem, language) }));
+  return errorBody(error.type, error.subject, entries, error.problems.length);
 }
 
 /** The body for entries whose messages are already text; /readyz answers with it without an ApiError. */
-export function errorBody(type: string, subject: string, entries: ReadonlyArray<{ target: string; message: string }>): ErrorBodyJson {
-  const errors = entries.map(({ target, message }) => ({ type, target, message }));
-  return { detail: { type, errors, error_str: errorString(type, subject, errors) } };
+export function errorBody(
+  type: string,
+  subject: string,
+  entries: ReadonlyArray<{ target: string; message: string }>,
+  total = entries.length,
+): ErrorBodyJson {
+  const errors = entries.slice(0, MAX_ERROR_ENTRIES).map(({ target, message }) => ({ type, target, message }));
+  return { detail: { type, errors, error_str: errorString(type, subject, errors, total) } };
 }
 
 /**
  * `2 validation errors for CustomerLead` (or `1 error for Request` outside validation),
- * then per entry its target and, indented, its message.
+ * then per entry its target and, indented, its message; past MAX_ERROR_ENTRIES, a last
+ * line says how many more were found.
  */
-function errorString(type: string, subject: string, errors: ReadonlyArray<{ target: string; message: string }>): string {
-  const count = errors.length;
+function errorString(type: string, subject: string, errors: ReadonlyArray<{ target: string; message: string }>, total: number): string {
   const kind = type === 'ValidationError' ? 'validation error' : 'error';
-  const head = `${count} ${kind}${count === 1 ? '' : 's'} for ${subject}`;
+  const head = `${total} ${kind}${total === 1 ? '' : 's'} for ${subject}`;
   // A problem of the whole request has the empty target; it is named so the line is not blank.
-  return head + errors.map(({ target, message }) => `\n${target || '(request)'}\n  ${message}`).join('');
+  const lines = errors.map(({ target, message }) => `\n${target || '(request)'}\n  ${message}`).join('');
+  const more = total - errors.length;
+  return head + lines + (more > 0 ? `\n... and ${more} more ${kind}${more === 1 ? '' : 's'} not listed` : '');
 }

@@ -1,8 +1,17 @@
-// Request bodies are JSON, parsed with Fastify's own parser (secure-json-parse: a
-// `__proto__` or `constructor.prototype` key is refused as a 400), and the raw text is
+// Request bodies are JSON (RFC 8259), parsed with Fastify's own parser (secure-json-parse:
+// a `__proto__` or `constructor.prototype` key is refused as a 400), and the raw text is
 // kept on `request.rawBody` because the push log stores the payload verbatim.
+//
+// Nothing a partner sends is stored altered (DESIGN.md section 8), so before any route
+// sees a body: a charset other than UTF-8 is refused (415; RFC 8259 section 8.1: JSON
+// exchanged between systems is UTF-8), bytes that are not UTF-8 are refused (400) rather
+// than decoded into U+FFFD, and the parsed value is inspected once (storable-text.ts). Too
+// deep a body is refused at once; NUL, lone surrogates and infinite numbers are reported
+// with the schema's problems in one 422 (validation.ts takes them), or on their own by a
+// preHandler for a route that validates no body.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError } from '../errors.ts';
+import { ApiError, ValidationError, type Problem } from '../errors.ts';
+import { MAX_DEPTH, inspectJson } from './storable-text.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -11,11 +20,50 @@ declare module 'fastify' {
   }
 }
 
+/** Fatal: a malformed byte sequence throws instead of becoming U+FFFD. A leading BOM is dropped (RFC 8259 section 8.1 allows ignoring it). */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Problems of a parsed body, kept until the body's validation (or the preHandler) reports them. */
+const pendingProblems = new WeakMap<object, Problem[]>();
+
+/** The problems inspectJson found in this body, once: the caller reports them. */
+export function takeBodyProblems(body: unknown): Problem[] {
+  if (body === null || typeof body !== 'object') return [];
+  const problems = pendingProblems.get(body) ?? [];
+  pendingProblems.delete(body);
+  return problems;
+}
+
 export function registerJsonBodyParser(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser([...JSON_MEDIA_TYPES], { parseAs: 'string' }, (request, body, done) => {
-    request.rawBody = body as string;
-    parse(request, body as string, done);
+  app.addContentTypeParser([...JSON_MEDIA_TYPES], { parseAs: 'buffer' }, (request, body, done) => {
+    const charset = charsetOf(request);
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+      done(new ApiError(415, 'UnsupportedMediaType', [{ target: 'Content-Type', code: 'unsupported_charset', params: { charset } }]), undefined);
+      return;
+    }
+    let text: string;
+    try {
+      text = UTF8.decode(body as Buffer);
+    } catch {
+      done(new ApiError(400, 'InvalidJSON', [{ target: '', code: 'invalid_encoding' }]), undefined);
+      return;
+    }
+    request.rawBody = text;
+    parse(request, text, (error, value) => {
+      if (error) return done(error, undefined);
+      const { problems, tooDeep } = inspectJson(value);
+      const subject = subjectOf(request);
+      if (tooDeep !== undefined) {
+        return done(new ValidationError([{ target: tooDeep, code: 'too_deep', params: { limit: MAX_DEPTH } }], subject), undefined);
+      }
+      if (problems.length > 0) {
+        // A scalar body has no identity to hang its problems on: reported now.
+        if (value === null || typeof value !== 'object') return done(new ValidationError(problems, subject), undefined);
+        pendingProblems.set(value, problems);
+      }
+      done(null, value);
+    });
   });
   // Fastify answers 415 itself for media types it has no parser for, but it also parses
   // text/plain and lets a body-less request without Content-Type through. A route that
@@ -26,6 +74,12 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       throw new ApiError(415, 'UnsupportedMediaType', [{ target: 'Content-Type', code: 'unsupported_media_type' }]);
     }
   });
+  // Validation has taken the problems of a body it validated; a route without a body
+  // schema still must not see NUL, a lone surrogate or Infinity.
+  app.addHook('preHandler', (request, _reply, done) => {
+    const problems = takeBodyProblems(request.body);
+    done(problems.length > 0 ? new ValidationError(problems, subjectOf(request)) : undefined);
+  });
 }
 
 /** JSON, and JSON Merge Patch (RFC 7396) for party updates. */
@@ -35,4 +89,20 @@ const JSON_MEDIA_TYPES = ['application/json', 'application/merge-patch+json'] as
 function isJson(request: FastifyRequest): boolean {
   const mediaType = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
   return (JSON_MEDIA_TYPES as readonly string[]).includes(mediaType ?? '');
+}
+
+/** The `charset` parameter of Content-Type, lower-cased and unquoted; undefined when absent. */
+function charsetOf(request: FastifyRequest): string | undefined {
+  const parameters = request.headers['content-type']?.split(';').slice(1) ?? [];
+  for (const parameter of parameters) {
+    const [name = '', value = ''] = parameter.split('=');
+    if (name.trim().toLowerCase() === 'charset') return value.trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+  }
+  return undefined;
+}
+
+/** `error_str` names the body by its schema's title (CustomerLead), else "Request". */
+function subjectOf(request: FastifyRequest): string {
+  const title = (request.routeOptions.schema?.body as { title?: unknown } | undefined)?.title;
+  return typeof title === 'string' ? title : 'Request';
 }

@@ -3,10 +3,13 @@
 // express (src/leads/payload-rules.ts) run in the same pass and add their problems.
 import { Ajv, type Options } from 'ajv';
 import { default as addFormatsModule } from 'ajv-formats';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { FastifySchemaCompiler } from 'fastify';
 import { ValidationError, type Problem } from '../errors.ts';
 import { checkPayloadRules } from '../leads/payload-rules.ts';
 import { problemsFromAjv, uniqueByTarget } from './ajv-problems.ts';
+import { takeBodyProblems } from './json-body.ts';
+import { withListsCut } from './array-limits.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -48,10 +51,23 @@ export function createAjvCompilers(): { validatorCompiler: FastifySchemaCompiler
     const subject = typeof title === 'string' ? title : (PART_SUBJECTS[part] ?? 'Request');
     const payloadRules = part === 'body' && typeof title === 'string' ? PAYLOAD_RULES[title] : undefined;
 
+    /** The schema's problems and the payload rules' (which see the same cut lists). */
+    const check = (data: unknown): Problem[] => [
+      ...(validateSchema(data) ? [] : problemsFromAjv(validateSchema.errors)),
+      ...(payloadRules ? payloadRules(data) : []),
+    ];
+
     const validate: Validate = (data) => {
-      const valid = validateSchema(data);
-      const problems = valid ? [] : problemsFromAjv(validateSchema.errors);
-      if (payloadRules) problems.push(...payloadRules(data));
+      // Text and numbers the body parser found unstorable come first (json-body.ts); a
+      // list over its maxItems is reported for its length, and only its first maxItems
+      // elements are checked (array-limits.ts).
+      const problems = part === 'body' ? takeBodyProblems(data) : [];
+      if (part === 'body') {
+        const { result, oversized } = withListsCut(schema, data, () => check(data));
+        problems.push(...oversized, ...result);
+      } else {
+        problems.push(...check(data));
+      }
       if (problems.length === 0) return true;
       return { error: new ValidationError(uniqueByTarget(problems), subject) };
     };
@@ -62,5 +78,20 @@ export function createAjvCompilers(): { validatorCompiler: FastifySchemaCompiler
 
 function withFormats(ajv: Ajv): Ajv {
   addFormats(ajv);
+  // RFC 3339 allows a leap second (23:59:60), which no JavaScript Date (nor PostgreSQL)
+  // can hold: such a timestamp is refused here, as invalid, instead of failing later.
+  const rfc3339 = (fullFormats['date-time'] as { validate: (text: string) => boolean }).validate;
+  ajv.addFormat('date-time', { type: 'string', validate: (text: string) => rfc3339(text) && Number.isFinite(Date.parse(text)) });
+  // An http(s) URI we will call (a callback) must also be one the WHATWG URL parser, which
+  // the sender uses, accepts, with a usable port: RFC 3986 alone lets `http://host:99999/`
+  // through, and the delivery could then never be attempted.
+  const rfc3986 = fullFormats.uri as (text: string) => boolean;
+  ajv.addFormat('uri', { type: 'string', validate: (text: string) => rfc3986(text) && (!/^https?:/i.test(text) || isCallableHttpUrl(text)) });
   return ajv;
+}
+
+/** Parsed by WHATWG URL rules with a host, and a port (if any) in 1-65535. */
+function isCallableHttpUrl(text: string): boolean {
+  const url = URL.parse(text);
+  return url !== null && url.hostname !== '' && url.port !== '0';
 }

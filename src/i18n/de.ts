@@ -25,5 +25,13 @@ export const de: Catalogue = {
   payload_too_large: 'Der Inhalt der Anfrage überschreitet die maximale Größe. ({limit} Bytes)',
   unsupported_media_type: 'Der Inhalt der Anfrage muss als application/json gesendet werden.',
   rate_limited: 'Zu viele Anfragen. Bitte versuchen Sie es später erneut.',
+  bad_request: 'Die Anfrage ist kein gültiges HTTP/1.1.',
+  request_timeout: 'Die Anfrage wurde nicht innerhalb von {limit} Sekunden vollständig empfangen.',
+  headers_too_large: 'Die Header der Anfrage überschreiten die maximale Größe.',
+  invalid_encoding: 'Der Inhalt der Anfrage ist kein gültiges UTF-8.',
+  unsupported_charset: "JSON wird nur in UTF-8 angenommen, nicht in '{charset}'.",
+  invalid_text: "Fehler für '{field}'. Der Text enthält ein NUL-Zeichen oder ein unpaariges Surrogat.",
+  not_finite: "Fehler für '{field}'. Die angegebene Zahl liegt außerhalb des gültigen Bereichs.",
+  too_deep: "Fehler für '{field}'. Der Wert ist zu tief verschachtelt. ({limit} Ebenen)",
   internal: 'Ein unerwarteter Fehler ist aufgetreten. Bitte versuchen Sie es später erneut.',
 };

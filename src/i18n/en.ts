@@ -25,5 +25,13 @@ export const en: Catalogue = {
   payload_too_large: 'The request body exceeds the maximum size. ({limit} bytes)',
   unsupported_media_type: 'The request body must be sent as application/json.',
   rate_limited: 'Too many requests. Please try again later.',
+  bad_request: 'The request is not valid HTTP/1.1.',
+  request_timeout: 'The request was not received completely within {limit} seconds.',
+  headers_too_large: 'The request headers exceed the maximum size.',
+  invalid_encoding: 'The request body is not valid UTF-8.',
+  unsupported_charset: "JSON is accepted in UTF-8 only, not in '{charset}'.",
+  invalid_text: "Error for '{field}'. The text contains a NUL character or an unpaired surrogate.",
+  not_finite: "Error for '{field}'. The specified number is out of range.",
+  too_deep: "Error for '{field}'. The value is nested too deeply. ({limit} levels)",
   internal: 'An unexpected error occurred. Please try again later.',
 };

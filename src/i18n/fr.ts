@@ -25,5 +25,13 @@ export const fr: Catalogue = {
   payload_too_large: 'Le corps de la requête dépasse la taille maximale. ({limit} octets)',
   unsupported_media_type: 'Le corps de la requête doit être envoyé en application/json.',
   rate_limited: 'Trop de requêtes. Veuillez réessayer plus tard.',
+  bad_request: "La requête n'est pas du HTTP/1.1 valide.",
+  request_timeout: "La requête n'a pas été reçue entièrement dans les {limit} secondes.",
+  headers_too_large: 'Les en-têtes de la requête dépassent la taille maximale.',
+  invalid_encoding: "Le corps de la requête n'est pas de l'UTF-8 valide.",
+  unsupported_charset: "Le JSON est accepté en UTF-8 uniquement, pas en '{charset}'.",
+  invalid_text: "Erreur pour '{field}'. Le texte contient un caractère NUL ou un demi-codet isolé.",
+  not_finite: "Erreur pour '{field}'. Le nombre indiqué est hors limites.",
+  too_deep: "Erreur pour '{field}'. La valeur est imbriquée trop profondément. ({limit} niveaux)",
   internal: "Une erreur inattendue s'est produite. Veuillez réessayer plus tard.",
 };

@@ -25,5 +25,13 @@ export const nl: Catalogue = {
   payload_too_large: 'De inhoud van het verzoek overschrijdt de maximale grootte. ({limit} bytes)',
   unsupported_media_type: 'De inhoud van het verzoek moet als application/json verstuurd worden.',
   rate_limited: 'Te veel verzoeken. Probeer het later opnieuw.',
+  bad_request: 'Het verzoek is geen geldig HTTP/1.1.',
+  request_timeout: 'Het verzoek werd niet volledig ontvangen binnen {limit} seconden.',
+  headers_too_large: 'De headers van het verzoek overschrijden de maximale grootte.',
+  invalid_encoding: 'De inhoud van het verzoek is geen geldige UTF-8.',
+  unsupported_charset: "JSON wordt enkel in UTF-8 aanvaard, niet in '{charset}'.",
+  invalid_text: "Fout voor '{field}'. De tekst bevat een NUL-teken of een ongepaard surrogaat.",
+  not_finite: "Fout voor '{field}'. Het opgegeven getal valt buiten het bereik.",
+  too_deep: "Fout voor '{field}'. De waarde is te diep genest. ({limit} niveaus)",
   internal: 'Er is een onverwachte fout opgetreden. Probeer het later opnieuw.',
 };

@@ -13,6 +13,8 @@ import type { UserTable } from './sso.table.ts';
 export interface VerifiedAccessToken {
   readonly user: UserTable;
   readonly scopes: readonly string[];
+  /** The client the token was issued to. */
+  readonly clientId: string;
 }
 
 export interface AccessTokenVerifier {
@@ -84,7 +86,7 @@ export function createAccessTokenVerifier(
       if (!row || !Number(row.client_registered)) return undefined;
       const { client_registered: _registered, ...user } = row;
       const scopes = typeof claims.scope === 'string' ? parseScopes(claims.scope) : [];
-      return { user, scopes };
+      return { user, scopes, clientId };
     },
   };
 }

@@ -5,6 +5,7 @@
 // compareClientSecret, which provider.ts points at verifyClientSecret below.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { isStorableText } from '../http/storable-text.ts';
 import type { ClientMetadata } from 'oidc-provider';
 import { hashToken } from '../auth/api-token.service.ts';
 import { secretsEqual } from '../auth/secret.ts';
@@ -100,6 +101,8 @@ export async function deleteClient(db: Kysely<Database>, id: string): Promise<Cl
 
 /** The client as oidc-provider registers it: confidential, code flow, refresh allowed. */
 export async function findClientMetadata(db: Kysely<Database>, id: string): Promise<ClientMetadata | undefined> {
+  // A client_id from a form or Basic credentials: one PostgreSQL cannot compare names no client.
+  if (!isStorableText(id)) return undefined;
   const row = await db.selectFrom('sso_clients').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) return undefined;
   return {

@@ -10,6 +10,7 @@ import { isValidCsrfToken } from './csrf.ts';
 import { acceptFormBodies, type FormBody } from './form-body.ts';
 import { consentPageFor, languageOf, loginPageFor } from './interaction.pages.ts';
 import type { Interaction } from './interaction.ts';
+import { ApiError } from '../errors.ts';
 import { signIn } from './login.service.ts';
 import { grantConsent } from './consent.ts';
 import { pageLanguage } from './pages/language.ts';
@@ -36,6 +37,12 @@ export const interactionRoutes: FastifyPluginAsync<InteractionRoutesOptions> = a
     const language = pageLanguage(undefined, request.headers['accept-language']);
     if (error instanceof InteractionNotFound || error instanceof errors.SessionNotFound) {
       return send(reply, 400, renderErrorPage(language, 'sessionExpired'));
+    }
+    // The request's own fault, found before the route ran (a uid with a NUL, a form over
+    // its size, too many requests): its status, on the page a browser can show.
+    const status = error instanceof ApiError ? error.status : (error as { statusCode?: unknown }).statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      return send(reply.headers(error instanceof ApiError ? error.headers : {}), status, renderErrorPage(language, 'sessionExpired'));
     }
     request.log.error({ err: error }, 'sign-in page failed');
     return send(reply, 500, renderErrorPage(language, undefined));

@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { OidcPayloadTable } from './sso.table.ts';
 import { findClientMetadata } from './client.service.ts';
+import { isStorableText } from '../http/storable-text.ts';
 import { REFRESH_SCOPES } from './scopes.ts';
 import { GRANT_WITHOUT_REFRESH_TTL } from './token-lifetimes.ts';
 
@@ -62,6 +63,7 @@ class PayloadAdapter implements Adapter {
    * once, only one marks it and the other is refused like a reused code.
    */
   async consume(id: string): Promise<void> {
+    if (!isStorableText(id)) throw new errors.InvalidGrant('grant not found');
     const result = await this.#db
       .updateTable('oidc_payloads')
       .set({ consumed_at: epochSeconds() })
@@ -73,6 +75,7 @@ class PayloadAdapter implements Adapter {
   }
 
   async destroy(id: string): Promise<void> {
+    if (!isStorableText(id)) return;
     await this.#db.deleteFrom('oidc_payloads').where('model', '=', this.#model).where('id', '=', id).execute();
   }
 
@@ -81,6 +84,9 @@ class PayloadAdapter implements Adapter {
   }
 
   async #findWhere(column: 'id' | 'uid' | 'user_code', value: string): Promise<AdapterPayload | undefined> {
+    // Codes, tokens and session ids come from the client (form fields, cookies): one with a
+    // NUL or a lone surrogate names nothing, and PostgreSQL could not even compare it.
+    if (!isStorableText(value)) return undefined;
     const row = await this.#db
       .selectFrom('oidc_payloads')
       .select(['payload', 'consumed_at'])

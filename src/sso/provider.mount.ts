@@ -4,6 +4,7 @@
 // parser that leaves the request stream alone, and the reply is hijacked.
 import type { IncomingMessage } from 'node:http';
 import type { FastifyPluginAsync } from 'fastify';
+import { SECURITY_HEADERS } from '../http/response-headers.ts';
 import { SSO_PATH } from './provider.ts';
 import type { SsoRuntime } from './sso-runtime.ts';
 
@@ -15,6 +16,8 @@ export const providerMount: FastifyPluginAsync<{ sso: SsoRuntime }> = async (app
     const { handle } = await sso();
     reply.hijack();
     reply.raw.setHeader('x-request-id', request.id);
+    // The provider sets its own Cache-Control where it matters (token, userinfo).
+    reply.raw.setHeader('x-content-type-options', SECURITY_HEADERS['x-content-type-options']);
     // Mounted like Express's app.use('/sso', ...): the provider sees its own paths and
     // finds the mount point in originalUrl, so its URLs keep the /sso prefix.
     const raw = request.raw as IncomingMessage & { originalUrl?: string };

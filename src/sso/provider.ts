@@ -9,6 +9,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { verifyClientSecret } from './client.service.ts';
 import { createAdapterFactory } from './oidc-adapter.ts';
+import { pinProviderOrigin } from './provider-origin.ts';
 import { PAGE_LANGUAGES, pageLanguage } from './pages/language.ts';
 import type { RenderedPage } from './pages/layout.ts';
 import { renderErrorPage, renderSignOutPage, renderSignedOutPage } from './pages/notice.page.ts';
@@ -129,8 +130,7 @@ export function createProvider({ config, db, signingKeys, cookieKeys }: Provider
   };
 
   const provider = new Provider(issuer, configuration);
-  // Behind a TLS-terminating proxy: X-Forwarded-Proto/Host give the public scheme and host.
-  provider.proxy = true;
+  pinProviderOrigin(provider, config.publicUrl);
   // The client metadata carries a hash of the secret (client.service.ts), so the
   // comparison hashes what the client presents (oidc-provider issue #631: a per-provider
   // prototype override is the intended hook).

@@ -73,11 +73,55 @@ export interface CheckedAddress {
   readonly family: 4 | 6;
 }
 
+/** Every address a host name resolves to (the system resolver unless one is given). */
+export type HostResolver = (hostname: string) => Promise<ReadonlyArray<{ address: string; family: number }>>;
+
+/** getaddrinfo: /etc/hosts, search domains and the resolvers of resolv.conf, as every program on the machine. */
+const systemResolver: HostResolver = (hostname) => dns.lookup(hostname, { all: true, verbatim: true });
+
+/**
+ * A name that has not resolved by then fails the attempt (retried on the schedule): the
+ * system resolver retries a dead name server for seconds, and an attempt must not wait
+ * on that (issue 11: names that never resolved held every slot for ~6 s each).
+ */
+export const DNS_TIMEOUT_MS = 5_000;
+
+export class DnsTimeoutError extends Error {
+  constructor(hostname: string, timeoutMs: number) {
+    super(`DNS lookup of ${hostname} did not finish within ${timeoutMs / 1000} s`);
+    this.name = 'DnsTimeoutError';
+  }
+}
+
 export class AddressGuard {
   readonly #allowPrivateNetworks: boolean;
+  readonly #resolveHost: HostResolver;
+  readonly #timeoutMs: number;
+  /**
+   * Lookups in flight, by name: the deliveries of one host share one lookup. getaddrinfo
+   * runs on libuv's small thread pool, and a thread waits out the whole lookup even after
+   * we gave up on it, so one name must not take more than one thread.
+   */
+  readonly #inFlight = new Map<string, Promise<ReadonlyArray<{ address: string; family: number }>>>();
 
-  constructor(options: { allowPrivateNetworks: boolean }) {
+  constructor(options: { allowPrivateNetworks: boolean; resolveHost?: HostResolver; timeoutMs?: number }) {
     this.#allowPrivateNetworks = options.allowPrivateNetworks;
+    this.#resolveHost = options.resolveHost ?? systemResolver;
+    this.#timeoutMs = options.timeoutMs ?? DNS_TIMEOUT_MS;
+  }
+
+  /** The host's addresses, from the lookup in flight for it if there is one, within the timeout. */
+  #lookup(host: string): Promise<ReadonlyArray<{ address: string; family: number }>> {
+    let lookup = this.#inFlight.get(host);
+    if (lookup === undefined) {
+      lookup = this.#resolveHost(host).finally(() => this.#inFlight.delete(host));
+      this.#inFlight.set(host, lookup);
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new DnsTimeoutError(host, this.#timeoutMs)), this.#timeoutMs);
+    });
+    return Promise.race([lookup, timeout]).finally(() => clearTimeout(timer));
   }
 
   /** Why a connection to this IP address is refused, or undefined when it is allowed. */
@@ -107,7 +151,7 @@ export class AddressGuard {
     const literal = net.isIP(host);
     const addresses: CheckedAddress[] = literal !== 0
       ? [{ address: host, family: literal as 4 | 6 }]
-      : (await dns.lookup(host, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family as 4 | 6 }));
+      : (await this.#lookup(host)).map((a) => ({ address: a.address, family: a.family as 4 | 6 }));
     if (addresses.length === 0) throw new Error(`${host} resolves to no address`);
     for (const { address } of addresses) {
       const refused = this.#refusingGroup(address);

@@ -1,7 +1,7 @@
 // All SQL of the delivery queue: claiming due deliveries, recording attempts, the URLs a
 // receiver stopped with 410 Gone, and what the outbox lag metric reads.
 import { newRowId } from '../db/ids.ts';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database, Dialect } from '../db/database.ts';
 import type { AttemptOutcome, DeliveryStatus } from './webhook.table.ts';
 
@@ -12,6 +12,8 @@ export interface ClaimedDelivery {
   readonly event_id: string;
   readonly distribution_id: string;
   readonly url: string;
+  /** The receiver (receiverHost): attempts are capped per host. */
+  readonly host: string;
   readonly attempts: number;
   readonly round_start: number;
   readonly claim_id: string;
@@ -31,27 +33,38 @@ export async function anyDue(db: Db, now: string): Promise<boolean> {
  * and a worker that dies leaves them due again once the lease ends. On PostgreSQL
  * `FOR UPDATE SKIP LOCKED` lets several processes claim side by side without waiting on,
  * or taking, each other's rows; SQLite has one writer at a time, which is enough.
+ *
+ * Oldest first, but at most `perHost` per receiver host, and none for `busyHosts` (those
+ * this worker already has enough of): a backlog for one dead or slow host must not fill
+ * the claim and hide another host's due delivery behind it (issue 11).
  */
 export async function claimDue(
   db: Db,
   dialect: Dialect,
-  claim: { now: string; leaseUntil: string; claimId: string; limit: number },
+  claim: { now: string; leaseUntil: string; claimId: string; limit: number; perHost: number; busyHosts: readonly string[] },
 ): Promise<ClaimedDelivery[]> {
-  let due = db.selectFrom('webhook_deliveries').select('id')
-    .where('status', '=', 'pending').where('next_attempt_at', '<=', claim.now)
-    .orderBy('next_attempt_at').limit(claim.limit);
-  if (dialect === 'postgres') due = due.forUpdate().skipLocked();
+  let ranked = db.selectFrom('webhook_deliveries')
+    .select(['id', 'next_attempt_at', sql<number>`row_number() over (partition by host order by next_attempt_at, id)`.as('host_rank')])
+    .where('status', '=', 'pending').where('next_attempt_at', '<=', claim.now);
+  if (claim.busyHosts.length > 0) ranked = ranked.where('host', 'not in', [...claim.busyHosts]);
+  const due = db.selectFrom(ranked.as('ranked')).select('ranked.id')
+    .where('ranked.host_rank', '<=', claim.perHost)
+    .orderBy('ranked.next_attempt_at').limit(claim.limit);
+  // PostgreSQL allows no row lock beside a window function: the ids are locked in a query of their own.
+  const ids = dialect === 'postgres'
+    ? db.selectFrom('webhook_deliveries').select('id').where('id', 'in', due).forUpdate().skipLocked()
+    : due;
   const claimed = await db.updateTable('webhook_deliveries')
     .set({ next_attempt_at: claim.leaseUntil, claim_id: claim.claimId })
-    .where('id', 'in', due)
-    .returning(['id', 'event_id', 'distribution_id', 'url', 'attempts', 'round_start'])
+    .where('id', 'in', ids)
+    .returning(['id', 'event_id', 'distribution_id', 'url', 'host', 'attempts', 'round_start'])
     .execute();
   if (claimed.length === 0) return [];
   const events = await db.selectFrom('webhook_events').select(['id', 'payload'])
     .where('id', 'in', [...new Set(claimed.map((d) => d.event_id))]).execute();
   const payloads = new Map(events.map((e) => [e.id, e.payload]));
   return claimed.map((d) => ({
-    ...d, attempts: Number(d.attempts), round_start: Number(d.round_start), claim_id: claim.claimId, payload: payloads.get(d.event_id)!,
+    ...d, host: d.host ?? '', attempts: Number(d.attempts), round_start: Number(d.round_start), claim_id: claim.claimId, payload: payloads.get(d.event_id)!,
   }));
 }
 

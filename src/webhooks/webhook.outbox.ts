@@ -7,7 +7,7 @@ import { newRowId } from '../db/ids.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { LeadResponse } from '../leads/lead.response.ts';
-import type { WebhookEventType } from './webhook.table.ts';
+import { receiverHost, type WebhookEventType } from './webhook.table.ts';
 
 export interface LeadEvent {
   readonly type: WebhookEventType;
@@ -36,7 +36,7 @@ export class WebhookOutbox {
       id, distribution_id: event.distributionId, type: event.type, lead_id: event.lead.id, party_id: event.lead.party_id, payload, created_at: event.at,
     }).execute();
     await db.insertInto('webhook_deliveries').values(urls.map((url) => ({
-      id: newRowId(), event_id: id, distribution_id: event.distributionId, url, status: 'pending' as const, next_attempt_at: event.at,
+      id: newRowId(), event_id: id, distribution_id: event.distributionId, url, host: receiverHost(url), status: 'pending' as const, next_attempt_at: event.at,
       claim_id: null, attempts: 0, round_start: 0, last_status_code: null, last_error: null, created_at: event.at, updated_at: event.at,
     }))).execute();
   }

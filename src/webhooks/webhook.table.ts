@@ -34,6 +34,8 @@ export interface WebhookDeliveryTable {
   event_id: string;
   distribution_id: string;
   url: string;
+  /** The receiver: the URL's lower-case host, with its port when one is given (receiverHost). */
+  host: string | null;
   status: DeliveryStatus;
   next_attempt_at: string | null;
   claim_id: string | null;
@@ -61,4 +63,9 @@ export interface WebhookStoppedUrlTable {
   url: string;
   stopped_at: string;
   delivery_id: string;
+}
+
+/** The receiver a callback URL names, as deliveries store it: per-host limits count by it. */
+export function receiverHost(url: string): string {
+  return URL.parse(url)?.host.toLowerCase() ?? '';
 }

@@ -73,20 +73,28 @@ export interface PageReply {
 /** A browser without a browser: keeps cookies, follows redirects on our host only. */
 export class UserAgent {
   readonly #cookies = new Map<string, { value: string; path: string }>();
+  /** The process this agent talks to. */
   readonly #origin: string;
+  /**
+   * PUBLIC_URL's origin, where the service sends the browser: requests there go to this
+   * agent's process, as a load balancer in front of several processes would send them.
+   */
+  readonly #public: string;
 
-  constructor(server: TestServer) {
+  constructor(server: Pick<TestServer, 'url' | 'config'>) {
     this.#origin = new URL(server.url).origin;
+    this.#public = new URL(server.config.publicUrl).origin;
   }
 
   /** One request, no redirects followed. */
   async request(url: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<PageReply> {
-    const target = new URL(url);
+    const asked = new URL(url);
+    const target = asked.origin === this.#public ? new URL(`${asked.pathname}${asked.search}`, this.#origin) : asked;
     const cookie = [...this.#cookies]
       .filter(([, entry]) => target.pathname.startsWith(entry.path))
       .map(([name, entry]) => `${name}=${entry.value}`)
       .join('; ');
-    const response = await fetch(url, {
+    const response = await fetch(target, {
       method: init.method ?? (init.form ? 'POST' : 'GET'),
       redirect: 'manual',
       headers: {
@@ -106,7 +114,8 @@ export class UserAgent {
     let reply = await this.request(url, init);
     for (let hops = 0; hops < 10 && reply.status >= 300 && reply.status < 400; hops++) {
       const next = new URL(reply.headers.get('location')!, reply.url).href;
-      if (new URL(next).origin !== this.#origin) return reply;
+      const origin = new URL(next).origin;
+      if (origin !== this.#origin && origin !== this.#public) return reply;
       reply = await this.request(next);
     }
     return reply;

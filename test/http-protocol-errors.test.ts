@@ -1,0 +1,104 @@
+// Errors raised below the router (DESIGN.md section 8): whatever bytes a client sends, the
+// answer is the documented body with an x-request-id, never Fastify's or Node's own; and a
+// client that trickles or stalls is cut off after REQUEST_TIMEOUT.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTenant, startTestServer, type Tenant, type TestServer } from './support/test-server.ts';
+import { rawRequest, type RawAnswer } from './support/raw-http.ts';
+
+let server: TestServer;
+let tenant: Tenant;
+beforeAll(async () => {
+  server = await startTestServer({ REQUEST_TIMEOUT: '1s' });
+  tenant = await createTenant(server.database.handle);
+});
+afterAll(async () => server?.close());
+
+function expectDocumentedError(answer: RawAnswer, status: number, type: string): void {
+  expect(answer.status).toBe(status);
+  expect(answer.headers['content-type']).toMatch(/^application\/json/);
+  expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  expect(answer.headers['x-content-type-options']).toBe('nosniff');
+  expect(answer.json).toEqual({
+    detail: { type, errors: [{ type, target: '', message: expect.any(String) }], error_str: expect.stringMatching(/^1 error for Request\n/) },
+  });
+}
+
+describe('bytes that are not HTTP/1.1', () => {
+  it('oversized headers: 431', async () => {
+    const answer = await rawRequest(server.url, ['GET /healthz HTTP/1.1', 'Host: x', `X-Big: ${'a'.repeat(20_000)}`, 'Connection: close']);
+    expectDocumentedError(answer, 431, 'HeaderFieldsTooLarge');
+  });
+
+  it.each([
+    ['Content-Length with Transfer-Encoding', ['POST /healthz HTTP/1.1', 'Host: x', 'Content-Length: 5', 'Transfer-Encoding: chunked'], '0\r\n\r\n'],
+    ['a header line without a colon', ['GET /healthz HTTP/1.1', 'Host: x', 'this is not a header'], ''],
+    ['a method the parser does not know', ['FETCH /healthz HTTP/1.1', 'Host: x'], ''],
+    ['a chunk size that is not hexadecimal', ['POST /healthz HTTP/1.1', 'Host: x', 'Transfer-Encoding: chunked'], 'zz\r\nabc\r\n0\r\n\r\n'],
+    ['two Content-Length values', ['POST /healthz HTTP/1.1', 'Host: x', 'Content-Length: 1', 'Content-Length: 2'], 'ab'],
+    ['a space before the colon', ['GET /healthz HTTP/1.1', 'Host : x'], ''],
+  ])('%s: 400 BadRequest', async (_name, head, body) => {
+    expectDocumentedError(await rawRequest(server.url, head, body), 400, 'BadRequest');
+  });
+
+  it('a method HTTP knows but no route has: the documented 404', async () => {
+    const answer = await rawRequest(server.url, ['PROPFIND /healthz HTTP/1.1', 'Host: x', 'Connection: close']);
+    expect(answer.status).toBe(404);
+    expect(answer.json.detail.type).toBe('NotFound');
+  });
+});
+
+describe('slow clients', () => {
+  it('a body trickled a byte at a time is cut off with 408 after REQUEST_TIMEOUT', async () => {
+    const path = `/v1/api/distributions/${tenant.distributionId}/leads/customers`;
+    const answer = await rawRequest(
+      server.url,
+      [`POST ${path} HTTP/1.1`, 'Host: x', `Authorization: apikey ${tenant.token}`, 'Content-Type: application/json', 'Content-Length: 200'],
+      '{',
+      { trickle: Array.from({ length: 100 }, () => ' '), intervalMs: 100, timeoutMs: 8_000 },
+    );
+    expectDocumentedError(answer, 408, 'RequestTimeout');
+    // 1 s, checked every 250 ms: cut off well before the 10 s the trickle would take.
+    expect(answer.elapsedMs).toBeLessThan(3_000);
+  });
+
+  it('a connection that stops in the middle of its headers is answered 408 and closed', async () => {
+    const answer = await rawRequest(server.url, ['GET /healthz HTTP/1.1', 'Host: x'], '', { unterminated: true, timeoutMs: 8_000 });
+    expectDocumentedError(answer, 408, 'RequestTimeout');
+    expect(answer.elapsedMs).toBeLessThan(3_000);
+  });
+});
+
+describe('headers on every answer', () => {
+  it('API answers, success and error alike, are nosniff and no-store', async () => {
+    const ok = await fetch(`${server.url}/v1/api/distributions/${tenant.distributionId}/leads?limit=1`, { headers: { authorization: `apikey ${tenant.token}` } });
+    const refused = await fetch(`${server.url}/v1/api/distributions/${tenant.distributionId}/leads`);
+    for (const response of [ok, refused]) {
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('cache-control')).toBe('no-store');
+    }
+    expect([ok.status, refused.status]).toEqual([200, 401]);
+  });
+
+  it('a URL that cannot be decoded, and the SSO provider, answer nosniff too', async () => {
+    const undecodable = await fetch(`${server.url}/v1/api/%zz`);
+    expect(undecodable.status).toBe(404);
+    expect(undecodable.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(undecodable.headers.get('cache-control')).toBe('no-store');
+    const discovery = await fetch(`${server.url}/sso/.well-known/openid-configuration`);
+    expect(discovery.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('keeps a caller X-Request-Id that looks like one, replaces one that does not', async () => {
+    const kept = await fetch(`${server.url}/healthz`, { headers: { 'x-request-id': 'trace-42.abc' } });
+    expect(kept.headers.get('x-request-id')).toBe('trace-42.abc');
+    const replaced = await fetch(`${server.url}/healthz`, { headers: { 'x-request-id': 'x'.repeat(500) } });
+    expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('idle connections', () => {
+  it('a connection that sends nothing is closed after the headers timeout', async () => {
+    const answer = await rawRequest(server.url, [], '', { unterminated: true, timeoutMs: 8_000 });
+    expect(answer.elapsedMs).toBeLessThan(3_000);
+  });
+});
