@@ -102,7 +102,8 @@ export async function generateEnterprises(dir: string, count: number): Promise<v
   let establishments = 0;
   for (let i = 0; i < count; i++) {
     const number = dotted(enterpriseNumber(i));
-    const place = r.pick(MUNICIPALITIES);
+    // The first is Veneco, in Gent, as in the KBO.
+    const place = i === 0 ? MUNICIPALITIES[4]! : r.pick(MUNICIPALITIES);
     const [streetNl, streetFr] = r.pick(place.streets);
     const trade = r.pick(TRADES);
     const form = i === 0 ? JURIDICAL_FORMS[4]! : r.pick(JURIDICAL_FORMS.slice(0, 4));

@@ -31,6 +31,7 @@ import { createAuthenticator } from './auth/authorize.ts';
 import { bearerTokenVerifier } from './auth/bearer-token.ts';
 import { WebhookOutbox } from './webhooks/webhook.outbox.ts';
 import { registerWebhooks } from './webhooks/webhook.plugin.ts';
+import { registerReferenceData } from './reference/reference.plugin.ts';
 
 export interface AppDependencies {
   readonly config: Config;
@@ -97,6 +98,7 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   await app.register(leadRoutes, { prefix: '/v1/api', leads });
   await app.register(leadReadRoutes, { prefix: '/v1/api', reader: new LeadReader({ database, config }), config });
   await app.register(partyRoutes, { prefix: '/v1/api', parties: new PartyService({ database, config, transactions, outbox }) });
+  await registerReferenceData(app, config, database);
   registerWebhooks(app, { config, database, transactions, outbox });
   await registerSso(app, { config, database, sso });
   app.addHook('onClose', async () => transactions.close());
