@@ -1,8 +1,6 @@
 // PostgreSQL keeps each reference database in a schema of its own, named after the schema
 // the service works in (`reference_<source>` beside `public`; `<schema>_<source>` beside
-// any other, so test schemas stay apart). An import fills a fresh staging schema and
-// renames it over the live one in one transaction.
-import { randomBytes } from 'node:crypto';
+// any other, so test schemas stay apart). postgres-importer.ts swaps tables inside it.
 import { sql } from 'kysely';
 import type { DB } from '../../db/database.ts';
 import type { SourceName } from '../reference-source.ts';
@@ -16,11 +14,7 @@ export function liveSchema(base: string, source: SourceName): string {
   return base === 'public' ? `reference_${source}` : `${base}_${source}`;
 }
 
-export function stagingSchema(base: string, source: SourceName): string {
-  return `${liveSchema(base, source)}_new_${randomBytes(3).toString('hex')}`;
-}
-
 /** Folds case and the accents of the Latin letters Belgian names use, as search-text.ts does in JavaScript. */
-export const FOLD_FUNCTION = (schema: string) => `create function "${schema}".fold(text) returns text language sql immutable parallel safe as $$
+export const FOLD_FUNCTION = (schema: string) => `create or replace function ${schema}.fold(text) returns text language sql immutable parallel safe as $$
   select translate(lower($1), 'àáâãäåāăąçćčďèéêëēėęěğìíîïīįľñńňòóôõöōőŕřśšşťùúûüūůűųýÿźżž',
                               'aaaaaaaaacccdeeeeeeeegiiiiiilnnnooooooorrssstuuuuuuuuyyzzz') $$`;
