@@ -87,7 +87,7 @@ describe('enterprises', () => {
     const first = await get('/enterprises?q=0&limit=2');
     expect(first.body.items).toHaveLength(2);
     expect(first.body.next).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1\/api\/enterprises\?q=0&limit=2&cursor=/);
-    const second = await get(first.body.next.replace(server.config.publicUrl + '/v1/api', ''));
+    const second = await get(first.body.next.replace(`${server.config.publicUrl}/v1/api`, ''));
     expect(numbers(second)).toEqual(['0417.497.106']);
     expect(second.body.next).toBeNull();
   });

@@ -67,7 +67,11 @@ export async function importReference(
     },
   };
   try {
-    const summary = await source.read(entries, sink, { bytes: (count) => void (bytes += count) });
+    const summary = await source.read(entries, sink, {
+      bytes(count) {
+        bytes += count;
+      },
+    });
     for (const table of buffers.keys()) await flush(table);
     report('indexing');
     const record: ImportRecord = {

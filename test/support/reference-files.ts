@@ -12,7 +12,7 @@ export function tempDir(): string {
 
 /** RFC 4180 quoting of every field, as the KBO and EEA files do. */
 export function csv(rows: readonly (readonly (string | number | null)[])[], delimiter = ','): string {
-  return rows.map((row) => row.map((value) => `"${String(value ?? '').replaceAll('"', '""')}"`).join(delimiter)).join('\r\n') + '\r\n';
+  return `${rows.map((row) => row.map((value) => `"${String(value ?? '').replaceAll('"', '""')}"`).join(delimiter)).join('\r\n')}\r\n`;
 }
 
 export type KboFiles = Record<string, string>;
@@ -90,7 +90,7 @@ export function bestCsv(rows: readonly BestRow[]): string {
   const lines = rows.map(([id, house, box, zipcode, nl, fr, de, mnl, mfr, status]) =>
     ['149000.1', '170000.2', '50.8466', '4.3528', id, box, house, '21004', '', mfr, mnl, zipcode, mfr, mnl, `s${id}`, de, fr, nl, 'BE-BRU', status]);
   // BeST quotes only what needs it.
-  return [BEST_HEADER, ...lines].map((row) => row.map((v) => (/[",]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v)).join(',')).join('\n') + '\n';
+  return `${[BEST_HEADER, ...lines].map((row) => row.map((v) => (/[",]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v)).join(',')).join('\n')}\n`;
 }
 
 export const BRUSSELS_ADDRESSES: readonly BestRow[] = [

@@ -5,7 +5,6 @@
 import { ImportRefused } from '../import-errors.ts';
 import { isoDate, textOrNull, type ReferenceSourceDefinition, type RowSink, type SourceSummary } from '../reference-source.ts';
 import { csvRecords, type CsvShape } from './csv-records.ts';
-import type { InputEntry } from './input-files.ts';
 
 const shape = (columns: readonly string[], optional: readonly string[] = []): CsvShape => ({
   wanted: Object.fromEntries([...columns, ...optional].map((c) => [c, [c]])),
@@ -61,7 +60,9 @@ export const enterpriseSource: ReferenceSourceDefinition = {
     let snapshotDate: string | null = null;
     let rowsRead = 0;
     const skipped: Record<string, number> = {};
-    const skip = (reason: string) => void (skipped[reason] = (skipped[reason] ?? 0) + 1);
+    const skip = (reason: string) => {
+      skipped[reason] = (skipped[reason] ?? 0) + 1;
+    };
     for (const entry of entries) {
       const file = entry.name.toLowerCase().replace(/\.csv$/, '') as FileName;
       let at: Readonly<Record<string, number>> = {};
