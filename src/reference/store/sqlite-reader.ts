@@ -102,12 +102,15 @@ export class SqliteReferenceReader implements ReferenceReader {
 
   async enterprise(number: number, language: CodeLanguage): Promise<EnterpriseRows | undefined> {
     const statement = this.#files.enterprises.snapshot();
-    const summary = this.#summary(statement, number, language);
-    if (!summary) return undefined;
+    const enterprise = row(statement(`select e.*, ${JURIDICAL_FORM} from enterprise e where number = ?`), language, number);
+    if (!enterprise) return undefined;
+    const names = rows(statement('select language, type, name from denomination where number = ? order by rowid'), number);
+    const addresses = rows(statement('select * from address where number = ? order by rowid'), number);
     return {
-      ...summary,
-      names: rows(statement('select language, type, name from denomination where number = ? order by rowid'), number),
-      addresses: rows(statement('select * from address where number = ? order by rowid'), number),
+      enterprise,
+      names,
+      address: addresses.find((address) => address.type === 'REGO'),
+      addresses,
       contacts: rows(statement('select type, value from contact where number = ? order by rowid'), number),
       activities: rows(statement(`select a.*, (select description from code c where c.category = 'Nace' || a.nace_version
           and c.code = a.nace_code order by c.language = ? desc, c.language = 'FR' desc limit 1) as description
