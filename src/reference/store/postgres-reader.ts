@@ -9,11 +9,6 @@ import { liveSchema, workingSchema } from './postgres-schemas.ts';
 import { searchTiers, tsTier } from '../search-tiers.ts';
 import type { AddressQuery, CodeLanguage, EnterpriseQuery, EnterpriseRows, EnterpriseSummaryRows, Page, ReferenceReader, Row, VersionQuery } from './reference-store.ts';
 
-/** Each word a prefix, an exact word counting twice, so ts_rank puts "16" before "160". */
-function tsQuery(words: readonly string[]): string {
-  return words.map((word) => `(${word} | ${word}:*)`).join(' & ');
-}
-
 /**
  * The keys of a page over ranked tiers (search-tiers.ts) in one statement, so one
  * snapshot: each tier's match stops at the rows needed ($1), a row keeps its best tier.
@@ -133,20 +128,21 @@ export class PostgresReferenceReader implements ReferenceReader {
   }
 
   async versions(query: VersionQuery): Promise<Row[]> {
-    const parameters: unknown[] = [query.limit, query.offset];
-    const where: string[] = [];
-    let order = 'registrations desc, id';
-    if (query.words?.length) {
-      const at = parameters.push(tsQuery(query.words));
-      where.push(`doc @@ to_tsquery('simple', $${at})`);
-      order = `ts_rank(doc, to_tsquery('simple', $${at})) desc, ${order}`;
-    }
+    // $1 rows per tier, $2 limit, $3 offset, then the tiers' queries and the filters.
+    const parameters: unknown[] = [query.offset + query.limit, query.limit, query.offset];
+    const tierParameters = query.words?.length ? searchTiers(query.words).map((tier) => parameters.push(tsTier(tier))) : [];
+    const where: string[] = ['$1::integer > 0'];
     for (const [column, value] of [['brand', query.brand], ['model', query.model], ['fuel', query.fuel]] as const) {
       if (value !== undefined) where.push(`${column} = $${parameters.push(value)}`);
     }
     if (query.year !== undefined) where.push(`years::jsonb @> to_jsonb($${parameters.push(query.year)}::integer)`);
-    return this.#query('vehicles', (s) => `select * from ${s}.version ${where.length ? `where ${where.join(' and ')}` : ''}
-      order by ${order} limit $1 offset $2`, parameters);
+    // seq is the popularity order (most registrations first, sources/eea.ts).
+    if (tierParameters.length === 0) {
+      return this.#query('vehicles', (s) => `select * from ${s}.version where ${where.join(' and ')} order by seq limit $2 offset $3`, parameters);
+    }
+    return this.#query('vehicles', (s) => `select v.* from
+        (${tieredKeys('seq', tierParameters, (p) => `select seq from ${s}.version where doc @@ to_tsquery('simple', $${p}) and ${where.join(' and ')} order by seq`)}) m
+      join ${s}.version v on v.seq = m.seq order by m.rank`, parameters);
   }
 
   async version(id: string): Promise<Row | undefined> {

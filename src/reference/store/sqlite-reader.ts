@@ -6,7 +6,6 @@
 import fs from 'node:fs';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { SourceName } from '../reference-source.ts';
-import { ftsPrefixQuery } from '../search-text.ts';
 import { ftsAllPrefixes, ftsTier, searchTiers } from '../search-tiers.ts';
 import { liveFile } from './sqlite-files.ts';
 import type { AddressQuery, CodeLanguage, EnterpriseQuery, EnterpriseRows, EnterpriseSummaryRows, Page, ReferenceReader, Row, VersionQuery } from './reference-store.ts';
@@ -176,16 +175,9 @@ export class SqliteReferenceReader implements ReferenceReader {
   }
 
   async versions(query: VersionQuery): Promise<Row[]> {
+    const statement = this.#files.vehicles.snapshot();
     const where: string[] = [];
     const params: (string | number)[] = [];
-    let from = 'version v';
-    let order = 'v.registrations desc, v.id';
-    if (query.words?.length) {
-      from = `(select rowid as r, bm25(version_search, 3.0, 3.0, 1.0) as score from version_search where version_search match ?) s
-        join version v on v.seq = s.r`;
-      params.push(ftsPrefixQuery(query.words));
-      order = `s.score, ${order}`;
-    }
     for (const [column, value] of [['brand', query.brand], ['model', query.model], ['fuel', query.fuel]] as const) {
       if (value === undefined) continue;
       where.push(`v.${column} = ?`);
@@ -195,8 +187,27 @@ export class SqliteReferenceReader implements ReferenceReader {
       where.push('exists (select 1 from json_each(v.years) where value = ?)');
       params.push(query.year);
     }
-    const sql = `select v.* from ${from} ${where.length ? `where ${where.join(' and ')}` : ''} order by ${order} limit ? offset ?`;
-    return rows(this.#files.vehicles.snapshot()(sql), ...params, query.limit, query.offset);
+    const filter = where.length ? `where ${where.join(' and ')}` : '';
+    if (!query.words?.length) {
+      // seq is the popularity order (most registrations first, sources/eea.ts).
+      return rows(statement(`select v.* from version v ${filter} order by v.seq limit ? offset ?`), ...params, query.limit, query.offset);
+    }
+    // Ranked by tiers (search-tiers.ts), each in popularity order; the filters apply inside each tier.
+    const byTier = statement(`select v.* from version v join (select rowid as r from version_search where version_search match ?) s
+      on v.seq = s.r ${filter} order by v.seq limit ?`);
+    const wanted = query.offset + query.limit;
+    const seen = new Set<unknown>();
+    const found: Row[] = [];
+    for (const tier of searchTiers(query.words)) {
+      for (const hit of rows(byTier, ftsTier(tier), ...params, wanted)) {
+        if (!seen.has(hit.seq)) {
+          seen.add(hit.seq);
+          found.push(hit);
+        }
+      }
+      if (found.length >= wanted) break;
+    }
+    return found.slice(query.offset, wanted);
   }
 
   async version(id: string): Promise<Row | undefined> {
