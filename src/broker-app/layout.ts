@@ -14,6 +14,7 @@ const STYLE = `
 body{margin:0;background:#f3f4f6;color:#111827;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 a{color:#1d4ed8}
 a:focus,button:focus,input:focus,summary:focus{outline:3px solid #2563eb;outline-offset:2px}
+.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .skip{position:absolute;left:-999px;top:0;background:#fff;padding:.5rem 1rem}
 .skip:focus{left:1rem;z-index:1}
 header.top{display:flex;align-items:center;gap:1.5rem;flex-wrap:wrap;padding:.75rem 1.5rem;background:#1e3a8a;color:#fff}

@@ -20,7 +20,7 @@ function pushRow(context: PageContext, lead: Lead, push: Push): Html {
 
 const STATUS_FLAG = { delivered: 'good', failed: 'bad', pending: 'wait' } as const;
 
-function deliveryRow(context: PageContext, lead: Lead, delivery: Delivery, index: number, csrf: string): Html {
+function deliveryRow(context: PageContext, lead: Lead, delivery: Delivery, csrf: string): Html {
   const { t, formats } = context;
   const attempts = delivery.attempts.map((attempt) => html`<li>${t('attemptLine', {
     n: attempt.attempt_nr,
@@ -29,7 +29,7 @@ function deliveryRow(context: PageContext, lead: Lead, delivery: Delivery, index
   })}${attempt.status_code === null ? '' : ` · HTTP ${attempt.status_code}`}${attempt.error ? ` · ${attempt.error}` : ''} · ${attempt.duration_ms} ms</li>`);
   const replay = delivery.status === 'failed'
     ? html`<form method="post" action="/app/proflow/parties/${lead.party_id}/deliveries/${delivery.id}/replay">
-<input type="hidden" name="csrf" value="${csrf}"><button type="submit" aria-label="${t('replayLabel', { n: index + 1 })}">${t('replay')}</button></form>`
+<input type="hidden" name="csrf" value="${csrf}"><button type="submit">${t('replay')}<span class="sr-only"> (${delivery.event_type}, ${delivery.url})</span></button></form>`
     : '';
   return html`<tr>
 <td><time datetime="${delivery.created_at}">${formats.dateTime(delivery.created_at)}</time></td>
@@ -54,7 +54,7 @@ ${pushes.length === 0 ? html`<p>${t('noPushes')}</p>` : html`<table aria-labelle
 <h2 id="deliveries">${t('deliveries')}</h2>
 ${deliveries.length === 0 ? html`<p>${t('noDeliveries')}</p>` : html`<table aria-labelledby="deliveries">
 <thead><tr><th scope="col">${t('receivedAt')}</th><th scope="col">${t('event')}</th><th scope="col">${t('address')}</th><th scope="col">${t('status')}</th><th scope="col">${t('attempts')}</th><th scope="col"><span class="muted">${t('replay')}</span></th></tr></thead>
-<tbody>${deliveries.map((delivery, index) => deliveryRow(context, lead, delivery, index, csrf))}</tbody></table>`}`;
+<tbody>${deliveries.map((delivery) => deliveryRow(context, lead, delivery, csrf))}</tbody></table>`}`;
   return renderLeadPage(context, lead, 'proflow', body);
 }
 

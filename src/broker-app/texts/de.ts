@@ -138,7 +138,6 @@ export const de: Texts = {
   outcome_refused: 'abgelehnt: Adresse nicht erlaubt',
   outcome_stopped: 'nicht gesendet: Adresse gestoppt',
   replay: 'Erneut senden',
-  replayLabel: 'Zustellung {n} erneut senden',
   replayed: 'Die Zustellung ist eingereiht und geht gleich erneut hinaus.',
   riskScanTitle: 'Risikoanalyse',
   uncovered: 'Von keiner Police gedeckt',

@@ -138,7 +138,6 @@ export const en = {
   outcome_refused: 'refused: address not allowed',
   outcome_stopped: 'not sent: address stopped',
   replay: 'Send again',
-  replayLabel: 'Send delivery {n} again',
   replayed: 'The delivery is queued and goes out again in a moment.',
   riskScanTitle: 'Risk scan',
   uncovered: 'Not covered by any policy',

@@ -138,7 +138,6 @@ export const fr: Texts = {
   outcome_refused: 'refusée : adresse non autorisée',
   outcome_stopped: 'non envoyée : adresse arrêtée',
   replay: 'Renvoyer',
-  replayLabel: 'Renvoyer la livraison {n}',
   replayed: 'La livraison est en file d’attente et repart dans un instant.',
   riskScanTitle: 'Analyse des risques',
   uncovered: 'Couvert par aucune police',

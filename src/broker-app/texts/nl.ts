@@ -138,7 +138,6 @@ export const nl: Texts = {
   outcome_refused: 'geweigerd: adres niet toegestaan',
   outcome_stopped: 'niet verstuurd: adres gestopt',
   replay: 'Opnieuw versturen',
-  replayLabel: 'Levering {n} opnieuw versturen',
   replayed: 'De levering staat in de wachtrij en vertrekt zo meteen opnieuw.',
   riskScanTitle: 'Risicoscan',
   uncovered: 'Door geen enkele polis gedekt',
