@@ -7,6 +7,8 @@ import { hasText } from './texts/index.ts';
 
 const DATE_FIELDS = new Set(['birth', 'first_registration']);
 const MONEY_FIELDS = new Set(['value', 'premium']);
+/** Enumerated fields and the prefix of their values' texts (policy and residence types share `type_`). */
+const ENUMERATION_PREFIXES: Readonly<Record<string, string>> = { payment_interval: 'interval_', type: 'type_', gender: 'gender_', fuel_type: 'fuel_' };
 
 export function formatAddress(value: unknown): string {
   if (typeof value !== 'object' || value === null) return '';
@@ -30,11 +32,15 @@ export function formatValue(context: PageContext, field: string, value: unknown)
     const amount = parseDecimal(value);
     if (amount !== undefined) return formats.money(amount);
   }
-  if (typeof value === 'number') return field === 'insured_value' ? formats.money(parseDecimal(value) ?? 0n) : formats.number(value);
+  if (typeof value === 'number') {
+    if (field === 'insured_value') return formats.money(parseDecimal(value) ?? 0n);
+    // A year is a name, not a quantity: no thousands separator.
+    return field === 'construction_year' ? String(value) : formats.number(value);
+  }
   if (typeof value === 'string') {
-    const key = field === 'payment_interval' ? `interval_${value}` : field === 'type' ? `type_${value}` : '';
-    if (hasText(key)) return t(key);
-    return value;
+    if (field === 'language') return formats.language(value);
+    const key = `${ENUMERATION_PREFIXES[field] ?? ''}${value}`;
+    return field in ENUMERATION_PREFIXES && hasText(key) ? t(key) : value;
   }
   return JSON.stringify(value);
 }

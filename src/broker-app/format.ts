@@ -13,6 +13,8 @@ export interface Formats {
   /** A calendar date (YYYY-MM-DD), no time zone involved. */
   date(isoDate: string): string;
   number(value: number): string;
+  /** A language code (nl) by its name in the page's language (Dutch, Nederlands). */
+  language(code: string): string;
 }
 
 export function formatsFor(locale: string): Formats {
@@ -20,11 +22,19 @@ export function formatsFor(locale: string): Formats {
   const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: TIME_ZONE });
   const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
   const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 6 });
+  const languages = new Intl.DisplayNames([locale], { type: 'language', fallback: 'code' });
   return {
     // The decimal's own text: NumberFormat keeps every digit of a string argument.
     money: (value) => money.format(decimalText(value) as unknown as number),
     dateTime: (iso) => (Number.isNaN(Date.parse(iso)) ? iso : dateTime.format(new Date(iso))),
     date: (isoDate) => (/^\d{4}-\d{2}-\d{2}$/.test(isoDate) ? date.format(new Date(`${isoDate}T00:00:00Z`)) : isoDate),
     number: (value) => number.format(value),
+    language: (code) => {
+      try {
+        return languages.of(code) ?? code;
+      } catch {
+        return code;
+      }
+    },
   };
 }

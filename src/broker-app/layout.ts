@@ -28,6 +28,9 @@ h1{margin:0 0 1rem;font-size:1.6rem}
 h2{margin:1.75rem 0 .75rem;font-size:1.2rem}
 h3{margin:1.25rem 0 .5rem;font-size:1.05rem}
 section.card{background:#fff;border-radius:.5rem;padding:1rem 1.25rem;margin:0 0 1rem;box-shadow:0 1px 2px rgba(0,0,0,.1)}
+.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(24rem,1fr));gap:1rem;align-items:start}
+.grid>section.card{margin:0}
+section.card h2:first-child,section.card h3:first-child{margin-top:0}
 nav.tabs ul{display:flex;gap:.25rem;margin:0 0 1.25rem;padding:0;list-style:none;border-bottom:2px solid #d1d5db;flex-wrap:wrap}
 nav.tabs a{display:block;padding:.5rem 1rem;text-decoration:none;border-radius:.375rem .375rem 0 0}
 nav.tabs a[aria-current=page]{background:#1e3a8a;color:#fff}
@@ -35,6 +38,8 @@ table{width:100%;border-collapse:collapse;background:#fff}
 caption{text-align:left;font-weight:600;padding:.5rem 0}
 th,td{text-align:left;vertical-align:top;padding:.5rem .6rem;border-bottom:1px solid #e5e7eb}
 th{background:#f9fafb;font-weight:600}
+th .muted{font-weight:400}
+section.card table th{background:none}
 td.amount,th.amount{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
 tr.total th,tr.total td{font-weight:700;border-top:2px solid #111827}
 dl.fields{display:grid;grid-template-columns:minmax(9rem,max-content) 1fr;gap:.35rem 1.25rem;margin:0}

@@ -51,7 +51,7 @@ export function familyLead(options: { callbacks?: string[]; ref?: string } = {})
           name: 'Rechtsbijstand', policy_nr: 'ETH-5521', type: 'ACTIVE', insurance_company: 'Ethias', premium: '0.1', payment_interval: 'SEMI_ANNUAL',
           external_refs: [{ ref: 'POL-77', company: 'ethias' }], coverages: [],
         },
-        { name: 'Offerte Tesla', type: 'OFFER', insurance_company: 'Baloise', premium: '1200', payment_interval: 'ANNUAL', coverages: [{ name: 'Omnium', risk_object_id: tesla }] },
+        { name: 'Offerte Tesla', policy_nr: 'BAL-OFF-12', type: 'OFFER', insurance_company: 'Baloise', premium: '1200', payment_interval: 'ANNUAL', coverages: [{ name: 'Omnium', risk_object_id: tesla }] },
       ],
     },
   };

@@ -78,17 +78,19 @@ function policySection(context: PageContext, lead: Lead, policy: Lead['insurance
   const objects = riskObjects(lead);
   const coverageRows = coverages.map((coverage) => {
     const object = objects.find((o) => o.risk_object_id === coverage.risk_object_id);
-    const { id: _coverageId, risk_object_id: _object, ...data } = coverage;
-    return html`<li>${fieldList(context, data, ['name', 'insured_value', 'premium', 'payment_interval', 'external_label'])}
-${object ? html`<p>${t('covers')}: <a href="#ro-${object.risk_object_id}">${objectTitle(context, object)}</a></p>` : ''}</li>`;
+    return html`<tr><th scope="row">${coverage.name ?? t('coverage')}</th>
+<td class="amount">${formatValue(context, 'insured_value', coverage.insured_value)}</td>
+<td class="amount">${formatValue(context, 'premium', coverage.premium)}${coverage.payment_interval ? html` <span class="muted">${formatValue(context, 'payment_interval', coverage.payment_interval)}</span>` : ''}</td>
+<td>${object ? html`<a href="#ro-${object.risk_object_id}">${objectTitle(context, object)}</a>` : t('notGiven')}</td></tr>`;
   });
   return html`<section class="card">
 <h3>${typeof fields.name === 'string' ? fields.name : (fields.policy_nr ?? t('policy'))}</h3>
 ${fieldList(context, fields, POLICY_ORDER)}
 ${pkg ? html`<p>${t('packages')}: ${pkg.name ?? pkg.package_nr ?? pkg.id}</p>` : ''}
 ${refs.length > 0 ? html`<p>${t('externalRefs')}: ${refs.map((r) => (r.company ? `${r.company}: ${r.ref}` : r.ref)).join(', ')}</p>` : ''}
-<h4>${t('coverages')}</h4>
-${coverages.length === 0 ? html`<p>${t('noCoverages')}</p>` : html`<ul>${coverageRows}</ul>`}
+${coverages.length === 0 ? html`<p>${t('noCoverages')}</p>` : html`<table><caption>${t('coverages')}</caption>
+<thead><tr><th scope="col">${t('coverage')}</th><th scope="col" class="amount">${t('field_insured_value')}</th><th scope="col" class="amount">${t('field_premium')}</th><th scope="col">${t('covers')}</th></tr></thead>
+<tbody>${coverageRows}</tbody></table>`}
 </section>`;
 }
 
@@ -109,15 +111,15 @@ export function renderParty(context: PageContext, lead: Lead, histories: Readonl
     const { id: _packageId, ...fields } = pkg;
     return html`<section class="card"><h3>${pkg.name ?? pkg.package_nr ?? t('packages')}</h3>${fieldList(context, fields, PACKAGE_ORDER)}</section>`;
   });
-  const body = html`
+  const body = html`<div class="grid">
 <section class="card" aria-labelledby="prospect"><h2 id="prospect">${t('prospect')} <span class="muted">(${t(lead.prospect.type === 'COMPANY' ? 'kindCOMPANY' : 'kindCUSTOMER')})</span></h2>
 ${fieldList(context, prospect as Record<string, unknown>, PROSPECT_ORDER)}</section>
-<section class="card" aria-labelledby="lead"><h2 id="lead">${t('lead')}</h2>${leadFields}</section>
+<section class="card" aria-labelledby="lead"><h2 id="lead">${t('lead')}</h2>${leadFields}</section></div>
 <h2>${t('riskObjects')}</h2>
-${objects.length === 0 ? html`<p>${t('noRiskObjects')}</p>` : objects.map((object) => riskObjectSection(context, object, histories.get(object.risk_object_id) ?? []))}
+${objects.length === 0 ? html`<p>${t('noRiskObjects')}</p>` : html`<div class="grid">${objects.map((object) => riskObjectSection(context, object, histories.get(object.risk_object_id) ?? []))}</div>`}
 <h2>${t('packages')}</h2>
-${packages.length === 0 ? html`<p>${t('noPackages')}</p>` : packages}
+${packages.length === 0 ? html`<p>${t('noPackages')}</p>` : html`<div class="grid">${packages}</div>`}
 <h2>${t('policies')}</h2>
-${lead.insurance_policies.length === 0 ? html`<p>${t('noPolicies')}</p>` : lead.insurance_policies.map((policy) => policySection(context, lead, policy))}`;
+${lead.insurance_policies.length === 0 ? html`<p>${t('noPolicies')}</p>` : html`<div class="grid">${lead.insurance_policies.map((policy) => policySection(context, lead, policy))}</div>`}`;
   return renderLeadPage(context, lead, 'party', body);
 }

@@ -164,6 +164,22 @@ export const en = {
   type_ACTIVE: 'active',
   type_OFFER: 'offer',
   type_TERMINATED: 'terminated',
+  gender_MALE: 'Male',
+  gender_FEMALE: 'Female',
+  gender_OTHER: 'Other',
+  fuel_PETROL: 'Petrol',
+  fuel_DIESEL: 'Diesel',
+  fuel_ELECTRIC: 'Electric',
+  fuel_HYBRID: 'Hybrid',
+  fuel_PLUG_IN_HYBRID: 'Plug-in hybrid',
+  fuel_LPG: 'LPG',
+  fuel_CNG: 'CNG',
+  fuel_HYDROGEN: 'Hydrogen',
+  fuel_OTHER: 'Other',
+  type_HOUSE: 'House',
+  type_APARTMENT: 'Apartment',
+  type_STUDIO: 'Studio',
+  type_OTHER: 'Other',
 };
 
 export type Texts = typeof en;
