@@ -92,6 +92,18 @@ describe('broker app pages', () => {
     expect(landed.status).toBe(200);
   });
 
+  it('refuses a callback that is not the answer to this browser’s own sign-in', async () => {
+    const agent = new UserAgent(server);
+    expect((await get(agent, '/app/callback?code=abc&state=forged')).status).toBe(400);
+    const started = await get(agent, '/app/login');
+    const state = new URL(started.headers.get('location')!).searchParams.get('state');
+    const wrongState = await get(agent, '/app/callback?code=abc&state=not-the-state');
+    expect(wrongState.status).toBe(400);
+    expect(wrongState.body).toContain('The sign-in did not complete.');
+    expect((await get(agent, `/app/callback?code=made-up&state=${state}`)).status).toBe(400);
+    expect((await get(agent, '/app')).status).toBe(303);
+  });
+
   it('shows the party: prospect, backref link, refs, and each risk object revision with what changed', async () => {
     const lead = fullLead();
     const first = await pushLead(server, broker.tenant, 'customers', lead);
@@ -122,6 +134,8 @@ describe('broker app pages', () => {
       const page = await get(agent, path);
       expect(page.status, path).toBeGreaterThanOrEqual(400);
       expect(page.status, path).toBeLessThan(500);
+      // (A path that is not even UTF-8 is refused before any route, in the API's JSON body.)
+      if (!path.includes('%ED')) expect(page.headers.get('content-type'), path).toMatch(/^text\/html/);
     }
     // LIKE's own characters are searched for literally.
     expect((await get(agent, '/app?q=%25')).body).toContain('No lead matches “%”.');

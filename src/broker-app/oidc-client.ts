@@ -96,7 +96,8 @@ export function decodePending(value: string | undefined): PendingSignIn | undefi
 /** A path inside the app to come back to; anything else (another host, `//evil`) becomes the inbox. */
 export function safeReturnPath(value: unknown): string {
   if (typeof value !== 'string' || value.length > 2000) return '/app';
-  return /^\/app(?:[/?][^\\\s]*)?$/.test(value) && !value.startsWith('//') && !/^\/app\/\//.test(value) ? value : '/app';
+  // No backslash, space or control character: browsers read some of them as a path separator.
+  return /^\/app(?:[/?][^\\\s\p{Cc}]*)?$/u.test(value) && !value.startsWith('//') && !/^\/app\/\//.test(value) ? value : '/app';
 }
 
 /**
