@@ -29,7 +29,7 @@ export function renderAdvisory(context: PageContext, lead: Lead): string {
 <caption id="package-${index}">${group.id === null ? t('noPackage') : (group.name ?? t('packages'))}</caption>
 <thead><tr><th scope="col">${t('policy')}</th><th scope="col">${t('field_insurance_company')}</th><th scope="col" class="amount">${t('field_premium')}</th><th scope="col" class="amount">${t('yearlyPremium')}</th></tr></thead>
 <tbody>${group.lines.map((entry) => line(context, entry))}</tbody>
-<tfoot><tr class="total"><th scope="row" colspan="3">${t('packageTotal')}</th><td class="amount">${formats.money(group.total)}</td></tr></tfoot>
+<tfoot><tr class="total"><th scope="row" colspan="3">${group.id === null ? t('subtotal') : t('packageTotal')}</th><td class="amount">${formats.money(group.total)}</td></tr></tfoot>
 </table>`);
   const insurers = html`<table aria-labelledby="per-insurer">
 <thead><tr><th scope="col">${t('field_insurance_company')}</th><th scope="col" class="amount">${t('yearlyPremium')}</th></tr></thead>

@@ -23,7 +23,8 @@ function coverageTable(context: PageContext, entries: ReadonlyArray<{ policy: Po
 <td class="amount">${formatValue(context, 'insured_value', coverage.insured_value)}</td>
 <td class="amount">${formatValue(context, 'premium', coverage.premium)}${coverage.payment_interval ? html` <span class="muted">${formatValue(context, 'payment_interval', coverage.payment_interval)}</span>` : ''}</td>
 </tr>`);
-  return html`<table><caption>${caption}</caption>
+  // The section's heading already names the object: the caption is for screen readers only.
+  return html`<table><caption class="sr-only">${caption}</caption>
 <thead><tr><th scope="col">${t('policy')}</th><th scope="col">${t('field_insurance_company')}</th><th scope="col">${t('coverage')}</th><th scope="col" class="amount">${t('field_insured_value')}</th><th scope="col" class="amount">${t('field_premium')}</th></tr></thead>
 <tbody>${rows}</tbody>
 ${total === undefined ? '' : html`<tfoot><tr class="total"><th scope="row" colspan="3">${t('insuredTotal')}</th><td class="amount">${formats.money(total)}</td><td></td></tr></tfoot>`}

@@ -152,6 +152,7 @@ export const de: Texts = {
   perInsurer: 'Pro Versicherer',
   totalPerYear: 'Summe pro Jahr',
   packageTotal: 'Summe des Pakets',
+  subtotal: 'Zwischensumme',
   noPackage: 'In keinem Paket',
   unknownInsurer: 'Versicherer nicht angegeben',
   notCounted: 'nicht mitgezählt: {type}',

@@ -152,6 +152,7 @@ export const en = {
   perInsurer: 'Per insurer',
   totalPerYear: 'Total per year',
   packageTotal: 'Package total',
+  subtotal: 'Subtotal',
   noPackage: 'Not in a package',
   unknownInsurer: 'Insurer not given',
   notCounted: 'not counted: {type}',

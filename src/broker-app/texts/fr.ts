@@ -152,6 +152,7 @@ export const fr: Texts = {
   perInsurer: 'Par assureur',
   totalPerYear: 'Total par an',
   packageTotal: 'Total du package',
+  subtotal: 'Sous-total',
   noPackage: 'Hors package',
   unknownInsurer: 'Assureur non indiqué',
   notCounted: 'non compté : {type}',

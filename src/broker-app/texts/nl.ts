@@ -152,6 +152,7 @@ export const nl: Texts = {
   perInsurer: 'Per verzekeraar',
   totalPerYear: 'Totaal per jaar',
   packageTotal: 'Totaal pakket',
+  subtotal: 'Subtotaal',
   noPackage: 'Niet in een pakket',
   unknownInsurer: 'Verzekeraar niet opgegeven',
   notCounted: 'niet meegeteld: {type}',
