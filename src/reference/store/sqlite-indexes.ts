@@ -41,7 +41,7 @@ export const SQLITE_FINISH: Readonly<Record<SourceName, readonly string[]>> = {
   ],
   vehicles: [
     'create unique index version_id on version(id)',
-    'create index version_brand_model on version(brand, model, registrations desc)',
+    'create index version_brand_model on version(brand, model, seq)',
     `create table brand as select brand as name, count(*) as versions from version group by brand order by brand`,
     `create table model as select brand, model as name, count(*) as versions from version group by brand, model order by brand, model`,
     'create index model_brand on model(brand, name)',
