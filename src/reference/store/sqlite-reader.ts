@@ -193,8 +193,10 @@ export class SqliteReferenceReader implements ReferenceReader {
       return rows(statement(`select v.* from version v ${filter} order by v.seq limit ? offset ?`), ...params, query.limit, query.offset);
     }
     // Ranked by tiers (search-tiers.ts), each in popularity order; the filters apply inside each tier.
-    const byTier = statement(`select v.* from version v join (select rowid as r from version_search where version_search match ?) s
-      on v.seq = s.r ${filter} order by v.seq limit ?`);
+    // FTS5 returns matches in rowid (= seq, popularity) order: no sort, and the scan stops
+    // at the rows needed, the filters applied on the way.
+    const byTier = statement(`select v.* from (select rowid as r from version_search where version_search match ?) s
+      cross join version v on v.seq = s.r ${filter} limit ?`);
     const wanted = query.offset + query.limit;
     const seen = new Set<unknown>();
     const found: Row[] = [];
