@@ -3,11 +3,11 @@
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { NotFoundError } from '../errors.ts';
-import type { LeadAggregate } from './lead.aggregate.ts';
-import { findLeadParty, listLeadRows, listPushRows, type LeadListQuery, type Position } from './lead-read.repository.ts';
-import { loadLead } from './lead.repository.ts';
-import { representLead } from './lead.representation.ts';
-import { pageOf } from '../http/pagination.ts';
+import type { LeadAggregate } from './party.aggregate.ts';
+import { findLeadParty, listLeadRows, listPushRows, type LeadListQuery } from './repository.ts';
+import { loadLead } from './repository.ts';
+import { representLead } from './representation.ts';
+import { pageOf, type Position } from '../http/pagination.ts';
 import type { LeadResponse } from './lead.response.ts';
 
 export interface Page<T> {
@@ -33,7 +33,7 @@ export class LeadReader {
   async get(distributionId: string, leadId: string): Promise<{ lead: LeadResponse; etag: string }> {
     const db = this.#database.db;
     const partyId = await findLeadParty(db, distributionId, leadId);
-    const lead = partyId === undefined ? undefined : await loadLead(db, partyId, false);
+    const lead = partyId === undefined ? undefined : await loadLead(db, partyId);
     if (!lead) throw new NotFoundError('lead_id');
     return { lead: representLead(lead, this.#config), etag: etagOf(lead) };
   }
@@ -43,7 +43,7 @@ export class LeadReader {
     const page = pageOf(await listLeadRows(db, query), query.limit, (row) => ({ at: row.updated_at, id: row.id }));
     const items: LeadResponse[] = [];
     for (const row of page.rows) {
-      const lead = await loadLead(db, row.party_id, false);
+      const lead = await loadLead(db, row.party_id);
       if (lead) items.push(representLead(lead, this.#config));
     }
     return { items, next: page.next };
