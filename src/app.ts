@@ -29,6 +29,8 @@ import { createAuthenticator } from './auth/authorize.ts';
 import { bearerTokenVerifier } from './auth/bearer-token.ts';
 import { WebhookOutbox } from './webhooks/webhook.outbox.ts';
 import { registerWebhooks } from './webhooks/webhook.plugin.ts';
+import { registerReferenceData } from './reference/reference.plugin.ts';
+import { registerBrokerApp } from './broker-app/broker-app.plugin.ts';
 
 export interface AppDependencies {
   readonly config: Config;
@@ -93,10 +95,15 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   const outbox = new WebhookOutbox();
   const leads = new LeadService({ database, config, transactions, outbox });
   await app.register(leadRoutes, { prefix: '/v1/api', leads, validation: compilers });
-  await app.register(leadReadRoutes, { prefix: '/v1/api', reader: new LeadReader({ database, config }), config });
-  await app.register(partyRoutes, { prefix: '/v1/api', parties: new PartyService({ database, config, transactions, outbox }) });
+  const reader = new LeadReader({ database, config });
+  const parties = new PartyService({ database, config, transactions, outbox });
+  await app.register(leadReadRoutes, { prefix: '/v1/api', reader, config });
+  await app.register(partyRoutes, { prefix: '/v1/api', parties });
+  await registerReferenceData(app, config, database);
   registerWebhooks(app, { config, database, transactions, outbox });
   await registerSso(app, { config, database, sso });
+  // The pages behind the leads' href links read through the same services as the API.
+  await registerBrokerApp(app, { config, database, services: { database, reader, parties } });
   app.addHook('onClose', async () => transactions.close());
   return app;
 }

@@ -118,7 +118,6 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
-  return Object.freeze(config);
 }
 
 function parsePort(raw: string): number | string {

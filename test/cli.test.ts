@@ -6,12 +6,13 @@ import { DatabaseSync } from 'node:sqlite';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
-import { loadConfig } from '../src/config.ts';
+import { type Config, loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { DEMO_DISTRIBUTION_ID, bootstrapDemo } from '../src/distributions/demo-bootstrap.ts';
 import { createTestDatabase, dialect, freePort, startTestServer, type TestDatabase, type TestServer } from './support/test-server.ts';
 import { BIN, ROOT, childEnv, cliJson, printedJson, run, runCli, runCliProcess } from './support/cli.ts';
 import { pushLead } from './support/lead-client.ts';
+import { UserAgent, formAction, inputValue } from './support/sso.ts';
 
 const LEAD = JSON.stringify({ prospect: { first_name: 'A', last_name: 'B' } });
 
@@ -219,11 +220,20 @@ describe('first start', () => {
     expect([200, 201]).toContain(await runCurlLine(line));
     // Plain text for a person, not inside a JSON log line; printed once.
     expect(first.stdout().match(/curl /g)).toHaveLength(1);
+    // The printed sign-in opens the broker app, where the pushed lead is.
+    const [, appUrl, username, password] = /open (\S+)\/app and sign in as (\S+)\nwith the password (\S+) \(shown only now/.exec(first.stdout())!;
+    const port = new URL(appUrl!).port;
+    const agent = new UserAgent({ url: `http://127.0.0.1:${port}`, config: { publicUrl: appUrl } as Config });
+    const loginPage = await agent.follow(`${appUrl}/app`);
+    const inbox = await agent.follow(formAction(loginPage, '/login'), { form: { csrf: inputValue(loginPage.body, 'csrf')!, login: username!, password: password! } });
+    expect(inbox.status).toBe(200);
+    expect(inbox.body).toContain('Jan Peeters');
     await first.stop();
 
     const second = await startServeProcess(database);
     await second.waitFor(BOOTSTRAP_DONE);
     expect(second.stdout()).not.toMatch(CURL);
+    expect(second.stdout()).not.toContain('password');
     await second.stop();
     expect(await count('distributions')).toBe(1);
   });

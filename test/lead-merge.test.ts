@@ -133,7 +133,7 @@ describe('merging fields (rule 6)', () => {
 describe('risk objects (rule 7)', () => {
   it('gives changed data a new revision, keeps unchanged data on its revision, and keeps old revisions', async () => {
     const carId = randomUUID();
-    const vin = 'WVWZZZ1JZXW0' + String(Math.floor(Math.random() * 90000) + 10000);
+    const vin = `WVWZZZ1JZXW0${String(Math.floor(Math.random() * 90000) + 10000)}`;
     const first = await pushLead(server, tenant, 'customers', customer({
       external_refs: [{ external_ref: `ro-${unique()}` }],
       risk_objects: { cars: [{ id: carId, vin, brand: 'Audi', kw: 110 }], residences: [{ address, type: 'HOUSE' }] },

@@ -3,7 +3,7 @@
 // the scope or belong to another distribution.
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import { ForbiddenError, UnauthenticatedError } from '../errors.ts';
-import { API_SCOPE, type Caller } from './caller.ts';
+import { API_SCOPE, type ApiTokenScope, type Caller } from './caller.ts';
 
 /** Turns the credentials of one scheme into a caller, or undefined when they are not valid. */
 export type CredentialVerifier = (credentials: string) => Promise<Caller | undefined>;
@@ -38,7 +38,7 @@ export function createAuthenticator(verifiers: Readonly<Record<string, Credentia
 }
 
 /** An onRequest hook for any route whose path has `:distribution_id`, whatever its other params. */
-export function requireScope(scope: string): onRequestHookHandler {
+export function requireScope(scope: ApiTokenScope): onRequestHookHandler {
   return async function authorize(request: FastifyRequest): Promise<void> {
     const caller = await request.server.authenticate(request.headers.authorization);
     if (!caller) throw new UnauthenticatedError();

@@ -10,6 +10,9 @@ export const API_TOKEN_SCOPES = [
   'enterprise:read',
 ] as const;
 
+/** One operation's scope: a typo such as `requireScope('leads:wirte')` does not compile. */
+export type ApiTokenScope = (typeof API_TOKEN_SCOPES)[number];
+
 /** Grants every API operation; SSO clients ask for it (src/sso/scopes.ts), API tokens cannot carry it. */
 export const API_SCOPE = 'api';
 

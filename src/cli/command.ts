@@ -61,19 +61,22 @@ export function parseCommandLine<T extends ParseArgsOptionsConfig>(
 ) {
   const beforeTerminator = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
   if (beforeTerminator.includes('--help') || beforeTerminator.includes('-h')) throw new HelpRequest(help);
-  let parsed;
-  try {
-    parsed = parseArgs({ args, options, strict: true, allowPositionals: true });
-  } catch (error) {
-    // First sentence only: parseArgs goes on to explain `--` for positionals.
-    throw new UsageError(command, (error as Error).message.split('. ')[0]!);
-  }
+  const parsed = parseStrictly(command, () => parseArgs({ args, options, strict: true, allowPositionals: true }));
   if (parsed.positionals.length > positionals.length) {
     throw new UsageError(command, `unexpected argument ${JSON.stringify(parsed.positionals[positionals.length])}`);
   }
   const missing = positionals[parsed.positionals.length];
   if (missing !== undefined) throw new UsageError(command, `missing ${missing}`);
   return parsed;
+}
+
+function parseStrictly<T>(command: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    // First sentence only: parseArgs goes on to explain `--` for positionals.
+    throw new UsageError(command, (error as Error).message.split('. ')[0]!);
+  }
 }
 
 /** The value of a required string option, trimmed and non-empty. */

@@ -1,6 +1,6 @@
 // lead-intake migrate: applies pending migrations (serve also does on start), for deploys
 // that migrate in a step of their own.
-import { type CliIo, type CommandGroup, parseCommandLine, printJson, withDatabase } from './command.ts';
+import { type CommandGroup, parseCommandLine, printJson, withDatabase } from './command.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 
 const HELP = `Usage:

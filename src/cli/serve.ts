@@ -1,6 +1,6 @@
 // lead-intake serve: exactly what `npm start` runs.
 import { loadConfig } from '../config.ts';
-import { type CliIo, type CommandGroup, parseCommandLine } from './command.ts';
+import { type CommandGroup, parseCommandLine } from './command.ts';
 
 const HELP = `Usage:
   lead-intake serve   start the HTTP server (applies pending migrations first); configured by

@@ -35,6 +35,7 @@ import type {
   WebhookSigningKeyTable,
   WebhookStoppedUrlTable,
 } from '../webhooks/webhook.table.ts';
+import type { AppSessionTable } from '../broker-app/session.table.ts';
 
 export interface Database {
   distributions: DistributionTable;
@@ -60,6 +61,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveryTable;
   webhook_attempts: WebhookAttemptTable;
   webhook_stopped_urls: WebhookStoppedUrlTable;
+  app_sessions: AppSessionTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

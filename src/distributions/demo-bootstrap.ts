@@ -1,10 +1,14 @@
 // First start in development: an empty database gets a demo distribution and API token,
 // and the console shows a curl that pushes a first lead with them, so a newcomer sees
-// the service work before reading any docs. Never in production (NODE_ENV=production).
+// the service work before reading any docs; and a demo broker user whose password is
+// printed once, to sign in to the broker app where that lead shows up. Never in
+// production (NODE_ENV=production).
+import { randomBytes } from 'node:crypto';
 import type { DatabaseHandle } from '../db/database.ts';
 import type { Config } from '../config.ts';
 import { createApiToken, type IssuedApiToken } from '../auth/api-token.service.ts';
 import { hasAnyDistribution, insertDistributionIfAbsent } from './distribution.repository.ts';
+import { createUser } from '../sso/user.service.ts';
 
 /**
  * A fixed, well-known id is what keeps two processes starting at once on one PostgreSQL
@@ -12,7 +16,15 @@ import { hasAnyDistribution, insertDistributionIfAbsent } from './distribution.r
  * primary key wins; the other waits for it, does nothing and so prints nothing.
  */
 export const DEMO_DISTRIBUTION_ID = '00000000-0000-4000-8000-00000000de70';
-const DEMO_SCOPES = ['leads:write', 'leads:read'] as const;
+// The reference scopes too: the demo samples (src/reference/demo-samples.ts) answer at once.
+const DEMO_SCOPES = ['leads:write', 'leads:read', 'vehicle:read', 'address:read', 'enterprise:read'] as const;
+export const DEMO_BROKER_USERNAME = 'demo-broker';
+
+/** The demo broker's sign-in, shown once. */
+interface DemoBroker {
+  readonly username: string;
+  readonly password: string;
+}
 
 /** The slice of a pino logger this needs (server.ts passes app.log). */
 export interface BootstrapLog {
@@ -46,9 +58,25 @@ export async function bootstrapDemo(
     return;
   }
   log.info({ distribution_id: token.distribution_id, token_id: token.id }, 'created a demo distribution and API token');
+  const broker = await createDemoBroker(database, token.distribution_id, log);
   // Plain text, not a log line: it is meant to be read and pasted, and it holds the secret,
   // which must not travel into log storage as structured data.
-  out.write(welcomeText(config.publicUrl, token));
+  out.write(welcomeText(config.publicUrl, token, broker));
+}
+
+/**
+ * Only the process that created the demo distribution gets here, so the user is created
+ * once; a failure leaves the rest of the demo working.
+ */
+async function createDemoBroker(database: DatabaseHandle, distributionId: string, log: BootstrapLog): Promise<DemoBroker | undefined> {
+  const password = randomBytes(12).toString('base64url');
+  try {
+    await createUser(database.db, { distributionId, email: 'demo-broker@example.com', username: DEMO_BROKER_USERNAME, password, language: 'en' });
+    return { username: DEMO_BROKER_USERNAME, password };
+  } catch (error) {
+    log.error({ err: error }, 'could not create the demo broker user');
+    return undefined;
+  }
 }
 
 export function demoCurl(publicUrl: string, token: Pick<IssuedApiToken, 'distribution_id' | 'token'>): string {
@@ -63,15 +91,23 @@ function shellQuote(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
 }
 
-function welcomeText(publicUrl: string, token: IssuedApiToken): string {
+function welcomeText(publicUrl: string, token: IssuedApiToken, broker: DemoBroker | undefined): string {
+  const signIn = broker
+    ? [
+      `Then see it in the broker app: open ${publicUrl}/app and sign in as ${broker.username}`,
+      `with the password ${broker.password} (shown only now; more users: npx lead-intake user create --distribution ${token.distribution_id} ...)`,
+      '',
+    ]
+    : [];
   return [
     '',
-    'First start: created "Demo distribution" and an API token (scopes leads:write leads:read).',
+    `First start: created "Demo distribution" and an API token (scopes ${DEMO_SCOPES.join(' ')}).`,
     `The token is shown only now; more with: npx lead-intake token create --distribution ${token.distribution_id} --scopes leads:write`,
     'Push a first lead:',
     '',
     demoCurl(publicUrl, token),
     '',
+    ...signIn,
     '',
   ].join('\n');
 }

@@ -38,7 +38,9 @@ function findOversized(schema: unknown, data: unknown): Oversized[] {
       }
       const items = node.items;
       if (items === undefined) return;
-      value.forEach((element, index) => visit(Array.isArray(items) ? items[index] : (items as SchemaNode), element, join(path, String(index)), value, index));
+      for (const [index, element] of value.entries()) {
+        visit(Array.isArray(items) ? items[index] : (items as SchemaNode), element, join(path, String(index)), value, index);
+      }
       return;
     }
     if (node.properties === undefined) return;
@@ -67,7 +69,7 @@ export function withListsCut<T>(schema: unknown, data: unknown, validate: () => 
   try {
     return { result: validate(), oversized: oversized.map((entry) => entry.problem) };
   } finally {
-    oversized.forEach(({ parent, key }, index) => set(parent, key, originals[index]));
+    for (const [index, { parent, key }] of oversized.entries()) set(parent, key, originals[index]);
   }
 }
 

@@ -36,7 +36,7 @@ export function clientErrorHandler({ requestTimeoutMs }: ClientErrorOptions) {
     // A connection reset needs no answer, and a destroyed socket cannot take one.
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     const inFlight = socket._httpMessage;
-    if (socket.writable && (!inFlight || !inFlight.headersSent)) {
+    if (socket.writable && (!inFlight?.headersSent)) {
       const { status, type, code, params } = classify(error.code);
       const body = JSON.stringify(renderErrorBody(new ApiError(status, type, [{ target: '', code, ...(params && { params }) }]), 'en'));
       // The request in flight (a timed-out body) may have named its own id; otherwise ours.

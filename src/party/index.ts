@@ -16,5 +16,9 @@ export { leadExamples } from './lead.examples.ts';
 // The push rules JSON Schema cannot express, injected into body validation by the routes.
 export { checkPayloadRules } from './payload-rules.ts';
 
+// What the broker app shows or searches by (the inbox matches enterprise numbers by digits).
+export { PAYMENT_INTERVALS } from './enumerations.ts';
+export { enterpriseDigits } from './inbox.repository.ts';
+
 // Table types, for the database's schema type (db/database.ts).
 export type * from './party.table.ts';

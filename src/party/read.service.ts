@@ -4,8 +4,8 @@ import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { NotFoundError } from '../errors.ts';
 import type { LeadAggregate } from './party.aggregate.ts';
-import { findLeadParty, listLeadRows, listPushRows, type LeadListQuery } from './repository.ts';
-import { loadLead } from './repository.ts';
+import { findLeadParty, findPushRow, listLeadRows, listPushRows, loadLead, type LeadListQuery } from './repository.ts';
+import { inboxDetails, listInboxRows, type InboxQuery } from './inbox.repository.ts';
 import { representLead } from './representation.ts';
 import { pageOf, type Position } from '../http/pagination.ts';
 import type { LeadResponse } from './lead.response.ts';
@@ -63,6 +63,46 @@ export class LeadReader {
         kind: row.kind,
         // The body exactly as received; JSON, since it was accepted.
         payload: JSON.parse(row.payload) as Record<string, unknown>,
+      })),
+      next: page.next,
+    };
+  }
+
+  /** The lead of a party (the broker app's pages are addressed by party id, as `href` is). */
+  async getByParty(distributionId: string, partyId: string): Promise<LeadResponse> {
+    const lead = await loadLead(this.#database.db, partyId);
+    // Another distribution's party is as unknown as one that does not exist.
+    if (!lead || lead.distributionId !== distributionId) throw new NotFoundError('party_id');
+    return representLead(lead, this.#config);
+  }
+
+  /** One push with its body exactly as received. */
+  async push(distributionId: string, leadId: string, pushId: string) {
+    const db = this.#database.db;
+    if ((await findLeadParty(db, distributionId, leadId)) === undefined) throw new NotFoundError('lead_id');
+    const row = await findPushRow(db, leadId, pushId);
+    if (!row) throw new NotFoundError('push_id');
+    return { ...row, status: Number(row.status) };
+  }
+
+  /** A page of the broker app's inbox: newest change first, searched in the database. */
+  async inbox(query: InboxQuery) {
+    const db = this.#database.db;
+    const page = pageOf(await listInboxRows(db, this.#database.dialect, query), query.limit, (row) => ({ at: row.updated_at, id: row.lead_id }));
+    const { refs, pushCounts } = await inboxDetails(db, page.rows);
+    const count = (leadId: string, status: number) => pushCounts.find((c) => c.lead_id === leadId && c.status === status)?.pushes ?? 0;
+    return {
+      items: page.rows.map((row) => ({
+        leadId: row.lead_id,
+        partyId: row.party_id,
+        type: row.type,
+        fields: JSON.parse(row.data) as Record<string, unknown>,
+        origin: row.origin,
+        refs: refs.filter((ref) => ref.entity_id === row.party_id).map(({ company, ref }) => ({ company: company === '' ? null : company, ref })),
+        created: count(row.lead_id, 201),
+        merged: count(row.lead_id, 200),
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
       })),
       next: page.next,
     };

@@ -312,6 +312,12 @@ export async function listPushRows(db: Db, leadId: string, after: Position | und
   return select.orderBy('received_at').orderBy('id').limit(limit + 1).execute();
 }
 
+/** One push of a lead, its body exactly as received (the broker app shows it on demand). */
+export async function findPushRow(db: Db, leadId: string, pushId: string) {
+  return db.selectFrom('lead_pushes').select(['id', 'received_at', 'status', 'caller', 'origin', 'kind', 'payload'])
+    .where('lead_id', '=', leadId).where('id', '=', pushId).executeTakeFirst();
+}
+
 export async function listRevisionRows(db: Db, partyId: string, riskObjectId: string) {
   const object = await db.selectFrom('risk_objects').select(['id', 'type', 'current_revision_id'])
     .where('id', '=', riskObjectId).where('party_id', '=', partyId).executeTakeFirst();

@@ -3,7 +3,7 @@
 // ourselves), `typ: at+jwt`, issuer, audience (the API resource) and expiry, with jose.
 // Then the user must still be active and the client still registered: one indexed read
 // per request, so disabling a user or deleting a client cuts its tokens at once.
-import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { Kysely } from 'kysely';
 import { parseScopes } from '../auth/caller.ts';
 import type { Database } from '../db/database.ts';
@@ -61,7 +61,7 @@ export function createAccessTokenVerifier(
   const keys = new VerificationKeys(db, signingKeys);
   return {
     async verify(token) {
-      let claims;
+      let claims: JWTPayload;
       try {
         ({ payload: claims } = await jwtVerify(token, keys.resolve, {
           issuer,

@@ -18,6 +18,7 @@ import { SIGNING_ALG, type PrivateJwk } from './signing-keys.ts';
 import { TOKEN_LIFETIMES, providerTtl } from './token-lifetimes.ts';
 import { USER_CLAIMS, userClaims } from './user-claims.ts';
 import { findActiveUser } from './user.service.ts';
+import { FIRST_PARTY_CLIENT_ID } from './first-party.ts';
 
 /** Where the provider is mounted; the issuer is the public URL of this path. */
 export const SSO_PATH = '/sso';
@@ -127,6 +128,22 @@ export function createProvider({ config, db, signingKeys, cookieKeys }: Provider
     renderError: (ctx, out) => respond(ctx, renderErrorPage(languageOf(ctx), undefined, out.error_description ?? out.error)),
     // Partners exchange codes server-side; no browser calls our token endpoint.
     clientBasedCORS: () => false,
+    // oidc-provider's own lookup, plus a grant of `openid` for our first-party client
+    // (first-party.ts): the broker app's sign-in shows no consent page.
+    async loadExistingGrant(ctx) {
+      const clientId = ctx.oidc.client!.clientId;
+      const accountId = ctx.oidc.session?.accountId;
+      const grantId = ctx.oidc.result?.consent?.grantId || ctx.oidc.session?.grantIdFor(clientId);
+      if (grantId) return ctx.oidc.provider.Grant.find(grantId);
+      if (clientId !== FIRST_PARTY_CLIENT_ID || !accountId) return undefined;
+      const grant = new ctx.oidc.provider.Grant({ clientId, accountId });
+      grant.addOIDCScope('openid');
+      grant.addOIDCClaims([...USER_CLAIMS]);
+      // The access token that comes with it carries `openid` only: userinfo, no API operation.
+      grant.addResourceScope(apiResource, 'openid');
+      await grant.save();
+      return grant;
+    },
   };
 
   const provider = new Provider(issuer, configuration);

@@ -77,3 +77,17 @@ export async function replayDeliveries(db: Db, target: { ids: readonly string[] 
     return rows.map((row) => row.id);
   });
 }
+
+/**
+ * Sends one failed delivery of a lead again (the broker app's button): only when it is a
+ * delivery of that lead in that distribution and it has failed; false otherwise.
+ */
+export async function replayFailedDelivery(db: Db, target: { distributionId: string; leadId: string; deliveryId: string }): Promise<boolean> {
+  const found = await db.selectFrom('webhook_deliveries as d').innerJoin('webhook_events as e', 'e.id', 'd.event_id').select('d.id')
+    .where('d.id', '=', target.deliveryId).where('d.distribution_id', '=', target.distributionId)
+    .where('e.lead_id', '=', target.leadId).where('d.status', '=', 'failed')
+    .executeTakeFirst();
+  if (!found) return false;
+  await replayDeliveries(db, { ids: [found.id] });
+  return true;
+}

@@ -4,7 +4,7 @@
 // 64 KiB of the answer read: a receiver must not be able to hold a worker or its memory.
 import http from 'node:http';
 import https from 'node:https';
-import { AddressGuard, RefusedAddressError, lookupFor, withoutBrackets } from './address-guard.ts';
+import { type AddressGuard, RefusedAddressError, lookupFor, withoutBrackets } from './address-guard.ts';
 
 export const ATTEMPT_TIMEOUT_MS = 15_000;
 export const MAX_RESPONSE_BYTES = 64 * 1024;

@@ -219,7 +219,10 @@ export class WebhookWorker {
   /** The counts of one receiver host (created on first use, dropped when back to zero). */
   #hostCount(host: string): { inFlight: number; queued: number } {
     let count = this.#perHost.get(host);
-    if (count === undefined) this.#perHost.set(host, (count = { inFlight: 0, queued: 0 }));
+    if (count === undefined) {
+      count = { inFlight: 0, queued: 0 };
+      this.#perHost.set(host, count);
+    }
     return count;
   }
 

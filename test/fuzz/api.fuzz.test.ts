@@ -53,7 +53,8 @@ async function send(method: string, path: string, body: string, contentType: str
 
 /** Sends one mutated body and checks the answer; records the figures. */
 async function check(operation: string, base: Json, mutations: readonly Mutation[], method: string, path: string, contentType: string): Promise<boolean> {
-  const stats = (figures[operation] ??= { tried: 0, statuses: {}, serverErrors: [], partialWrites: 0, badTargets: [] });
+  figures[operation] ??= { tried: 0, statuses: {}, serverErrors: [], partialWrites: 0, badTargets: [] };
+  const stats = figures[operation];
   const body = applyMutations(base, mutations);
   const text = serialise(body);
   const before = await countRows(server);

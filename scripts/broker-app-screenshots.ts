@@ -1,0 +1,66 @@
+// Regenerates the broker app's screenshots in docs/ (README, "Broker app"): a server on a
+// fresh SQLite database in a temporary directory, a demo broker, the leads of
+// test/support/demo-portfolio.ts pushed over HTTP (the family lead twice, so its car has
+// a second revision), then headless Chromium signs in and captures the inbox and the
+// party page. Run: npm run screenshots
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createApiToken } from '../src/auth/api-token.service.ts';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { openDatabase } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { insertDistribution } from '../src/distributions/distribution.repository.ts';
+import { createUser } from '../src/sso/user.service.ts';
+import { launchChromium } from '../test/support/browser.ts';
+import { ROOT } from '../test/support/cli.ts';
+import { companyLead, familyLead, SIMPLE_LEADS } from '../test/support/demo-portfolio.ts';
+
+const PASSWORD = 'screenshot password';
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lead-intake-screenshots-'));
+const database = openDatabase({ databaseUrl: undefined, dataDir, sqliteSynchronous: 'NORMAL' });
+await migrateToLatest(database.db);
+const port = 18_000 + Math.floor(Math.random() * 1000);
+const config = loadConfig({ DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://localhost:${port}`, LOG_LEVEL: 'silent', WEBHOOK_WORKER: 'false' });
+const app = await buildApp({ config, database });
+await app.listen({ port, host: '127.0.0.1' });
+const browser = await launchChromium();
+try {
+  const distribution = await insertDistribution(database.db, 'Demo distribution');
+  const token = await createApiToken(database.db, { distributionId: distribution.id, scopes: ['leads:write'] });
+  await createUser(database.db, { distributionId: distribution.id, email: 'an.broker@example.be', username: 'an.broker', password: PASSWORD, language: 'en' });
+  const push = async (kind: 'customers' | 'companies', body: unknown) => {
+    const response = await fetch(`${config.publicUrl}/v1/api/distributions/${distribution.id}/leads/${kind}`, {
+      method: 'POST', headers: { authorization: `apikey ${token.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
+    });
+    if (response.status >= 300) throw new Error(`push refused: ${response.status} ${await response.text()}`);
+    return (await response.json()) as { href: string; party_id: string };
+  };
+  for (const lead of SIMPLE_LEADS) await push('customers', lead);
+  await push('companies', companyLead());
+  const family = familyLead();
+  const lead = await push('customers', family);
+  // A second push of the family: the Golf got its licence plate changed and more mileage.
+  const [golf, ...otherCars] = family.prospect.risk_objects.cars;
+  await push('customers', { ...family, prospect: { ...family.prospect, id: lead.party_id, risk_objects: { ...family.prospect.risk_objects, cars: [{ ...golf, license_plate: '2-XYZ-987', mileage: 48_000 }, ...otherCars] } } });
+
+  const context = await browser.newContext({ locale: 'en-BE', viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  await page.goto(`${config.publicUrl}/app`);
+  await page.fill('#login', 'an.broker');
+  await page.fill('#password', PASSWORD);
+  await Promise.all([page.waitForURL(`${config.publicUrl}/app`), page.click('button[type=submit]:not(.secondary)')]);
+  const docs = path.join(ROOT, 'docs');
+  await page.screenshot({ path: path.join(docs, 'broker-app-inbox.png'), fullPage: true });
+  await page.goto(lead.href);
+  // The Golf's history open, as a broker looking at what changed would have it.
+  await page.locator('details').first().evaluate((details) => details.setAttribute('open', ''));
+  await page.screenshot({ path: path.join(docs, 'broker-app-party.png'), fullPage: true });
+  console.log('wrote docs/broker-app-inbox.png and docs/broker-app-party.png');
+} finally {
+  await browser.close();
+  await app.close();
+  await database.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,38 @@
+// The broker app under /app (DESIGN.md section 7; issue 10): server-rendered pages behind
+// the `href` links of every lead answer, signed in through the embedded OpenID provider.
+// Its own scope: form bodies, HTML error pages in the user's language, and a 404 page for
+// unknown /app paths, none of which touch the API's JSON conventions.
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.ts';
+import type { DatabaseHandle } from '../db/database.ts';
+import { ApiError } from '../errors.ts';
+import { acceptFormBodies } from '../sso/form-body.ts';
+import { authRoutes } from './auth.routes.ts';
+import { PAGE_HEADERS } from './layout.ts';
+import type { LeadServices } from './lead-data.ts';
+import { pageContext } from './page-context.ts';
+import { pageRoutes } from './page.routes.ts';
+import { renderNotice } from './pages/notice.page.ts';
+import { APP_PATH } from './session.ts';
+
+export async function registerBrokerApp(app: FastifyInstance, options: { config: Config; database: DatabaseHandle; services: LeadServices }): Promise<void> {
+  await app.register(async (scope) => {
+    acceptFormBodies(scope);
+    scope.setNotFoundHandler((request, reply) => {
+      reply.status(404).headers(PAGE_HEADERS).send(renderNotice(pageContext(request, request.appSession), 'notFoundTitle', 'notFound', { href: '/app', label: 'inbox' }));
+    });
+    scope.setErrorHandler((error, request, reply) => {
+      const context = pageContext(request, request.appSession);
+      const status = error instanceof ApiError ? error.status : (error as { statusCode?: unknown }).statusCode;
+      if (typeof status === 'number' && status >= 400 && status < 500) {
+        const [title, message] = status === 404 ? (['notFoundTitle', 'notFound'] as const) : (['badRequestTitle', 'badRequest'] as const);
+        return reply.status(status).headers(error instanceof ApiError ? error.headers : {}).headers(PAGE_HEADERS)
+          .send(renderNotice(context, title, message, { href: '/app', label: 'inbox' }));
+      }
+      request.log.error({ err: error }, 'broker app page failed');
+      return reply.status(500).headers(PAGE_HEADERS).send(renderNotice(context, 'errorTitle', 'error', { href: '/app', label: 'inbox' }));
+    });
+    await scope.register(authRoutes, options);
+    await scope.register(pageRoutes, options);
+  }, { prefix: APP_PATH });
+}

@@ -1,0 +1,66 @@
+// Everything the broker app reads or changes, through the services the API uses: the
+// lead as the API represents it, the party's revision history, the push log, and webhook
+// deliveries with their attempts. The one place the app touches the domain modules.
+import type { DatabaseHandle } from '../db/database.ts';
+import type { LeadReader, LeadResponse, PartyService } from '../party/index.ts';
+import { listDeliveries, replayFailedDelivery } from '../webhooks/delivery-admin.ts';
+
+export interface LeadServices {
+  readonly database: DatabaseHandle;
+  readonly reader: LeadReader;
+  readonly parties: PartyService;
+}
+
+export type Lead = LeadResponse;
+export type Revision = Awaited<ReturnType<PartyService['revisions']>>[number];
+export type InboxPage = Awaited<ReturnType<LeadReader['inbox']>>;
+export type InboxItem = InboxPage['items'][number];
+export type Delivery = Awaited<ReturnType<typeof listDeliveries>>[number];
+export type Push = Awaited<ReturnType<LeadReader['pushes']>>['items'][number];
+
+/** The timeline shows this many pushes and deliveries; the rest stay in the API and CLI. */
+export const TIMELINE_LIMIT = 200;
+
+export function inbox(services: LeadServices, query: Parameters<LeadReader['inbox']>[0]): Promise<InboxPage> {
+  return services.reader.inbox(query);
+}
+
+export function leadOfParty(services: LeadServices, distributionId: string, partyId: string): Promise<Lead> {
+  return services.reader.getByParty(distributionId, partyId);
+}
+
+/** The lead and every risk object's revisions, oldest first. */
+export async function partyWithHistory(services: LeadServices, distributionId: string, partyId: string) {
+  const lead = await leadOfParty(services, distributionId, partyId);
+  const objects = [...lead.risk_object_revisions.cars, ...lead.risk_object_revisions.residences];
+  const histories = new Map<string, Revision[]>();
+  for (const object of objects) {
+    histories.set(object.risk_object_id, await services.parties.revisions(distributionId, partyId, object.risk_object_id));
+  }
+  return { lead, histories };
+}
+
+/** The lead's pushes and webhook deliveries, oldest first. */
+export async function timeline(services: LeadServices, distributionId: string, partyId: string) {
+  const lead = await leadOfParty(services, distributionId, partyId);
+  const pushes: Push[] = [];
+  let after: Parameters<LeadReader['pushes']>[2];
+  do {
+    const page = await services.reader.pushes(distributionId, lead.id, after, 100);
+    pushes.push(...page.items);
+    after = page.next;
+  } while (after && pushes.length < TIMELINE_LIMIT);
+  const deliveries = await listDeliveries(services.database.db, { distributionId, leadId: lead.id, limit: TIMELINE_LIMIT });
+  // Oldest first, like a timeline reads.
+  return { lead, pushes, deliveries: deliveries.reverse() };
+}
+
+export async function rawPush(services: LeadServices, distributionId: string, partyId: string, pushId: string) {
+  const lead = await leadOfParty(services, distributionId, partyId);
+  return { lead, push: await services.reader.push(distributionId, lead.id, pushId) };
+}
+
+export async function replayDelivery(services: LeadServices, distributionId: string, partyId: string, deliveryId: string): Promise<boolean> {
+  const lead = await leadOfParty(services, distributionId, partyId);
+  return replayFailedDelivery(services.database.db, { distributionId, leadId: lead.id, deliveryId });
+}

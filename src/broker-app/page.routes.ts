@@ -1,0 +1,106 @@
+// The broker app's pages (DESIGN.md section 7). Every route needs a session; a visitor
+// without one is sent to sign in and comes back here. Ids that are not ids, and ids of
+// another distribution, are 404 like ids that name nothing: the services say so.
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { DatabaseHandle } from '../db/database.ts';
+import { NotFoundError, ValidationError } from '../errors.ts';
+import { decodeCursor, encodeCursor } from '../http/pagination.ts';
+import type { FormBody } from '../sso/form-body.ts';
+import { loginPathFor } from './auth.routes.ts';
+import { PAGE_HEADERS } from './layout.ts';
+import { inbox, type LeadServices, leadOfParty, partyWithHistory, rawPush, replayDelivery, timeline } from './lead-data.ts';
+import { pageContext } from './page-context.ts';
+import { renderAdvisory } from './pages/advisory.page.ts';
+import { renderInbox } from './pages/inbox.page.ts';
+import { renderNotice } from './pages/notice.page.ts';
+import { renderParty } from './pages/party.page.ts';
+import { renderProflow, renderRawPush } from './pages/proflow.page.ts';
+import { renderRiskScan } from './pages/risk-scan.page.ts';
+import { type AppSession, findSession, isValidCsrf } from './session.ts';
+
+export const INBOX_PAGE_SIZE = 25;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    appSession?: AppSession;
+  }
+}
+
+type PartyParams = { Params: { partyId: string } };
+
+/** A path id that cannot be one of ours names nothing. */
+function id(value: string, name: string): string {
+  if (!UUID.test(value)) throw new NotFoundError(name);
+  return value.toLowerCase();
+}
+
+/** A query parameter given once, as text. */
+function queryText(query: unknown, name: string, maxLength: number): string | undefined {
+  const value = (query as Record<string, unknown>)[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.length > maxLength) throw new ValidationError([{ target: name, code: 'invalid' }]);
+  return value;
+}
+
+export const pageRoutes: FastifyPluginAsync<{ database: DatabaseHandle; services: LeadServices }> = async (app, { database, services }) => {
+  app.decorateRequest('appSession', undefined);
+  app.addHook('preHandler', async (request, reply) => {
+    const session = await findSession(database.db, request);
+    if (session) {
+      request.appSession = session;
+      return;
+    }
+    // A form posted without a session (it expired meanwhile) comes back to the inbox.
+    return reply.redirect(loginPathFor(request.method === 'GET' ? request.url : '/app'), 303);
+  });
+
+  const session = (request: FastifyRequest) => request.appSession!;
+  const did = (request: FastifyRequest) => session(request).user.distribution_id;
+  const context = (request: FastifyRequest) => pageContext(request, session(request));
+  const send = (reply: FastifyReply, body: string) => reply.headers(PAGE_HEADERS).send(body);
+
+  app.get('/', async (request, reply) => {
+    const search = queryText(request.query, 'q', 200)?.trim() ?? '';
+    const before = decodeCursor(queryText(request.query, 'cursor', 500));
+    const page = await inbox(services, { distributionId: did(request), search, ...(before && { before }), limit: INBOX_PAGE_SIZE });
+    const params = new URLSearchParams(search ? { q: search } : {});
+    if (page.next) params.set('cursor', encodeCursor(page.next));
+    return send(reply, renderInbox(context(request), page, { search, nextHref: page.next ? `/app?${params}` : undefined, isFirstPage: before === undefined }));
+  });
+
+  app.get<PartyParams>('/parties/:partyId', async (request, reply) => {
+    const { lead, histories } = await partyWithHistory(services, did(request), id(request.params.partyId, 'party_id'));
+    return send(reply, renderParty(context(request), lead, histories));
+  });
+
+  app.get<PartyParams>('/proflow/parties/:partyId', async (request, reply) => {
+    const data = await timeline(services, did(request), id(request.params.partyId, 'party_id'));
+    return send(reply, renderProflow(context(request), data, { replayed: queryText(request.query, 'replayed', 10) === '1' }));
+  });
+
+  app.get<{ Params: { partyId: string; pushId: string } }>('/proflow/parties/:partyId/pushes/:pushId', async (request, reply) => {
+    const { lead, push } = await rawPush(services, did(request), id(request.params.partyId, 'party_id'), id(request.params.pushId, 'push_id'));
+    return send(reply, renderRawPush(context(request), lead, push));
+  });
+
+  app.post<{ Params: { partyId: string; deliveryId: string }; Body: FormBody }>('/proflow/parties/:partyId/deliveries/:deliveryId/replay', async (request, reply) => {
+    const partyId = id(request.params.partyId, 'party_id');
+    if (!isValidCsrf(session(request), request.body?.csrf)) {
+      return send(reply.status(403), renderNotice(context(request), 'forbiddenTitle', 'formExpired', { href: `/app/proflow/parties/${partyId}`, label: 'backToTimeline' }));
+    }
+    // Only a failed delivery of this lead, in the user's own distribution, is sent again.
+    if (!(await replayDelivery(services, did(request), partyId, id(request.params.deliveryId, 'delivery_id')))) throw new NotFoundError('delivery_id');
+    return reply.redirect(`/app/proflow/parties/${partyId}?replayed=1`, 303);
+  });
+
+  app.get<PartyParams>('/risk-scan/parties/:partyId', async (request, reply) => {
+    const lead = await leadOfParty(services, did(request), id(request.params.partyId, 'party_id'));
+    return send(reply, renderRiskScan(context(request), lead));
+  });
+
+  app.get<PartyParams>('/advisory/parties/:partyId', async (request, reply) => {
+    const lead = await leadOfParty(services, did(request), id(request.params.partyId, 'party_id'));
+    return send(reply, renderAdvisory(context(request), lead));
+  });
+};

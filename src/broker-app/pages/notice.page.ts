@@ -1,0 +1,12 @@
+// Pages that only say something: not found, not allowed, signed out, sign-in failed.
+import { html } from '../html.ts';
+import { type PageContext, renderPage } from '../layout.ts';
+import type { TextKey } from '../texts/index.ts';
+
+export function renderNotice(context: PageContext, title: TextKey, message: TextKey, link?: { href: string; label: TextKey }): string {
+  const { t } = context;
+  return renderPage(context, {
+    title: t(title),
+    body: html`<p>${t(message)}</p>${link ? html`<p><a href="${link.href}">${t(link.label)}</a></p>` : ''}`,
+  });
+}

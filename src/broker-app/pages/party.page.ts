@@ -1,0 +1,125 @@
+// The party page (DESIGN.md section 7, `/app/parties/{id}`, the lead's `href`): the
+// prospect, the lead's origin with the link back to the sender, external refs and
+// callbacks, risk objects with their revision history (what changed), packages, policies
+// and their coverages.
+import { fieldLabel, fieldList, formatValue } from '../fields.ts';
+import { html, type Html } from '../html.ts';
+import { type LeadTab, leadTabs, type PageContext, renderPage } from '../layout.ts';
+import type { Lead, Revision } from '../lead-data.ts';
+import { revisionChanges } from '../revision-changes.ts';
+import { displayName } from './inbox.page.ts';
+
+export const PROSPECT_ORDER = ['first_name', 'last_name', 'name', 'birth', 'gender', 'email', 'telephonenr', 'language', 'address', 'enterprise_nr', 'legal_form'];
+export const CAR_ORDER = ['brand', 'model', 'version', 'vin', 'license_plate', 'first_registration', 'fuel_type', 'kw', 'mileage', 'value'];
+export const RESIDENCE_ORDER = ['address', 'type', 'construction_year', 'rooms', 'value'];
+const PACKAGE_ORDER = ['name', 'package_nr', 'insurance_company', 'premium', 'payment_interval'];
+const POLICY_ORDER = ['name', 'policy_nr', 'type', 'insurance_company', 'premium', 'payment_interval'];
+
+export type RiskObject = Lead['risk_object_revisions']['cars'][number] | Lead['risk_object_revisions']['residences'][number];
+
+/** The fields of a risk object revision that are its data, not its identity. */
+export function objectData(object: RiskObject): Record<string, unknown> {
+  const { self: _self, risk_object_id: _id, risk_object_revision_id: _revision, risk_object_type: _type, revision_nr: _nr, created_at: _at, ...data } = object;
+  return data;
+}
+
+export function riskObjects(lead: Lead): RiskObject[] {
+  return [...lead.risk_object_revisions.cars, ...lead.risk_object_revisions.residences];
+}
+
+export function objectTitle(context: PageContext, object: RiskObject): string {
+  const data = objectData(object) as Record<string, unknown>;
+  const detail = object.risk_object_type === 'CAR'
+    ? [data.brand, data.model, data.license_plate ?? data.vin].filter((part) => typeof part === 'string').join(' ')
+    : formatValue(context, 'address', data.address);
+  return `${context.t(object.risk_object_type)}${detail ? `: ${detail}` : ''}`;
+}
+
+/** The page heading of every lead page: the prospect's name. */
+export function leadTitle(context: PageContext, lead: Lead): string {
+  return displayName(lead.prospect.type, lead.prospect as Record<string, unknown>) || context.t('notGiven');
+}
+
+export function renderLeadPage(context: PageContext, lead: Lead, tab: LeadTab, body: Html, heading?: string): string {
+  return renderPage(context, { title: heading ?? leadTitle(context, lead), body: html`${leadTabs(context, lead.party_id, tab)}${body}` });
+}
+
+function history(context: PageContext, revisions: readonly Revision[]): Html {
+  const { t, formats } = context;
+  const entries = revisions.map((revision, index) => {
+    const previous = revisions[index - 1];
+    const label = t('revisionOf', { n: revision.revision_nr, at: formats.dateTime(revision.created_at) });
+    if (!previous) return html`<li><h4>${label}</h4><p>${t('firstRevision')}</p></li>`;
+    const changes = revisionChanges(previous.data, revision.data);
+    const rows = changes.map((change) => html`<tr><th scope="row">${fieldLabel(context, change.field)}</th>
+<td>${change.before === undefined ? t('notGiven') : html`<del>${formatValue(context, change.field, change.before)}</del>`}</td>
+<td>${change.after === undefined ? t('notGiven') : html`<ins>${formatValue(context, change.field, change.after)}</ins>`}</td></tr>`);
+    return html`<li><h4>${label}</h4>${changes.length === 0 ? html`<p>${t('noChange')}</p>` : html`<table>
+<thead><tr><th scope="col">${t('changeField')}</th><th scope="col">${t('changeBefore')}</th><th scope="col">${t('changeAfter')}</th></tr></thead>
+<tbody>${rows}</tbody></table>`}</li>`;
+  });
+  return html`<details><summary>${t('revisionHistory')} (${revisions.length})</summary><ol class="revisions">${entries.reverse()}</ol></details>`;
+}
+
+function riskObjectSection(context: PageContext, object: RiskObject, revisions: readonly Revision[]): Html {
+  const { t, formats } = context;
+  return html`<section class="card" aria-labelledby="ro-${object.risk_object_id}">
+<h3 id="ro-${object.risk_object_id}">${objectTitle(context, object)}</h3>
+<p class="muted">${t('currentRevision', { n: object.revision_nr, at: formats.dateTime(object.created_at) })}</p>
+${fieldList(context, objectData(object), object.risk_object_type === 'CAR' ? CAR_ORDER : RESIDENCE_ORDER)}
+${history(context, revisions)}
+</section>`;
+}
+
+function policySection(context: PageContext, lead: Lead, policy: Lead['insurance_policies'][number]): Html {
+  const { t } = context;
+  const { id: _id, external_refs: refs, coverages, policy_package_id: packageId, ...fields } = policy;
+  const pkg = lead.policy_packages.find((p) => p.id === packageId);
+  const objects = riskObjects(lead);
+  const coverageRows = coverages.map((coverage) => {
+    const object = objects.find((o) => o.risk_object_id === coverage.risk_object_id);
+    return html`<tr><th scope="row">${coverage.name ?? t('coverage')}</th>
+<td class="amount">${formatValue(context, 'insured_value', coverage.insured_value)}</td>
+<td class="amount">${formatValue(context, 'premium', coverage.premium)}${coverage.payment_interval ? html` <span class="muted">${formatValue(context, 'payment_interval', coverage.payment_interval)}</span>` : ''}</td>
+<td>${object ? html`<a href="#ro-${object.risk_object_id}">${objectTitle(context, object)}</a>` : t('notGiven')}</td></tr>`;
+  });
+  return html`<section class="card">
+<h3>${typeof fields.name === 'string' ? fields.name : (fields.policy_nr ?? t('policy'))}</h3>
+${fieldList(context, fields, POLICY_ORDER)}
+${pkg ? html`<p>${t('packages')}: ${pkg.name ?? pkg.package_nr ?? pkg.id}</p>` : ''}
+${refs.length > 0 ? html`<p>${t('externalRefs')}: ${refs.map((r) => (r.company ? `${r.company}: ${r.ref}` : r.ref)).join(', ')}</p>` : ''}
+${coverages.length === 0 ? html`<p>${t('noCoverages')}</p>` : html`<table><caption>${t('coverages')}</caption>
+<thead><tr><th scope="col">${t('coverage')}</th><th scope="col" class="amount">${t('field_insured_value')}</th><th scope="col" class="amount">${t('field_premium')}</th><th scope="col">${t('covers')}</th></tr></thead>
+<tbody>${coverageRows}</tbody></table>`}
+</section>`;
+}
+
+export function renderParty(context: PageContext, lead: Lead, histories: ReadonlyMap<string, readonly Revision[]>): string {
+  const { t, formats } = context;
+  const { id: _id, type: _type, external_refs: refs, callbacks, ...prospect } = lead.prospect;
+  const leadFields = html`<dl class="fields">
+<dt>${t('origin')}</dt><dd>${lead.origin ?? t('notGiven')}</dd>
+<dt>${t('source')}</dt><dd>${lead.source ?? t('notGiven')}</dd>
+<dt>${t('backref')}</dt><dd>${lead.backref ? html`<a href="${lead.backref}" rel="noopener noreferrer">${t('openBackref')}</a> <span class="muted">${lead.backref}</span>` : t('notGiven')}</dd>
+<dt>${t('createdAt')}</dt><dd><time datetime="${lead.created_at}">${formats.dateTime(lead.created_at)}</time></dd>
+<dt>${t('updatedAt')}</dt><dd><time datetime="${lead.updated_at}">${formats.dateTime(lead.updated_at)}</time></dd>
+<dt>${t('externalRefs')}</dt><dd>${refs.length === 0 ? t('none') : html`<ul>${refs.map((r) => html`<li>${r.company ? `${r.company}: ` : ''}${r.ref}</li>`)}</ul>`}</dd>
+<dt>${t('callbacks')}</dt><dd>${callbacks.length === 0 ? t('none') : html`<ul>${callbacks.map((url) => html`<li>${url}</li>`)}</ul>`}</dd>
+</dl>`;
+  const objects = riskObjects(lead);
+  const packages = lead.policy_packages.map((pkg) => {
+    const { id: _packageId, ...fields } = pkg;
+    return html`<section class="card"><h3>${pkg.name ?? pkg.package_nr ?? t('packages')}</h3>${fieldList(context, fields, PACKAGE_ORDER)}</section>`;
+  });
+  const body = html`<div class="grid">
+<section class="card" aria-labelledby="prospect"><h2 id="prospect">${t('prospect')} <span class="muted">(${t(lead.prospect.type === 'COMPANY' ? 'kindCOMPANY' : 'kindCUSTOMER')})</span></h2>
+${fieldList(context, prospect as Record<string, unknown>, PROSPECT_ORDER)}</section>
+<section class="card" aria-labelledby="lead"><h2 id="lead">${t('lead')}</h2>${leadFields}</section></div>
+<h2>${t('riskObjects')}</h2>
+${objects.length === 0 ? html`<p>${t('noRiskObjects')}</p>` : html`<div class="grid">${objects.map((object) => riskObjectSection(context, object, histories.get(object.risk_object_id) ?? []))}</div>`}
+<h2>${t('packages')}</h2>
+${packages.length === 0 ? html`<p>${t('noPackages')}</p>` : html`<div class="grid">${packages}</div>`}
+<h2>${t('policies')}</h2>
+${lead.insurance_policies.length === 0 ? html`<p>${t('noPolicies')}</p>` : html`<div class="grid">${lead.insurance_policies.map((policy) => policySection(context, lead, policy))}</div>`}`;
+  return renderLeadPage(context, lead, 'party', body);
+}

@@ -1,0 +1,82 @@
+// The broker app's session: a random 256-bit value in an HttpOnly, Secure, SameSite=Lax
+// cookie scoped to /app, stored server-side only as its hash. Lax, not Strict, because a
+// broker opens lead links from the partner's CRM or mail (a cross-site navigation) and
+// must arrive signed in; forms that change something carry a CSRF token besides.
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { secretsEqual } from '../auth/secret.ts';
+import type { Database } from '../db/database.ts';
+import type { UserTable } from '../sso/sso.table.ts';
+
+export const APP_PATH = '/app';
+export const SESSION_COOKIE = 'lead_intake_app';
+/** A working day and then some: a broker signs in once a morning. */
+export const SESSION_LIFETIME_MS = 12 * 3_600_000;
+
+export interface AppSession {
+  /** The cookie's value: keys the CSRF token of this session's forms. */
+  readonly secret: string;
+  readonly user: UserTable;
+}
+
+const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
+
+export function cookieHeader(name: string, value: string, options: { path: string; maxAgeSeconds: number }): string {
+  // Secure always: browsers treat http://localhost as secure, and anywhere else the app
+  // must be served over https anyway.
+  return `${name}=${value}; Path=${options.path}; Max-Age=${options.maxAgeSeconds}; HttpOnly; Secure; SameSite=Lax`;
+}
+
+export function readCookie(request: FastifyRequest, name: string): string | undefined {
+  const header = request.headers.cookie;
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const index = part.indexOf('=');
+    if (index > 0 && part.slice(0, index).trim() === name) return part.slice(index + 1).trim();
+  }
+  return undefined;
+}
+
+export async function startSession(db: Kysely<Database>, reply: FastifyReply, userId: string, now = new Date()): Promise<void> {
+  const secret = randomBytes(32).toString('base64url');
+  const expires = new Date(now.getTime() + SESSION_LIFETIME_MS);
+  // Expired rows go as new ones come: no timer needed, and the table stays small.
+  await db.deleteFrom('app_sessions').where('expires_at', '<', now.toISOString()).execute();
+  await db.insertInto('app_sessions')
+    .values({ id_hash: hashOf(secret), user_id: userId, created_at: now.toISOString(), expires_at: expires.toISOString() })
+    .execute();
+  reply.header('set-cookie', cookieHeader(SESSION_COOKIE, secret, { path: APP_PATH, maxAgeSeconds: SESSION_LIFETIME_MS / 1000 }));
+}
+
+/** The signed-in user of this request: a live session of a user who is not disabled. */
+export async function findSession(db: Kysely<Database>, request: FastifyRequest): Promise<AppSession | undefined> {
+  const secret = readCookie(request, SESSION_COOKIE);
+  if (!secret || !/^[\w-]{43}$/.test(secret)) return undefined;
+  const user = await db.selectFrom('app_sessions')
+    .innerJoin('users', 'users.id', 'app_sessions.user_id')
+    .selectAll('users')
+    .where('app_sessions.id_hash', '=', hashOf(secret))
+    .where('app_sessions.expires_at', '>', new Date().toISOString())
+    .where('users.disabled_at', 'is', null)
+    .executeTakeFirst();
+  return user && { secret, user };
+}
+
+export async function endSession(db: Kysely<Database>, reply: FastifyReply, session: AppSession): Promise<void> {
+  await db.deleteFrom('app_sessions').where('id_hash', '=', hashOf(session.secret)).execute();
+  reply.header('set-cookie', cookieHeader(SESSION_COOKIE, '', { path: APP_PATH, maxAgeSeconds: 0 }));
+}
+
+/**
+ * The CSRF token of this session's forms: an HMAC of a fixed label under the session's
+ * secret, which only the HttpOnly cookie holds, so another site can neither read nor make
+ * it; it dies with the session.
+ */
+export function csrfTokenOf(session: AppSession): string {
+  return createHmac('sha256', session.secret).update('lead-intake app csrf').digest('base64url');
+}
+
+export function isValidCsrf(session: AppSession, presented: unknown): boolean {
+  return typeof presented === 'string' && secretsEqual(Buffer.from(csrfTokenOf(session)), Buffer.from(presented));
+}
