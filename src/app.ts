@@ -18,11 +18,9 @@ import { SECURITY_HEADERS, registerResponseHeaders } from './http/response-heade
 import { registerOpenApi } from './ops/openapi.ts';
 import { registerOperationalRoutes } from './ops/operational.routes.ts';
 import { leadRoutes } from './leads/lead.routes.ts';
-import { LeadService } from './leads/lead.service.ts';
 import { createTransactionRunner } from './db/transaction-runner.ts';
-import { LeadReader } from './leads/lead-read.service.ts';
 import { leadReadRoutes } from './leads/lead-read.routes.ts';
-import { PartyService } from './parties/party.service.ts';
+import { LeadReader, LeadService, PartyService } from './party/index.ts';
 import { partyRoutes } from './parties/party.routes.ts';
 import { registerSso } from './sso/sso.plugin.ts';
 import { createSsoRuntime } from './sso/sso-runtime.ts';
@@ -96,7 +94,7 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   // Pushes and party updates write their webhook events here, in their own transaction.
   const outbox = new WebhookOutbox();
   const leads = new LeadService({ database, config, transactions, outbox });
-  await app.register(leadRoutes, { prefix: '/v1/api', leads });
+  await app.register(leadRoutes, { prefix: '/v1/api', leads, validation: compilers });
   const reader = new LeadReader({ database, config });
   const parties = new PartyService({ database, config, transactions, outbox });
   await app.register(leadReadRoutes, { prefix: '/v1/api', reader, config });

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, startTestServer, type Tenant, type TestServer } from './support/test-server.ts';
 import { countRows, pushLead } from './support/lead-client.ts';
-import { leadExamples } from '../src/leads/lead.examples.ts';
+import { leadExamples } from '../src/party/index.ts';
 
 let server: TestServer;
 let tenant: Tenant;

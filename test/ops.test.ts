@@ -7,7 +7,7 @@ import { default as addFormatsModule } from 'ajv-formats';
 import { validate as validateOpenApi } from '@readme/openapi-parser';
 import { buildApp } from '../src/app.ts';
 import { openDatabase } from '../src/db/database.ts';
-import { leadExamples } from '../src/leads/lead.examples.ts';
+import { leadExamples } from '../src/party/index.ts';
 import packageJson from '../package.json' with { type: 'json' };
 import { startTestServer, type TestServer } from './support/test-server.ts';
 

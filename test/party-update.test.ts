@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { createTenant, startTestServer, type Tenant, type TestServer } from './support/test-server.ts';
 import { pushLead } from './support/lead-client.ts';
 import { callApi } from './support/api-client.ts';
-import { leadExamples } from '../src/leads/lead.examples.ts';
+import { leadExamples } from '../src/party/index.ts';
 
 let server: TestServer;
 let tenant: Tenant;

@@ -4,7 +4,7 @@
 // counted: they are not what the customer pays. A policy without a premium of its own
 // counts its coverages' premiums; a package whose policies carry no premium counts the
 // package's own. A premium without a payment interval is taken as yearly, and says so.
-import type { PAYMENT_INTERVALS } from '../leads/enumerations.ts';
+import type { PAYMENT_INTERVALS } from '../party/index.ts';
 import { type Decimal, parseDecimal, sum, ZERO } from './decimal.ts';
 
 type Interval = (typeof PAYMENT_INTERVALS)[number];

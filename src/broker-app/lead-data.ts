@@ -2,9 +2,7 @@
 // lead as the API represents it, the party's revision history, the push log, and webhook
 // deliveries with their attempts. The one place the app touches the domain modules.
 import type { DatabaseHandle } from '../db/database.ts';
-import type { LeadReader } from '../leads/lead-read.service.ts';
-import type { LeadResponse } from '../leads/lead.response.ts';
-import type { PartyService } from '../parties/party.service.ts';
+import type { LeadReader, LeadResponse, PartyService } from '../party/index.ts';
 import { listDeliveries, replayFailedDelivery } from '../webhooks/delivery-admin.ts';
 
 export interface LeadServices {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { enterpriseDigits } from '../leads/lead-inbox.repository.ts';
+import { enterpriseDigits } from '../party/index.ts';
 import { decodePending, encodePending, safeReturnPath } from './oidc-client.ts';
 
 describe('where the browser returns after signing in', () => {

@@ -27,7 +27,7 @@ import type {
   PolicyPackageTable,
   RiskObjectRevisionTable,
   RiskObjectTable,
-} from '../leads/lead.table.ts';
+} from '../party/index.ts';
 import type {
   WebhookAttemptTable,
   WebhookDeliveryTable,

@@ -2,7 +2,12 @@
 // page never repeats or skips rows when others are inserted before or after it.
 import Type from 'typebox';
 import { ValidationError } from '../errors.ts';
-import type { Position } from '../leads/lead-read.repository.ts';
+
+/** Position in a listing's (time, id) order: what a cursor names. */
+export interface Position {
+  readonly at: string;
+  readonly id: string;
+}
 
 export const MAX_PAGE_SIZE = 100;
 

@@ -1,23 +1,20 @@
 // Ajv compilers for request validation. Every problem of a request body is reported in one
 // 422 (DESIGN.md section 3): Ajv runs with allErrors, and the rules JSON Schema cannot
-// express (src/leads/payload-rules.ts) run in the same pass and add their problems.
+// express run in the same pass and add their problems. Those rules are the domain's: a
+// route injects them (`withBodyRules`), this file knows none of them.
 import { Ajv, type Options } from 'ajv';
 import { default as addFormatsModule } from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { FastifySchemaCompiler } from 'fastify';
 import { ValidationError, type Problem } from '../errors.ts';
-import { checkPayloadRules } from '../leads/payload-rules.ts';
 import { problemsFromAjv, uniqueByTarget } from './ajv-problems.ts';
 import { takeBodyProblems } from './json-body.ts';
 import { withListsCut } from './array-limits.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-/** Checks beyond the schema, by the title of the body schema they belong to. */
-const PAYLOAD_RULES: Readonly<Record<string, (body: unknown) => Problem[]>> = {
-  CustomerLead: checkPayloadRules,
-  CompanyLead: checkPayloadRules,
-};
+/** Checks of a body beyond its schema, each reported as a problem. */
+export type BodyRules = (body: unknown) => Problem[];
 
 /** Names the validated part in `error_str` when its schema has no title. */
 const PART_SUBJECTS: Readonly<Record<string, string>> = {
@@ -36,20 +33,29 @@ const COMMON_OPTIONS: Options = {
   strict: false,
 };
 
-type Validate = (data: unknown) => true | { error: ValidationError };
+export type Validate = (data: unknown) => true | { error: ValidationError };
 
-export function createAjvCompilers(): { validatorCompiler: FastifySchemaCompiler<unknown> } {
+export interface AjvCompilers {
+  /** Every route's compiler: the schema alone. */
+  readonly validatorCompiler: FastifySchemaCompiler<unknown>;
+  /** A route's compiler whose body is also checked by `rules`, in the same pass. */
+  withBodyRules(rules: BodyRules): FastifySchemaCompiler<unknown>;
+  /** Validates a document as a request body would be (the party after a patch). */
+  compileBody(schema: object): Validate;
+}
+
+export function createAjvCompilers(): AjvCompilers {
   // A body is taken as sent: the string "5" is not an integer. Query strings and path
   // parameters only ever arrive as text, so those may be coerced (`?limit=20`).
   const bodyAjv = withFormats(new Ajv({ ...COMMON_OPTIONS, coerceTypes: false }));
   const textAjv = withFormats(new Ajv({ ...COMMON_OPTIONS, coerceTypes: 'array' }));
 
-  const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const compile = (schema: unknown, httpPart: string | undefined, bodyRules: BodyRules | undefined): Validate => {
     const part = httpPart ?? 'body';
     const validateSchema = (part === 'body' ? bodyAjv : textAjv).compile(schema as object);
     const title = (schema as { title?: unknown }).title;
     const subject = typeof title === 'string' ? title : (PART_SUBJECTS[part] ?? 'Request');
-    const payloadRules = part === 'body' && typeof title === 'string' ? PAYLOAD_RULES[title] : undefined;
+    const payloadRules = part === 'body' ? bodyRules : undefined;
 
     /** The schema's problems and the payload rules' (which see the same cut lists). */
     const check = (data: unknown): Problem[] => [
@@ -73,7 +79,11 @@ export function createAjvCompilers(): { validatorCompiler: FastifySchemaCompiler
     };
     return validate;
   };
-  return { validatorCompiler };
+  return {
+    validatorCompiler: ({ schema, httpPart }) => compile(schema, httpPart, undefined),
+    withBodyRules: (rules) => ({ schema, httpPart }) => compile(schema, httpPart, rules),
+    compileBody: (schema) => compile(schema, 'body', undefined),
+  };
 }
 
 function withFormats(ajv: Ajv): Ajv {

@@ -9,8 +9,7 @@ import type { Config } from '../config.ts';
 import { requireScope } from '../auth/authorize.ts';
 import { ErrorBody } from '../http/error-body.schema.ts';
 import { decodeCursor, nextLink, PageQuery } from '../http/pagination.ts';
-import { LeadResponse } from './lead.response.ts';
-import type { LeadReader } from './lead-read.service.ts';
+import { LeadResponse, type LeadReader } from '../party/index.ts';
 
 export interface LeadReadRoutesOptions {
   readonly reader: LeadReader;

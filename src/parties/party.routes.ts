@@ -9,8 +9,7 @@ import Type from 'typebox';
 import { requireScope } from '../auth/authorize.ts';
 import { NotFoundError } from '../errors.ts';
 import { ErrorBody } from '../http/error-body.schema.ts';
-import { PartyPatch, PartyResponse, RevisionOut } from './party.schema.ts';
-import type { PartyService } from './party.service.ts';
+import { PartyPatch, PartyResponse, RevisionOut, type PartyService } from '../party/index.ts';
 
 export interface PartyRoutesOptions {
   readonly parties: PartyService;

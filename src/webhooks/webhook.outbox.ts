@@ -6,7 +6,7 @@
 import { newRowId } from '../db/ids.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
-import type { LeadResponse } from '../leads/lead.response.ts';
+import type { LeadResponse } from '../party/index.ts';
 import { receiverHost, type WebhookEventType } from './webhook.table.ts';
 
 export interface LeadEvent {

@@ -7,7 +7,7 @@
 // 1,000) from a new seed and prints the figures. A failing body is shrunk by fast-check.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { leadExamples } from '../../src/leads/lead.examples.ts';
+import { leadExamples } from '../../src/party/index.ts';
 import { countRows, pushLead } from '../support/lead-client.ts';
 import { createTenant, dialect, startTestServer, type Tenant, type TestServer } from '../support/test-server.ts';
 import { HOSTILE_VALUES, applyMutations, isRealTarget, mutationsOf, pathsOf, serialise, type Json, type Mutation } from './mutations.ts';

@@ -1,7 +1,7 @@
 // The lead as the merge sees it: one party with everything hanging off it, loaded once
-// per push, changed in memory by lead.merge.ts, written back by lead.repository.ts and
-// rendered by lead.representation.ts. JSON documents are plain objects here.
-import type { PartyType, RiskObjectType } from './lead.table.ts';
+// per push, changed in memory by merge.ts, written back by repository.ts and
+// rendered by representation.ts. JSON documents are plain objects here.
+import type { PartyType, RiskObjectType } from './party.table.ts';
 
 export type Fields = Record<string, unknown>;
 

@@ -1,8 +1,8 @@
 // Shapes of the party endpoints (issue 5). The patchable document reuses the push's
 // component schemas, so a party update is validated exactly like a push.
 import Type, { type Static } from 'typebox';
-import { CompanyProspect, CustomerProspect, RiskObjects } from '../leads/lead.schema.ts';
-import { CarRevisionOut, InsurancePolicyOut, PolicyPackageOut, ProspectOut, ResidenceRevisionOut, revisionFields } from '../leads/lead.response.ts';
+import { CompanyProspect, CustomerProspect, RiskObjects } from './lead.schema.ts';
+import { CarRevisionOut, InsurancePolicyOut, PolicyPackageOut, ProspectOut, ResidenceRevisionOut, revisionFields } from './lead.response.ts';
 
 const closed = { additionalProperties: false } as const;
 const { first_name, last_name, birth, gender, email, telephonenr, language, address } = CustomerProspect.properties;

@@ -6,25 +6,23 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database, DatabaseHandle } from '../db/database.ts';
 import type { TransactionRunner } from '../db/transaction-runner.ts';
-import { retryOnWriteConflict } from '../db/errors.ts';
+import { commitWrite } from '../db/write.ts';
 import { ApiError, ConflictError, NotFoundError, ValidationError, type Problem } from '../errors.ts';
-import { createAjvCompilers } from '../http/validation.ts';
-import type { Fields, LeadAggregate } from '../leads/lead.aggregate.ts';
-import { addRiskObject, customerMatchKey, reviseRiskObject, withoutNulls } from '../leads/lead.merge.ts';
-import { checkMatchKey } from '../leads/lead.matching.ts';
-import { findOwners, findPartyKind, loadLead, saveChildren, saveLead } from '../leads/lead.repository.ts';
-import { partyUrl, representLead } from '../leads/lead.representation.ts';
-import type { LeadResponse } from '../leads/lead.response.ts';
-import { etagOf } from '../leads/lead-read.service.ts';
-import { listRevisionRows } from '../leads/lead-read.repository.ts';
-import { checkPartyDocument } from '../leads/payload-rules.ts';
-import type { RiskObjectType } from '../leads/lead.table.ts';
+import { createAjvCompilers, type Validate } from '../http/validation.ts';
+import type { Fields, LeadAggregate } from './party.aggregate.ts';
+import { addRiskObject, customerMatchKey, reviseRiskObject, withoutNulls } from './merge.ts';
+import { checkMatchKey } from './matching.ts';
+import { findOwners, findPartyKind, loadLead, loadLeadForUpdate, saveChildren, saveLead } from './repository.ts';
+import { partyUrl, representLead } from './representation.ts';
+import type { LeadResponse } from './lead.response.ts';
+import { etagOf } from './read.service.ts';
+import { listRevisionRows } from './repository.ts';
+import { checkPartyDocument } from './payload-rules.ts';
+import type { RiskObjectType } from './party.table.ts';
 import { applyMergePatch } from './merge-patch.ts';
 import { CompanyPartyDocument, CustomerPartyDocument, type PartyResponse } from './party.schema.ts';
 import { WebhookOutbox } from '../webhooks/webhook.outbox.ts';
 
-const MAX_ATTEMPTS = 5;
-type DocumentValidator = (data: unknown) => true | { error: ValidationError };
 
 export interface PatchResult {
   readonly party: PartyResponse;
@@ -39,7 +37,7 @@ export class PartyService {
   readonly #config: Config;
   readonly #transactions: TransactionRunner;
   readonly #outbox: WebhookOutbox | undefined;
-  readonly #validators: Record<'CUSTOMER' | 'COMPANY', DocumentValidator>;
+  readonly #validators: Record<'CUSTOMER' | 'COMPANY', Validate>;
 
   constructor(deps: { database: DatabaseHandle; config: Config; transactions: TransactionRunner; outbox?: WebhookOutbox }) {
     this.#database = deps.database;
@@ -47,9 +45,8 @@ export class PartyService {
     this.#transactions = deps.transactions;
     this.#outbox = deps.outbox;
     // The same Ajv setup that validates request bodies validates the patched document.
-    const { validatorCompiler } = createAjvCompilers();
-    const compile = (schema: object) => validatorCompiler({ schema, httpPart: 'body', method: 'PATCH', url: '' }) as DocumentValidator;
-    this.#validators = { CUSTOMER: compile(CustomerPartyDocument), COMPANY: compile(CompanyPartyDocument) };
+    const { compileBody } = createAjvCompilers();
+    this.#validators = { CUSTOMER: compileBody(CustomerPartyDocument), COMPANY: compileBody(CompanyPartyDocument) };
   }
 
   async get(distributionId: string, partyId: string): Promise<{ party: PartyResponse; etag: string }> {
@@ -77,10 +74,10 @@ export class PartyService {
   }
 
   async patch(command: { distributionId: string; partyId: string; patch: unknown; ifMatch: string | undefined }): Promise<PatchResult> {
-    const result = await retryOnWriteConflict(() => this.#transactions.run((trx) => this.#patchOnce(trx, command)), MAX_ATTEMPTS);
-    // Committed: the worker may look for the new event now.
-    if (result.changed && WebhookOutbox.hasRecipients(result.lead)) this.#outbox?.committed();
-    return result;
+    return commitWrite(this.#transactions, (trx) => this.#patchOnce(trx, command), (result) => {
+      // Committed: the worker may look for the new event now.
+      if (result.changed && WebhookOutbox.hasRecipients(result.lead)) this.#outbox?.committed();
+    });
   }
 
   /** The party reply and the lead representation (an event's payload) it is built from. */
@@ -100,8 +97,8 @@ export class PartyService {
     return { party, etag: etagOf(lead), lead: representation };
   }
 
-  async #load(db: Kysely<Database>, distributionId: string, partyId: string, lock: boolean): Promise<LeadAggregate> {
-    const lead = await loadLead(db, partyId, lock);
+  async #load(db: Kysely<Database>, distributionId: string, partyId: string, forUpdate: boolean): Promise<LeadAggregate> {
+    const lead = await (forUpdate ? loadLeadForUpdate(db, partyId) : loadLead(db, partyId));
     // Another distribution's party is as unknown as one that does not exist.
     if (!lead || lead.distributionId !== distributionId) throw new NotFoundError('party_id');
     return lead;
@@ -111,7 +108,7 @@ export class PartyService {
     db: Kysely<Database>,
     command: { distributionId: string; partyId: string; patch: unknown; ifMatch: string | undefined },
   ): Promise<PatchResult> {
-    const lead = await this.#load(db, command.distributionId, command.partyId, this.#database.dialect === 'postgres');
+    const lead = await this.#load(db, command.distributionId, command.partyId, true);
     if (command.ifMatch !== undefined && !matchesEtag(command.ifMatch, etagOf(lead))) {
       throw new ApiError(412, 'PreconditionFailed', [{ target: 'If-Match', code: 'precondition_failed' }]);
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressKey, customerMatchKey, mergeFields } from './lead.merge.ts';
+import { addressKey, customerMatchKey, mergeFields } from './merge.ts';
 
 describe('mergeFields (DESIGN.md rule 6)', () => {
   it('overwrites present fields, keeps absent ones and clears nulls', () => {

@@ -1,11 +1,12 @@
 // All SQL of the lead aggregate. Every function takes the transaction as its first
 // argument (kysely example app); the service owns the transaction.
-import type { Kysely } from 'kysely';
+import { PostgresAdapter, type Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
-import type { ExternalRef, Fields, LeadAggregate } from './lead.aggregate.ts';
-import type { ExternalRefEntity, PartyType } from './lead.table.ts';
-import { withoutNulls } from './lead.merge.ts';
+import type { ExternalRef, Fields, LeadAggregate } from './party.aggregate.ts';
+import type { ExternalRefEntity, PartyType } from './party.table.ts';
+import { withoutNulls } from './merge.ts';
 import { StaleVersionError } from '../db/errors.ts';
+import type { Position } from '../http/pagination.ts';
 
 type Db = Kysely<Database>;
 
@@ -56,12 +57,19 @@ export async function findOwners(
 }
 
 /**
- * Loads the whole lead. With `lock`, the party row is locked first (PostgreSQL's
- * SELECT ... FOR UPDATE), so concurrent merges into one party queue up instead of
+ * Loads the whole lead to change it. On PostgreSQL the party row is locked first
+ * (SELECT ... FOR UPDATE), so concurrent merges into one party queue up instead of
  * failing their version check; SQLite has a single writer and needs no lock.
  */
-export async function loadLead(db: Db, partyId: string, lock: boolean): Promise<LeadAggregate | undefined> {
-  if (lock) await db.selectFrom('parties').select('id').where('id', '=', partyId).forUpdate().execute();
+export async function loadLeadForUpdate(db: Db, partyId: string): Promise<LeadAggregate | undefined> {
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    await db.selectFrom('parties').select('id').where('id', '=', partyId).forUpdate().execute();
+  }
+  return loadLead(db, partyId);
+}
+
+/** Loads the whole lead, to read it. */
+export async function loadLead(db: Db, partyId: string): Promise<LeadAggregate | undefined> {
   const head = await db
     .selectFrom('parties')
     .innerJoin('leads', 'leads.party_id', 'parties.id')
@@ -257,4 +265,64 @@ export async function insertPush(
   push: { id: string; lead_id: string; distribution_id: string; received_at: string; status: number; caller: string; origin: string | null; kind: PartyType; payload: string },
 ): Promise<void> {
   await db.insertInto('lead_pushes').values(push).execute();
+}
+
+// Reads for the read endpoints (issue 5): by id, by external ref, changes since a time,
+// and the push log. Every query is bounded by the caller's distribution.
+
+export async function findLeadParty(db: Db, distributionId: string, leadId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('leads').select('party_id')
+    .where('distribution_id', '=', distributionId).where('id', '=', leadId).executeTakeFirst();
+  return row?.party_id;
+}
+
+export interface LeadListQuery {
+  readonly distributionId: string;
+  readonly ref?: ExternalRef;
+  readonly updatedSince?: string;
+  readonly after?: Position;
+  readonly limit: number;
+}
+
+/** Lead rows in (updated_at, id) order, one more than `limit` to tell if a page follows. */
+export async function listLeadRows(db: Db, query: LeadListQuery): Promise<Array<{ id: string; party_id: string; updated_at: string }>> {
+  let select = db.selectFrom('leads').select(['leads.id', 'leads.party_id', 'leads.updated_at'])
+    .where('leads.distribution_id', '=', query.distributionId);
+  if (query.ref) {
+    const { company, ref } = query.ref;
+    select = select.where('leads.party_id', 'in', db.selectFrom('external_refs').select('entity_id')
+      .where('distribution_id', '=', query.distributionId).where('entity_type', '=', 'party')
+      .where('company', '=', company).where('ref', '=', ref));
+  }
+  if (query.updatedSince) select = select.where('leads.updated_at', '>=', query.updatedSince);
+  if (query.after) {
+    const { at, id } = query.after;
+    // Keyset condition: (updated_at, id) > (at, id), spelled out for both engines.
+    select = select.where((eb) => eb.or([eb('leads.updated_at', '>', at), eb.and([eb('leads.updated_at', '=', at), eb('leads.id', '>', id)])]));
+  }
+  return select.orderBy('leads.updated_at').orderBy('leads.id').limit(query.limit + 1).execute();
+}
+
+export async function listPushRows(db: Db, leadId: string, after: Position | undefined, limit: number) {
+  let select = db.selectFrom('lead_pushes').select(['id', 'received_at', 'status', 'caller', 'origin', 'kind', 'payload'])
+    .where('lead_id', '=', leadId);
+  if (after) {
+    select = select.where((eb) => eb.or([eb('received_at', '>', after.at), eb.and([eb('received_at', '=', after.at), eb('id', '>', after.id)])]));
+  }
+  return select.orderBy('received_at').orderBy('id').limit(limit + 1).execute();
+}
+
+/** One push of a lead, its body exactly as received (the broker app shows it on demand). */
+export async function findPushRow(db: Db, leadId: string, pushId: string) {
+  return db.selectFrom('lead_pushes').select(['id', 'received_at', 'status', 'caller', 'origin', 'kind', 'payload'])
+    .where('lead_id', '=', leadId).where('id', '=', pushId).executeTakeFirst();
+}
+
+export async function listRevisionRows(db: Db, partyId: string, riskObjectId: string) {
+  const object = await db.selectFrom('risk_objects').select(['id', 'type', 'current_revision_id'])
+    .where('id', '=', riskObjectId).where('party_id', '=', partyId).executeTakeFirst();
+  if (!object) return undefined;
+  const revisions = await db.selectFrom('risk_object_revisions').select(['id', 'revision_nr', 'data', 'created_at'])
+    .where('risk_object_id', '=', riskObjectId).orderBy('revision_nr').execute();
+  return { object, revisions };
 }

@@ -5,9 +5,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { ConflictError, ValidationError, type Problem } from '../errors.ts';
-import type { LeadAggregate } from './lead.aggregate.ts';
+import type { LeadAggregate } from './party.aggregate.ts';
 import type { LeadBody } from './lead.schema.ts';
-import { findOwners, findPartyIdsByRefs } from './lead.repository.ts';
+import { findOwners, findPartyIdsByRefs } from './repository.ts';
 
 export async function checkReferences(
   db: Kysely<Database>,

@@ -3,12 +3,11 @@
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { NotFoundError } from '../errors.ts';
-import type { LeadAggregate } from './lead.aggregate.ts';
-import { findLeadParty, findPushRow, listLeadRows, listPushRows, type LeadListQuery, type Position } from './lead-read.repository.ts';
-import { inboxDetails, listInboxRows, type InboxQuery } from './lead-inbox.repository.ts';
-import { loadLead } from './lead.repository.ts';
-import { representLead } from './lead.representation.ts';
-import { pageOf } from '../http/pagination.ts';
+import type { LeadAggregate } from './party.aggregate.ts';
+import { findLeadParty, findPushRow, listLeadRows, listPushRows, loadLead, type LeadListQuery } from './repository.ts';
+import { inboxDetails, listInboxRows, type InboxQuery } from './inbox.repository.ts';
+import { representLead } from './representation.ts';
+import { pageOf, type Position } from '../http/pagination.ts';
 import type { LeadResponse } from './lead.response.ts';
 
 export interface Page<T> {
@@ -34,7 +33,7 @@ export class LeadReader {
   async get(distributionId: string, leadId: string): Promise<{ lead: LeadResponse; etag: string }> {
     const db = this.#database.db;
     const partyId = await findLeadParty(db, distributionId, leadId);
-    const lead = partyId === undefined ? undefined : await loadLead(db, partyId, false);
+    const lead = partyId === undefined ? undefined : await loadLead(db, partyId);
     if (!lead) throw new NotFoundError('lead_id');
     return { lead: representLead(lead, this.#config), etag: etagOf(lead) };
   }
@@ -44,7 +43,7 @@ export class LeadReader {
     const page = pageOf(await listLeadRows(db, query), query.limit, (row) => ({ at: row.updated_at, id: row.id }));
     const items: LeadResponse[] = [];
     for (const row of page.rows) {
-      const lead = await loadLead(db, row.party_id, false);
+      const lead = await loadLead(db, row.party_id);
       if (lead) items.push(representLead(lead, this.#config));
     }
     return { items, next: page.next };
@@ -71,7 +70,7 @@ export class LeadReader {
 
   /** The lead of a party (the broker app's pages are addressed by party id, as `href` is). */
   async getByParty(distributionId: string, partyId: string): Promise<LeadResponse> {
-    const lead = await loadLead(this.#database.db, partyId, false);
+    const lead = await loadLead(this.#database.db, partyId);
     // Another distribution's party is as unknown as one that does not exist.
     if (!lead || lead.distributionId !== distributionId) throw new NotFoundError('party_id');
     return representLead(lead, this.#config);

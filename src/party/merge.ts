@@ -11,9 +11,9 @@ import type {
   LeadAggregate,
   PolicyPackage,
   RiskObject,
-} from './lead.aggregate.ts';
-import { nextPosition, refKey } from './lead.aggregate.ts';
-import type { RiskObjectType } from './lead.table.ts';
+} from './party.aggregate.ts';
+import { nextPosition, refKey } from './party.aggregate.ts';
+import type { RiskObjectType } from './party.table.ts';
 
 export interface PolicyPush {
   readonly fields: Fields;

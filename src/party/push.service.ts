@@ -1,23 +1,23 @@
-// Pushing a lead: match (lead.matching.ts), check references (lead.references.ts), merge
-// (lead.merge.ts), write (lead.repository.ts), all in one transaction, with the accepted
+// Pushing a lead: match (matching.ts), check references (references.ts), merge
+// (merge.ts), write (repository.ts), all in one transaction, with the accepted
 // push appended to the push log (DESIGN.md rule 11).
 import { newRowId } from '../db/ids.ts';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database, DatabaseHandle } from '../db/database.ts';
 import type { TransactionRunner } from '../db/transaction-runner.ts';
-import { retryOnWriteConflict } from '../db/errors.ts';
+import { commitWrite } from '../db/write.ts';
 import { describeCaller, type Caller } from '../auth/caller.ts';
 import type { LeadBody } from './lead.schema.ts';
 import type { LeadResponse } from './lead.response.ts';
-import type { PartyType } from './lead.table.ts';
-import type { Fields, LeadAggregate } from './lead.aggregate.ts';
-import { customerMatchKey, mergePush } from './lead.merge.ts';
-import { toLeadPush } from './lead.push.ts';
-import { checkMatchKey, matchParty } from './lead.matching.ts';
-import { checkReferences } from './lead.references.ts';
-import { insertCallbacks, insertPush, insertRefs, loadLead, saveChildren, saveLead } from './lead.repository.ts';
-import { representLead } from './lead.representation.ts';
+import type { PartyType } from './party.table.ts';
+import type { Fields, LeadAggregate } from './party.aggregate.ts';
+import { customerMatchKey, mergePush } from './merge.ts';
+import { toLeadPush } from './push.ts';
+import { checkMatchKey, matchParty } from './matching.ts';
+import { checkReferences } from './references.ts';
+import { insertCallbacks, insertPush, insertRefs, loadLeadForUpdate, saveChildren, saveLead } from './repository.ts';
+import { representLead } from './representation.ts';
 import { WebhookOutbox } from '../webhooks/webhook.outbox.ts';
 
 export interface PushCommand {
@@ -43,12 +43,6 @@ export interface LeadServiceDependencies {
   readonly outbox?: WebhookOutbox;
 }
 
-/**
- * Rule 10: two pushes racing to create the same party both pass matching; the database's
- * unique indexes stop the second, which then runs again and finds the first one's party.
- */
-const MAX_ATTEMPTS = 8;
-
 export class LeadService {
   readonly #deps: LeadServiceDependencies;
 
@@ -57,10 +51,10 @@ export class LeadService {
   }
 
   async push(command: PushCommand): Promise<PushResult> {
-    const result = await retryOnWriteConflict(() => this.#deps.transactions.run((trx) => this.#pushOnce(trx, command)), MAX_ATTEMPTS);
-    // Committed: the worker may look for the new event now (a new lead counts as changed).
-    if (result.changed && WebhookOutbox.hasRecipients(result.lead)) this.#deps.outbox?.committed();
-    return result;
+    return commitWrite(this.#deps.transactions, (trx) => this.#pushOnce(trx, command), (result) => {
+      // Committed: the worker may look for the new event now (a new lead counts as changed).
+      if (result.changed && WebhookOutbox.hasRecipients(result.lead)) this.#deps.outbox?.committed();
+    });
   }
 
   async #pushOnce(db: Kysely<Database>, command: PushCommand): Promise<PushResult> {
@@ -69,7 +63,7 @@ export class LeadService {
     const now = new Date().toISOString();
 
     const partyId = await matchParty(db, distributionId, kind, body, subject);
-    const stored = partyId === undefined ? undefined : await loadLead(db, partyId, this.#deps.database.dialect === 'postgres');
+    const stored = partyId === undefined ? undefined : await loadLeadForUpdate(db, partyId);
     await checkReferences(db, distributionId, body, stored, subject);
 
     const lead = stored ?? emptyLead(distributionId, kind, now);

@@ -4,11 +4,11 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { ConflictError, ValidationError, type Problem } from '../errors.ts';
 import type { LeadBody } from './lead.schema.ts';
-import type { PartyType } from './lead.table.ts';
-import { customerMatchKey } from './lead.merge.ts';
-import { prospectRefsWithTargets } from './lead.push.ts';
-import { findPartyByMatchKey, findPartyIdsByRefs, findPartyKind } from './lead.repository.ts';
-import type { Fields, LeadAggregate } from './lead.aggregate.ts';
+import type { PartyType } from './party.table.ts';
+import { customerMatchKey } from './merge.ts';
+import { prospectRefsWithTargets } from './push.ts';
+import { findPartyByMatchKey, findPartyIdsByRefs, findPartyKind } from './repository.ts';
+import type { Fields, LeadAggregate } from './party.aggregate.ts';
 
 /** The matched party id, or undefined for a new lead. Throws 409 / 422 per rules 4 and 5. */
 export async function matchParty(

@@ -1,7 +1,7 @@
 // The aggregate as clients see it (DESIGN.md "Response"): the push reply today, and the
 // same shape for reads and webhook payloads.
 import type { Config } from '../config.ts';
-import type { ExternalRef, LeadAggregate, RiskObject } from './lead.aggregate.ts';
+import type { ExternalRef, LeadAggregate, RiskObject } from './party.aggregate.ts';
 import type { LeadResponse } from './lead.response.ts';
 
 type Links = Pick<Config, 'publicUrl' | 'appUrl'>;

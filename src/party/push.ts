@@ -1,8 +1,8 @@
 // Turns a validated push body into what the merge works with: prospect fields apart from
 // the collections, external refs in one form (the array form and the older single-object
 // form alike), coverages split from their risk object reference.
-import type { ExternalRef, Fields } from './lead.aggregate.ts';
-import type { LeadPush, PolicyPush } from './lead.merge.ts';
+import type { ExternalRef, Fields } from './party.aggregate.ts';
+import type { LeadPush, PolicyPush } from './merge.ts';
 import type { LeadBody } from './lead.schema.ts';
 
 const COLLECTIONS = ['id', 'callbacks', 'external_refs', 'external_ref', 'risk_objects', 'policy_packages', 'insurance_policies'];

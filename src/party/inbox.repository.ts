@@ -5,8 +5,8 @@
 // cursor: a page holds still while new leads arrive above it.
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Database, Dialect } from '../db/database.ts';
-import type { Position } from './lead-read.repository.ts';
-import type { PartyType } from './lead.table.ts';
+import type { Position } from '../http/pagination.ts';
+import type { PartyType } from './party.table.ts';
 
 type Db = Kysely<Database>;
 

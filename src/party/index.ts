@@ -1,0 +1,24 @@
+// The party module's public surface: the only file outside src/party/ may import.
+// It owns the party aggregate (prospect, refs, callbacks, risk objects with their
+// revisions, policy packages, policies, coverages): its tables, its one repository,
+// matching, merge, revisions and ETags. Push, read and PATCH are its use cases.
+
+// Use cases (wired in app.ts).
+export { LeadService, type PushCommand, type PushResult } from './push.service.ts';
+export { LeadReader } from './read.service.ts';
+export { PartyService, type PatchResult } from './patch.service.ts';
+
+// Shapes the routes declare (request bodies, answers) and their documented examples.
+export { CompanyLeadBody, CustomerLeadBody, type LeadBody } from './lead.schema.ts';
+export { LeadResponse } from './lead.response.ts';
+export { PartyPatch, PartyResponse, RevisionOut } from './party.schema.ts';
+export { leadExamples } from './lead.examples.ts';
+// The push rules JSON Schema cannot express, injected into body validation by the routes.
+export { checkPayloadRules } from './payload-rules.ts';
+
+// What the broker app shows or searches by (the inbox matches enterprise numbers by digits).
+export { PAYMENT_INTERVALS } from './enumerations.ts';
+export { enterpriseDigits } from './inbox.repository.ts';
+
+// Table types, for the database's schema type (db/database.ts).
+export type * from './party.table.ts';
