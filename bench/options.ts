@@ -25,8 +25,9 @@ export interface BenchOptions {
   readonly quietWaitSeconds: number;
   /** When set, no report: scenario (a) on SQLite under `node --cpu-prof`, written here and summarised. */
   readonly cpuProfileDir: string | undefined;
-  /** `webhooks`: run only scenario (d) and print its section (markdown) instead of writing the report. */
-  readonly only: 'webhooks' | undefined;
+  /** `webhooks`: run only scenario (d) and print its section (markdown) instead of writing the report.
+   *  `reference`: only the reference databases (bench/reference.ts), written to docs/benchmarks-reference.md. */
+  readonly only: 'webhooks' | 'reference' | undefined;
   readonly output: string;
 }
 
@@ -60,9 +61,9 @@ export function readOptions(env: Record<string, string | undefined> = process.en
     quietWaitSeconds: int('BENCH_QUIET_WAIT', 300, 0),
     cpuProfileDir: env.BENCH_CPU_PROFILE?.trim() ? path.resolve(env.BENCH_CPU_PROFILE.trim()) : undefined,
     output: path.resolve(ROOT, env.BENCH_OUTPUT?.trim() || 'docs/benchmarks.md'),
-    only: env.BENCH_ONLY?.trim() === 'webhooks' ? 'webhooks' : undefined,
+    only: env.BENCH_ONLY?.trim() === 'webhooks' ? 'webhooks' : env.BENCH_ONLY?.trim() === 'reference' ? 'reference' : undefined,
   };
-  if (env.BENCH_ONLY?.trim() && options.only === undefined) problems.push(`BENCH_ONLY=${JSON.stringify(env.BENCH_ONLY)}: the only choice is webhooks`);
+  if (env.BENCH_ONLY?.trim() && options.only === undefined) problems.push(`BENCH_ONLY=${JSON.stringify(env.BENCH_ONLY)}: the choices are webhooks, reference`);
   if (problems.length > 0) throw new Error(`Invalid benchmark settings:\n  - ${problems.join('\n  - ')}`);
   return options;
 }

@@ -14,6 +14,7 @@ import { log, measure, requireAllSucceeded, waitForQuiet, type Measurement } fro
 import { renderReport, renderWebhookSection, type SeedRun } from './report.ts';
 import { summariseCpuProfile } from './cpu-profile.ts';
 import { measureWebhooks, type WebhookMeasurement } from './webhooks.ts';
+import { referenceBenchmark } from './reference.ts';
 
 const options = readOptions();
 const pinning = { enabled: options.pin };
@@ -161,4 +162,7 @@ async function webhooksOnly(): Promise<void> {
   process.stdout.write(renderWebhookSection(webhooks, { options, machine, startedAt }));
 }
 
-await (options.cpuProfileDir !== undefined ? profile(options.cpuProfileDir) : options.only === 'webhooks' ? webhooksOnly() : benchmark());
+await (options.cpuProfileDir !== undefined ? profile(options.cpuProfileDir)
+  : options.only === 'webhooks' ? webhooksOnly()
+  : options.only === 'reference' ? referenceBenchmark(options, pinning)
+  : benchmark());

@@ -32,6 +32,7 @@ import { bearerTokenVerifier } from './auth/bearer-token.ts';
 import { WebhookOutbox } from './webhooks/webhook.outbox.ts';
 import { registerWebhooks } from './webhooks/webhook.plugin.ts';
 import { registerBrokerApp } from './broker-app/broker-app.plugin.ts';
+import { registerReferenceData } from './reference/reference.plugin.ts';
 
 export interface AppDependencies {
   readonly config: Config;
@@ -100,6 +101,7 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   const parties = new PartyService({ database, config, transactions, outbox });
   await app.register(leadReadRoutes, { prefix: '/v1/api', reader, config });
   await app.register(partyRoutes, { prefix: '/v1/api', parties });
+  await registerReferenceData(app, config, database);
   registerWebhooks(app, { config, database, transactions, outbox });
   await registerSso(app, { config, database, sso });
   // The pages behind the leads' href links read through the same services as the API.

@@ -5,6 +5,7 @@ import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { buildApp, type App } from './app.ts';
 import { bootstrapDemo } from './distributions/demo-bootstrap.ts';
+import { importSamplesIfEmpty } from './reference/demo-samples.ts';
 
 export async function startServer(config: Config): Promise<App> {
   const database = openDatabase(config);
@@ -27,6 +28,7 @@ export async function startServer(config: Config): Promise<App> {
   await app.listen({ port: config.port, host: config.host });
   app.log.info({ database: database.location }, 'lead-intake is serving');
   if (!config.production) await bootstrapDemo(database, config, app.log);
+  if (!config.production) await importSamplesIfEmpty(database, config, app.log);
 
   let closing = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

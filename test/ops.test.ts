@@ -148,7 +148,7 @@ describe('GET /openapi.json', () => {
     expect(document.info).toMatchObject({ title: 'lead-intake API', version: packageJson.version });
     expect(document.info.description).toContain('upsert');
     expect(document.servers).toEqual([{ url: PUBLIC_URL }]);
-    expect(document.tags.map((tag: { name: string }) => tag.name)).toEqual(['leads', 'operations', 'sso']);
+    expect(document.tags.map((tag: { name: string }) => tag.name)).toEqual(['leads', 'reference data', 'operations', 'sso']);
   });
 
   it('documents both authorization schemes', () => {

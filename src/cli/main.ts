@@ -11,6 +11,7 @@ import { userCommands } from './user.ts';
 import { clientCommands } from './client.ts';
 import { ssoCommands } from './sso.ts';
 import { webhookCommands } from './webhook.ts';
+import { dataCommands } from './data.ts';
 
 const GROUPS: readonly CommandGroup[] = [
   serveCommand,
@@ -21,6 +22,7 @@ const GROUPS: readonly CommandGroup[] = [
   clientCommands,
   ssoCommands,
   webhookCommands,
+  dataCommands,
 ];
 
 const HELP = `Usage: lead-intake <command> [options]

@@ -16,7 +16,8 @@ import { createUser } from '../sso/user.service.ts';
  * primary key wins; the other waits for it, does nothing and so prints nothing.
  */
 export const DEMO_DISTRIBUTION_ID = '00000000-0000-4000-8000-00000000de70';
-const DEMO_SCOPES = ['leads:write', 'leads:read'] as const;
+// The reference scopes too: the demo samples (src/reference/demo-samples.ts) answer at once.
+const DEMO_SCOPES = ['leads:write', 'leads:read', 'vehicle:read', 'address:read', 'enterprise:read'] as const;
 export const DEMO_BROKER_USERNAME = 'demo-broker';
 
 /** The demo broker's sign-in, shown once. */
@@ -100,7 +101,7 @@ function welcomeText(publicUrl: string, token: IssuedApiToken, broker: DemoBroke
     : [];
   return [
     '',
-    'First start: created "Demo distribution" and an API token (scopes leads:write leads:read).',
+    `First start: created "Demo distribution" and an API token (scopes ${DEMO_SCOPES.join(' ')}).`,
     `The token is shown only now; more with: npx lead-intake token create --distribution ${token.distribution_id} --scopes leads:write`,
     'Push a first lead:',
     '',

@@ -36,6 +36,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       servers: [{ url: config.publicUrl }],
       tags: [
         { name: 'leads', description: 'Push customer and company leads into a distribution.' },
+        { name: 'reference data', description: 'The car, address and company databases (scopes vehicle:read, address:read, enterprise:read; `api` grants all): shared, read-only, imported from public open data with `lead-intake data import`.' },
         { name: 'operations', description: 'Health, readiness and metrics probes for operators.' },
         { name: 'sso', description: 'Single sign-on. The OpenID provider itself is described by its discovery document, /sso/.well-known/openid-configuration.' },
       ],

@@ -1,0 +1,228 @@
+// BENCH_ONLY=reference: the reference databases at (a fraction of) full Belgian scale.
+// Generates the published formats (samples/generate.ts), imports them with the real CLI
+// (rows/s, peak RSS; a tenth-size import first, to show memory does not grow with the
+// file), then drives the lookups and searches at BENCH_CONNECTIONS from a pinned load
+// process, and measures push throughput with and without an import running.
+// Writes docs/benchmarks-reference.md (BENCH_REFERENCE_OUTPUT to change).
+//   BENCH_REFERENCE_SCALE=1 (2M enterprises, 6.6M addresses, 300k vehicle versions)
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes, randomInt } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { insertDistribution } from '../src/distributions/distribution.repository.ts';
+import { createApiToken } from '../src/auth/api-token.service.ts';
+import { CARS, MUNICIPALITIES, SURNAMES, TRADES } from '../samples/belgian-names.ts';
+import { enterpriseNumber, generateAddresses, generateEnterprises, generateVehicles } from '../samples/generate.ts';
+import type { BenchOptions } from './options.ts';
+import { ROOT, runLoad, startServer, type Pinning, type ServerProcess } from './processes.ts';
+import type { ReferenceLoadResult, ReferenceLoadSpec } from './reference-load.ts';
+import { log } from './measure.ts';
+
+const FULL = { enterprises: 2_000_000, addresses: 6_600_000, vehicleVersions: 300_000 };
+type Source = 'enterprises' | 'addresses' | 'vehicles';
+
+interface Dataset { readonly dir: string; readonly enterprises: number; readonly addresses: number; readonly vehicleRows: number; readonly versionsPerCar: number }
+
+async function dataset(scale: number): Promise<Dataset> {
+  const enterprises = Math.round(FULL.enterprises * scale);
+  const addresses = Math.round(FULL.addresses * scale);
+  const versionsPerCar = Math.max(1, Math.round((FULL.vehicleVersions * scale) / CARS.length));
+  // Ten rows per version, so nearly every version occurs (EEA files have ~100).
+  const vehicleRows = versionsPerCar * CARS.length * 10;
+  const dir = path.join(ROOT, '.bench-tmp', `reference-${scale}`);
+  const done = path.join(dir, 'complete');
+  if (!fs.existsSync(done)) {
+    log(`reference: generating ${enterprises} enterprises, ${addresses} addresses, ${vehicleRows} EEA rows in ${dir}`);
+    fs.rmSync(dir, { recursive: true, force: true });
+    await generateEnterprises(path.join(dir, 'enterprises'), enterprises);
+    await generateAddresses(path.join(dir, 'addresses'), addresses);
+    await generateVehicles(path.join(dir, 'vehicles'), vehicleRows, versionsPerCar);
+    fs.writeFileSync(done, new Date().toISOString());
+  }
+  return { dir, enterprises, addresses, vehicleRows, versionsPerCar };
+}
+
+function inputs(data: Dataset, source: Source): string[] {
+  const dir = path.join(data.dir, source);
+  return source === 'enterprises' ? [dir] : fs.readdirSync(dir).map((name) => path.join(dir, name));
+}
+
+/** Runs `lead-intake data import` as an operator would; resolves with its JSON summary. */
+function importWithCli(env: Record<string, string>, source: Source, paths: string[], pinning: Pinning): Promise<any> {
+  const args = [path.join(ROOT, 'bin/lead-intake.js'), 'data', 'import', source, ...paths];
+  const child = pinning.enabled
+    ? spawn('taskset', ['-c', '1', process.execPath, ...args], { cwd: ROOT, env: { ...process.env, ...env } })
+    : spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk).slice(-2000)));
+  return new Promise((resolve, reject) => child.once('close', (code) =>
+    code === 0 ? resolve(JSON.parse(stdout)) : reject(new Error(`import ${source} exited ${code}: ${stderr}`))));
+}
+
+function runReferenceLoad(spec: ReferenceLoadSpec, pinning: Pinning): Promise<ReferenceLoadResult> {
+  const args = [path.join(ROOT, 'bench/reference-load.ts'), JSON.stringify(spec)];
+  const child = pinning.enabled
+    ? spawn('taskset', ['-c', '1', process.execPath, ...args], { cwd: ROOT })
+    : spawn(process.execPath, args, { cwd: ROOT });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk).slice(-2000)));
+  return new Promise((resolve, reject) => child.once('close', (code) =>
+    code === 0 ? resolve(JSON.parse(stdout.trim().split('\n').at(-1)!)) : reject(new Error(`load exited ${code}: ${stderr}`))));
+}
+
+const pick = <T>(list: readonly T[]) => list[randomInt(list.length)]!;
+const prefixOf = (word: string) => word.slice(0, Math.max(3, Math.ceil(word.length * 0.6)));
+
+/** Requests a person filling a form would send, drawn from what the generator wrote. */
+function workloads(data: Dataset): Record<string, string[]> {
+  const n = 2000;
+  const many = (make: () => string) => Array.from({ length: n }, make);
+  const enc = encodeURIComponent;
+  return {
+    'enterprise by number': many(() => `/v1/api/enterprises/${enterpriseNumber(randomInt(data.enterprises))}`),
+    'enterprise search (name prefixes)': many(() => `/v1/api/enterprises?q=${enc(`${prefixOf(pick(TRADES)[randomInt(2)]!)} ${prefixOf(pick(SURNAMES))}`)}`),
+    'enterprise search (number prefix)': many(() => `/v1/api/enterprises?q=${enterpriseNumber(randomInt(data.enterprises)).slice(0, 7)}`),
+    'address by id': many(() => `/v1/api/addresses/${1_000_000 + randomInt(data.addresses)}`),
+    'address search (street, number, town)': many(() => {
+      const place = pick(MUNICIPALITIES);
+      const street = pick(place.streets);
+      const french = street[0] === null || randomInt(2) === 0;
+      const name = (french ? street[1] : street[0]) ?? street[2]!;
+      return `/v1/api/addresses?q=${enc(`${name} ${1 + randomInt(40)} ${french ? place.fr ?? place.nl : place.nl ?? place.fr}`)}`;
+    }),
+    'address search (typing: street prefix)': many(() => `/v1/api/addresses?q=${enc(prefixOf(pick(pick(MUNICIPALITIES).streets).find((s) => s !== null)!))}&limit=10`),
+    'vehicle versions (brand, model)': many(() => { const car = pick(CARS); return `/v1/api/vehicles/versions?brand=${enc(car[0])}&model=${enc(car[1])}`; }),
+    'vehicle versions (free text)': many(() => { const car = pick(CARS); return `/v1/api/vehicles/versions?q=${enc(`${car[1]} ${car[3]}`)}`; }),
+  };
+}
+
+interface Target { env: Record<string, string>; token: string; distributionId: string; drop(): Promise<void> }
+
+async function target(dialect: 'sqlite' | 'postgres', postgresUrl: string): Promise<Target> {
+  let env: Record<string, string>;
+  let drop: () => Promise<void>;
+  if (dialect === 'sqlite') {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lead-intake-reference-bench-'));
+    env = { DATA_DIR: dataDir, DATABASE_URL: '' };
+    drop = async () => fs.rmSync(dataDir, { recursive: true, force: true });
+  } else {
+    const schema = `bench_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: postgresUrl });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    await admin.end();
+    env = { DATABASE_URL: `${postgresUrl}${postgresUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}` };
+    drop = async () => {
+      const client = new pg.Client({ connectionString: postgresUrl });
+      await client.connect();
+      const { rows } = await client.query<{ nspname: string }>('select nspname from pg_namespace where starts_with(nspname, $1)', [schema]);
+      for (const { nspname } of rows) await client.query(`drop schema "${nspname}" cascade`);
+      await client.end();
+    };
+  }
+  const handle = openDatabase({ databaseUrl: env.DATABASE_URL || undefined, dataDir: env.DATA_DIR ?? '', sqliteSynchronous: 'NORMAL', poolSize: 2 });
+  try {
+    await migrateToLatest(handle.db);
+    const distribution = await insertDistribution(handle.db, 'Reference benchmark');
+    const issued = await createApiToken(handle.db, { distributionId: distribution.id, scopes: ['leads:write', 'enterprise:read', 'address:read', 'vehicle:read'] });
+    return { env, token: issued.token, distributionId: distribution.id, drop };
+  } finally {
+    await handle.close();
+  }
+}
+
+export interface ReferenceBenchResult {
+  readonly dialect: string;
+  readonly imports: { source: Source; scale: string; summary: any }[];
+  readonly loads: { label: string; result: ReferenceLoadResult }[];
+  readonly pushes: { label: string; requestsPerSecond: number; p99Ms: number }[];
+}
+
+async function benchDialect(dialect: 'sqlite' | 'postgres', full: Dataset, tenth: Dataset, options: BenchOptions, pinning: Pinning): Promise<ReferenceBenchResult> {
+  const db = await target(dialect, options.postgresUrl);
+  const env = { ...db.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT: 'off' };
+  const result: ReferenceBenchResult = { dialect, imports: [], loads: [], pushes: [] };
+  let server: ServerProcess | undefined;
+  try {
+    for (const source of ['vehicles', 'addresses', 'enterprises'] as const) {
+      for (const [data, scale] of [[tenth, 'tenth'], [full, 'full']] as const) {
+        log(`reference ${dialect}: importing ${source} (${scale})`);
+        const summary = await importWithCli(env, source, inputs(data, source), pinning);
+        log(`reference ${dialect}: ${source} ${scale}: ${summary.rows_read} rows in ${summary.seconds} s, ${summary.rows_per_second} rows/s, peak RSS ${summary.peak_rss_mb} MiB`);
+        result.imports.push({ source, scale, summary });
+      }
+    }
+    server = await startServer('src/server.ts', env, { pinning, readyPath: '/healthz' });
+    for (const [label, paths] of Object.entries(workloads(full))) {
+      log(`reference ${dialect}: ${label}`);
+      const load = await runReferenceLoad({ url: server.url, token: db.token, paths, connections: options.connections,
+        warmupSeconds: options.warmupSeconds, durationSeconds: options.durationSeconds, serverPid: server.pid }, pinning);
+      log(`  ${load.requestsPerSecond.toFixed(0)} req/s, p50 ${load.p50Ms.toFixed(2)} ms, p99 ${load.p99Ms.toFixed(2)} ms, ${load.serverCpuMsPerRequest?.toFixed(3)} ms CPU/request, failures ${load.failures}${load.firstFailure ? ` (${load.firstFailure})` : ''}`);
+      result.loads.push({ label, result: load });
+    }
+    // Pushes alone, then while the full address import runs in another process.
+    const pushSpec = (prefix: string) => ({
+      url: server!.url, path: `/v1/api/distributions/${db.distributionId}/leads/customers`, token: db.token, scenario: 'minimal' as const,
+      prefix, connections: options.connections, warmupSeconds: options.warmupSeconds, durationSeconds: options.durationSeconds, serverPid: server!.pid,
+    });
+    const alone = await runLoad(pushSpec(`alone-${randomBytes(3).toString('hex')}`), pinning);
+    result.pushes.push({ label: 'pushes alone', requestsPerSecond: alone.requestsPerSecond, p99Ms: alone.p99Ms });
+    log(`reference ${dialect}: pushes alone ${alone.requestsPerSecond.toFixed(0)} req/s`);
+    const importing = importWithCli(env, 'addresses', inputs(full, 'addresses'), { enabled: false });
+    const during = await runLoad(pushSpec(`during-${randomBytes(3).toString('hex')}`), pinning);
+    result.pushes.push({ label: 'pushes while the address import runs', requestsPerSecond: during.requestsPerSecond, p99Ms: during.p99Ms });
+    log(`reference ${dialect}: pushes during import ${during.requestsPerSecond.toFixed(0)} req/s`);
+    await importing;
+    return result;
+  } finally {
+    await server?.stop();
+    await db.drop();
+  }
+}
+
+function renderReference(results: readonly ReferenceBenchResult[], full: Dataset, options: BenchOptions, scale: number, startedAt: Date): string {
+  const lines = [
+    '# Reference databases: benchmark',
+    '',
+    `Written by \`BENCH_ONLY=reference npm run bench\` (bench/reference.ts), started ${startedAt.toISOString()}, on ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB.`,
+    '',
+    `Scale: **${scale === 1 ? 'full Belgian scale' : `${scale} of full Belgian scale`}**: ${full.enterprises.toLocaleString('en')} enterprises, ${full.addresses.toLocaleString('en')} BeST addresses, ${full.vehicleRows.toLocaleString('en')} EEA rows (${(full.versionsPerCar * CARS.length).toLocaleString('en')} possible versions), generated by samples/generate.ts in the published formats. Load: ${options.connections} connections, ${options.warmupSeconds} s warm-up + ${options.durationSeconds} s measured per row, server pinned to core 0 and the load generator to core 1${options.pin ? '' : ' (pinning off)'}. Imports run as \`lead-intake data import\` processes.`,
+    '',
+  ];
+  for (const result of results) {
+    lines.push(`## ${result.dialect}`, '', '### Imports', '', '| database | input | rows read | rows kept | seconds | rows/s | peak RSS |', '|---|---|---|---|---|---|---|');
+    for (const { source, scale: size, summary } of result.imports) {
+      const kept = Object.values(summary.rows as Record<string, number>).reduce((a, b) => a + b, 0);
+      lines.push(`| ${source} | ${size} | ${summary.rows_read.toLocaleString('en')} | ${kept.toLocaleString('en')} | ${summary.seconds} | ${summary.rows_per_second.toLocaleString('en')} | ${summary.peak_rss_mb} MiB |`);
+    }
+    lines.push('', '### Reads', '', '| request | req/s | p50 | p99 | server CPU per request | non-2xx/404 |', '|---|---|---|---|---|---|');
+    for (const { label, result: r } of result.loads) {
+      lines.push(`| ${label} | ${r.requestsPerSecond.toFixed(0)} | ${r.p50Ms.toFixed(2)} ms | ${r.p99Ms.toFixed(2)} ms | ${r.serverCpuMsPerRequest?.toFixed(3) ?? '?'} ms | ${r.failures} |`);
+    }
+    lines.push('', '### Pushes while importing', '', '| | req/s | p99 |', '|---|---|---|');
+    for (const push of result.pushes) lines.push(`| ${push.label} | ${push.requestsPerSecond.toFixed(0)} | ${push.p99Ms.toFixed(1)} ms |`);
+    lines.push('');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export async function referenceBenchmark(options: BenchOptions, pinning: Pinning): Promise<void> {
+  const scale = Number(process.env.BENCH_REFERENCE_SCALE ?? '1');
+  if (!(scale > 0 && scale <= 1)) throw new Error('BENCH_REFERENCE_SCALE must be in (0, 1]');
+  const startedAt = new Date();
+  const full = await dataset(scale);
+  const tenth = await dataset(Math.round(scale * 1000) / 10_000);
+  const results: ReferenceBenchResult[] = [];
+  for (const dialect of options.databases) results.push(await benchDialect(dialect, full, tenth, options, pinning));
+  const output = path.resolve(ROOT, process.env.BENCH_REFERENCE_OUTPUT ?? 'docs/benchmarks-reference.md');
+  fs.writeFileSync(output, renderReference(results, full, options, scale, startedAt));
+  log(`wrote ${output}`);
+}

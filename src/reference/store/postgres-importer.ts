@@ -1,0 +1,80 @@
+// Imports into staging tables beside the live ones in the database's own schema
+// (`reference_<source>`, created once and never dropped or renamed: Kysely's migrator
+// reads every schema by name, and a schema vanishing under it fails a server's start),
+// then swaps them in: one transaction drops each live table and renames its staging twin,
+// so readers see the old data or the new, never a mix. Pushes never wait: the reference
+// tables share no table or lock with them.
+import { randomBytes } from 'node:crypto';
+import { CompiledQuery, sql } from 'kysely';
+import type { DB } from '../../db/database.ts';
+import { SOURCES, type ReferenceSourceDefinition, type SourceName } from '../reference-source.ts';
+import type { ImportRecord, ReferenceImporter, StagingImport } from './reference-store.ts';
+import { DERIVED_TABLES, POSTGRES_FINISH } from './postgres-indexes.ts';
+import { FOLD_FUNCTION, liveSchema, workingSchema } from './postgres-schemas.ts';
+
+const SQL_TYPE = { int: 'integer', text: 'text', real: 'double precision' } as const;
+/** PostgreSQL takes at most 65,535 parameters in one statement. */
+const MAX_PARAMETERS = 60_000;
+
+export class PostgresReferenceImporter implements ReferenceImporter {
+  readonly #db: DB;
+
+  constructor(db: DB) {
+    this.#db = db;
+  }
+
+  async begin(source: ReferenceSourceDefinition): Promise<StagingImport> {
+    const db = this.#db;
+    const schema = `"${liveSchema(await workingSchema(db), source.name)}"`;
+    // Each import's own suffix, so two imports at once never write the same tables.
+    const suffix = `__s${randomBytes(3).toString('hex')}`;
+    const staging = (table: string) => `${schema}."${table}${suffix}"`;
+    const run = (text: string, parameters: readonly unknown[] = []) => db.executeQuery(CompiledQuery.raw(text, [...parameters]));
+    await run(`create schema if not exists ${schema}`);
+    await run(FOLD_FUNCTION(schema));
+    const tables = [...Object.keys(source.tables), ...DERIVED_TABLES[source.name], 'meta'];
+    for (const [table, columns] of Object.entries(source.tables)) {
+      const key = source.keys[table];
+      await run(`create table ${staging(table)} (${columns.map(([name, type]) => `${name} ${SQL_TYPE[type]}${name === key ? ' primary key' : ''}`).join(', ')})`);
+    }
+    await run(`create table ${staging('meta')} (record text not null)`);
+    const dropStaging = async () => {
+      for (const table of tables) await run(`drop table if exists ${staging(table)}`);
+    };
+    return {
+      async insert(table, rows) {
+        const columns = source.tables[table]!;
+        const perStatement = Math.floor(MAX_PARAMETERS / columns.length);
+        for (let start = 0; start < rows.length; start += perStatement) {
+          const chunk = rows.slice(start, start + perStatement);
+          const values = chunk.map((_, r) => `(${columns.map((__, c) => `$${r * columns.length + c + 1}`).join(', ')})`);
+          await run(`insert into ${staging(table)} values ${values.join(', ')} on conflict do nothing`, chunk.flat());
+        }
+      },
+      async finish(record) {
+        for (const statement of POSTGRES_FINISH[source.name](staging, `${schema}.fold`)) await run(statement);
+        await run(`insert into ${staging('meta')} (record) values ($1)`, [JSON.stringify(record)]);
+        for (const table of tables) await run(`analyze ${staging(table)}`);
+        await db.transaction().execute(async (trx) => {
+          for (const table of tables) {
+            await trx.executeQuery(CompiledQuery.raw(`drop table if exists ${schema}."${table}"`));
+            await trx.executeQuery(CompiledQuery.raw(`alter table ${staging(table)} rename to "${table}"`));
+          }
+        });
+      },
+      abort: dropStaging,
+    };
+  }
+
+  async status(): Promise<Record<SourceName, ImportRecord | null>> {
+    const base = await workingSchema(this.#db);
+    const entries = await Promise.all(SOURCES.map(async (source) => {
+      const meta = `"${liveSchema(base, source)}".meta`;
+      const { rows } = await sql<{ found: string | null }>`select to_regclass(${meta}) as found`.execute(this.#db);
+      if (!rows[0]?.found) return [source, null] as const;
+      const found = await this.#db.executeQuery<{ record: string }>(CompiledQuery.raw(`select record from ${meta}`));
+      return [source, found.rows[0] ? (JSON.parse(found.rows[0].record) as ImportRecord) : null] as const;
+    }));
+    return Object.fromEntries(entries) as Record<SourceName, ImportRecord | null>;
+  }
+}

@@ -1,0 +1,64 @@
+// What a PostgreSQL reference schema gets once its rows are in: lookup indexes and the
+// search tables, a tsvector per row over the 'simple' configuration of folded text (so no
+// stemming and no extension: prefixes of any word match, accents never matter) with a
+// GIN index. Statements name staging tables through `t` (`"schema"."address__s1a2b3c"`)
+// and the schema's fold() through `f`.
+import type { SourceName } from '../reference-source.ts';
+
+/** Tables the statements below derive from the imported ones: swapped in with them. */
+export const DERIVED_TABLES: Readonly<Record<SourceName, readonly string[]>> = {
+  enterprises: ['enterprise_search'],
+  addresses: ['address_search', 'postal_code'],
+  vehicles: ['brand', 'model'],
+};
+
+type Names = (table: string) => string;
+
+export const POSTGRES_FINISH: Readonly<Record<SourceName, (t: Names, f: string) => readonly string[]>> = {
+  enterprises: (t, f) => [
+    `create index on ${t('code')} (category, code, language)`,
+    `create index on ${t('denomination')} (number)`,
+    `create index on ${t('address')} (number)`,
+    `create index on ${t('contact')} (number)`,
+    `create index on ${t('activity')} (number)`,
+    `create index on ${t('establishment')} (number)`,
+    `create table ${t('enterprise_search')} as
+       select e.number,
+              to_tsvector('simple', ${f}(coalesce((select string_agg(d.name, ' ') from ${t('denomination')} d where d.number = e.number), ''))) as doc,
+              (select a.zipcode from ${t('address')} a where a.number = e.number and a.type = 'REGO' limit 1) as zipcode
+       from ${t('enterprise')} e`,
+    `alter table ${t('enterprise_search')} add primary key (number)`,
+    `create index on ${t('enterprise_search')} using gin (doc)`,
+    `create index on ${t('enterprise_search')} (zipcode)`,
+  ],
+  addresses: (t, f) => [
+    `create index on ${t('address')} (id)`,
+    `create table ${t('address_search')} as
+       select seq,
+              setweight(to_tsvector('simple', ${f}(concat_ws(' ', street_nl, street_fr, street_de))), 'A')
+              || setweight(to_tsvector('simple', ${f}(concat_ws(' ', housenr, boxnr))), 'B')
+              || to_tsvector('simple', ${f}(concat_ws(' ', zipcode, municipality_nl, municipality_fr, municipality_de, postname_nl, postname_fr))) as doc,
+              zipcode,
+              to_tsvector('simple', ${f}(concat_ws(' ', municipality_nl, municipality_fr, municipality_de, postname_nl, postname_fr))) as place
+       from ${t('address')}`,
+    `alter table ${t('address_search')} add primary key (seq)`,
+    `create index on ${t('address_search')} using gin (doc)`,
+    `create table ${t('postal_code')} as
+       select zipcode, postname_nl, postname_fr, municipality_nl, municipality_fr, municipality_de, count(*)::integer as addresses,
+              ${f}(concat_ws(' ', zipcode, postname_nl, postname_fr, municipality_nl, municipality_fr, municipality_de)) as search
+       from ${t('address')} where zipcode is not null
+       group by zipcode, postname_nl, postname_fr, municipality_nl, municipality_fr, municipality_de`,
+    `create index on ${t('postal_code')} (zipcode)`,
+  ],
+  vehicles: (t, f) => [
+    `create unique index on ${t('version')} (id)`,
+    `create index on ${t('version')} (brand, model, registrations desc)`,
+    `create table ${t('brand')} as select brand as name, count(*)::integer as versions from ${t('version')} group by brand`,
+    `create table ${t('model')} as select brand, model as name, count(*)::integer as versions from ${t('version')} group by brand, model`,
+    `create index on ${t('model')} (brand, name)`,
+    `alter table ${t('version')} add column doc tsvector`,
+    `update ${t('version')} set doc = setweight(to_tsvector('simple', ${f}(concat_ws(' ', brand, model))), 'A')
+       || to_tsvector('simple', ${f}(concat_ws(' ', type, variant, version, fuel, fuel_mode)))`,
+    `create index on ${t('version')} using gin (doc)`,
+  ],
+};

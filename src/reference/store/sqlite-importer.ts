@@ -1,0 +1,76 @@
+// Imports into a SQLite reference file of its own (sqlite-files.ts): built without a
+// journal (a crash leaves only a staging file to throw away), indexed, synced to disk,
+// then renamed over the live file in one atomic step.
+import fs from 'node:fs';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { SOURCES, type ReferenceSourceDefinition, type SourceName } from '../reference-source.ts';
+import { fold } from '../search-text.ts';
+import type { ImportRecord, ReferenceImporter, StagingImport } from './reference-store.ts';
+import { SQLITE_FINISH } from './sqlite-indexes.ts';
+import { liveFile, referenceDir, removeAbandonedStaging, stagingFile } from './sqlite-files.ts';
+
+const SQL_TYPE = { int: 'integer', text: 'text', real: 'real' } as const;
+
+export class SqliteReferenceImporter implements ReferenceImporter {
+  readonly #dataDir: string;
+
+  constructor(dataDir: string) {
+    this.#dataDir = dataDir;
+  }
+
+  async begin(source: ReferenceSourceDefinition): Promise<StagingImport> {
+    fs.mkdirSync(referenceDir(this.#dataDir), { recursive: true });
+    removeAbandonedStaging(this.#dataDir, source.name);
+    const file = stagingFile(this.#dataDir, source.name);
+    fs.rmSync(file, { force: true });
+    const db = new DatabaseSync(file);
+    db.exec('pragma journal_mode = off; pragma synchronous = off; pragma cache_size = -65536; pragma temp_store = file');
+    db.function('fold', { deterministic: true }, (text) => (text === null ? null : fold(String(text))));
+    const inserts = new Map<string, StatementSync>();
+    for (const [table, columns] of Object.entries(source.tables)) {
+      const key = source.keys[table];
+      const definitions = columns.map(([name, type]) => `${name} ${SQL_TYPE[type]}${name === key ? ' primary key' : ''}`);
+      db.exec(`create table ${table} (${definitions.join(', ')})`);
+      inserts.set(table, db.prepare(`insert or ignore into ${table} values (${columns.map(() => '?').join(', ')})`));
+    }
+    db.exec('create table meta (record text not null)');
+    const live = liveFile(this.#dataDir, source.name);
+    return {
+      async insert(table, rows) {
+        const statement = inserts.get(table)!;
+        db.exec('begin');
+        for (const row of rows) statement.run(...(row as never[]));
+        db.exec('commit');
+      },
+      async finish(record) {
+        for (const statement of SQLITE_FINISH[source.name]) db.exec(statement);
+        db.prepare('insert into meta (record) values (?)').run(JSON.stringify(record));
+        db.exec('analyze');
+        db.close();
+        const fd = fs.openSync(file, 'r+');
+        fs.fsyncSync(fd);
+        fs.closeSync(fd);
+        fs.renameSync(file, live);
+      },
+      async abort() {
+        if (db.isOpen) db.close();
+        fs.rmSync(file, { force: true });
+      },
+    };
+  }
+
+  async status(): Promise<Record<SourceName, ImportRecord | null>> {
+    return Object.fromEntries(SOURCES.map((source) => [source, readRecord(liveFile(this.#dataDir, source))])) as Record<SourceName, ImportRecord | null>;
+  }
+}
+
+export function readRecord(file: string): ImportRecord | null {
+  if (!fs.existsSync(file)) return null;
+  const db = new DatabaseSync(file, { readOnly: true });
+  try {
+    const row = db.prepare('select record from meta').get() as { record: string } | undefined;
+    return row ? (JSON.parse(row.record) as ImportRecord) : null;
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,49 @@
+// What a SQLite reference file gets once its rows are in: lookup indexes, the FTS5 search
+// tables (contentless, prefix indexes for 2 and 3 characters, diacritics folded by the
+// unicode61 tokenizer, so "liege" finds "Liège") and the small derived tables.
+import type { SourceName } from '../reference-source.ts';
+
+const FTS = `content='', detail=column, tokenize='unicode61 remove_diacritics 2', prefix='2 3'`;
+
+export const SQLITE_FINISH: Readonly<Record<SourceName, readonly string[]>> = {
+  enterprises: [
+    'create index code_key on code(category, code, language)',
+    'create index denomination_number on denomination(number)',
+    'create index address_number on address(number)',
+    'create index contact_number on contact(number)',
+    'create index activity_number on activity(number)',
+    'create index establishment_number on establishment(number)',
+    `create virtual table enterprise_search using fts5(names, zipcode, ${FTS})`,
+    `insert into enterprise_search(rowid, names, zipcode)
+       select e.number,
+              (select group_concat(d.name, ' ') from denomination d where d.number = e.number),
+              (select a.zipcode from address a where a.number = e.number and a.type = 'REGO' limit 1)
+       from enterprise e`,
+    `insert into enterprise_search(enterprise_search) values ('optimize')`,
+  ],
+  addresses: [
+    'create index address_id on address(id)',
+    `create virtual table address_search using fts5(street, housenr, zipcode, place, ${FTS})`,
+    `insert into address_search(rowid, street, housenr, zipcode, place)
+       select seq, concat_ws(' ', street_nl, street_fr, street_de), concat_ws(' ', housenr, boxnr), zipcode,
+              concat_ws(' ', municipality_nl, municipality_fr, municipality_de, postname_nl, postname_fr)
+       from address`,
+    `insert into address_search(address_search) values ('optimize')`,
+    `create table postal_code as
+       select zipcode, postname_nl, postname_fr, municipality_nl, municipality_fr, municipality_de, count(*) as addresses,
+              fold(concat_ws(' ', zipcode, postname_nl, postname_fr, municipality_nl, municipality_fr, municipality_de)) as search
+       from address where zipcode is not null
+       group by zipcode, postname_nl, postname_fr, municipality_nl, municipality_fr, municipality_de
+       order by zipcode`,
+  ],
+  vehicles: [
+    'create unique index version_id on version(id)',
+    'create index version_brand_model on version(brand, model, registrations desc)',
+    `create table brand as select brand as name, count(*) as versions from version group by brand order by brand`,
+    `create table model as select brand, model as name, count(*) as versions from version group by brand, model order by brand, model`,
+    'create index model_brand on model(brand, name)',
+    `create virtual table version_search using fts5(brand, model, detail, ${FTS})`,
+    `insert into version_search(rowid, brand, model, detail)
+       select seq, brand, model, concat_ws(' ', type, variant, version, fuel, fuel_mode) from version`,
+  ],
+};

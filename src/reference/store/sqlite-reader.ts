@@ -1,0 +1,189 @@
+// Reads the SQLite reference files, read-only, with prepared statements straight on
+// node:sqlite (no query builder on the hot path). Each request takes the file's current
+// handle once: an import renames a new file over the old one, a new handle is opened
+// when the file's identity changes, and since every read here is synchronous a request
+// sees one version of the data from its first statement to its last.
+import fs from 'node:fs';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import type { SourceName } from '../reference-source.ts';
+import { ftsPrefixQuery } from '../search-text.ts';
+import { liveFile } from './sqlite-files.ts';
+import type { AddressQuery, CodeLanguage, EnterpriseQuery, EnterpriseRows, EnterpriseSummaryRows, Page, ReferenceReader, Row, VersionQuery } from './reference-store.ts';
+
+class ReferenceFile {
+  readonly #path: string;
+  #db: DatabaseSync | undefined;
+  #identity = '';
+  #statements = new Map<string, StatementSync>();
+
+  constructor(path: string) {
+    this.#path = path;
+  }
+
+  /**
+   * The current file's statements, for one request: the file's identity is checked once,
+   * so every statement of the request reads the same file even if an import renames a new
+   * one into place meanwhile. Undefined statements while nothing was imported.
+   */
+  snapshot(): (sql: string) => StatementSync | undefined {
+    const stat = fs.statSync(this.#path, { throwIfNoEntry: false });
+    const identity = stat ? `${stat.dev}:${stat.ino}:${stat.mtimeMs}` : '';
+    if (identity !== this.#identity) this.#reopen(identity);
+    const db = this.#db;
+    const statements = this.#statements;
+    return (sql) => {
+      if (!db) return undefined;
+      let statement = statements.get(sql);
+      if (!statement) {
+        statement = db.prepare(sql);
+        statements.set(sql, statement);
+      }
+      return statement;
+    };
+  }
+
+  #reopen(identity: string): void {
+    // Reads are synchronous, so no request is between two statements of the old file now.
+    this.#statements = new Map();
+    this.#db?.close();
+    this.#db = identity ? new DatabaseSync(this.#path, { readOnly: true }) : undefined;
+    this.#identity = identity;
+  }
+
+  close(): void {
+    this.#reopen('');
+  }
+}
+
+type Statements = (sql: string) => StatementSync | undefined;
+
+const rows = (statement: StatementSync | undefined, ...params: (string | number | null)[]) =>
+  (statement?.all(...params) ?? []) as Row[];
+const row = (statement: StatementSync | undefined, ...params: (string | number | null)[]) =>
+  statement?.get(...params) as Row | undefined;
+
+const JURIDICAL_FORM = `(select description from code c where c.category = 'JuridicalForm' and c.code = e.juridical_form
+  order by c.language = ? desc, c.language = 'FR' desc limit 1) as juridical_form_description`;
+
+export class SqliteReferenceReader implements ReferenceReader {
+  readonly #files: Record<SourceName, ReferenceFile>;
+
+  constructor(dataDir: string) {
+    this.#files = {
+      enterprises: new ReferenceFile(liveFile(dataDir, 'enterprises')),
+      addresses: new ReferenceFile(liveFile(dataDir, 'addresses')),
+      vehicles: new ReferenceFile(liveFile(dataDir, 'vehicles')),
+    };
+  }
+
+  close(): void {
+    for (const file of Object.values(this.#files)) file.close();
+  }
+
+  async enterprise(number: number, language: CodeLanguage): Promise<EnterpriseRows | undefined> {
+    const statement = this.#files.enterprises.snapshot();
+    const summary = this.#summary(statement, number, language);
+    if (!summary) return undefined;
+    return {
+      ...summary,
+      names: rows(statement('select language, type, name from denomination where number = ? order by rowid'), number),
+      addresses: rows(statement('select * from address where number = ? order by rowid'), number),
+      contacts: rows(statement('select type, value from contact where number = ? order by rowid'), number),
+      activities: rows(statement(`select a.*, (select description from code c where c.category = 'Nace' || a.nace_version
+          and c.code = a.nace_code order by c.language = ? desc, c.language = 'FR' desc limit 1) as description
+        from activity a where number = ? order by a.classification = 'MAIN' desc, a.nace_version desc, a.rowid`), language, number),
+      establishment_count: Number(row(statement('select count(*) as n from establishment where number = ?'), number)?.n ?? 0),
+    };
+  }
+
+  async searchEnterprises(query: EnterpriseQuery, language: CodeLanguage): Promise<EnterpriseSummaryRows[]> {
+    const statement = this.#files.enterprises.snapshot();
+    let numbers: Row[];
+    if (query.numberRanges) {
+      const ranges = query.numberRanges.map(() => 'number between ? and ?').join(' or ');
+      const zip = query.zipcode ? `and exists (select 1 from address a where a.number = e.number and a.type = 'REGO' and a.zipcode = ?)` : '';
+      numbers = rows(statement(`select number from enterprise e where (${ranges}) ${zip} order by number limit ? offset ?`),
+        ...query.numberRanges.flat(), ...(query.zipcode ? [query.zipcode] : []), query.limit, query.offset);
+    } else {
+      const match = ftsPrefixQuery(query.words ?? [], 'names') + (query.zipcode ? ` AND zipcode : "${query.zipcode}"` : '');
+      numbers = rows(statement(`select rowid as number from enterprise_search where enterprise_search match ?
+        order by bm25(enterprise_search, 1.0, 0.0), rowid limit ? offset ?`), match, query.limit, query.offset);
+    }
+    return numbers.map(({ number }) => this.#summary(statement, Number(number), language)).filter((found) => found !== undefined);
+  }
+
+  #summary(statement: Statements, number: number, language: CodeLanguage): EnterpriseSummaryRows | undefined {
+    const enterprise = row(statement(`select e.*, ${JURIDICAL_FORM} from enterprise e where number = ?`), language, number);
+    if (!enterprise) return undefined;
+    return {
+      enterprise,
+      names: rows(statement(`select language, type, name from denomination where number = ? and type in ('001', '002') order by rowid`), number),
+      address: row(statement(`select * from address where number = ? and type = 'REGO' limit 1`), number),
+    };
+  }
+
+  async address(id: string): Promise<Row | undefined> {
+    return row(this.#files.addresses.snapshot()('select * from address where id = ? limit 1'), id);
+  }
+
+  async searchAddresses(query: AddressQuery): Promise<Row[]> {
+    const parts = [ftsPrefixQuery(query.words)];
+    if (query.zipcode) parts.push(`zipcode : "${query.zipcode}"`);
+    if (query.municipality?.length) parts.push(ftsPrefixQuery(query.municipality, 'place'));
+    return rows(this.#files.addresses.snapshot()(`select a.* from
+        (select rowid as r, bm25(address_search, 4.0, 3.0, 2.0, 1.0) as score from address_search
+         where address_search match ? order by score, rowid limit ? offset ?) s
+        join address a on a.seq = s.r order by s.score, s.r`), parts.join(' AND '), query.limit, query.offset);
+  }
+
+  async postalCodes(words: readonly string[], page: Page): Promise<Row[]> {
+    const where = words.map(() => `(' ' || search) like '% ' || ? || '%'`).join(' and ') || '1';
+    return rows(this.#files.addresses.snapshot()(`select * from postal_code where ${where} order by zipcode, postname_nl, postname_fr limit ? offset ?`),
+      ...words, page.limit, page.offset);
+  }
+
+  async brands(page: Page): Promise<Row[]> {
+    return rows(this.#files.vehicles.snapshot()('select name, versions from brand order by name limit ? offset ?'), page.limit, page.offset);
+  }
+
+  async models(brand: string, page: Page): Promise<Row[] | undefined> {
+    const statement = this.#files.vehicles.snapshot();
+    if (!row(statement('select 1 as found from brand where name = ?'), brand)) return undefined;
+    return rows(statement('select name, versions from model where brand = ? order by name limit ? offset ?'), brand, page.limit, page.offset);
+  }
+
+  async versions(query: VersionQuery): Promise<Row[]> {
+    const where: string[] = [];
+    const params: (string | number)[] = [];
+    let from = 'version v';
+    let order = 'v.registrations desc, v.id';
+    if (query.words?.length) {
+      from = `(select rowid as r, bm25(version_search, 3.0, 3.0, 1.0) as score from version_search where version_search match ?) s
+        join version v on v.seq = s.r`;
+      params.push(ftsPrefixQuery(query.words));
+      order = `s.score, ${order}`;
+    }
+    for (const [column, value] of [['brand', query.brand], ['model', query.model], ['fuel', query.fuel]] as const) {
+      if (value === undefined) continue;
+      where.push(`v.${column} = ?`);
+      params.push(value);
+    }
+    if (query.year !== undefined) {
+      where.push('exists (select 1 from json_each(v.years) where value = ?)');
+      params.push(query.year);
+    }
+    const sql = `select v.* from ${from} ${where.length ? `where ${where.join(' and ')}` : ''} order by ${order} limit ? offset ?`;
+    return rows(this.#files.vehicles.snapshot()(sql), ...params, query.limit, query.offset);
+  }
+
+  async version(id: string): Promise<Row | undefined> {
+    return row(this.#files.vehicles.snapshot()('select * from version where id = ?'), id);
+  }
+
+  async brandOf(candidates: readonly string[]): Promise<string | undefined> {
+    if (candidates.length === 0) return undefined;
+    const found = row(this.#files.vehicles.snapshot()(`select name from brand where name in (${candidates.map(() => '?').join(', ')})
+      order by versions desc limit 1`), ...candidates);
+    return found?.name as string | undefined;
+  }
+}
