@@ -18,6 +18,8 @@ import { checkMatchKey, matchParty } from './matching.ts';
 import { checkReferences } from './references.ts';
 import { insertCallbacks, insertPush, insertRefs, loadLeadForUpdate, saveChildren, saveLead } from './repository.ts';
 import { representLead } from './representation.ts';
+import { duplicateProblems } from './uniqueness.ts';
+import { ValidationError } from '../errors.ts';
 import { WebhookOutbox } from '../webhooks/webhook.outbox.ts';
 
 export interface PushCommand {
@@ -71,7 +73,10 @@ export class LeadService {
     const knownKey = kind === 'CUSTOMER' ? customerMatchKey(stored?.fields ?? (body.prospect as Fields)) : null;
     const refsBefore = lead.refs.length;
     const callbacksBefore = lead.callbacks.length;
-    const changed = mergePush(lead, toLeadPush(body), now) || stored === undefined;
+    const push = toLeadPush(body);
+    const changed = mergePush(lead, push, now) || stored === undefined;
+    const duplicates = duplicateProblems(lead, push);
+    if (duplicates.length > 0) throw new ValidationError(duplicates, subject);
 
     const matchKey = await checkMatchKey(db, lead, knownKey, { target: 'prospect.email', subject });
 

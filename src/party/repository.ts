@@ -201,6 +201,19 @@ export async function insertCallbacks(db: Db, partyId: string, urls: readonly st
 
 /** Risk objects, packages and policies the merge marked as new or changed. */
 export async function saveChildren(db: Db, lead: LeadAggregate): Promise<void> {
+  // Unique values (a car's VIN, a policy's company + number) may move between the party's
+  // rows in one merge, a swap included: rows leave the unique indexes first (removed, or
+  // their value cleared), then take their new values, so no row meets another's old value.
+  const removed = lead.riskObjects.filter((object) => object.removed && !object.isNew);
+  for (const object of removed) {
+    await db.updateTable('risk_objects').set({ removed_at: object.updated_at, updated_at: object.updated_at })
+      .where('id', '=', object.id).execute();
+  }
+  const revised = lead.riskObjects.filter((object) => object.newRevision && !object.isNew && !object.removed).map((object) => object.id);
+  if (revised.length > 1) await db.updateTable('risk_objects').set({ vin: null }).where('id', 'in', revised).execute();
+  const renumbered = lead.policies.filter((policy) => policy.changed && !policy.isNew).map((policy) => policy.id);
+  if (renumbered.length > 1) await db.updateTable('insurance_policies').set({ policy_nr: null }).where('id', 'in', renumbered).execute();
+
   for (const object of lead.riskObjects) {
     if (object.isNew) {
       // The revision references the object and the object names its current revision:
@@ -210,8 +223,7 @@ export async function saveChildren(db: Db, lead: LeadAggregate): Promise<void> {
         current_revision_id: object.current.id, created_at: object.created_at, updated_at: object.updated_at, removed_at: null,
       }).execute();
     } else if (object.removed) {
-      await db.updateTable('risk_objects').set({ removed_at: object.updated_at, updated_at: object.updated_at })
-        .where('id', '=', object.id).execute();
+      // written above
     } else if (object.newRevision) {
       await db.updateTable('risk_objects')
         .set({ vin: object.vin, current_revision_id: object.current.id, updated_at: object.updated_at })
