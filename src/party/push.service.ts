@@ -15,7 +15,7 @@ import type { Fields, LeadAggregate } from './party.aggregate.ts';
 import { customerMatchKey, mergePush } from './merge.ts';
 import { toLeadPush } from './push.ts';
 import { checkMatchKey, matchParty } from './matching.ts';
-import { checkReferences } from './references.ts';
+import { certainlyDanglingReferences, checkReferences } from './references.ts';
 import { insertCallbacks, insertPush, insertRefs, loadLeadForUpdate, saveChildren, saveLead } from './repository.ts';
 import { representLead } from './representation.ts';
 import { duplicateProblems } from './uniqueness.ts';
@@ -57,6 +57,18 @@ export class LeadService {
       // Committed: the worker may look for the new event now (a new lead counts as changed).
       if (result.changed && WebhookOutbox.hasRecipients(result.lead)) this.#deps.outbox?.committed();
     });
+  }
+
+  /**
+   * A push refused by its schema: the problems found so far, plus the references in it
+   * that certainly name nothing, in one 422 (DESIGN.md section 3). Writes nothing.
+   */
+  async refusal(schemaError: ValidationError, body: unknown): Promise<ValidationError> {
+    const dangling = await certainlyDanglingReferences(this.#deps.database.db, body);
+    if (dangling.length === 0) return schemaError;
+    const targets = new Set(schemaError.problems.map((problem) => problem.target));
+    const problems = [...schemaError.problems, ...dangling.filter((problem) => !targets.has(problem.target))];
+    return new ValidationError(problems, schemaError.subject);
   }
 
   async #pushOnce(db: Kysely<Database>, command: PushCommand): Promise<PushResult> {
