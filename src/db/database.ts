@@ -72,7 +72,20 @@ export interface DatabaseHandle {
   readonly dialect: Dialect;
   /** Human-readable location for logs, without credentials. */
   readonly location: string;
+  /** Statements sent since the database was opened (`/metrics`; the benchmark's per-push count). */
+  readonly statements: StatementCount;
   close(): Promise<void>;
+}
+
+export interface StatementCount {
+  count: number;
+}
+
+/** Kysely calls `log` once per executed statement, failed ones included. */
+function countingLog(statements: StatementCount): () => void {
+  return () => {
+    statements.count++;
+  };
 }
 
 export type DatabaseOptions = Pick<Config, 'databaseUrl' | 'dataDir' | 'sqliteSynchronous'> & {
@@ -89,9 +102,11 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
       max: options.poolSize ?? 10,
       ...(options.postgresSchema ? { options: `-c search_path=${options.postgresSchema}` } : {}),
     });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const statements = { count: 0 };
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: countingLog(statements) });
     return {
       db,
+      statements,
       dialect: 'postgres',
       location: `postgres://${url.host}${url.pathname}${options.postgresSchema ? `#${options.postgresSchema}` : ''}`,
       close: () => db.destroy(),
@@ -100,9 +115,11 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   fs.mkdirSync(options.dataDir, { recursive: true });
   const filename = path.join(options.dataDir, 'lead-intake.db');
   const sqlite = new NodeSqliteDatabase({ filename, synchronous: options.sqliteSynchronous });
-  const db = new Kysely<Database>({ dialect: createNodeSqliteDialect(sqlite) });
+  const statements = { count: 0 };
+  const db = new Kysely<Database>({ dialect: createNodeSqliteDialect(sqlite), log: countingLog(statements) });
   return {
     db,
+    statements,
     dialect: 'sqlite',
     location: filename,
     close: async () => {

@@ -77,6 +77,8 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
   // Validation has taken the problems of a body it validated; a route without a body
   // schema still must not see NUL, a lone surrogate or Infinity.
   app.addHook('preHandler', (request, _reply, done) => {
+    // A route that attaches its validation error reports that one itself.
+    if (request.validationError) return done();
     const problems = takeBodyProblems(request.body);
     done(problems.length > 0 ? new ValidationError(problems, subjectOf(request)) : undefined);
   });

@@ -4,6 +4,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { requireScope } from '../auth/authorize.ts';
+import { ValidationError } from '../errors.ts';
 import { checkPayloadRules, CompanyLeadBody, CustomerLeadBody, leadExamples, LeadResponse, type LeadService, type PartyType } from '../party/index.ts';
 import { ErrorBody } from '../http/error-body.schema.ts';
 import type { AjvCompilers } from '../http/validation.ts';
@@ -48,7 +49,15 @@ export const leadRoutes: FastifyPluginAsync<LeadRoutesOptions> = async (fastify,
       // caller learns nothing about validation.
       onRequest: requireScope('leads:write'),
       validatorCompiler,
+      // A body that fails its schema reaches the handler, which adds the references that
+      // certainly dangle to the same 422 (issue 11).
+      attachValidation: true,
     }, async (request, reply) => {
+      const invalid = request.validationError;
+      if (invalid) {
+        const inBody = invalid instanceof ValidationError && invalid.validationContext === 'body';
+        throw inBody ? await leads.refusal(invalid, request.body) : invalid;
+      }
       const result = await leads.push({
         distributionId: request.params.distribution_id,
         kind,

@@ -2,6 +2,7 @@
 // tests build several apps in one process, and prom-client's global default registry
 // would make them share (and double-register) every metric.
 import type { FastifyInstance } from 'fastify';
+import type { StatementCount } from '../db/database.ts';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 type HttpLabels = 'method' | 'route' | 'status_code';
@@ -52,8 +53,17 @@ function createMetrics(): Metrics {
 }
 
 /** Decorates `app.metrics`, records every answered request and serves `GET /metrics`. */
-export function registerMetrics(app: FastifyInstance): void {
+export function registerMetrics(app: FastifyInstance, statements: StatementCount): void {
   const metrics = createMetrics();
+  new Counter({
+    name: 'lead_intake_database_statements_total',
+    help: 'SQL statements run through the query builder, failed ones included (BEGIN and COMMIT are not counted).',
+    registers: [metrics.registry],
+    collect() {
+      this.reset();
+      this.inc(statements.count);
+    },
+  });
   app.decorate('metrics', metrics);
 
   app.addHook('onResponse', async (request, reply) => {

@@ -15,7 +15,7 @@ const READINESS_TIMEOUT_MS = 2_000;
 const StatusOk = Type.Object({ status: Type.Literal('ok') });
 
 export function registerOperationalRoutes(app: FastifyInstance, database: DatabaseHandle): void {
-  registerMetrics(app);
+  registerMetrics(app, database.statements);
 
   app.get('/healthz', {
     schema: {

@@ -15,9 +15,11 @@ import type { Fields, LeadAggregate } from './party.aggregate.ts';
 import { customerMatchKey, mergePush } from './merge.ts';
 import { toLeadPush } from './push.ts';
 import { checkMatchKey, matchParty } from './matching.ts';
-import { checkReferences } from './references.ts';
+import { certainlyDanglingReferences, checkReferences } from './references.ts';
 import { insertCallbacks, insertPush, insertRefs, loadLeadForUpdate, saveChildren, saveLead } from './repository.ts';
 import { representLead } from './representation.ts';
+import { duplicateProblems } from './uniqueness.ts';
+import { ValidationError } from '../errors.ts';
 import { WebhookOutbox } from '../webhooks/webhook.outbox.ts';
 
 export interface PushCommand {
@@ -57,6 +59,18 @@ export class LeadService {
     });
   }
 
+  /**
+   * A push refused by its schema: the problems found so far, plus the references in it
+   * that certainly name nothing, in one 422 (DESIGN.md section 3). Writes nothing.
+   */
+  async refusal(schemaError: ValidationError, body: unknown): Promise<ValidationError> {
+    const dangling = await certainlyDanglingReferences(this.#deps.database.db, body);
+    if (dangling.length === 0) return schemaError;
+    const targets = new Set(schemaError.problems.map((problem) => problem.target));
+    const problems = [...schemaError.problems, ...dangling.filter((problem) => !targets.has(problem.target))];
+    return new ValidationError(problems, schemaError.subject);
+  }
+
   async #pushOnce(db: Kysely<Database>, command: PushCommand): Promise<PushResult> {
     const { distributionId, kind, body } = command;
     const subject = kind === 'CUSTOMER' ? 'CustomerLead' : 'CompanyLead';
@@ -71,7 +85,10 @@ export class LeadService {
     const knownKey = kind === 'CUSTOMER' ? customerMatchKey(stored?.fields ?? (body.prospect as Fields)) : null;
     const refsBefore = lead.refs.length;
     const callbacksBefore = lead.callbacks.length;
-    const changed = mergePush(lead, toLeadPush(body), now) || stored === undefined;
+    const push = toLeadPush(body);
+    const changed = mergePush(lead, push, now) || stored === undefined;
+    const duplicates = duplicateProblems(lead, push);
+    if (duplicates.length > 0) throw new ValidationError(duplicates, subject);
 
     const matchKey = await checkMatchKey(db, lead, knownKey, { target: 'prospect.email', subject });
 

@@ -1,8 +1,8 @@
 // All SQL of the lead aggregate. Every function takes the transaction as its first
 // argument (kysely example app); the service owns the transaction.
-import { PostgresAdapter, type Kysely } from 'kysely';
+import { PostgresAdapter, type InsertObject, type Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
-import type { ExternalRef, Fields, LeadAggregate } from './party.aggregate.ts';
+import type { ExternalRef, Fields, InsurancePolicy, LeadAggregate } from './party.aggregate.ts';
 import type { ExternalRefEntity, PartyType } from './party.table.ts';
 import { withoutNulls } from './merge.ts';
 import { StaleVersionError } from '../db/errors.ts';
@@ -199,64 +199,97 @@ export async function insertCallbacks(db: Db, partyId: string, urls: readonly st
   await db.insertInto('party_callbacks').values(urls.map((url) => ({ party_id: partyId, url, created_at: now }))).execute();
 }
 
-/** Risk objects, packages and policies the merge marked as new or changed. */
+/**
+ * Risk objects, packages and policies the merge marked as new or changed. New rows go in
+ * one multi-row INSERT per table, however many cars, policies or coverages the push
+ * carries; only rows whose values differ from row to row (changed ones) are updated one
+ * by one.
+ */
 export async function saveChildren(db: Db, lead: LeadAggregate): Promise<void> {
-  for (const object of lead.riskObjects) {
-    if (object.isNew) {
-      // The revision references the object and the object names its current revision:
-      // insert the object pointing at the revision id first (no FK on that column).
-      await db.insertInto('risk_objects').values({
-        id: object.id, distribution_id: lead.distributionId, party_id: lead.partyId, type: object.type, position: object.position, vin: object.vin,
-        current_revision_id: object.current.id, created_at: object.created_at, updated_at: object.updated_at, removed_at: null,
-      }).execute();
-    } else if (object.removed) {
-      await db.updateTable('risk_objects').set({ removed_at: object.updated_at, updated_at: object.updated_at })
-        .where('id', '=', object.id).execute();
-    } else if (object.newRevision) {
-      await db.updateTable('risk_objects')
-        .set({ vin: object.vin, current_revision_id: object.current.id, updated_at: object.updated_at })
-        .where('id', '=', object.id).execute();
-    }
-    if (object.newRevision) {
-      await db.insertInto('risk_object_revisions').values({
-        id: object.current.id, risk_object_id: object.id, revision_nr: object.current.revision_nr,
-        data: JSON.stringify(object.current.data), created_at: object.current.created_at,
-      }).execute();
-    }
+  const { distributionId, partyId } = lead;
+  const objects = lead.riskObjects;
+  // Unique values (a car's VIN, a policy's company + number) may move between the party's
+  // rows in one merge, a swap included: rows leave the unique indexes first (removed, or
+  // their value cleared), then take their new values, so no row meets another's old value.
+  const removed = objects.filter((object) => object.removed && !object.isNew);
+  for (const [at, ids] of groupIds(removed, (object) => object.updated_at)) {
+    await db.updateTable('risk_objects').set({ removed_at: at, updated_at: at }).where('id', 'in', ids).execute();
   }
+  const revised = objects.filter((object) => object.newRevision && !object.isNew && !object.removed);
+  if (revised.length > 1) await db.updateTable('risk_objects').set({ vin: null }).where('id', 'in', revised.map((object) => object.id)).execute();
+  const changedPolicies = lead.policies.filter((policy) => policy.changed && !policy.isNew);
+  if (changedPolicies.length > 1) {
+    await db.updateTable('insurance_policies').set({ policy_nr: null }).where('id', 'in', changedPolicies.map((policy) => policy.id)).execute();
+  }
+
+  for (const object of revised) {
+    await db.updateTable('risk_objects')
+      .set({ vin: object.vin, current_revision_id: object.current.id, updated_at: object.updated_at })
+      .where('id', '=', object.id).execute();
+  }
+  // The revision references the object and the object names its current revision:
+  // the object goes first, pointing at the revision id (no FK on that column).
+  await insertRows(db, 'risk_objects', objects.filter((object) => object.isNew).map((object) => ({
+    id: object.id, distribution_id: distributionId, party_id: partyId, type: object.type, position: object.position, vin: object.vin,
+    current_revision_id: object.current.id, created_at: object.created_at, updated_at: object.updated_at, removed_at: null,
+  })));
+  await insertRows(db, 'risk_object_revisions', objects.filter((object) => object.newRevision).map((object) => ({
+    id: object.current.id, risk_object_id: object.id, revision_nr: object.current.revision_nr,
+    data: JSON.stringify(object.current.data), created_at: object.current.created_at,
+  })));
+
   for (const pkg of lead.packages) {
-    if (pkg.isNew) {
-      await db.insertInto('policy_packages').values({
-        id: pkg.id, position: pkg.position, distribution_id: lead.distributionId, party_id: lead.partyId, data: JSON.stringify(pkg.data),
-        created_at: pkg.created_at, updated_at: pkg.updated_at,
-      }).execute();
-    } else if (pkg.changed) {
+    if (pkg.changed && !pkg.isNew) {
       await db.updateTable('policy_packages').set({ data: JSON.stringify(pkg.data), updated_at: pkg.updated_at }).where('id', '=', pkg.id).execute();
     }
   }
-  for (const policy of lead.policies) {
-    const row = {
-      policy_package_id: policy.policy_package_id,
-      insurance_company: (policy.data.insurance_company as string | undefined) ?? null,
-      policy_nr: (policy.data.policy_nr as string | undefined) ?? null,
-      data: JSON.stringify(policy.data),
-      updated_at: policy.updated_at,
-    };
-    if (policy.isNew) {
-      await db.insertInto('insurance_policies').values({
-        id: policy.id, position: policy.position, distribution_id: lead.distributionId, party_id: lead.partyId, created_at: policy.created_at, ...row,
-      }).execute();
-      await insertRefs(db, lead.distributionId, 'policy', policy.id, policy.refs, policy.created_at);
-    } else if (policy.changed) {
-      await db.updateTable('insurance_policies').set(row).where('id', '=', policy.id).execute();
-      await insertRefs(db, lead.distributionId, 'policy', policy.id, policy.newRefs ?? [], policy.updated_at);
-    }
-    if (policy.coveragesChanged) await db.deleteFrom('coverages').where('insurance_policy_id', '=', policy.id).execute();
-    if ((policy.isNew || policy.coveragesChanged) && policy.coverages.length > 0) {
-      await db.insertInto('coverages').values(policy.coverages.map((c, position) => ({
-        id: c.id, insurance_policy_id: policy.id, position, risk_object_id: c.risk_object_id, data: JSON.stringify(c.data),
-      }))).execute();
-    }
+  await insertRows(db, 'policy_packages', lead.packages.filter((pkg) => pkg.isNew).map((pkg) => ({
+    id: pkg.id, position: pkg.position, distribution_id: distributionId, party_id: partyId, data: JSON.stringify(pkg.data),
+    created_at: pkg.created_at, updated_at: pkg.updated_at,
+  })));
+
+  const policyRow = (policy: InsurancePolicy) => ({
+    policy_package_id: policy.policy_package_id,
+    insurance_company: (policy.data.insurance_company as string | undefined) ?? null,
+    policy_nr: (policy.data.policy_nr as string | undefined) ?? null,
+    data: JSON.stringify(policy.data),
+    updated_at: policy.updated_at,
+  });
+  for (const policy of changedPolicies) await db.updateTable('insurance_policies').set(policyRow(policy)).where('id', '=', policy.id).execute();
+  const newPolicies = lead.policies.filter((policy) => policy.isNew);
+  await insertRows(db, 'insurance_policies', newPolicies.map((policy) => ({
+    id: policy.id, position: policy.position, distribution_id: distributionId, party_id: partyId, created_at: policy.created_at, ...policyRow(policy),
+  })));
+  await insertRows(db, 'external_refs', [
+    ...newPolicies.flatMap((policy) => policy.refs.map((ref) => refRow(distributionId, policy.id, ref, policy.created_at))),
+    ...changedPolicies.flatMap((policy) => (policy.newRefs ?? []).map((ref) => refRow(distributionId, policy.id, ref, policy.updated_at))),
+  ]);
+
+  const coveragesReplaced = lead.policies.filter((policy) => policy.coveragesChanged && !policy.isNew).map((policy) => policy.id);
+  if (coveragesReplaced.length > 0) await db.deleteFrom('coverages').where('insurance_policy_id', 'in', coveragesReplaced).execute();
+  await insertRows(db, 'coverages', lead.policies.filter((policy) => policy.isNew || policy.coveragesChanged).flatMap((policy) =>
+    policy.coverages.map((c, position) => ({
+      id: c.id, insurance_policy_id: policy.id, position, risk_object_id: c.risk_object_id, data: JSON.stringify(c.data),
+    }))));
+}
+
+function refRow(distributionId: string, policyId: string, ref: ExternalRef, at: string) {
+  return { distribution_id: distributionId, entity_type: 'policy' as const, company: ref.company, ref: ref.ref, entity_id: policyId, created_at: at };
+}
+
+function groupIds<T extends { id: string }>(items: readonly T[], key: (item: T) => string): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item.id]);
+  return groups;
+}
+
+/** Rows per INSERT: far below SQLite's 32,766 and PostgreSQL's 65,535 bound parameters. */
+const ROWS_PER_INSERT = 1000;
+
+/** One multi-row INSERT (a 100 x 100-coverage push takes a few, within the parameter limits). */
+async function insertRows<T extends keyof Database & string>(db: Db, table: T, rows: ReadonlyArray<InsertObject<Database, T>>): Promise<void> {
+  for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+    await db.insertInto(table).values(rows.slice(start, start + ROWS_PER_INSERT) as InsertObject<Database, T>[]).execute();
   }
 }
 

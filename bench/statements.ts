@@ -1,0 +1,78 @@
+// Statements per push, per scenario and database: the server counts every statement it
+// runs (`lead_intake_database_statements_total` on /metrics); this pushes a few bodies of
+// each scenario one at a time and divides. A PostgreSQL push is one transaction, so its
+// round trips are these statements plus BEGIN and COMMIT; SQLite's group commit shares
+// BEGIN and COMMIT between the pushes of one event-loop turn.
+//   npx node bench/statements.ts            (both databases)
+//   BENCH_DATABASES=sqlite npx node bench/statements.ts
+import { randomBytes } from 'node:crypto';
+import { createBenchDatabase, type BenchDialect } from './database.ts';
+import { readOptions } from './options.ts';
+import { fullBodies, mergeBodies, mergeTargetBodies, minimalBodies, type BodyFactory } from './payloads.ts';
+import { startServer } from './processes.ts';
+
+export interface StatementCount {
+  readonly dialect: BenchDialect;
+  readonly label: string;
+  /** Statements per push, through the query builder. */
+  readonly statements: number;
+  /** Client-server round trips per push on PostgreSQL (statements + BEGIN + COMMIT); null on SQLite. */
+  readonly roundTrips: number | null;
+}
+
+const PUSHES = 20;
+const TARGETS = 5;
+
+export async function countStatements(dialects: readonly BenchDialect[], postgresUrl: string): Promise<StatementCount[]> {
+  const results: StatementCount[] = [];
+  for (const dialect of dialects) {
+    const database = await createBenchDatabase(dialect, postgresUrl);
+    const env = { NODE_ENV: 'production', LOG_LEVEL: 'warn', DATABASE_URL: '', RATE_LIMIT: 'off', ...database.env };
+    const server = await startServer('src/server.ts', env, { pinning: { enabled: false }, readyPath: '/healthz' });
+    try {
+      const url = `${server.url}/v1/api/distributions/${database.distributionId}/leads/customers`;
+      const push = async (body: string) => {
+        const response = await fetch(url, { method: 'POST', headers: { authorization: `apikey ${database.token}`, 'content-type': 'application/json' }, body });
+        if (!response.ok) throw new Error(`push answered ${response.status}: ${await response.text()}`);
+      };
+      const counted = async (next: BodyFactory): Promise<number> => {
+        const before = await statementsSoFar(server.url);
+        for (let i = 0; i < PUSHES; i++) await push(next());
+        return (await statementsSoFar(server.url) - before) / PUSHES;
+      };
+      const prefix = randomBytes(4).toString('hex');
+      const targets = mergeTargetBodies(prefix);
+      for (let i = 0; i < TARGETS; i++) await push(targets());
+      const scenarios: Array<[string, BodyFactory]> = [
+        ['(a) minimal push, new lead', minimalBodies(prefix)],
+        ['(b) full push, new lead', fullBodies(prefix)],
+        ['(c) merge into existing lead', mergeBodies(prefix, TARGETS)],
+      ];
+      for (const [label, next] of scenarios) {
+        const statements = await counted(next);
+        results.push({ dialect, label, statements, roundTrips: dialect === 'postgres' ? statements + 2 : null });
+      }
+    } finally {
+      await server.stop();
+      await database.drop();
+    }
+  }
+  return results;
+}
+
+async function statementsSoFar(baseUrl: string): Promise<number> {
+  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith('lead_intake_database_statements_total '));
+  if (!line) throw new Error('/metrics has no lead_intake_database_statements_total');
+  return Number(line.split(' ')[1]);
+}
+
+export function renderStatementTable(counts: readonly StatementCount[]): string {
+  const rows = counts.map((c) => `| ${c.dialect} | ${c.label} | ${c.statements.toFixed(1)} | ${c.roundTrips === null ? 'n/a' : c.roundTrips.toFixed(1)} |`);
+  return ['| Database | Scenario | statements per push | PostgreSQL round trips per push |', '|---|---|---:|---:|', ...rows, ''].join('\n');
+}
+
+if (import.meta.main) {
+  const options = readOptions();
+  process.stdout.write(renderStatementTable(await countStatements(options.databases, options.postgresUrl)));
+}
