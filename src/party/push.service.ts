@@ -17,6 +17,7 @@ import { toLeadPush } from './push.ts';
 import { checkMatchKey, matchParty } from './matching.ts';
 import { certainlyDanglingReferences, checkReferences } from './references.ts';
 import { insertCallbacks, insertPush, insertRefs, loadLeadForUpdate, saveChildren, saveLead } from './repository.ts';
+import { lockPushKeys } from './push-locks.ts';
 import { representLead } from './representation.ts';
 import { duplicateProblems } from './uniqueness.ts';
 import { ValidationError } from '../errors.ts';
@@ -76,6 +77,7 @@ export class LeadService {
     const subject = kind === 'CUSTOMER' ? 'CustomerLead' : 'CompanyLead';
     const now = new Date().toISOString();
 
+    await lockPushKeys(db, distributionId, body);
     const partyId = await matchParty(db, distributionId, kind, body, subject);
     const stored = partyId === undefined ? undefined : await loadLeadForUpdate(db, partyId);
     await checkReferences(db, distributionId, body, stored, subject);

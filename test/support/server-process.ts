@@ -31,7 +31,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     await eventually(async () => {
       if (child.exitCode !== null) throw new Error('the server exited');
       return (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) || undefined;
-    }, 15_000, 'the server to start');
+    }, 60_000, 'the server to start');
   } catch {
     child.kill('SIGKILL');
     throw new Error(`server did not start: ${stderr}`);
