@@ -19,6 +19,7 @@ import { etagOf } from './read.service.ts';
 import { listRevisionRows } from './repository.ts';
 import { checkPartyDocument } from './payload-rules.ts';
 import type { RiskObjectType } from './party.table.ts';
+import { writeClock } from './change-clock.ts';
 import { applyMergePatch } from './merge-patch.ts';
 import { CompanyPartyDocument, CustomerPartyDocument, type PartyResponse } from './party.schema.ts';
 import { WebhookOutbox } from '../webhooks/webhook.outbox.ts';
@@ -119,7 +120,7 @@ export class PartyService {
     problems.push(...checkPartyDocument(document));
     if (problems.length > 0) throw new ValidationError(problems, subject);
 
-    const now = new Date().toISOString();
+    const now = await writeClock(db);
     const { risk_objects: riskObjects, ...fields } = document as Fields & { risk_objects?: { cars?: Fields[]; residences?: Fields[] } };
     const storedKey = customerMatchKey(lead.fields);
     const patchedFields = withoutNulls(fields);

@@ -17,6 +17,7 @@ import { toLeadPush } from './push.ts';
 import { checkMatchKey, matchParty } from './matching.ts';
 import { certainlyDanglingReferences, checkReferences } from './references.ts';
 import { insertCallbacks, insertPush, insertRefs, loadLeadForUpdate, saveChildren, saveLead } from './repository.ts';
+import { writeClock } from './change-clock.ts';
 import { lockPushKeys } from './push-locks.ts';
 import { representLead } from './representation.ts';
 import { duplicateProblems } from './uniqueness.ts';
@@ -75,7 +76,7 @@ export class LeadService {
   async #pushOnce(db: Kysely<Database>, command: PushCommand): Promise<PushResult> {
     const { distributionId, kind, body } = command;
     const subject = kind === 'CUSTOMER' ? 'CustomerLead' : 'CompanyLead';
-    const now = new Date().toISOString();
+    const now = await writeClock(db);
 
     await lockPushKeys(db, distributionId, body);
     const partyId = await matchParty(db, distributionId, kind, body, subject);

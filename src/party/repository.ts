@@ -1,5 +1,6 @@
 // All SQL of the lead aggregate. Every function takes the transaction as its first
 // argument (kysely example app); the service owns the transaction.
+import { listingHorizon } from './change-clock.ts';
 import { PostgresAdapter, type InsertObject, type Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { ExternalRef, Fields, InsurancePolicy, LeadAggregate } from './party.aggregate.ts';
@@ -319,8 +320,11 @@ export interface LeadListQuery {
 
 /** Lead rows in (updated_at, id) order, one more than `limit` to tell if a page follows. */
 export async function listLeadRows(db: Db, query: LeadListQuery): Promise<Array<{ id: string; party_id: string; updated_at: string }>> {
+  // Nothing a writer still running could yet stamp below (change-clock.ts).
+  const horizon = await listingHorizon(db);
   let select = db.selectFrom('leads').select(['leads.id', 'leads.party_id', 'leads.updated_at'])
     .where('leads.distribution_id', '=', query.distributionId);
+  if (horizon !== undefined) select = select.where('leads.updated_at', '<', horizon);
   if (query.ref) {
     const { company, ref } = query.ref;
     select = select.where('leads.party_id', 'in', db.selectFrom('external_refs').select('entity_id')
