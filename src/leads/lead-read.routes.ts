@@ -55,7 +55,11 @@ export const leadReadRoutes: FastifyPluginAsync<LeadReadRoutesOptions> = async (
       operationId: 'listLeads', summary: 'Find leads by external ref, or list changes', tags: ['leads'], security,
       description:
         'Leads ordered by last change (updated_at, then id). `external_ref` (with `external_ref_company` when the ref ' +
-        'has one) finds the lead a platform pushed; `updated_since` lists what changed since a time. Follow `next`.',
+        'has one) finds the lead a platform pushed; `updated_since` lists what changed since a time. Follow `next`. ' +
+        'To keep in sync, read to the end, keep the newest `updated_at` seen (or the last `next`) and ask again later with ' +
+        '`updated_since` set to it: no lead created or changed meanwhile is skipped, even one whose write committed late ' +
+        '(leads stamped after the oldest write still in progress began wait for the next call); one stamped exactly at ' +
+        'that time comes again.',
       params: Type.Object({ distribution_id: Type.String() }),
       querystring: Type.Object({
         external_ref: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
