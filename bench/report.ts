@@ -143,11 +143,13 @@ export function renderReport({ options, machine, startedAt, echo, measurements, 
     'PostgreSQL must be reachable (default `postgres://postgres@127.0.0.1:5432/test`; each scenario creates and drops a schema of its own). Then:',
     '', '```sh', 'npm run bench                      # everything, writes docs/benchmarks.md (about 6 minutes here)',
     'BENCH_DURATION=3 BENCH_WARMUP=1 BENCH_SEED_LEADS=0 BENCH_DATABASES=sqlite BENCH_OUTPUT=/tmp/bench.md npm run bench   # a quick look',
-    'BENCH_ONLY=webhooks npm run bench > webhooks.md   # only scenario (d), webhooks under push load, as a section to paste', '```', '',
+    'BENCH_ONLY=webhooks npm run bench > webhooks.md   # only scenario (d), webhooks under push load, as a section to paste',
+    'BENCH_ONLY=reference BENCH_REFERENCE_SCALE=0.25 npm run bench   # the reference databases, writes docs/benchmarks-reference.md', '```', '',
     'Settings: `BENCH_DURATION` (s, 10), `BENCH_WARMUP` (s, 2), `BENCH_CONNECTIONS` (50), `BENCH_MERGE_LEADS` (1000), ' +
       '`BENCH_SEED_LEADS` (200000; 0 skips the stored-leads run), `BENCH_SEED_CONNECTIONS` (100), `BENCH_DATABASES` (sqlite,postgres), ' +
       '`BENCH_POSTGRES_URL`, `BENCH_PIN` (0 turns core pinning off), `BENCH_OUTPUT` (docs/benchmarks.md), ' +
-      '`BENCH_ONLY` (`webhooks`: run only scenario (d) and print its section instead of writing the report), ' +
+      '`BENCH_ONLY` (`webhooks`: run only scenario (d) and print its section instead of writing the report; `reference`: only the ' +
+      'car, address and company databases, imports and reads at `BENCH_REFERENCE_SCALE` of full Belgian scale, into docs/benchmarks-reference.md), ' +
       '`BENCH_QUIET_CPU` (25) and `BENCH_QUIET_WAIT` (s, 300): before each scenario, wait up to that long for the rest of the machine ' +
       'to use at most that share of one core; ' +
       '`BENCH_CPU_PROFILE` (a directory: instead of the report, run scenario (a) on SQLite under `node --cpu-prof` and print where the server\'s time went).',

@@ -29,8 +29,8 @@ import { createAuthenticator } from './auth/authorize.ts';
 import { bearerTokenVerifier } from './auth/bearer-token.ts';
 import { WebhookOutbox } from './webhooks/webhook.outbox.ts';
 import { registerWebhooks } from './webhooks/webhook.plugin.ts';
-import { registerReferenceData } from './reference/reference.plugin.ts';
 import { registerBrokerApp } from './broker-app/broker-app.plugin.ts';
+import { registerReferenceData } from './reference/reference.plugin.ts';
 
 export interface AppDependencies {
   readonly config: Config;

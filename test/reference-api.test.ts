@@ -100,7 +100,9 @@ describe('addresses', () => {
     expect(nl.body.items[0]).toMatchObject({ id: '1', street: 'Wetstraat', housenr: '16', zipcode: '1000', municipality: 'Brussel', language: 'nl' });
     expect(fr.body.items[0]).toMatchObject({ id: '1', street: 'Rue de la Loi', municipality: 'Bruxelles', language: 'fr' });
     expect(nl.body.items[0].street_names).toEqual({ nl: 'Wetstraat', fr: 'Rue de la Loi', de: null });
-    expect(nl.body.items.map((a: any) => a.id)).toEqual(['1', '2']);
+    // A house number typed in full means itself; the number being typed also finds longer ones.
+    expect(nl.body.items.map((a: any) => a.id)).toEqual(['1']);
+    expect((await get('/addresses?q=wetstraat%2016')).body.items.map((a: any) => a.id)).toEqual(['1', '3', '2']);
   });
 
   it('ignores accents and case, and filters by zipcode and municipality', async () => {

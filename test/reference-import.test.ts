@@ -5,7 +5,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliJson, runCli } from './support/cli.ts';
+import { Readable } from 'node:stream';
+import { main } from '../src/cli/main.ts';
+import { childEnv, cliJson, runCli } from './support/cli.ts';
 import { callApi } from './support/api-client.ts';
 import { createTenant, startTestServer, type Tenant, type TestServer } from './support/test-server.ts';
 import { BRUSSELS_ADDRESSES, bestCsv, eeaFiles, gzip, kboDump, tempDir, writeFolder, writeZip } from './support/reference-files.ts';
@@ -105,6 +107,21 @@ describe('data import vehicles', () => {
 });
 
 describe('data status and the command line', () => {
+  it('shows progress on a terminal, and only there', async () => {
+    let stderr = '';
+    let stdout = '';
+    const code = await main(['data', 'import', 'vehicles', ...eeaFiles()], {
+      env: childEnv(server.database.env), stdin: Readable.from([]),
+      stdout: { write: (text: string) => (stdout += text) },
+      stderr: Object.assign({ write: (text: string) => (stderr += text) }, { isTTY: true }),
+    });
+    expect(code).toBe(0);
+    expect(stderr).toContain('building indexes and swapping in');
+    expect(JSON.parse(stdout).rows).toEqual({ version: 3 });
+    // Not a terminal (every other test here): stderr stays empty.
+    expect((await runCli(server.database.env, ['data', 'import', 'vehicles', ...eeaFiles()])).stderr).toBe('');
+  });
+
   it('tells what is loaded', async () => {
     const status = await cliJson(server.database.env, ['data', 'status']);
     expect(status.enterprises).toMatchObject({ snapshot_date: '2026-11-01', rows: { enterprise: 3 } });

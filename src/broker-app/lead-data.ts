@@ -1,8 +1,10 @@
 // Everything the broker app reads or changes, through the services the API uses: the
 // lead as the API represents it, the party's revision history, the push log, and webhook
 // deliveries with their attempts. The one place the app touches the domain modules.
+import { listApiTokens } from '../auth/api-token.service.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import type { LeadReader, LeadResponse, PartyService } from '../party/index.ts';
+import { listUsers } from '../sso/user.service.ts';
 import { listDeliveries, replayFailedDelivery } from '../webhooks/delivery-admin.ts';
 
 export interface LeadServices {
@@ -52,7 +54,21 @@ export async function timeline(services: LeadServices, distributionId: string, p
   } while (after && pushes.length < TIMELINE_LIMIT);
   const deliveries = await listDeliveries(services.database.db, { distributionId, leadId: lead.id, limit: TIMELINE_LIMIT });
   // Oldest first, like a timeline reads.
-  return { lead, pushes, deliveries: deliveries.reverse() };
+  return { lead, pushes, deliveries: deliveries.reverse(), callers: await callerNames(services, distributionId) };
+}
+
+/**
+ * Who pushed, by name: the push log keeps `token:<id>` or `user:<id>` (describeCaller), and
+ * a broker knows their tokens and colleagues by name. Only the distribution's own.
+ */
+export type CallerName = { readonly kind: 'token' | 'user'; readonly name: string | null };
+
+async function callerNames(services: LeadServices, distributionId: string): Promise<Map<string, CallerName>> {
+  const [tokens, users] = await Promise.all([listApiTokens(services.database.db, { distributionId }), listUsers(services.database.db, { distributionId })]);
+  const names = new Map<string, CallerName>();
+  for (const token of tokens) names.set(`token:${token.id}`, { kind: 'token', name: token.name });
+  for (const user of users) names.set(`user:${user.id}`, { kind: 'user', name: user.username });
+  return names;
 }
 
 export async function rawPush(services: LeadServices, distributionId: string, partyId: string, pushId: string) {

@@ -1,5 +1,6 @@
 // lead-intake data import enterprises|addresses|vehicles PATH... and data status
 // (DESIGN.md section 6): the reference databases, imported from their published files.
+import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { importReference, referenceImporter, type ImportProgress } from '../reference/import.ts';
 import { SOURCES, type SourceName } from '../reference/reference-source.ts';
@@ -34,6 +35,16 @@ async function importCommand(args: string[], io: CliIo): Promise<void> {
   if (name === undefined) throw new UsageError(command, `missing database (${SOURCES.join(', ')})`);
   if (!SOURCES.includes(name as SourceName)) throw new UsageError(command, `unknown database ${JSON.stringify(name)} (${SOURCES.join(', ')})`);
   if (paths.length === 0) throw new UsageError(command, 'missing PATH');
+  // The lowest CPU priority: on a machine the server shares, a long import takes only the
+  // time the server leaves idle, so pushes and lookups keep their pace. Only when the
+  // command owns its process (not when a test runs it in its own).
+  if (io.stderr === process.stderr) {
+    try {
+      os.setPriority(19);
+    } catch {
+      // Not permitted here: the import still runs, at normal priority.
+    }
+  }
   const progress = progressPrinter(io);
   const summary = await withDatabase(io, (database, config) =>
     importReference(referenceImporter(database, config), SOURCE_DEFINITIONS[name as SourceName], paths, progress.update));

@@ -4,14 +4,23 @@
 // again (a POST form with the session's CSRF token).
 import { html, type Html } from '../html.ts';
 import type { PageContext } from '../layout.ts';
-import type { Delivery, Lead, Push } from '../lead-data.ts';
+import type { CallerName, Delivery, Lead, Push } from '../lead-data.ts';
 import { renderLeadPage } from './party.page.ts';
 
-function pushRow(context: PageContext, lead: Lead, push: Push): Html {
+type CallerNames = ReadonlyMap<string, CallerName>;
+
+function callerText(context: PageContext, callers: CallerNames, caller: string): string {
+  const known = callers.get(caller);
+  if (!known) return caller;
+  if (known.kind === 'user') return context.t('callerUser', { name: known.name ?? '' });
+  return known.name ? context.t('callerToken', { name: known.name }) : context.t('callerTokenUnnamed', { id: caller.slice('token:'.length, 'token:'.length + 8) });
+}
+
+function pushRow(context: PageContext, lead: Lead, push: Push, callers: CallerNames): Html {
   const { t, formats } = context;
   return html`<tr>
 <td><time datetime="${push.received_at}">${formats.dateTime(push.received_at)}</time></td>
-<td>${push.caller}</td>
+<td>${callerText(context, callers, push.caller)}</td>
 <td>${push.origin ?? t('notGiven')}</td>
 <td>${push.status === 201 ? t('created') : t('merged')}</td>
 <td><a href="/app/proflow/parties/${lead.party_id}/pushes/${push.id}">${t('showRawBody')}<span class="muted"> (${formats.dateTime(push.received_at)})</span></a></td>
@@ -41,7 +50,7 @@ function deliveryRow(context: PageContext, lead: Lead, delivery: Delivery, csrf:
 </tr>`;
 }
 
-export function renderProflow(context: PageContext, data: { lead: Lead; pushes: Push[]; deliveries: Delivery[] }, { replayed }: { replayed: boolean }): string {
+export function renderProflow(context: PageContext, data: { lead: Lead; pushes: Push[]; deliveries: Delivery[]; callers: CallerNames }, { replayed }: { replayed: boolean }): string {
   const { t } = context;
   const { lead, pushes, deliveries } = data;
   const csrf = context.user?.csrf ?? '';
@@ -50,7 +59,7 @@ ${replayed ? html`<p class="notice" role="status">${t('replayed')}</p>` : ''}
 <h2 id="pushes">${t('pushes')}</h2>
 ${pushes.length === 0 ? html`<p>${t('noPushes')}</p>` : html`<table aria-labelledby="pushes">
 <thead><tr><th scope="col">${t('receivedAt')}</th><th scope="col">${t('caller')}</th><th scope="col">${t('origin')}</th><th scope="col">${t('result')}</th><th scope="col">${t('rawBody')}</th></tr></thead>
-<tbody>${pushes.map((push) => pushRow(context, lead, push))}</tbody></table>`}
+<tbody>${pushes.map((push) => pushRow(context, lead, push, data.callers))}</tbody></table>`}
 <h2 id="deliveries">${t('deliveries')}</h2>
 ${deliveries.length === 0 ? html`<p>${t('noDeliveries')}</p>` : html`<table aria-labelledby="deliveries">
 <thead><tr><th scope="col">${t('receivedAt')}</th><th scope="col">${t('event')}</th><th scope="col">${t('address')}</th><th scope="col">${t('status')}</th><th scope="col">${t('attempts')}</th><th scope="col"><span class="muted">${t('replay')}</span></th></tr></thead>

@@ -69,8 +69,11 @@ export const vehicleSource: ReferenceSourceDefinition = {
         version.registrations += whole(v('R')) ?? 1;
       }
     }
+    // Most registered first: the catalogue's key order is its popularity, so a match that
+    // stops at a page's rows returns the versions people drive.
+    const ordered = [...versions].sort(([, a], [, b]) => b.registrations - a.registrations);
     let seq = 0;
-    for (const [key, version] of versions) {
+    for (const [key, version] of ordered) {
       const id = createHash('sha256').update(key).digest('base64url').slice(0, 16);
       const years = JSON.stringify([...version.years].sort((a, b) => a - b));
       const pending = sink.add('version', [id, ...version.row, years, version.registrations, ++seq]);

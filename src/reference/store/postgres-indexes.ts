@@ -52,7 +52,7 @@ export const POSTGRES_FINISH: Readonly<Record<SourceName, (t: Names, f: string) 
   ],
   vehicles: (t, f) => [
     `create unique index on ${t('version')} (id)`,
-    `create index on ${t('version')} (brand, model, registrations desc)`,
+    `create index on ${t('version')} (brand, model, seq)`,
     `create table ${t('brand')} as select brand as name, count(*)::integer as versions from ${t('version')} group by brand`,
     `create table ${t('model')} as select brand, model as name, count(*)::integer as versions from ${t('version')} group by brand, model`,
     `create index on ${t('model')} (brand, name)`,

@@ -6,11 +6,18 @@ import { CompiledQuery } from 'kysely';
 import type { DB } from '../../db/database.ts';
 import type { SourceName } from '../reference-source.ts';
 import { liveSchema, workingSchema } from './postgres-schemas.ts';
+import { searchTiers, tsTier } from '../search-tiers.ts';
 import type { AddressQuery, CodeLanguage, EnterpriseQuery, EnterpriseRows, EnterpriseSummaryRows, Page, ReferenceReader, Row, VersionQuery } from './reference-store.ts';
 
-/** Each word a prefix, an exact word counting twice, so ts_rank puts "16" before "160". */
-function tsQuery(words: readonly string[]): string {
-  return words.map((word) => `(${word} | ${word}:*)`).join(' & ');
+/**
+ * The keys of a page over ranked tiers (search-tiers.ts) in one statement, so one
+ * snapshot: each tier's match stops at the rows needed ($1), a row keeps its best tier.
+ * `match(p)` is the statement selecting `key` for the tsquery in parameter p.
+ */
+function tieredKeys(key: string, tierParameters: readonly number[], match: (parameter: number) => string): string {
+  const tiers = tierParameters.map((parameter, index) =>
+    `select ${key}, ${index + 1}::bigint * 1000000000 + row_number() over () as rank from (${match(parameter)} limit $1) t${index}`);
+  return `select ${key}, min(rank) as rank from (${tiers.join(' union all ')}) tiers group by ${key} order by rank limit $2 offset $3`;
 }
 
 const SUMMARY = (s: string) => `e.*,
@@ -66,21 +73,22 @@ export class PostgresReferenceReader implements ReferenceReader {
   }
 
   async searchEnterprises(query: EnterpriseQuery, language: CodeLanguage): Promise<EnterpriseSummaryRows[]> {
-    const parameters: unknown[] = [language, query.limit, query.offset];
+    // $1 rows per tier, $2 limit, $3 offset, $4 language, then the tiers' queries, then the zipcode.
+    const parameters: unknown[] = [query.offset + query.limit, query.limit, query.offset, language];
     let matches: (s: string) => string;
     if (query.numberRanges) {
-      const ranges = query.numberRanges.map(([low, high]) => `number between ${low} and ${high}`).join(' or ');
-      const zip = query.zipcode ? `and exists (select 1 from ${'$S'}.address a where a.number = x.number and a.type = 'REGO' and a.zipcode = $4)` : '';
-      matches = (s) => `select number, 0 as score from ${s}.enterprise x where (${ranges}) ${zip.replace('$S', s)} order by number limit $2 offset $3`;
+      const ranges = query.numberRanges.map(([low, high]) => `number between ${Math.trunc(low)} and ${Math.trunc(high)}`).join(' or ');
+      const zip = query.zipcode ? `and exists (select 1 from $S.address a where a.number = x.number and a.type = 'REGO' and a.zipcode = $5)` : '';
+      // $1 (rows per tier) has no use here, but every parameter needs a type.
+      matches = (s) => `select number, number as rank from ${s}.enterprise x where $1::integer > 0 and (${ranges}) ${zip.replace('$S', s)} order by number limit $2 offset $3`;
     } else {
-      parameters.push(tsQuery(query.words ?? []));
-      const zip = query.zipcode ? 'and zipcode = $5' : '';
-      matches = (s) => `select number, ts_rank(doc, q) as score from ${s}.enterprise_search, to_tsquery('simple', $4) q
-        where doc @@ q ${zip} order by score desc, number limit $2 offset $3`;
+      const tierParameters = searchTiers(query.words ?? []).map((tier) => parameters.push(tsTier(tier)));
+      const zip = query.zipcode ? `and zipcode = $${parameters.length + 1}` : '';
+      matches = (s) => tieredKeys('number', tierParameters, (p) => `select number from ${s}.enterprise_search where doc @@ to_tsquery('simple', $${p}) ${zip}`);
     }
     if (query.zipcode) parameters.push(query.zipcode);
-    const found = await this.#query('enterprises', (s) => `select ${SUMMARY(s).replaceAll('$LANG', '$1')}
-      from (${matches(s)}) m join ${s}.enterprise e on e.number = m.number order by m.score desc, m.number`, parameters);
+    const found = await this.#query('enterprises', (s) => `select ${SUMMARY(s).replaceAll('$LANG', '$4')}
+      from (${matches(s)}) m join ${s}.enterprise e on e.number = m.number order by m.rank`, parameters);
     return found.map(({ names, address, ...enterprise }) => ({ enterprise, names: names as Row[], address: (address ?? undefined) as Row | undefined }));
   }
 
@@ -89,14 +97,17 @@ export class PostgresReferenceReader implements ReferenceReader {
   }
 
   async searchAddresses(query: AddressQuery): Promise<Row[]> {
-    const parameters: unknown[] = [tsQuery(query.words), query.limit, query.offset];
+    // $1 rows per tier, $2 limit, $3 offset, then the tiers' queries, then the filters.
+    const parameters: unknown[] = [query.offset + query.limit, query.limit, query.offset];
+    const tierParameters = searchTiers(query.words).map((tier) => parameters.push(tsTier(tier)));
     const filters: string[] = [];
     if (query.zipcode) filters.push(`and zipcode = $${parameters.push(query.zipcode)}`);
-    if (query.municipality?.length) filters.push(`and place @@ to_tsquery('simple', $${parameters.push(tsQuery(query.municipality))})`);
+    if (query.municipality?.length) {
+      filters.push(`and place @@ to_tsquery('simple', $${parameters.push(query.municipality.map((word) => `${word}:*`).join(' & '))})`);
+    }
     return this.#query('addresses', (s) => `select a.* from
-        (select seq, ts_rank(doc, q) as score from ${s}.address_search, to_tsquery('simple', $1) q
-         where doc @@ q ${filters.join(' ')} order by score desc, seq limit $2 offset $3) m
-      join ${s}.address a on a.seq = m.seq order by m.score desc, m.seq`, parameters);
+        (${tieredKeys('seq', tierParameters, (p) => `select seq from ${s}.address_search where doc @@ to_tsquery('simple', $${p}) ${filters.join(' ')}`)}) m
+      join ${s}.address a on a.seq = m.seq order by m.rank`, parameters);
   }
 
   async postalCodes(words: readonly string[], page: Page): Promise<Row[]> {
@@ -117,20 +128,21 @@ export class PostgresReferenceReader implements ReferenceReader {
   }
 
   async versions(query: VersionQuery): Promise<Row[]> {
-    const parameters: unknown[] = [query.limit, query.offset];
-    const where: string[] = [];
-    let order = 'registrations desc, id';
-    if (query.words?.length) {
-      const at = parameters.push(tsQuery(query.words));
-      where.push(`doc @@ to_tsquery('simple', $${at})`);
-      order = `ts_rank(doc, to_tsquery('simple', $${at})) desc, ${order}`;
-    }
+    // $1 rows per tier, $2 limit, $3 offset, then the tiers' queries and the filters.
+    const parameters: unknown[] = [query.offset + query.limit, query.limit, query.offset];
+    const tierParameters = query.words?.length ? searchTiers(query.words).map((tier) => parameters.push(tsTier(tier))) : [];
+    const where: string[] = ['$1::integer > 0'];
     for (const [column, value] of [['brand', query.brand], ['model', query.model], ['fuel', query.fuel]] as const) {
       if (value !== undefined) where.push(`${column} = $${parameters.push(value)}`);
     }
     if (query.year !== undefined) where.push(`years::jsonb @> to_jsonb($${parameters.push(query.year)}::integer)`);
-    return this.#query('vehicles', (s) => `select * from ${s}.version ${where.length ? `where ${where.join(' and ')}` : ''}
-      order by ${order} limit $1 offset $2`, parameters);
+    // seq is the popularity order (most registrations first, sources/eea.ts).
+    if (tierParameters.length === 0) {
+      return this.#query('vehicles', (s) => `select * from ${s}.version where ${where.join(' and ')} order by seq limit $2 offset $3`, parameters);
+    }
+    return this.#query('vehicles', (s) => `select v.* from
+        (${tieredKeys('seq', tierParameters, (p) => `select seq from ${s}.version where doc @@ to_tsquery('simple', $${p}) and ${where.join(' and ')} order by seq`)}) m
+      join ${s}.version v on v.seq = m.seq order by m.rank`, parameters);
   }
 
   async version(id: string): Promise<Row | undefined> {

@@ -1,9 +1,12 @@
 // What a SQLite reference file gets once its rows are in: lookup indexes, the FTS5 search
-// tables (contentless, prefix indexes for 2 and 3 characters, diacritics folded by the
-// unicode61 tokenizer, so "liege" finds "Liège") and the small derived tables.
+// tables (contentless, diacritics folded by the unicode61 tokenizer, so "liege" finds
+// "Liège") and the small derived tables. Prefix indexes for 1 to 8 characters: a prefix
+// query without one merges the postings of every word with that prefix before the first
+// row comes back; with one it reads a single list only as far as the page needs (measured
+// 4-6x faster for "bakk* peet*" over 20k enterprises, for a fifth more index).
 import type { SourceName } from '../reference-source.ts';
 
-const FTS = `content='', detail=column, tokenize='unicode61 remove_diacritics 2', prefix='2 3'`;
+const FTS = `content='', detail=column, tokenize='unicode61 remove_diacritics 2', prefix='1 2 3 4 5 6 7 8'`;
 
 export const SQLITE_FINISH: Readonly<Record<SourceName, readonly string[]>> = {
   enterprises: [
@@ -38,7 +41,7 @@ export const SQLITE_FINISH: Readonly<Record<SourceName, readonly string[]>> = {
   ],
   vehicles: [
     'create unique index version_id on version(id)',
-    'create index version_brand_model on version(brand, model, registrations desc)',
+    'create index version_brand_model on version(brand, model, seq)',
     `create table brand as select brand as name, count(*) as versions from version group by brand order by brand`,
     `create table model as select brand, model as name, count(*) as versions from version group by brand, model order by brand, model`,
     'create index model_brand on model(brand, name)',

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { SourceName } from '../reference-source.ts';
-import { ftsPrefixQuery } from '../search-text.ts';
+import { ftsAllPrefixes, ftsTier, searchTiers } from '../search-tiers.ts';
 import { liveFile } from './sqlite-files.ts';
 import type { AddressQuery, CodeLanguage, EnterpriseQuery, EnterpriseRows, EnterpriseSummaryRows, Page, ReferenceReader, Row, VersionQuery } from './reference-store.ts';
 
@@ -62,6 +62,25 @@ const rows = (statement: StatementSync | undefined, ...params: (string | number 
 const row = (statement: StatementSync | undefined, ...params: (string | number | null)[]) =>
   statement?.get(...params) as Row | undefined;
 
+/**
+ * The rows of a page over ranked tiers (search-tiers.ts): each tier's match stops at the
+ * rows needed so far, rows an earlier tier found are skipped.
+ */
+function tiered(statement: StatementSync | undefined, matches: readonly string[], page: Page, key: string): Row[] {
+  const wanted = page.offset + page.limit;
+  const seen = new Set<unknown>();
+  const found: Row[] = [];
+  for (const match of matches) {
+    for (const hit of rows(statement, match, wanted)) {
+      if (seen.has(hit[key])) continue;
+      seen.add(hit[key]);
+      found.push(hit);
+    }
+    if (found.length >= wanted) break;
+  }
+  return found.slice(page.offset, wanted);
+}
+
 const JURIDICAL_FORM = `(select description from code c where c.category = 'JuridicalForm' and c.code = e.juridical_form
   order by c.language = ? desc, c.language = 'FR' desc limit 1) as juridical_form_description`;
 
@@ -82,12 +101,15 @@ export class SqliteReferenceReader implements ReferenceReader {
 
   async enterprise(number: number, language: CodeLanguage): Promise<EnterpriseRows | undefined> {
     const statement = this.#files.enterprises.snapshot();
-    const summary = this.#summary(statement, number, language);
-    if (!summary) return undefined;
+    const enterprise = row(statement(`select e.*, ${JURIDICAL_FORM} from enterprise e where number = ?`), language, number);
+    if (!enterprise) return undefined;
+    const names = rows(statement('select language, type, name from denomination where number = ? order by rowid'), number);
+    const addresses = rows(statement('select * from address where number = ? order by rowid'), number);
     return {
-      ...summary,
-      names: rows(statement('select language, type, name from denomination where number = ? order by rowid'), number),
-      addresses: rows(statement('select * from address where number = ? order by rowid'), number),
+      enterprise,
+      names,
+      address: addresses.find((address) => address.type === 'REGO'),
+      addresses,
       contacts: rows(statement('select type, value from contact where number = ? order by rowid'), number),
       activities: rows(statement(`select a.*, (select description from code c where c.category = 'Nace' || a.nace_version
           and c.code = a.nace_code order by c.language = ? desc, c.language = 'FR' desc limit 1) as description
@@ -105,9 +127,9 @@ export class SqliteReferenceReader implements ReferenceReader {
       numbers = rows(statement(`select number from enterprise e where (${ranges}) ${zip} order by number limit ? offset ?`),
         ...query.numberRanges.flat(), ...(query.zipcode ? [query.zipcode] : []), query.limit, query.offset);
     } else {
-      const match = ftsPrefixQuery(query.words ?? [], 'names') + (query.zipcode ? ` AND zipcode : "${query.zipcode}"` : '');
-      numbers = rows(statement(`select rowid as number from enterprise_search where enterprise_search match ?
-        order by bm25(enterprise_search, 1.0, 0.0), rowid limit ? offset ?`), match, query.limit, query.offset);
+      const zip = query.zipcode ? ` AND zipcode : "${query.zipcode}"` : '';
+      numbers = tiered(statement('select rowid as number from enterprise_search where enterprise_search match ? limit ?'),
+        searchTiers(query.words ?? []).map((tier) => ftsTier(tier, 'names') + zip), query, 'number');
     }
     return numbers.map(({ number }) => this.#summary(statement, Number(number), language)).filter((found) => found !== undefined);
   }
@@ -127,13 +149,13 @@ export class SqliteReferenceReader implements ReferenceReader {
   }
 
   async searchAddresses(query: AddressQuery): Promise<Row[]> {
-    const parts = [ftsPrefixQuery(query.words)];
-    if (query.zipcode) parts.push(`zipcode : "${query.zipcode}"`);
-    if (query.municipality?.length) parts.push(ftsPrefixQuery(query.municipality, 'place'));
-    return rows(this.#files.addresses.snapshot()(`select a.* from
-        (select rowid as r, bm25(address_search, 4.0, 3.0, 2.0, 1.0) as score from address_search
-         where address_search match ? order by score, rowid limit ? offset ?) s
-        join address a on a.seq = s.r order by s.score, s.r`), parts.join(' AND '), query.limit, query.offset);
+    const statement = this.#files.addresses.snapshot();
+    let filters = query.zipcode ? ` AND zipcode : "${query.zipcode}"` : '';
+    if (query.municipality?.length) filters += ` AND ${ftsAllPrefixes(query.municipality, 'place')}`;
+    const found = tiered(statement('select rowid as seq from address_search where address_search match ? limit ?'),
+      searchTiers(query.words).map((tier) => ftsTier(tier) + filters), query, 'seq');
+    const byKey = statement('select * from address where seq = ?');
+    return found.map(({ seq }) => row(byKey, seq as number)!).filter((address) => address !== undefined);
   }
 
   async postalCodes(words: readonly string[], page: Page): Promise<Row[]> {
@@ -153,16 +175,9 @@ export class SqliteReferenceReader implements ReferenceReader {
   }
 
   async versions(query: VersionQuery): Promise<Row[]> {
+    const statement = this.#files.vehicles.snapshot();
     const where: string[] = [];
     const params: (string | number)[] = [];
-    let from = 'version v';
-    let order = 'v.registrations desc, v.id';
-    if (query.words?.length) {
-      from = `(select rowid as r, bm25(version_search, 3.0, 3.0, 1.0) as score from version_search where version_search match ?) s
-        join version v on v.seq = s.r`;
-      params.push(ftsPrefixQuery(query.words));
-      order = `s.score, ${order}`;
-    }
     for (const [column, value] of [['brand', query.brand], ['model', query.model], ['fuel', query.fuel]] as const) {
       if (value === undefined) continue;
       where.push(`v.${column} = ?`);
@@ -172,8 +187,29 @@ export class SqliteReferenceReader implements ReferenceReader {
       where.push('exists (select 1 from json_each(v.years) where value = ?)');
       params.push(query.year);
     }
-    const sql = `select v.* from ${from} ${where.length ? `where ${where.join(' and ')}` : ''} order by ${order} limit ? offset ?`;
-    return rows(this.#files.vehicles.snapshot()(sql), ...params, query.limit, query.offset);
+    const filter = where.length ? `where ${where.join(' and ')}` : '';
+    if (!query.words?.length) {
+      // seq is the popularity order (most registrations first, sources/eea.ts).
+      return rows(statement(`select v.* from version v ${filter} order by v.seq limit ? offset ?`), ...params, query.limit, query.offset);
+    }
+    // Ranked by tiers (search-tiers.ts), each in popularity order; the filters apply inside each tier.
+    // FTS5 returns matches in rowid (= seq, popularity) order: no sort, and the scan stops
+    // at the rows needed, the filters applied on the way.
+    const byTier = statement(`select v.* from (select rowid as r from version_search where version_search match ?) s
+      cross join version v on v.seq = s.r ${filter} limit ?`);
+    const wanted = query.offset + query.limit;
+    const seen = new Set<unknown>();
+    const found: Row[] = [];
+    for (const tier of searchTiers(query.words)) {
+      for (const hit of rows(byTier, ftsTier(tier), ...params, wanted)) {
+        if (!seen.has(hit.seq)) {
+          seen.add(hit.seq);
+          found.push(hit);
+        }
+      }
+      if (found.length >= wanted) break;
+    }
+    return found.slice(query.offset, wanted);
   }
 
   async version(id: string): Promise<Row | undefined> {
