@@ -27,7 +27,7 @@ export async function createBenchDatabase(dialect: BenchDialect, postgresUrl: st
   const { distributionId, token } = await withHandle(target.open, async (handle) => {
     await migrateToLatest(handle.db);
     const distribution = await insertDistribution(handle.db, 'Benchmark distribution');
-    const issued = await createApiToken(handle.db, { distributionId: distribution.id, scopes: ['leads:write'], name: 'bench' });
+    const issued = await createApiToken(handle.db, { distributionId: distribution.id, scopes: ['leads:write', 'leads:read'], name: 'bench' });
     return { distributionId: distribution.id, token: issued.token };
   });
   return {

@@ -1,4 +1,5 @@
 // Renders docs/benchmarks.md from the measurements of one run.
+import { renderStatementTable, type StatementCount } from './statements.ts';
 import type { BenchDialect } from './database.ts';
 import type { Machine } from './machine.ts';
 import { otherCpuPercent, type Measurement } from './measure.ts';
@@ -19,6 +20,8 @@ export interface Report {
   readonly measurements: readonly Measurement[];
   readonly seedRun: SeedRun | undefined;
   readonly webhooks?: readonly WebhookMeasurement[];
+  /** Statements per push and per page (bench/statements.ts). */
+  readonly statements?: readonly StatementCount[];
 }
 
 const INTRO = `Each figure comes from two processes on one machine, talking over loopback: the real
@@ -46,7 +49,7 @@ const HEADER = '| Scenario | req/s | of echo | p50 ms | p99 ms | non-2xx | serve
 
 const met = (ok: boolean) => (ok ? '**met**' : '**not met**');
 
-export function renderReport({ options, machine, startedAt, echo, measurements, seedRun, webhooks = [] }: Report): string {
+export function renderReport({ options, machine, startedAt, echo, measurements, seedRun, webhooks = [], statements = [] }: Report): string {
   const on = (database: BenchDialect) => measurements.filter((m) => m.database === database && !m.storedLeads);
   const sqliteA = measurements.find((m) => m.database === 'sqlite' && m.scenario === 'minimal' && !m.storedLeads && !m.label.includes('FULL'));
   const seeded = measurements.find((m) => m.storedLeads);
@@ -110,6 +113,16 @@ export function renderReport({ options, machine, startedAt, echo, measurements, 
           `${fmt(seedRun.connections)} connections, in ${fmt(seedRun.seconds)} s (${fmt(seedRun.leads / seedRun.seconds)} leads/s); ` +
           'the measured server then started on that database.'
         : '',
+    );
+  }
+  if (statements.length > 0) {
+    out.push(
+      '', '## Statements per push', '',
+      'Counted by the server itself (`lead_intake_database_statements_total`), pushes sent one at a time (bench/statements.ts). ' +
+        'They do not grow with the number of cars, policies or coverages: new rows go in one multi-row INSERT per table and ' +
+        'lookups are batched by key. On SQLite the count includes BEGIN and COMMIT; PostgreSQL round trips are the statements ' +
+        'plus BEGIN and COMMIT (the listing runs outside a transaction).',
+      '', renderStatementTable(statements).trimEnd(),
     );
   }
   if (webhooks.length > 0) out.push('', renderWebhookSection(webhooks).trimEnd());

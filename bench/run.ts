@@ -15,6 +15,7 @@ import { renderReport, renderWebhookSection, type SeedRun } from './report.ts';
 import { summariseCpuProfile } from './cpu-profile.ts';
 import { measureWebhooks, type WebhookMeasurement } from './webhooks.ts';
 import { referenceBenchmark } from './reference.ts';
+import { countStatements } from './statements.ts';
 
 const options = readOptions();
 const pinning = { enabled: options.pin };
@@ -140,8 +141,9 @@ async function benchmark(): Promise<void> {
     }
   }
   const webhooks = await measureAllWebhooks();
+  const statements = await countStatements(options.databases, options.postgresUrl);
   fs.mkdirSync(path.dirname(options.output), { recursive: true });
-  fs.writeFileSync(options.output, renderReport({ options, machine, startedAt, echo, measurements, seedRun, webhooks }));
+  fs.writeFileSync(options.output, renderReport({ options, machine, startedAt, echo, measurements, seedRun, webhooks, statements }));
   log(`wrote ${options.output}`);
 }
 

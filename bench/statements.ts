@@ -1,8 +1,10 @@
 // Statements per push, per scenario and database: the server counts every statement it
 // runs (`lead_intake_database_statements_total` on /metrics); this pushes a few bodies of
-// each scenario one at a time and divides. A PostgreSQL push is one transaction, so its
-// round trips are these statements plus BEGIN and COMMIT; SQLite's group commit shares
-// BEGIN and COMMIT between the pushes of one event-loop turn.
+// each scenario one at a time and divides. The webhook worker is off, so its polling does
+// not count. On SQLite the count includes the transaction's BEGIN and COMMIT (one each
+// here, pushes arriving one at a time; group commit shares them under load); Kysely's
+// PostgreSQL driver sends BEGIN and COMMIT outside the count, so a PostgreSQL push's round
+// trips are its statements plus two.
 //   npx node bench/statements.ts            (both databases)
 //   BENCH_DATABASES=sqlite npx node bench/statements.ts
 import { randomBytes } from 'node:crypto';
@@ -27,7 +29,7 @@ export async function countStatements(dialects: readonly BenchDialect[], postgre
   const results: StatementCount[] = [];
   for (const dialect of dialects) {
     const database = await createBenchDatabase(dialect, postgresUrl);
-    const env = { NODE_ENV: 'production', LOG_LEVEL: 'warn', DATABASE_URL: '', RATE_LIMIT: 'off', ...database.env };
+    const env = { NODE_ENV: 'production', LOG_LEVEL: 'warn', DATABASE_URL: '', RATE_LIMIT: 'off', WEBHOOK_WORKER: 'false', ...database.env };
     const server = await startServer('src/server.ts', env, { pinning: { enabled: false }, readyPath: '/healthz' });
     try {
       const url = `${server.url}/v1/api/distributions/${database.distributionId}/leads/customers`;
@@ -44,14 +46,24 @@ export async function countStatements(dialects: readonly BenchDialect[], postgre
       const targets = mergeTargetBodies(prefix);
       for (let i = 0; i < TARGETS; i++) await push(targets());
       const scenarios: Array<[string, BodyFactory]> = [
-        ['(a) minimal push, new lead', minimalBodies(prefix)],
-        ['(b) full push, new lead', fullBodies(prefix)],
+        // Prefixes of their own: a full push reusing a minimal push's ref would merge.
+        ['(a) minimal push, new lead', minimalBodies(`${prefix}-a`)],
+        ['(b) full push, new lead', fullBodies(`${prefix}-b`)],
         ['(c) merge into existing lead', mergeBodies(prefix, TARGETS)],
       ];
       for (const [label, next] of scenarios) {
         const statements = await counted(next);
         results.push({ dialect, label, statements, roundTrips: dialect === 'postgres' ? statements + 2 : null });
       }
+      // A listing page of 100 leads (no transaction: its statements are its round trips).
+      const more = minimalBodies(`${prefix}-page`);
+      for (let i = 0; i < 100; i++) await push(more());
+      const before = await statementsSoFar(server.url);
+      const page = await fetch(`${url.replace(/\/customers$/, '')}?limit=100`, { headers: { authorization: `apikey ${database.token}` } });
+      const items = ((await page.json()) as { items: unknown[] }).items.length;
+      if (!page.ok || items !== 100) throw new Error(`GET leads answered ${page.status} with ${items} leads`);
+      const statements = await statementsSoFar(server.url) - before;
+      results.push({ dialect, label: 'GET .../leads, 100 leads per page (per page)', statements, roundTrips: dialect === 'postgres' ? statements : null });
     } finally {
       await server.stop();
       await database.drop();

@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { NotFoundError } from '../errors.ts';
 import type { LeadAggregate } from './party.aggregate.ts';
-import { findLeadParty, findPushRow, listLeadRows, listPushRows, loadLead, type LeadListQuery } from './repository.ts';
+import { findLeadParty, findPushRow, listLeadRows, listPushRows, loadLead, loadLeads, type LeadListQuery } from './repository.ts';
 import { inboxDetails, listInboxRows, type InboxQuery } from './inbox.repository.ts';
 import { representLead } from './representation.ts';
 import { pageOf, type Position } from '../http/pagination.ts';
@@ -41,12 +41,8 @@ export class LeadReader {
   async list(query: LeadListQuery): Promise<Page<LeadResponse>> {
     const db = this.#database.db;
     const page = pageOf(await listLeadRows(db, query), query.limit, (row) => ({ at: row.updated_at, id: row.id }));
-    const items: LeadResponse[] = [];
-    for (const row of page.rows) {
-      const lead = await loadLead(db, row.party_id);
-      if (lead) items.push(representLead(lead, this.#config));
-    }
-    return { items, next: page.next };
+    const leads = await loadLeads(db, page.rows.map((row) => row.party_id));
+    return { items: leads.map((lead) => representLead(lead, this.#config)), next: page.next };
   }
 
   async pushes(distributionId: string, leadId: string, after: Position | undefined, limit: number) {

@@ -71,39 +71,37 @@ export async function loadLeadForUpdate(db: Db, partyId: string): Promise<LeadAg
 
 /** Loads the whole lead, to read it. */
 export async function loadLead(db: Db, partyId: string): Promise<LeadAggregate | undefined> {
-  const head = await db
-    .selectFrom('parties')
-    .innerJoin('leads', 'leads.party_id', 'parties.id')
-    .select([
-      'leads.id as lead_id',
-      'leads.origin',
-      'leads.backref',
-      'leads.source',
-      'leads.created_at',
-      'leads.updated_at',
-      'parties.id as party_id',
-      'parties.distribution_id',
-      'parties.type',
-      'parties.data',
-      'parties.version',
-    ])
-    .where('parties.id', '=', partyId)
-    .executeTakeFirst();
-  if (!head) return undefined;
+  return (await loadLeads(db, [partyId]))[0];
+}
 
-  const [refs, callbacks, riskObjects, packages, policies] = await Promise.all([
-    db.selectFrom('external_refs').select(['company', 'ref']).where('entity_id', '=', partyId).where('entity_type', '=', 'party')
+/**
+ * Loads whole leads, in the order of `partyIds` (unknown ones left out), in the same eight
+ * queries however many: a page of 100 leads is not 100 x 8 round trips.
+ */
+export async function loadLeads(db: Db, partyIds: readonly string[]): Promise<LeadAggregate[]> {
+  if (partyIds.length === 0) return [];
+  const ids = [...new Set(partyIds)];
+  const [heads, refs, callbacks, riskObjects, packages, policies] = await Promise.all([
+    db.selectFrom('parties')
+      .innerJoin('leads', 'leads.party_id', 'parties.id')
+      .select([
+        'leads.id as lead_id', 'leads.origin', 'leads.backref', 'leads.source', 'leads.created_at', 'leads.updated_at',
+        'parties.id as party_id', 'parties.distribution_id', 'parties.type', 'parties.data', 'parties.version',
+      ])
+      .where('parties.id', 'in', ids)
+      .execute(),
+    db.selectFrom('external_refs').select(['entity_id', 'company', 'ref']).where('entity_id', 'in', ids).where('entity_type', '=', 'party')
       .orderBy('created_at').orderBy('company').orderBy('ref').execute(),
-    db.selectFrom('party_callbacks').select('url').where('party_id', '=', partyId).orderBy('created_at').orderBy('url').execute(),
+    db.selectFrom('party_callbacks').select(['party_id', 'url']).where('party_id', 'in', ids).orderBy('created_at').orderBy('url').execute(),
     db.selectFrom('risk_objects')
       .innerJoin('risk_object_revisions as r', 'r.id', 'risk_objects.current_revision_id')
-      .select(['risk_objects.id', 'risk_objects.type', 'risk_objects.position', 'risk_objects.vin', 'risk_objects.created_at', 'risk_objects.updated_at',
-        'r.id as revision_id', 'r.revision_nr', 'r.data', 'r.created_at as revision_created_at'])
-      .where('risk_objects.party_id', '=', partyId)
+      .select(['risk_objects.id', 'risk_objects.party_id', 'risk_objects.type', 'risk_objects.position', 'risk_objects.vin', 'risk_objects.created_at',
+        'risk_objects.updated_at', 'r.id as revision_id', 'r.revision_nr', 'r.data', 'r.created_at as revision_created_at'])
+      .where('risk_objects.party_id', 'in', ids)
       .where('risk_objects.removed_at', 'is', null)
       .orderBy('risk_objects.position').orderBy('risk_objects.id').execute(),
-    db.selectFrom('policy_packages').selectAll().where('party_id', '=', partyId).orderBy('position').orderBy('id').execute(),
-    db.selectFrom('insurance_policies').selectAll().where('party_id', '=', partyId).orderBy('position').orderBy('id').execute(),
+    db.selectFrom('policy_packages').selectAll().where('party_id', 'in', ids).orderBy('position').orderBy('id').execute(),
+    db.selectFrom('insurance_policies').selectAll().where('party_id', 'in', ids).orderBy('position').orderBy('id').execute(),
   ]);
   const policyIds = policies.map((p) => p.id);
   const [policyRefs, coverages] = policyIds.length === 0 ? [[], []] : await Promise.all([
@@ -111,42 +109,65 @@ export async function loadLead(db: Db, partyId: string): Promise<LeadAggregate |
       .where('entity_id', 'in', policyIds).orderBy('created_at').orderBy('company').orderBy('ref').execute(),
     db.selectFrom('coverages').selectAll().where('insurance_policy_id', 'in', policyIds).orderBy('position').execute(),
   ]);
+  const refsOf = groupBy(refs, (r) => r.entity_id);
+  const callbacksOf = groupBy(callbacks, (c) => c.party_id);
+  const objectsOf = groupBy(riskObjects, (o) => o.party_id);
+  const packagesOf = groupBy(packages, (p) => p.party_id);
+  const policiesOf = groupBy(policies, (p) => p.party_id);
+  const policyRefsOf = groupBy(policyRefs, (r) => r.entity_id);
+  const coveragesOf = groupBy(coverages, (c) => c.insurance_policy_id);
+  const headOf = new Map(heads.map((head) => [head.party_id, head]));
 
-  return {
-    leadId: head.lead_id,
-    partyId: head.party_id,
-    distributionId: head.distribution_id,
-    type: head.type,
-    meta: withoutNulls({ origin: head.origin, backref: head.backref, source: head.source }),
-    fields: JSON.parse(head.data) as Fields,
-    version: Number(head.version),
-    refs: refs.map(({ company, ref }) => ({ company, ref })),
-    callbacks: callbacks.map((c) => c.url),
-    riskObjects: riskObjects.map((o) => ({
-      id: o.id,
-      type: o.type,
-      position: Number(o.position),
-      vin: o.vin,
-      created_at: o.created_at,
-      updated_at: o.updated_at,
-      current: { id: o.revision_id, revision_nr: Number(o.revision_nr), data: JSON.parse(o.data) as Fields, created_at: o.revision_created_at },
-    })),
-    packages: packages.map((p) => ({ id: p.id, position: Number(p.position), data: JSON.parse(p.data) as Fields, created_at: p.created_at, updated_at: p.updated_at })),
-    policies: policies.map((p) => ({
-      id: p.id,
-      position: Number(p.position),
-      policy_package_id: p.policy_package_id,
-      data: JSON.parse(p.data) as Fields,
-      refs: policyRefs.filter((r) => r.entity_id === p.id).map(({ company, ref }) => ({ company, ref })),
-      coverages: coverages
-        .filter((c) => c.insurance_policy_id === p.id)
-        .map((c) => ({ id: c.id, risk_object_id: c.risk_object_id, data: JSON.parse(c.data) as Fields })),
-      created_at: p.created_at,
-      updated_at: p.updated_at,
-    })),
-    created_at: head.created_at,
-    updated_at: head.updated_at,
-  };
+  return partyIds.flatMap((partyId): LeadAggregate[] => {
+    const head = headOf.get(partyId);
+    if (!head) return [];
+    return [{
+      leadId: head.lead_id,
+      partyId: head.party_id,
+      distributionId: head.distribution_id,
+      type: head.type,
+      meta: withoutNulls({ origin: head.origin, backref: head.backref, source: head.source }),
+      fields: JSON.parse(head.data) as Fields,
+      version: Number(head.version),
+      refs: (refsOf.get(partyId) ?? []).map(({ company, ref }) => ({ company, ref })),
+      callbacks: (callbacksOf.get(partyId) ?? []).map((c) => c.url),
+      riskObjects: (objectsOf.get(partyId) ?? []).map((o) => ({
+        id: o.id,
+        type: o.type,
+        position: Number(o.position),
+        vin: o.vin,
+        created_at: o.created_at,
+        updated_at: o.updated_at,
+        current: { id: o.revision_id, revision_nr: Number(o.revision_nr), data: JSON.parse(o.data) as Fields, created_at: o.revision_created_at },
+      })),
+      packages: (packagesOf.get(partyId) ?? []).map((p) => ({
+        id: p.id, position: Number(p.position), data: JSON.parse(p.data) as Fields, created_at: p.created_at, updated_at: p.updated_at,
+      })),
+      policies: (policiesOf.get(partyId) ?? []).map((p) => ({
+        id: p.id,
+        position: Number(p.position),
+        policy_package_id: p.policy_package_id,
+        data: JSON.parse(p.data) as Fields,
+        refs: (policyRefsOf.get(p.id) ?? []).map(({ company, ref }) => ({ company, ref })),
+        coverages: (coveragesOf.get(p.id) ?? []).map((c) => ({ id: c.id, risk_object_id: c.risk_object_id, data: JSON.parse(c.data) as Fields })),
+        created_at: p.created_at,
+        updated_at: p.updated_at,
+      })),
+      created_at: head.created_at,
+      updated_at: head.updated_at,
+    }];
+  });
+}
+
+/** Rows grouped by a key, each group in the rows' order. */
+function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const group = groups.get(key(row));
+    if (group) group.push(row);
+    else groups.set(key(row), [row]);
+  }
+  return groups;
 }
 
 /**
