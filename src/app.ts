@@ -54,7 +54,7 @@ export async function buildApp({ config, database, logger = false }: AppDependen
     // A caller's own X-Request-Id is kept when it looks like one (request-id.ts).
     requestIdHeader: false,
     genReqId: generateRequestId,
-    // Slow or stalled requests are cut off (DESIGN.md section 8): the whole request within
+    // Slow or stalled requests are cut off (docs/design.md section 8): the whole request within
     // REQUEST_TIMEOUT, its headers within HEADERS_TIMEOUT_MS of that; Node checks every
     // connection this often, so a limit holds to within that interval.
     requestTimeout: config.requestTimeoutMs,

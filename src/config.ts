@@ -1,4 +1,4 @@
-// Configuration comes from the environment only (DESIGN.md section 1). It is checked once
+// Configuration comes from the environment only (docs/design.md section 1). It is checked once
 // at start-up; every bad value gets its own message so an operator fixes them all at once.
 import { isIP } from 'node:net';
 import path from 'node:path';
@@ -33,10 +33,10 @@ export interface Config {
   /**
    * A request (headers and body) must arrive within this many milliseconds, or it is
    * answered 408 and the connection closed: a client trickling bytes cannot hold a
-   * connection (DESIGN.md section 8). Headers alone get at most HEADERS_TIMEOUT_MS of it.
+   * connection (docs/design.md section 8). Headers alone get at most HEADERS_TIMEOUT_MS of it.
    */
   readonly requestTimeoutMs: number;
-  /** Requests per window per credential (DESIGN.md section 8); undefined: no limit (`RATE_LIMIT=off`). */
+  /** Requests per window per credential (docs/design.md section 8); undefined: no limit (`RATE_LIMIT=off`). */
   readonly rateLimit: RateLimit | undefined;
   /** Set: processes share rate-limit counts in this Redis. */
   readonly redisUrl: string | undefined;

@@ -1,4 +1,4 @@
-// Error classes carry their HTTP status and `detail.type` (DESIGN.md section 3); the one
+// Error classes carry their HTTP status and `detail.type` (docs/design.md section 3); the one
 // error handler (src/http/error-handler.ts) turns them into the documented body, with
 // messages localised at that point. Shown to clients only below 500.
 
@@ -51,7 +51,7 @@ export type MessageCode =
   | 'headers_too_large'
   | 'invalid_encoding' // a body that is not UTF-8
   | 'unsupported_charset' // params.charset
-  | 'invalid_text' // NUL or a lone surrogate: not storable text (DESIGN.md section 8)
+  | 'invalid_text' // NUL or a lone surrogate: not storable text (docs/design.md section 8)
   | 'not_finite' // a number JSON.parse turned into Infinity
   | 'too_deep' // params.limit (levels)
   | 'internal';

@@ -15,7 +15,7 @@ export async function startServer(config: Config): Promise<App> {
     database,
     logger: {
       level: config.logLevel,
-      // Secrets never reach the logs (DEVELOPERS.md "Standards").
+      // Secrets never reach the logs (docs/design.md section 11).
       redact: ['req.headers.authorization', 'req.headers.cookie'],
     },
   });

@@ -1,4 +1,4 @@
-// API-token authentication and scope checks (DESIGN.md section 4), through real HTTP on
+// API-token authentication and scope checks (docs/design.md section 4), through real HTTP on
 // each database: 401 with WWW-Authenticate when the credentials are missing or not valid,
 // 403 when they are valid but not enough.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

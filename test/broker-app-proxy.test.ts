@@ -1,7 +1,7 @@
 // Behind a TLS-terminating proxy (PUBLIC_URL https, TRUST_PROXY on), every URL the broker
 // app sends the browser to comes from PUBLIC_URL: forwarded or Host headers a client makes
 // up change neither the provider it is sent to nor the redirect URI it returns on
-// (DESIGN.md section 8). The whole sign-in works through that setup.
+// (docs/design.md section 8). The whole sign-in works through that setup.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Broker, createBroker, openSignedIn, UserAgent } from './support/broker-app.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';

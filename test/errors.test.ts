@@ -1,4 +1,4 @@
-// Every non-2xx answer has the documented body and an x-request-id (DESIGN.md section 3).
+// Every non-2xx answer has the documented body and an x-request-id (docs/design.md section 3).
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../src/app.ts';

@@ -1,4 +1,4 @@
-// Errors raised below the router (DESIGN.md section 8): whatever bytes a client sends, the
+// Errors raised below the router (docs/design.md section 8): whatever bytes a client sends, the
 // answer is the documented body with an x-request-id, never Fastify's or Node's own; and a
 // client that trickles or stalls is cut off after REQUEST_TIMEOUT.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Matching and merge: DESIGN.md section 2, rules 1 to 9.
+// Matching and merge: docs/design.md section 2, rules 1 to 9.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createTenant, startTestServer, type Tenant, type TestServer } from './support/test-server.ts';

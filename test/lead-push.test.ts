@@ -1,4 +1,4 @@
-// Pushing leads: create, response shape, push log (DESIGN.md section 2 and rules 2, 3, 11).
+// Pushing leads: create, response shape, push log (docs/design.md section 2 and rules 2, 3, 11).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, startTestServer, type Tenant, type TestServer } from './support/test-server.ts';
 import { countRows, pushLead } from './support/lead-client.ts';

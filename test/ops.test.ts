@@ -1,4 +1,4 @@
-// Operational endpoints and the OpenAPI document (DESIGN.md section 1, "Operational"),
+// Operational endpoints and the OpenAPI document (docs/design.md section 1, "Operational"),
 // through a real server on each database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';

@@ -1,4 +1,4 @@
-// The per-credential rate limit (DESIGN.md section 8), through real HTTP: counted per API
+// The per-credential rate limit (docs/design.md section 8), through real HTTP: counted per API
 // token and per SSO user + client, in memory by default and in Redis when REDIS_URL is
 // set, where two server processes share one count.
 import { randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-// The reference databases through HTTP (DESIGN.md section 6), filled by the CLI from
+// The reference databases through HTTP (docs/design.md section 6), filled by the CLI from
 // files in the published formats: search a person filling a form calls good, scopes,
 // paging, and the documented error body for every bad input.
 import fs from 'node:fs';

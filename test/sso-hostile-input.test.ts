@@ -1,4 +1,4 @@
-// The single sign-on endpoints under the same rule as the API (DESIGN.md section 8): a NUL
+// The single sign-on endpoints under the same rule as the API (docs/design.md section 8): a NUL
 // or lone surrogate in a form field, cookie, code or id is a 4xx, never a 500, on SQLite
 // as on PostgreSQL (which cannot compare such text at all).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

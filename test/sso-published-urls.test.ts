@@ -1,4 +1,4 @@
-// DESIGN.md section 8: every URL the provider publishes comes from PUBLIC_URL, never from
+// docs/design.md section 8: every URL the provider publishes comes from PUBLIC_URL, never from
 // the request. A client that could choose them would make discovery advertise its own
 // token endpoint and keys to whoever reads the document through a shared cache or proxy.
 import { afterEach, describe, expect, it } from 'vitest';

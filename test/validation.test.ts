@@ -1,5 +1,5 @@
 // 422 answers through real HTTP: every problem of a push in one answer, with exact
-// targets and messages, localised, and nothing written (DESIGN.md section 3).
+// targets and messages, localised, and nothing written (docs/design.md section 3).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, startTestServer, type Tenant, type TestServer } from './support/test-server.ts';
 import { pushLead } from './support/lead-client.ts';

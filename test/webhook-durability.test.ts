@@ -1,4 +1,4 @@
-// Webhooks across processes (DESIGN.md section 5): an accepted push never loses its event,
+// Webhooks across processes (docs/design.md section 5): an accepted push never loses its event,
 // not on kill -9 and not with the receiver down; several processes on one PostgreSQL
 // deliver each event once.
 import { spawn } from 'node:child_process';

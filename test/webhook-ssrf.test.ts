@@ -1,4 +1,4 @@
-// The SSRF guard in the running service (DESIGN.md section 5): by default a callback on
+// The SSRF guard in the running service (docs/design.md section 5): by default a callback on
 // loopback or in a private network is recorded as refused and never sent.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTenant, startTestServer, type Tenant, type TestServer } from './support/test-server.ts';

@@ -1,4 +1,4 @@
-// Webhooks end to end (DESIGN.md section 5): a real server with its worker, a real
+// Webhooks end to end (docs/design.md section 5): a real server with its worker, a real
 // receiver on loopback (so private networks are allowed here; webhook-ssrf.test.ts proves
 // they are refused by default), the real CLI for secrets, deliveries and replays.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

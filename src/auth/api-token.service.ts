@@ -1,4 +1,4 @@
-// API tokens (DESIGN.md section 4): 256 random bits, shown once, stored only as a
+// API tokens (docs/design.md section 4): 256 random bits, shown once, stored only as a
 // SHA-256 hash, bound to one distribution, with a static scope set from API_TOKEN_SCOPES.
 // A hash is enough here (no argon2): the secret has full entropy, so there is nothing to
 // brute-force, and lookups stay one indexed read.

@@ -1,4 +1,4 @@
-// One authorization path for API-token and bearer callers (DESIGN.md section 4):
+// One authorization path for API-token and bearer callers (docs/design.md section 4):
 // 401 when the credentials are missing or not valid, 403 when they are valid but lack
 // the scope or belong to another distribution.
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';

@@ -28,7 +28,7 @@ export type Caller =
       readonly id: string;
       readonly distributionId: string;
       readonly scopes: readonly string[];
-      /** The SSO user's language, which localises error messages (DESIGN.md section 3). */
+      /** The SSO user's language, which localises error messages (docs/design.md section 3). */
       readonly language: string | undefined;
       /** The partner's client the user signed in through: with the user, the rate limit's key. */
       readonly clientId: string;

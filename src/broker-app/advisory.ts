@@ -1,4 +1,4 @@
-// The advisory's arithmetic (DESIGN.md section 7): every premium normalised to a yearly
+// The advisory's arithmetic (docs/design.md section 7): every premium normalised to a yearly
 // amount (ANNUAL x1, SEMI_ANNUAL x2, QUARTERLY x4, MONTHLY x12), exactly, then summed per
 // package, per insurer and overall. Offers and terminated policies are listed but not
 // counted: they are not what the customer pays. A policy without a premium of its own

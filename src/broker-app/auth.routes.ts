@@ -1,4 +1,4 @@
-// Signing in and out of the broker app (DESIGN.md section 7): /app/login sends the browser
+// Signing in and out of the broker app (docs/design.md section 7): /app/login sends the browser
 // to the embedded provider (code + PKCE), /app/callback takes the code back and starts a
 // session, /app/logout (POST, CSRF token) ends it. A page asked for while signed out is
 // where the browser returns to.

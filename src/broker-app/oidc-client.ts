@@ -1,4 +1,4 @@
-// The broker app is an OpenID Connect client of the embedded provider (DESIGN.md section 7):
+// The broker app is an OpenID Connect client of the embedded provider (docs/design.md section 7):
 // Authorization Code with PKCE (S256), state and nonce, a confidential client whose secret
 // lives in the database. The client registers itself, from PUBLIC_URL alone, on every
 // sign-in: so a changed PUBLIC_URL or a client deleted from the CLI heals itself, and

@@ -1,5 +1,5 @@
 // The language, formats and user of one page: the signed-in user's language (their SSO
-// account's), else the browser's Accept-Language, else English (DESIGN.md section 7).
+// account's), else the browser's Accept-Language, else English (docs/design.md section 7).
 import type { FastifyRequest } from 'fastify';
 import { chooseLanguage, type Language } from '../i18n/messages.ts';
 import { type Formats, formatsFor } from './format.ts';

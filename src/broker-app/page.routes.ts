@@ -1,4 +1,4 @@
-// The broker app's pages (DESIGN.md section 7). Every route needs a session; a visitor
+// The broker app's pages (docs/design.md section 7). Every route needs a session; a visitor
 // without one is sent to sign in and comes back here. Ids that are not ids, and ids of
 // another distribution, are 404 like ids that name nothing: the services say so.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';

@@ -1,4 +1,4 @@
-// What changed between two revisions of a risk object (DESIGN.md section 7: "risk objects
+// What changed between two revisions of a risk object (docs/design.md section 7: "risk objects
 // with their revision history (what changed between revisions)"): every field whose value
 // differs, was added or was removed, compared by value (nested objects such as an address
 // as a whole).

@@ -1,4 +1,4 @@
-// What every `lead-intake` command shares (DESIGN.md section 1): JSON on stdout, one-line
+// What every `lead-intake` command shares (docs/design.md section 1): JSON on stdout, one-line
 // errors on stderr, the server's configuration and database. Commands reach the process
 // only through a CliIo (environment, stdin, stdout, stderr), so they can run in-process
 // (the tests do) exactly as they run from bin/lead-intake.js.

@@ -1,5 +1,5 @@
 // lead-intake data import enterprises|addresses|vehicles PATH... and data status
-// (DESIGN.md section 6): the reference databases, imported from their published files.
+// (docs/design.md section 6): the reference databases, imported from their published files.
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { importReference, referenceImporter, type ImportProgress } from '../reference/import.ts';

@@ -1,4 +1,4 @@
-// The `lead-intake` admin command (DESIGN.md section 1): one file per command group.
+// The `lead-intake` admin command (docs/design.md section 1): one file per command group.
 // Data goes to stdout as JSON; errors go to stderr as one line, with exit code 2 for a
 // bad command line and 1 for anything else.
 import { ConfigError } from '../config.ts';

@@ -1,4 +1,4 @@
-// lead-intake token create|list|revoke (DESIGN.md section 4, API tokens).
+// lead-intake token create|list|revoke (docs/design.md section 4, API tokens).
 import { parseDuration } from '../config.ts';
 import { createApiToken, listApiTokens, revokeApiToken } from '../auth/api-token.service.ts';
 import { API_TOKEN_SCOPES } from '../auth/caller.ts';

@@ -1,4 +1,4 @@
-// lead-intake webhook secret|rotate-secret|deliveries|replay|work (DESIGN.md section 5).
+// lead-intake webhook secret|rotate-secret|deliveries|replay|work (docs/design.md section 5).
 import { listDeliveries, replayDeliveries } from '../webhooks/delivery-admin.ts';
 import { currentSecret, rotateSecret } from '../webhooks/signing-key.repository.ts';
 import { DELIVERY_STATUSES } from '../webhooks/webhook.table.ts';

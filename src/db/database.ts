@@ -1,5 +1,5 @@
 // One query layer over two engines: the embedded SQLite file by default, PostgreSQL when
-// DATABASE_URL says so (DESIGN.md section 1).
+// DATABASE_URL says so (docs/design.md section 1).
 import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';

@@ -1,4 +1,4 @@
-// Write conflicts that are worth running the whole transaction again for (DESIGN.md rule
+// Write conflicts that are worth running the whole transaction again for (docs/design.md rule
 // 10): a unique constraint that a concurrent writer filled first, or a row that changed
 // since it was read. On the next attempt the write sees the other one's result.
 

@@ -1,4 +1,4 @@
-// Every write is one transaction (DEVELOPERS.md "Standards"); this decides how
+// Every write is one transaction (docs/design.md section 11); this decides how
 // transactions meet the engine.
 //
 // SQLite has one writer and pays an fsync-like cost per commit, so writes that arrive in

@@ -1,5 +1,5 @@
 // The one path every write use case takes: its work runs as one transaction, again while
-// it loses a race (DESIGN.md rule 10), and what must follow the commit runs only once the
+// it loses a race (docs/design.md rule 10), and what must follow the commit runs only once the
 // write is committed (an acknowledged write is a committed one).
 import { retryOnWriteConflict } from './errors.ts';
 import type { TransactionRunner, Work } from './transaction-runner.ts';

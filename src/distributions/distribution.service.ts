@@ -1,5 +1,5 @@
 // Distributions are the tenants every lead, party and token belongs to. Administered
-// from the CLI for now (DESIGN.md section 1, `lead-intake distribution ...`).
+// from the CLI for now (docs/design.md section 1, `lead-intake distribution ...`).
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { DistributionTable } from './distribution.table.ts';

@@ -1,4 +1,4 @@
-// Turns Ajv's errors into Problems (DESIGN.md section 3): the target is a dot path from
+// Turns Ajv's errors into Problems (docs/design.md section 3): the target is a dot path from
 // the body root with zero-based indexes, and each target is reported at most once, so a
 // value failing both its pattern and its format is one problem, not two.
 import type { ErrorObject } from 'ajv';

@@ -1,4 +1,4 @@
-// Errors Node's HTTP parser raises before any route runs (DESIGN.md section 8): oversized
+// Errors Node's HTTP parser raises before any route runs (docs/design.md section 8): oversized
 // headers (431), a request not received within REQUEST_TIMEOUT (408), and bytes that are
 // not HTTP/1.1 (400: Content-Length with Transfer-Encoding, a broken header line, an
 // unknown method, bad chunk framing). Node hands them to the server's `clientError`

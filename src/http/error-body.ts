@@ -1,4 +1,4 @@
-// Renders an ApiError as the documented body (specification, "Errors"; DESIGN.md
+// Renders an ApiError as the documented body (specification, "Errors"; docs/design.md
 // section 3): {"detail": {"type", "errors": [{"type", "target", "message"}], "error_str"}}.
 import type { ApiError } from '../errors.ts';
 import { renderMessage, type Language } from '../i18n/messages.ts';
@@ -12,7 +12,7 @@ export interface ErrorBodyJson {
 }
 
 /**
- * At most this many entries in one answer (DESIGN.md section 8): 20,000 empty residences
+ * At most this many entries in one answer (docs/design.md section 8): 20,000 empty residences
  * in a 60 KB body would otherwise make a 4.6 MB answer. `error_str` still counts them all.
  */
 export const MAX_ERROR_ENTRIES = 100;

@@ -1,4 +1,4 @@
-// The one place that maps errors to the documented body (DESIGN.md section 3): ApiErrors
+// The one place that maps errors to the documented body (docs/design.md section 3): ApiErrors
 // as they are, Fastify's own errors by status, anything else as a 500 that is logged with
 // the request id and shows the caller nothing of its cause.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

@@ -2,7 +2,7 @@
 // a `__proto__` or `constructor.prototype` key is refused as a 400), and the raw text is
 // kept on `request.rawBody` because the push log stores the payload verbatim.
 //
-// Nothing a partner sends is stored altered (DESIGN.md section 8), so before any route
+// Nothing a partner sends is stored altered (docs/design.md section 8), so before any route
 // sees a body: a charset other than UTF-8 is refused (415; RFC 8259 section 8.1: JSON
 // exchanged between systems is UTF-8), bytes that are not UTF-8 are refused (400) rather
 // than decoded into U+FFFD, and the parsed value is inspected once (storable-text.ts). Too

@@ -1,4 +1,4 @@
-// The per-credential rate limit (DESIGN.md section 8): RATE_LIMIT requests per window for
+// The per-credential rate limit (docs/design.md section 8): RATE_LIMIT requests per window for
 // each API token, and for each SSO user through each client, answered 429 RateLimited with
 // Retry-After once spent; RateLimit-Limit/-Remaining/-Reset on every answer to an
 // authenticated request. One process counts in memory; with REDIS_URL every process counts

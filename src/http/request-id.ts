@@ -1,4 +1,4 @@
-// Every answer carries an `x-request-id` (DESIGN.md section 3), also in the logs. A
+// Every answer carries an `x-request-id` (docs/design.md section 3), also in the logs. A
 // caller's own X-Request-Id is kept so its logs and ours line up, but only when it looks
 // like an id: it is echoed in a header and written to every log line of the request, so
 // 8 KiB of text, or bytes a terminal interprets, are replaced by an id of ours.

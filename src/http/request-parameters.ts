@@ -1,4 +1,4 @@
-// Path and query parameters obey the body's rule for text (DESIGN.md section 8): a NUL or
+// Path and query parameters obey the body's rule for text (docs/design.md section 8): a NUL or
 // a lone surrogate in them (`/leads/%00`) is refused before any route looks it up, the same
 // way on both databases (PostgreSQL cannot even compare such text). A path parameter that
 // cannot be stored names nothing: 404, as any id that names nothing. A query parameter is

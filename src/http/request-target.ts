@@ -1,6 +1,6 @@
 // RFC 9112 section 3.2.2: a server must accept a request target in absolute form
 // (`GET http://host/path HTTP/1.1`), and then the host comes from the target, not the
-// Host header. Nothing here is built from either (DESIGN.md section 8: published URLs come
+// Host header. Nothing here is built from either (docs/design.md section 8: published URLs come
 // from PUBLIC_URL), so routing only needs the path and query: the absolute form is
 // reduced to them before Fastify routes, and every route sees the origin form.
 import type { IncomingMessage } from 'node:http';

@@ -1,4 +1,4 @@
-// What a JSON body may hold (DESIGN.md section 8): text is well-formed Unicode without NUL,
+// What a JSON body may hold (docs/design.md section 8): text is well-formed Unicode without NUL,
 // so SQLite and PostgreSQL store the same string and give it back unchanged (PostgreSQL's
 // text and jsonb refuse U+0000, and a lone surrogate has no UTF-8 form at all); numbers are
 // finite (JSON.parse turns 1e400 into Infinity, which serialises as null); nesting is

@@ -1,5 +1,5 @@
 // Ajv compilers for request validation. Every problem of a request body is reported in one
-// 422 (DESIGN.md section 3): Ajv runs with allErrors, and the rules JSON Schema cannot
+// 422 (docs/design.md section 3): Ajv runs with allErrors, and the rules JSON Schema cannot
 // express run in the same pass and add their problems. Those rules are the domain's: a
 // route injects them (`withBodyRules`), this file knows none of them.
 import { Ajv, type Options } from 'ajv';

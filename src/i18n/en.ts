@@ -1,4 +1,4 @@
-// English messages (DESIGN.md section 3 gives the first three texts verbatim).
+// English messages (docs/design.md section 3 gives the first three texts verbatim).
 import type { Catalogue } from './catalogue.ts';
 
 export const en: Catalogue = {

@@ -1,4 +1,4 @@
-// Renders a Problem as a message in one of the supported languages (DESIGN.md section 3).
+// Renders a Problem as a message in one of the supported languages (docs/design.md section 3).
 // Targets and types are never translated; only the message text is.
 import type { Problem } from '../errors.ts';
 import type { Catalogue } from './catalogue.ts';

@@ -24,7 +24,7 @@ const errorResponses = {
 };
 
 export const leadRoutes: FastifyPluginAsync<LeadRoutesOptions> = async (fastify, { leads, validation }) => {
-  // The push's rules beyond its schema run with it, so one 422 reports both (DESIGN.md section 3).
+  // The push's rules beyond its schema run with it, so one 422 reports both (docs/design.md section 3).
   const validatorCompiler = validation.withBodyRules(checkPayloadRules);
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const kinds: Array<{ path: string; kind: PartyType; body: typeof CustomerLeadBody | typeof CompanyLeadBody }> = [

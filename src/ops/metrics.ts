@@ -1,4 +1,4 @@
-// Prometheus metrics (DESIGN.md section 1, "Operational"). Each app owns its Registry:
+// Prometheus metrics (docs/design.md section 1, "Operational"). Each app owns its Registry:
 // tests build several apps in one process, and prom-client's global default registry
 // would make them share (and double-register) every metric.
 import type { FastifyInstance } from 'fastify';

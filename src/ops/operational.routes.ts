@@ -1,4 +1,4 @@
-// GET /healthz, /readyz and /metrics (DESIGN.md section 1, "Operational"). A load
+// GET /healthz, /readyz and /metrics (docs/design.md section 1, "Operational"). A load
 // balancer restarts a process whose /healthz fails and stops routing to one whose
 // /readyz fails, so /healthz must never depend on the database and /readyz must.
 import type { FastifyInstance } from 'fastify';

@@ -1,4 +1,4 @@
-// Every allowed-value list of the lead payload lives here (DESIGN.md section 2), so the
+// Every allowed-value list of the lead payload lives here (docs/design.md section 2), so the
 // schema, the OpenAPI document and the error messages can never disagree.
 export const PAYMENT_INTERVALS = ['ANNUAL', 'SEMI_ANNUAL', 'QUARTERLY', 'MONTHLY'] as const;
 export const POLICY_TYPES = ['ACTIVE', 'OFFER', 'TERMINATED'] as const;

@@ -1,5 +1,5 @@
 // The lead representation returned by a push (specification, "Lead creation response";
-// DESIGN.md "Response") and, later, by reads and webhooks. The schema also serialises
+// docs/design.md "Response") and, later, by reads and webhooks. The schema also serialises
 // the reply, so a field missing here never reaches a client.
 import Type, { type Static } from 'typebox';
 import { Car, CompanyProspect, Coverage, CustomerProspect, InsurancePolicy, PolicyPackage, Residence } from './lead.schema.ts';

@@ -1,4 +1,4 @@
-// The push payloads of the specification ("Resources and their fields") and DESIGN.md
+// The push payloads of the specification ("Resources and their fields") and docs/design.md
 // section 2. These schemas validate the request, type the handlers and feed the OpenAPI
 // document. Unknown fields are refused everywhere (additionalProperties: false).
 import Type, { type Static } from 'typebox';

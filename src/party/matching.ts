@@ -1,4 +1,4 @@
-// Which stored party a push is about: DESIGN.md section 2, "Matching and merge", rules 1
+// Which stored party a push is about: docs/design.md section 2, "Matching and merge", rules 1
 // to 5. Every rule is evaluated; rules that hit two different parties are a conflict.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';

@@ -1,4 +1,4 @@
-// mergePush on the in-memory aggregate: DESIGN.md section 2, rules 6 to 8 (and the
+// mergePush on the in-memory aggregate: docs/design.md section 2, rules 6 to 8 (and the
 // uniqueness of VINs and policy numbers within a party), without a database.
 import { describe, expect, it } from 'vitest';
 import { mergePush, type LeadPush, type PolicyPush } from './merge.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addressKey, customerMatchKey, mergeFields } from './merge.ts';
 
-describe('mergeFields (DESIGN.md rule 6)', () => {
+describe('mergeFields (docs/design.md rule 6)', () => {
   it('overwrites present fields, keeps absent ones and clears nulls', () => {
     const { merged, changed } = mergeFields({ a: 1, b: 2, c: 3 }, { a: 10, c: null });
     expect(merged).toEqual({ a: 10, b: 2 });

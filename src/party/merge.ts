@@ -1,4 +1,4 @@
-// How a push is merged into what the broker already knows: DESIGN.md section 2,
+// How a push is merged into what the broker already knows: docs/design.md section 2,
 // "Matching and merge", rules 6 to 8. Pure functions over the in-memory aggregate; the
 // service finds the party (rules 1 to 5) and the repository writes what changed.
 import { randomUUID } from 'node:crypto';

@@ -1,6 +1,6 @@
 // Pushing a lead: match (matching.ts), check references (references.ts), merge
 // (merge.ts), write (repository.ts), all in one transaction, with the accepted
-// push appended to the push log (DESIGN.md rule 11).
+// push appended to the push log (docs/design.md rule 11).
 import { newRowId } from '../db/ids.ts';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
@@ -63,7 +63,7 @@ export class LeadService {
 
   /**
    * A push refused by its schema: the problems found so far, plus the references in it
-   * that certainly name nothing, in one 422 (DESIGN.md section 3). Writes nothing.
+   * that certainly name nothing, in one 422 (docs/design.md section 3). Writes nothing.
    */
   async refusal(schemaError: ValidationError, body: unknown): Promise<ValidationError> {
     const dangling = await certainlyDanglingReferences(this.#deps.database.db, body);

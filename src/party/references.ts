@@ -1,4 +1,4 @@
-// References inside a push that only the stored data can settle (DESIGN.md section 2):
+// References inside a push that only the stored data can settle (docs/design.md section 2):
 // a policy_package_id or risk_object_id names an object in the same push or of the
 // matched party; a client-chosen id or a policy's external ref must not belong to
 // another party. Every such problem is reported at once.
@@ -83,7 +83,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The references of a push that failed its schema, so that one 422 lists them with the
- * schema's problems (DESIGN.md section 3). Without a valid body the party cannot be
+ * schema's problems (docs/design.md section 3). Without a valid body the party cannot be
  * matched, so only what is certain is reported: a policy_package_id or risk_object_id that
  * names nothing in the push and nothing stored at all. A reference to a stored object is
  * left for the push that passes its schema (matching then decides whose it is). Lists are

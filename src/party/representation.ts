@@ -1,4 +1,4 @@
-// The aggregate as clients see it (DESIGN.md "Response"): the push reply today, and the
+// The aggregate as clients see it (docs/design.md "Response"): the push reply today, and the
 // same shape for reads and webhook payloads.
 import type { Config } from '../config.ts';
 import type { ExternalRef, LeadAggregate, RiskObject } from './party.aggregate.ts';

@@ -31,7 +31,7 @@ export function Enum<const T extends readonly string[]>(values: T, options: obje
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
 
-/** An optional field that `null` clears (DESIGN.md merge rule 6). */
+/** An optional field that `null` clears (docs/design.md merge rule 6). */
 export function Nullable<T extends TSchema>(schema: T) {
   const { type, enum: values, ...rest } = schema as unknown as { type: string; enum?: unknown[] };
   return Type.Unsafe<Static<T> | null>({

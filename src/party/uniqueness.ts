@@ -3,7 +3,7 @@
 // A merge can still bring two of them together: a car pushed with its id and another
 // car's VIN, a policy found by its external ref and given another policy's number. That
 // is a problem of the push's data, reported as 422 `duplicate` on the pushed field (not
-// 409, which DESIGN.md section 3 keeps for a push matching two parties); nothing is written.
+// 409, which docs/design.md section 3 keeps for a push matching two parties); nothing is written.
 import type { Problem } from '../errors.ts';
 import type { LeadPush } from './merge.ts';
 import { refKey, type Fields, type InsurancePolicy, type LeadAggregate, type RiskObject } from './party.aggregate.ts';

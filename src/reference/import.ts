@@ -1,4 +1,4 @@
-// The one import pipeline (DESIGN.md section 6): list the inputs, let the source parse
+// The one import pipeline (docs/design.md section 6): list the inputs, let the source parse
 // them as they stream, write rows to staging in batches, then index and swap. Memory holds
 // one batch per table, whatever the size of the files.
 import type { DatabaseHandle } from '../db/database.ts';

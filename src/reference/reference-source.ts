@@ -1,4 +1,4 @@
-// One shape for the three reference databases (DESIGN.md section 6): a source reads its
+// One shape for the three reference databases (docs/design.md section 6): a source reads its
 // published files and hands rows to a sink, table by table; the import pipeline
 // (import.ts) stores them in staging and swaps them in; each dialect's store knows how to
 // index and search them. Routes only read.

@@ -1,4 +1,4 @@
-// The reference databases' routes (DESIGN.md section 6), registered by app.ts in one line.
+// The reference databases' routes (docs/design.md section 6), registered by app.ts in one line.
 // The reader is the dialect's: SQLite files of their own, or PostgreSQL schemas.
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';

@@ -1,4 +1,4 @@
-// Stored reference rows as the API shows them (DESIGN.md section 6): names and places in
+// Stored reference rows as the API shows them (docs/design.md section 6): names and places in
 // the caller's language where the source has several, codes spelled out.
 import type { Language } from '../i18n/messages.ts';
 import { formatEnterpriseNumber } from './enterprise-number.ts';

@@ -1,5 +1,5 @@
 // How free text becomes search terms, the same way on both databases: case and accents
-// never matter (DESIGN.md section 6), words are runs of letters and digits, as SQLite's
+// never matter (docs/design.md section 6), words are runs of letters and digits, as SQLite's
 // unicode61 tokenizer (remove_diacritics 2) splits them, so a folded query word is
 // exactly what FTS5 indexed.
 

@@ -1,7 +1,7 @@
 // Every URL oidc-provider publishes (discovery's endpoints and jwks_uri, form actions,
 // redirects back to itself) is built from Koa's `ctx.href`, which Koa makes of the request:
 // the Host header, or X-Forwarded-Host/Proto when `proxy` is on. A client could then
-// choose the token endpoint that discovery advertises (`Host: evil.example`). DESIGN.md
+// choose the token endpoint that discovery advertises (`Host: evil.example`). docs/design.md
 // section 8: published URLs come from PUBLIC_URL only. So this provider's Koa request
 // answers scheme, host and href from PUBLIC_URL, whatever the request says; the issuer
 // already is `{PUBLIC_URL}/sso`.

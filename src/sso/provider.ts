@@ -1,4 +1,4 @@
-// The embedded OpenID Connect provider (DESIGN.md section 4; issue 3): panva's
+// The embedded OpenID Connect provider (docs/design.md section 4; issue 3): panva's
 // oidc-provider with issuer {PUBLIC_URL}/sso, Authorization Code with PKCE (S256 only,
 // for every client), JWT access tokens (RFC 9068) for the API, refresh tokens only with
 // `offline`/`offline_access`, revocation and end-session. Its options are checked when

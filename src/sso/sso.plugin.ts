@@ -1,4 +1,4 @@
-// Mounts single sign-on at /sso (DESIGN.md section 4): the sign-in pages, userinfo and
+// Mounts single sign-on at /sso (docs/design.md section 4): the sign-in pages, userinfo and
 // the provider itself. The API's bearer scheme uses the same runtime (app.ts).
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';

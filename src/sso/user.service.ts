@@ -1,4 +1,4 @@
-// Broker user accounts that sign in at the embedded provider (DESIGN.md section 4;
+// Broker user accounts that sign in at the embedded provider (docs/design.md section 4;
 // `lead-intake user create|list|disable`). Passwords are argon2id hashes; the listing
 // never shows them.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// The SSRF guard (DESIGN.md section 5): a callback URL is chosen by whoever pushes a lead,
+// The SSRF guard (docs/design.md section 5): a callback URL is chosen by whoever pushes a lead,
 // so without this check a push could make the service call its own admin ports, the
 // database, a neighbour in the private network or the cloud metadata endpoint. The host is
 // resolved once, every address it resolves to is checked, and the connection is then made

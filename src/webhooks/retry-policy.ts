@@ -1,4 +1,4 @@
-// What an attempt's result means for its delivery (DESIGN.md section 5): 2xx is success;
+// What an attempt's result means for its delivery (docs/design.md section 5): 2xx is success;
 // 410 Gone stops the URL; a refused address is never tried again; anything else is retried
 // after the next wait of the schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default),
 // never earlier than a 429/503 answer's Retry-After asks, until the schedule runs out.

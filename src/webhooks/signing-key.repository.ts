@@ -1,4 +1,4 @@
-// The `whsec_` signing secret of each distribution (DESIGN.md section 5). It is stored as
+// The `whsec_` signing secret of each distribution (docs/design.md section 5). It is stored as
 // is, not hashed: it is a key the service signs with and hands to the receiver, not a
 // password to verify. A rotation keeps the previous key signing for ROTATION_OVERLAP_MS,
 // so receivers can switch to the new secret without missing a message.

@@ -1,4 +1,4 @@
-// Standard Webhooks signatures (https://www.standardwebhooks.com/, DESIGN.md section 5):
+// Standard Webhooks signatures (https://www.standardwebhooks.com/, docs/design.md section 5):
 // `webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`, keyed with
 // the distribution's `whsec_` secret. The HMAC itself is the `standardwebhooks` package's,
 // the one receivers are told to verify with. During a rotation every valid key signs, and

@@ -1,4 +1,4 @@
-// The transactional outbox (DESIGN.md section 5): the event and one delivery per callback
+// The transactional outbox (docs/design.md section 5): the event and one delivery per callback
 // URL are written by the same transaction as the change they report, so an accepted push
 // never loses its event, whatever happens after the commit; the worker sends them later.
 // After the commit the service calls `committed()`, which wakes this process's worker at

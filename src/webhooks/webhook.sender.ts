@@ -1,4 +1,4 @@
-// One HTTP attempt of a webhook delivery (DESIGN.md section 5): POST the signed body to a
+// One HTTP attempt of a webhook delivery (docs/design.md section 5): POST the signed body to a
 // callback URL over a connection to checked addresses only (address-guard.ts), with one
 // deadline for everything (DNS, connect, answer, body), no redirects followed, and at most
 // 64 KiB of the answer read: a receiver must not be able to hold a worker or its memory.

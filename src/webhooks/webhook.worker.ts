@@ -1,4 +1,4 @@
-// The delivery worker (DESIGN.md section 5): claims due deliveries from the outbox, sends
+// The delivery worker (docs/design.md section 5): claims due deliveries from the outbox, sends
 // each as a signed POST, and records every attempt with its result. Runs inside the server
 // process (started by app.ts unless WEBHOOK_WORKER=false) or alone (`lead-intake webhook
 // work`); any number of them may share one database.

@@ -1,4 +1,4 @@
-// The advisory (DESIGN.md section 7, `/app/advisory/parties/{id}`): the portfolio's
+// The advisory (docs/design.md section 7, `/app/advisory/parties/{id}`): the portfolio's
 // premiums as yearly amounts per package, per insurer and in total (advisory.ts does the
 // exact arithmetic; this only lays it out).
 import { type AdvisoryLine, advisoryOf } from '../advisory.ts';

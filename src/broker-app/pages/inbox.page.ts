@@ -1,4 +1,4 @@
-// The lead inbox (DESIGN.md section 7, `/app`): the distribution's leads, newest change
+// The lead inbox (docs/design.md section 7, `/app`): the distribution's leads, newest change
 // first, with name, kind, origin, external refs, created/merged counts and when; a search
 // box; and "older" paging by keyset cursor, so a page holds while new leads arrive.
 import { html, joinHtml } from '../html.ts';

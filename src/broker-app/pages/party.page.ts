@@ -1,4 +1,4 @@
-// The party page (DESIGN.md section 7, `/app/parties/{id}`, the lead's `href`): the
+// The party page (docs/design.md section 7, `/app/parties/{id}`, the lead's `href`): the
 // prospect, the lead's origin with the link back to the sender, external refs and
 // callbacks, risk objects with their revision history (what changed), packages, policies
 // and their coverages.

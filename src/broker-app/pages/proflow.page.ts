@@ -1,4 +1,4 @@
-// The proflow (DESIGN.md section 7, `/app/proflow/parties/{id}`): the lead's timeline,
+// The proflow (docs/design.md section 7, `/app/proflow/parties/{id}`): the lead's timeline,
 // every accepted push (time, caller, origin, created or merged, the raw body one click
 // away) and every webhook delivery with its attempts, where a failed one can be sent
 // again (a POST form with the session's CSRF token).

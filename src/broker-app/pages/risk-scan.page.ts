@@ -1,4 +1,4 @@
-// The risk scan (DESIGN.md section 7, `/app/risk-scan/parties/{id}`): each risk object with
+// The risk scan (docs/design.md section 7, `/app/risk-scan/parties/{id}`): each risk object with
 // the coverages that point at it and its insured value summed; an object no coverage of a
 // running policy covers is flagged (an offer or a terminated policy covers nothing yet or
 // any more). Coverages tied to no risk object are listed apart.

@@ -34,7 +34,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  // DESIGN.md rule 10: the database, not a read-then-insert, keeps email+birth+address unique.
+  // docs/design.md rule 10: the database, not a read-then-insert, keeps email+birth+address unique.
   await db.schema
     .createIndex('parties_match_key')
     .on('parties')

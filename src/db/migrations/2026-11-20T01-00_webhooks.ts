@@ -1,4 +1,4 @@
-// Webhooks (DESIGN.md section 5): signing keys per distribution, the transactional outbox
+// Webhooks (docs/design.md section 5): signing keys per distribution, the transactional outbox
 // (events and one delivery per callback URL), every attempt, and the URLs whose receiver
 // answered 410 Gone. Frozen in time: written against Kysely<any>, never importing app code.
 import { sql, type Kysely } from 'kysely';

@@ -1,4 +1,4 @@
-// Single sign-on (DESIGN.md section 4): broker users, OAuth clients, the embedded OpenID
+// Single sign-on (docs/design.md section 4): broker users, OAuth clients, the embedded OpenID
 // provider's storage, its signing keys and cookie secrets, and failed-login records.
 // Frozen in time like every migration: Kysely<any>, no app imports.
 import type { Kysely } from 'kysely';

@@ -1,5 +1,5 @@
 // The address database (address:read): BeST addresses by id, autocomplete from free text
-// in any of the three languages, and postal codes for forms (DESIGN.md section 6).
+// in any of the three languages, and postal codes for forms (docs/design.md section 6).
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';

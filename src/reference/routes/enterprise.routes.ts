@@ -1,5 +1,5 @@
 // The company database (enterprise:read): KBO/BCE enterprises by number, and search by
-// name or number prefix (DESIGN.md section 6).
+// name or number prefix (docs/design.md section 6).
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';

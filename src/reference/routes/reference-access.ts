@@ -1,4 +1,4 @@
-// Reference data is shared, not per distribution (DESIGN.md section 6): any API token or
+// Reference data is shared, not per distribution (docs/design.md section 6): any API token or
 // SSO user holding the scope may read it (`api` grants all). 401 and 403 as for leads.
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import { ForbiddenError, UnauthenticatedError } from '../../errors.ts';

@@ -1,5 +1,5 @@
 // The car database (vehicle:read): the EEA catalogue by make, model and version, and VIN
-// decoding per ISO 3779 (DESIGN.md section 6).
+// decoding per ISO 3779 (docs/design.md section 6).
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';

@@ -1,4 +1,4 @@
-// What the import pipeline and the routes need of a dialect (DESIGN.md section 6): a
+// What the import pipeline and the routes need of a dialect (docs/design.md section 6): a
 // staging area that becomes the live data in one atomic step, and the reads behind the
 // endpoints. SQLite keeps each database in a file of its own next to the main one;
 // PostgreSQL in a schema of its own. Neither touches the tables pushes write.
