@@ -66,7 +66,8 @@ export async function buildApp({ config, database, logger = false }: AppDependen
     clientErrorHandler: clientErrorHandler({ requestTimeoutMs: config.requestTimeoutMs }),
     // A URL that cannot even be decoded (`/v1/api/%zz`) names no route: answered like any
     // unknown route, in the documented body, instead of Fastify's own.
-    frameworkErrors: (_error, request, reply) => sendError(new NotFoundError(), request, reply.header('x-request-id', request.id).headers(SECURITY_HEADERS)),
+    frameworkErrors: (_error, request, reply) =>
+      sendError(new NotFoundError(), request, reply.header('x-request-id', request.id).headers(SECURITY_HEADERS)),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const compilers = createAjvCompilers();
@@ -83,7 +84,10 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   const sso = createSsoRuntime(config, database, app.log);
   app.decorate(
     'authenticate',
-    createAuthenticator({ apikey: (token) => authenticateApiToken(database.db, token), bearer: bearerTokenVerifier(sso) }),
+    createAuthenticator({
+      apikey: (token) => authenticateApiToken(database.db, token),
+      bearer: bearerTokenVerifier(sso),
+    }),
   );
 
   // Before the routes: it hooks every route added after it (rate-limit.ts).

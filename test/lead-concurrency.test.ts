@@ -26,7 +26,8 @@ describe('forty identical pushes at once', () => {
   it('give one lead by external ref: one 201, the rest 200', async () => {
     const body = {
       prospect: {
-        first_name: 'Race', last_name: 'Condition',
+        first_name: 'Race',
+        last_name: 'Condition',
         external_refs: [{ external_ref: `race-${randomUUID()}`, external_ref_company: 'crm' }],
         risk_objects: { cars: [{ vin: 'WVWZZZ1JZXW000009', brand: 'Seat' }] },
       },
@@ -36,10 +37,18 @@ describe('forty identical pushes at once', () => {
     expect(leadIds.size).toBe(1);
     const [leadId] = leadIds;
     const db = server.database.handle.db;
-    const parties = await db.selectFrom('external_refs').select('entity_id').where('ref', '=', body.prospect.external_refs[0]!.external_ref).execute();
+    const parties = await db
+      .selectFrom('external_refs')
+      .select('entity_id')
+      .where('ref', '=', body.prospect.external_refs[0]!.external_ref)
+      .execute();
     expect(parties).toHaveLength(1);
-    const cars = await db.selectFrom('leads').innerJoin('risk_objects', 'risk_objects.party_id', 'leads.party_id')
-      .select('risk_objects.id').where('leads.id', '=', leadId!).execute();
+    const cars = await db
+      .selectFrom('leads')
+      .innerJoin('risk_objects', 'risk_objects.party_id', 'leads.party_id')
+      .select('risk_objects.id')
+      .where('leads.id', '=', leadId!)
+      .execute();
     expect(cars).toHaveLength(1);
     const pushes = await db.selectFrom('lead_pushes').select('status').where('lead_id', '=', leadId!).execute();
     expect(pushes).toHaveLength(40);
@@ -48,7 +57,10 @@ describe('forty identical pushes at once', () => {
   it('give one lead by email + birth + address', async () => {
     const body = {
       prospect: {
-        first_name: 'Race', last_name: 'Address', email: `${randomUUID()}@example.be`, birth: '1970-07-07',
+        first_name: 'Race',
+        last_name: 'Address',
+        email: `${randomUUID()}@example.be`,
+        birth: '1970-07-07',
         address: { housenr: '1', zipcode: '1000', city: 'Brussel' },
       },
     };
@@ -59,14 +71,25 @@ describe('forty identical pushes at once', () => {
   });
 
   it('merge concurrently without losing an update', async () => {
-    const created = await pushLead(server, tenant, 'customers', { prospect: { first_name: 'Many', last_name: 'Writers' } });
+    const created = await pushLead(server, tenant, 'customers', {
+      prospect: { first_name: 'Many', last_name: 'Writers' },
+    });
     const partyId = created.body.party_id;
     // Each push adds its own callback: all twenty must survive the concurrent merges.
     const urls = Array.from({ length: 20 }, (_, i) => `https://hooks.example.com/${i}`);
-    const replies = await Promise.all(urls.map((url) =>
-      pushLead(server, tenant, 'customers', { prospect: { id: partyId, first_name: 'Many', last_name: 'Writers', callbacks: [url] } })));
+    const replies = await Promise.all(
+      urls.map((url) =>
+        pushLead(server, tenant, 'customers', {
+          prospect: { id: partyId, first_name: 'Many', last_name: 'Writers', callbacks: [url] },
+        }),
+      ),
+    );
     expect(replies.every((r) => r.status === 200)).toBe(true);
-    const callbacks = await server.database.handle.db.selectFrom('party_callbacks').select('url').where('party_id', '=', partyId).execute();
+    const callbacks = await server.database.handle.db
+      .selectFrom('party_callbacks')
+      .select('url')
+      .where('party_id', '=', partyId)
+      .execute();
     expect(callbacks.map((c) => c.url).sort()).toEqual([...urls].sort());
   });
 });

@@ -30,22 +30,43 @@ describe('a new customer lead', () => {
       backref: 'https://crm.example.com/contacts/4711',
       source: null,
       prospect: {
-        type: 'CUSTOMER', first_name: 'Jan', last_name: 'Peeters', email: 'jan.peeters@example.be', birth: '1985-04-12',
+        type: 'CUSTOMER',
+        first_name: 'Jan',
+        last_name: 'Peeters',
+        email: 'jan.peeters@example.be',
+        birth: '1985-04-12',
         external_refs: [{ ref: '4711', company: 'acme-crm' }],
         callbacks: ['https://crm.example.com/hooks/lead-intake'],
       },
     });
     const [car] = lead.risk_object_revisions.cars;
     expect(car).toMatchObject({
-      risk_object_id: '3f0c9a43-4f6e-4c9b-9a57-2f1d1c8b7e01', risk_object_type: 'CAR', revision_nr: 1,
-      vin: 'WVWZZZ1JZXW000001', brand: 'Volkswagen',
+      risk_object_id: '3f0c9a43-4f6e-4c9b-9a57-2f1d1c8b7e01',
+      risk_object_type: 'CAR',
+      revision_nr: 1,
+      vin: 'WVWZZZ1JZXW000001',
+      brand: 'Volkswagen',
     });
-    expect(car.self).toContain(`/parties/${lead.party_id}/risk_objects/${car.risk_object_id}/revisions/${car.risk_object_revision_id}`);
-    expect(lead.policy_packages).toEqual([expect.objectContaining({ id: '9b2e4f7a-1c3d-4e5f-8a6b-7c8d9e0f1a2b', premium: '499.95' })]);
+    expect(car.self).toContain(
+      `/parties/${lead.party_id}/risk_objects/${car.risk_object_id}/revisions/${car.risk_object_revision_id}`,
+    );
+    expect(lead.policy_packages).toEqual([
+      expect.objectContaining({ id: '9b2e4f7a-1c3d-4e5f-8a6b-7c8d9e0f1a2b', premium: '499.95' }),
+    ]);
     expect(lead.insurance_policies).toHaveLength(1);
     expect(lead.insurance_policies[0]).toMatchObject({
-      policy_package_id: '9b2e4f7a-1c3d-4e5f-8a6b-7c8d9e0f1a2b', policy_nr: 'P-2026-001', type: 'ACTIVE',
-      coverages: [{ name: 'Third-party liability', risk_object_id: car.risk_object_id, insured_value: 25000, premium: '320.00', external_label: { label: 'BA', type: 'AFD' } }],
+      policy_package_id: '9b2e4f7a-1c3d-4e5f-8a6b-7c8d9e0f1a2b',
+      policy_nr: 'P-2026-001',
+      type: 'ACTIVE',
+      coverages: [
+        {
+          name: 'Third-party liability',
+          risk_object_id: car.risk_object_id,
+          insured_value: 25000,
+          premium: '320.00',
+          external_label: { label: 'BA', type: 'AFD' },
+        },
+      ],
     });
     expect(lead.created_at).toBe(lead.updated_at);
   });
@@ -53,8 +74,12 @@ describe('a new customer lead', () => {
   it('keeps money exactly as sent', async () => {
     const reply = await pushLead(server, tenant, 'customers', {
       prospect: {
-        first_name: 'Exact', last_name: 'Money',
-        policy_packages: [{ name: 'P', premium: '0.10' }, { name: 'Q', premium: '123456789012345.123456' }],
+        first_name: 'Exact',
+        last_name: 'Money',
+        policy_packages: [
+          { name: 'P', premium: '0.10' },
+          { name: 'Q', premium: '123456789012345.123456' },
+        ],
       },
     });
     expect(reply.status).toBe(201);
@@ -70,7 +95,9 @@ describe('a new company lead', () => {
       origin: 'acme-crm',
       backref: 'https://crm.example.com/accounts/812',
       prospect: {
-        type: 'COMPANY', name: 'Peeters Logistics BV', enterprise_nr: 'BE0123.456.789',
+        type: 'COMPANY',
+        name: 'Peeters Logistics BV',
+        enterprise_nr: 'BE0123.456.789',
         address: { street: 'Veldstraat', housenr: '1', zipcode: '9000', city: 'Gent', country_code: 'BE' },
         external_refs: [{ ref: 'ACC-812', company: 'acme-crm' }],
       },
@@ -84,7 +111,8 @@ describe('pushing the same lead twice', () => {
     const body = {
       origin: 'twice',
       prospect: {
-        first_name: 'Twice', last_name: 'Pushed',
+        first_name: 'Twice',
+        last_name: 'Pushed',
         external_refs: [{ external_ref: 'T-1', external_ref_company: 'crm' }],
         risk_objects: { cars: [{ vin: 'WVWZZZ1JZXW000002', brand: 'Skoda' }] },
       },
@@ -97,11 +125,17 @@ describe('pushing the same lead twice', () => {
     expect(second.body.id).toBe(first.body.id);
     expect(second.body.party_id).toBe(first.body.party_id);
     // Unchanged data keeps the current revision (rule 7) and the lead's updated_at.
-    expect(second.body.risk_object_revisions.cars[0].risk_object_revision_id).toBe(first.body.risk_object_revisions.cars[0].risk_object_revision_id);
+    expect(second.body.risk_object_revisions.cars[0].risk_object_revision_id).toBe(
+      first.body.risk_object_revisions.cars[0].risk_object_revision_id,
+    );
     expect(second.body.updated_at).toBe(first.body.updated_at);
 
-    const pushes = await server.database.handle.db.selectFrom('lead_pushes').selectAll()
-      .where('lead_id', '=', first.body.id).orderBy('received_at').execute();
+    const pushes = await server.database.handle.db
+      .selectFrom('lead_pushes')
+      .selectAll()
+      .where('lead_id', '=', first.body.id)
+      .orderBy('received_at')
+      .execute();
     expect(pushes.map((p) => Number(p.status))).toEqual([201, 200]);
     expect(pushes[1]!.payload).toBe(raw);
     expect(pushes[0]!.caller).toMatch(/^token:/);
@@ -113,7 +147,8 @@ describe('metrics', () => {
   it('count created and merged leads', async () => {
     const read = async () => {
       const text = await (await fetch(`${server.url}/metrics`)).text();
-      const count = (outcome: string) => Number(new RegExp(`lead_intake_leads_pushed_total\\{outcome="${outcome}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
+      const count = (outcome: string) =>
+        Number(new RegExp(`lead_intake_leads_pushed_total\\{outcome="${outcome}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
       return { created: count('created'), merged: count('merged') };
     };
     const before = await read();
@@ -130,14 +165,17 @@ describe('a refused push', () => {
     const before = await countRows(server);
     const reply = await pushLead(server, tenant, 'customers', {
       prospect: {
-        first_name: 'Dangling', last_name: 'Reference',
+        first_name: 'Dangling',
+        last_name: 'Reference',
         external_refs: [{ external_ref: 'DANGLING-1' }],
         risk_objects: { cars: [{ vin: 'WVWZZZ1JZXW000003' }] },
         insurance_policies: [{ name: 'x', policy_package_id: '11111111-1111-4111-8111-111111111111' }],
       },
     });
     expect(reply.status).toBe(422);
-    expect(reply.body.detail.errors.map((e: any) => e.target)).toEqual(['prospect.insurance_policies.0.policy_package_id']);
+    expect(reply.body.detail.errors.map((e: any) => e.target)).toEqual([
+      'prospect.insurance_policies.0.policy_package_id',
+    ]);
     expect(await countRows(server)).toEqual(before);
   });
 });

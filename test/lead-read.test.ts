@@ -20,7 +20,9 @@ afterAll(() => server.close());
 describe('GET a lead', () => {
   it('returns the representation the push returned, at its self address, with an ETag', async () => {
     const pushed = await pushLead(server, tenant, 'customers', leadExamples.CUSTOMER);
-    const read = await fetch(pushed.body.self.replace(server.config.publicUrl, server.url), { headers: { authorization: `apikey ${tenant.token}` } });
+    const read = await fetch(pushed.body.self.replace(server.config.publicUrl, server.url), {
+      headers: { authorization: `apikey ${tenant.token}` },
+    });
     expect(read.status).toBe(200);
     expect(await read.json()).toEqual(pushed.body);
     expect(read.headers.get('etag')).toMatch(/^"[^"]+"$/);
@@ -50,31 +52,58 @@ describe('GET a lead', () => {
 describe('finding leads', () => {
   it('finds a lead by external ref, with or without company', async () => {
     const ref = randomUUID();
-    const withCompany = await pushLead(server, tenant, 'customers', { prospect: { first_name: 'A', last_name: 'B', external_refs: [{ external_ref: ref, external_ref_company: 'crm' }] } });
-    const withoutCompany = await pushLead(server, tenant, 'companies', { prospect: { name: 'C', external_refs: [{ external_ref: ref }] } });
+    const withCompany = await pushLead(server, tenant, 'customers', {
+      prospect: {
+        first_name: 'A',
+        last_name: 'B',
+        external_refs: [{ external_ref: ref, external_ref_company: 'crm' }],
+      },
+    });
+    const withoutCompany = await pushLead(server, tenant, 'companies', {
+      prospect: { name: 'C', external_refs: [{ external_ref: ref }] },
+    });
     const base = `/distributions/${tenant.distributionId}/leads`;
     const a = await callApi(server, tenant, 'GET', `${base}?external_ref=${ref}&external_ref_company=crm`);
     const b = await callApi(server, tenant, 'GET', `${base}?external_ref=${ref}`);
     expect(a.body.items.map((l: any) => l.id)).toEqual([withCompany.body.id]);
     expect(b.body.items.map((l: any) => l.id)).toEqual([withoutCompany.body.id]);
     expect(a.body.next).toBeNull();
-    const elsewhere = await callApi(server, other, 'GET', `/distributions/${other.distributionId}/leads?external_ref=${ref}`);
+    const elsewhere = await callApi(
+      server,
+      other,
+      'GET',
+      `/distributions/${other.distributionId}/leads?external_ref=${ref}`,
+    );
     expect(elsewhere.body.items).toEqual([]);
   });
 
   it('lists changes since a time, oldest change first', async () => {
     const before = new Date(Date.now() - 1).toISOString();
-    const a = await pushLead(server, tenant, 'customers', { prospect: { first_name: 'Since', last_name: 'A', external_refs: [{ external_ref: randomUUID() }] } });
+    const a = await pushLead(server, tenant, 'customers', {
+      prospect: { first_name: 'Since', last_name: 'A', external_refs: [{ external_ref: randomUUID() }] },
+    });
     const b = await pushLead(server, tenant, 'customers', { prospect: { first_name: 'Since', last_name: 'B' } });
-    await pushLead(server, tenant, 'customers', { prospect: { id: a.body.party_id, first_name: 'Since', last_name: 'A2' } });
-    const reply = await callApi(server, tenant, 'GET', `/distributions/${tenant.distributionId}/leads?updated_since=${encodeURIComponent(before)}&limit=100`);
+    await pushLead(server, tenant, 'customers', {
+      prospect: { id: a.body.party_id, first_name: 'Since', last_name: 'A2' },
+    });
+    const reply = await callApi(
+      server,
+      tenant,
+      'GET',
+      `/distributions/${tenant.distributionId}/leads?updated_since=${encodeURIComponent(before)}&limit=100`,
+    );
     const ids = reply.body.items.map((l: any) => l.id);
     expect(ids.slice(-2)).toEqual([b.body.id, a.body.id]);
   });
 
   it('refuses a bad limit, date or cursor with 422', async () => {
     const base = `/distributions/${tenant.distributionId}/leads`;
-    for (const [query, target] of [['limit=101', 'limit'], ['limit=0', 'limit'], ['updated_since=yesterday', 'updated_since'], ['cursor=%21%21', 'cursor']]) {
+    for (const [query, target] of [
+      ['limit=101', 'limit'],
+      ['limit=0', 'limit'],
+      ['updated_since=yesterday', 'updated_since'],
+      ['cursor=%21%21', 'cursor'],
+    ]) {
       const reply = await callApi(server, tenant, 'GET', `${base}?${query}`);
       expect(reply.status).toBe(422);
       expect(reply.body.detail.errors[0].target).toBe(target);
@@ -87,7 +116,10 @@ describe('paginating while leads are pushed', () => {
     const tenantP = await createTenant(server.database.handle, ['leads:write', 'leads:read']);
     const existing = new Set<string>();
     for (let i = 0; i < 25; i++) {
-      existing.add((await pushLead(server, tenantP, 'customers', { prospect: { first_name: 'Page', last_name: String(i) } })).body.id);
+      existing.add(
+        (await pushLead(server, tenantP, 'customers', { prospect: { first_name: 'Page', last_name: String(i) } })).body
+          .id,
+      );
     }
     const seen: string[] = [];
     let path: string | null = `/distributions/${tenantP.distributionId}/leads?limit=4`;
@@ -97,7 +129,11 @@ describe('paginating while leads are pushed', () => {
       expect(page.status).toBe(200);
       seen.push(...page.body.items.map((l: any) => l.id));
       // New leads arrive between pages, concurrently with the next read.
-      await Promise.all(Array.from({ length: 3 }, () => pushLead(server, tenantP, 'customers', { prospect: { first_name: 'New', last_name: String(pushing++) } })));
+      await Promise.all(
+        Array.from({ length: 3 }, () =>
+          pushLead(server, tenantP, 'customers', { prospect: { first_name: 'New', last_name: String(pushing++) } }),
+        ),
+      );
       path = page.body.next ? page.body.next.replace(`${server.config.publicUrl}/v1/api`, '') : null;
     }
     expect(new Set(seen).size).toBe(seen.length);
@@ -107,15 +143,31 @@ describe('paginating while leads are pushed', () => {
 
 describe('the push log', () => {
   it('lists every accepted push with caller, origin, status and the payload as received', async () => {
-    const body = { origin: 'crm-x', prospect: { first_name: 'Log', last_name: 'Me', external_refs: [{ external_ref: randomUUID() }] } };
+    const body = {
+      origin: 'crm-x',
+      prospect: { first_name: 'Log', last_name: 'Me', external_refs: [{ external_ref: randomUUID() }] },
+    };
     const first = await pushLead(server, tenant, 'customers', body);
     await pushLead(server, tenant, 'customers', { ...body, origin: 'crm-y' });
-    const reply = await callApi(server, tenant, 'GET', `/distributions/${tenant.distributionId}/leads/${first.body.id}/pushes`);
+    const reply = await callApi(
+      server,
+      tenant,
+      'GET',
+      `/distributions/${tenant.distributionId}/leads/${first.body.id}/pushes`,
+    );
     expect(reply.status).toBe(200);
-    expect(reply.body.items.map((p: any) => [p.status, p.origin, p.kind])).toEqual([[201, 'crm-x', 'CUSTOMER'], [200, 'crm-y', 'CUSTOMER']]);
+    expect(reply.body.items.map((p: any) => [p.status, p.origin, p.kind])).toEqual([
+      [201, 'crm-x', 'CUSTOMER'],
+      [200, 'crm-y', 'CUSTOMER'],
+    ]);
     expect(reply.body.items[0].payload).toEqual(body);
     expect(reply.body.items[0].caller).toMatch(/^token:/);
-    const elsewhere = await callApi(server, other, 'GET', `/distributions/${other.distributionId}/leads/${first.body.id}/pushes`);
+    const elsewhere = await callApi(
+      server,
+      other,
+      'GET',
+      `/distributions/${other.distributionId}/leads/${first.body.id}/pushes`,
+    );
     expect(elsewhere.status).toBe(404);
   });
 });

@@ -26,7 +26,10 @@ async function newParty(extra: Record<string, unknown> = {}) {
   const carId = randomUUID();
   const pushed = await pushLead(server, tenant, 'customers', {
     prospect: {
-      first_name: 'Patch', last_name: 'Me', email: `${randomUUID()}@example.be`, telephonenr: '+32 9 111 11 11',
+      first_name: 'Patch',
+      last_name: 'Me',
+      email: `${randomUUID()}@example.be`,
+      telephonenr: '+32 9 111 11 11',
       address: { street: 'Veldstraat', housenr: '1', zipcode: '9000', city: 'Gent' },
       risk_objects: { cars: [{ id: carId, vin: vin(), brand: 'Volvo', kw: 100 }] },
       ...extra,
@@ -38,18 +41,35 @@ async function newParty(extra: Record<string, unknown> = {}) {
 
 describe('GET a party', () => {
   it('returns the prospect with its current risk objects, packages, policies and coverages', async () => {
-    const pushed = await pushLead(server, tenant, 'customers', leadExamples.CUSTOMER.prospect ? {
-      ...leadExamples.CUSTOMER,
-      prospect: { ...leadExamples.CUSTOMER.prospect, external_refs: [{ external_ref: randomUUID() }], risk_objects: { cars: [{ vin: vin() }] },
-        policy_packages: [], insurance_policies: [{ name: 'Solo', coverages: [{ name: 'Basic' }] }] },
-    } : {});
+    const pushed = await pushLead(
+      server,
+      tenant,
+      'customers',
+      leadExamples.CUSTOMER.prospect
+        ? {
+            ...leadExamples.CUSTOMER,
+            prospect: {
+              ...leadExamples.CUSTOMER.prospect,
+              external_refs: [{ external_ref: randomUUID() }],
+              risk_objects: { cars: [{ vin: vin() }] },
+              policy_packages: [],
+              insurance_policies: [{ name: 'Solo', coverages: [{ name: 'Basic' }] }],
+            },
+          }
+        : {},
+    );
     const reply = await callApi(server, tenant, 'GET', partyPath(pushed.body.party_id));
     expect(reply.status).toBe(200);
     expect(reply.headers.get('etag')).toBeTruthy();
     expect(reply.body).toMatchObject({
-      id: pushed.body.party_id, lead_id: pushed.body.id, type: 'CUSTOMER', first_name: 'Jan',
+      id: pushed.body.party_id,
+      lead_id: pushed.body.id,
+      type: 'CUSTOMER',
+      first_name: 'Jan',
       risk_objects: { cars: [expect.objectContaining({ risk_object_type: 'CAR' })], residences: [] },
-      insurance_policies: [expect.objectContaining({ name: 'Solo', coverages: [expect.objectContaining({ name: 'Basic' })] })],
+      insurance_policies: [
+        expect.objectContaining({ name: 'Solo', coverages: [expect.objectContaining({ name: 'Basic' })] }),
+      ],
     });
     expect(reply.body.self).toBe(`${server.config.publicUrl}/v1/api${partyPath(pushed.body.party_id)}`);
   });
@@ -57,7 +77,9 @@ describe('GET a party', () => {
   it("answers 404 for another distribution's party", async () => {
     const { partyId } = await newParty();
     expect((await callApi(server, other, 'GET', partyPath(partyId, other))).status).toBe(404);
-    expect((await callApi(server, other, 'PATCH', partyPath(partyId, other), { body: { first_name: 'X' } })).status).toBe(404);
+    expect(
+      (await callApi(server, other, 'PATCH', partyPath(partyId, other), { body: { first_name: 'X' } })).status,
+    ).toBe(404);
   });
 });
 
@@ -72,7 +94,13 @@ describe('PATCH a party (JSON Merge Patch)', () => {
     expect(reply.body.first_name).toBe('Patched');
     expect(reply.body.last_name).toBe('Me');
     expect(reply.body.telephonenr).toBeUndefined();
-    expect(reply.body.address).toEqual({ street: 'Veldstraat', housenr: '2', zipcode: '9000', city: 'Gent', country_code: 'BE' });
+    expect(reply.body.address).toEqual({
+      street: 'Veldstraat',
+      housenr: '2',
+      zipcode: '9000',
+      city: 'Gent',
+      country_code: 'BE',
+    });
     const read = await callApi(server, tenant, 'GET', partyPath(partyId));
     expect(read.body).toEqual(reply.body);
     expect(read.headers.get('etag')).toBe(reply.headers.get('etag'));
@@ -83,18 +111,35 @@ describe('PATCH a party (JSON Merge Patch)', () => {
     const before = await callApi(server, tenant, 'GET', partyPath(partyId));
     const car = before.body.risk_objects.cars[0];
     const reply = await callApi(server, tenant, 'PATCH', partyPath(partyId), {
-      body: { risk_objects: { cars: [{ id: carId, vin: car.vin, brand: 'Volvo', kw: 140 }], residences: [{ address: { housenr: '5', zipcode: '1000', city: 'Brussel' } }] } },
+      body: {
+        risk_objects: {
+          cars: [{ id: carId, vin: car.vin, brand: 'Volvo', kw: 140 }],
+          residences: [{ address: { housenr: '5', zipcode: '1000', city: 'Brussel' } }],
+        },
+      },
     });
     expect(reply.status).toBe(200);
-    expect(reply.body.risk_objects.cars).toEqual([expect.objectContaining({ risk_object_id: carId, revision_nr: 2, kw: 140 })]);
+    expect(reply.body.risk_objects.cars).toEqual([
+      expect.objectContaining({ risk_object_id: carId, revision_nr: 2, kw: 140 }),
+    ]);
     expect(reply.body.risk_objects.residences).toHaveLength(1);
 
     const revisions = await callApi(server, tenant, 'GET', `${partyPath(partyId)}/risk_objects/${carId}/revisions`);
-    expect(revisions.body.items.map((r: any) => [r.revision_nr, r.data.kw, r.current])).toEqual([[1, 100, false], [2, 140, true]]);
-    const one = await callApi(server, tenant, 'GET', revisions.body.items[0].self.replace(`${server.config.publicUrl}/v1/api`, ''));
+    expect(revisions.body.items.map((r: any) => [r.revision_nr, r.data.kw, r.current])).toEqual([
+      [1, 100, false],
+      [2, 140, true],
+    ]);
+    const one = await callApi(
+      server,
+      tenant,
+      'GET',
+      revisions.body.items[0].self.replace(`${server.config.publicUrl}/v1/api`, ''),
+    );
     expect(one.body).toEqual(revisions.body.items[0]);
 
-    const removed = await callApi(server, tenant, 'PATCH', partyPath(partyId), { body: { risk_objects: { cars: [] } } });
+    const removed = await callApi(server, tenant, 'PATCH', partyPath(partyId), {
+      body: { risk_objects: { cars: [] } },
+    });
     expect(removed.body.risk_objects.cars).toEqual([]);
     // `risk_objects` is an object: the patch merges into it, so residences stay.
     expect(removed.body.risk_objects.residences).toHaveLength(1);
@@ -114,7 +159,13 @@ describe('PATCH a party (JSON Merge Patch)', () => {
   it('validates the result with the push schemas and answers every problem at once', async () => {
     const { partyId } = await newParty();
     const reply = await callApi(server, tenant, 'PATCH', partyPath(partyId), {
-      body: { first_name: null, birth: 'yesterday', nickname: 'x', address: { zipcode: '12' }, risk_objects: { boats: [] } },
+      body: {
+        first_name: null,
+        birth: 'yesterday',
+        nickname: 'x',
+        address: { zipcode: '12' },
+        risk_objects: { boats: [] },
+      },
     });
     expect(reply.status).toBe(422);
     expect(reply.body.detail.errors.map((e: any) => e.target).sort()).toEqual(
@@ -127,29 +178,70 @@ describe('PATCH a party (JSON Merge Patch)', () => {
   it('answers 412 when If-Match names an older version, and applies the patch when it names the current one', async () => {
     const { partyId } = await newParty();
     const etag = (await callApi(server, tenant, 'GET', partyPath(partyId))).headers.get('etag')!;
-    const first = await callApi(server, tenant, 'PATCH', partyPath(partyId), { body: { last_name: 'One' }, headers: { 'if-match': etag } });
+    const first = await callApi(server, tenant, 'PATCH', partyPath(partyId), {
+      body: { last_name: 'One' },
+      headers: { 'if-match': etag },
+    });
     expect(first.status).toBe(200);
-    const stale = await callApi(server, tenant, 'PATCH', partyPath(partyId), { body: { last_name: 'Two' }, headers: { 'if-match': etag } });
+    const stale = await callApi(server, tenant, 'PATCH', partyPath(partyId), {
+      body: { last_name: 'Two' },
+      headers: { 'if-match': etag },
+    });
     expect(stale.status).toBe(412);
     expect(stale.body.detail.type).toBe('PreconditionFailed');
     expect((await callApi(server, tenant, 'GET', partyPath(partyId))).body.last_name).toBe('One');
-    const fresh = await callApi(server, tenant, 'PATCH', partyPath(partyId), { body: { last_name: 'Two' }, headers: { 'if-match': first.headers.get('etag')! } });
+    const fresh = await callApi(server, tenant, 'PATCH', partyPath(partyId), {
+      body: { last_name: 'Two' },
+      headers: { 'if-match': first.headers.get('etag')! },
+    });
     expect(fresh.status).toBe(200);
   });
 
   it('lets one of two concurrent updates with the same If-Match win, the other gets 412', async () => {
     const { partyId } = await newParty();
     const etag = (await callApi(server, tenant, 'GET', partyPath(partyId))).headers.get('etag')!;
-    const replies = await Promise.all(['A', 'B'].map((name) =>
-      callApi(server, tenant, 'PATCH', partyPath(partyId), { body: { last_name: name }, headers: { 'if-match': etag } })));
+    const replies = await Promise.all(
+      ['A', 'B'].map((name) =>
+        callApi(server, tenant, 'PATCH', partyPath(partyId), {
+          body: { last_name: name },
+          headers: { 'if-match': etag },
+        }),
+      ),
+    );
     expect(replies.map((r) => r.status).sort()).toEqual([200, 412]);
   });
 
   it('refuses a risk object id of another party with 409', async () => {
     const a = await newParty();
     const b = await newParty();
-    const reply = await callApi(server, tenant, 'PATCH', partyPath(b.partyId), { body: { risk_objects: { cars: [{ id: a.carId }] } } });
+    const reply = await callApi(server, tenant, 'PATCH', partyPath(b.partyId), {
+      body: { risk_objects: { cars: [{ id: a.carId }] } },
+    });
     expect(reply.status).toBe(409);
     expect(reply.body.detail.errors[0].target).toBe('risk_objects.cars.0.id');
+  });
+
+  it('refuses a push that names a car the party update removed, with 422 on its id, and writes nothing', async () => {
+    const { partyId, leadId, carId } = await newParty();
+    expect(
+      (await callApi(server, tenant, 'PATCH', partyPath(partyId), { body: { risk_objects: { cars: [] } } })).status,
+    ).toBe(200);
+    const before = await callApi(server, tenant, 'GET', partyPath(partyId));
+    const pushed = await pushLead(server, tenant, 'customers', {
+      prospect: {
+        id: partyId,
+        first_name: 'Patch',
+        last_name: 'Again',
+        risk_objects: { cars: [{ id: carId, kw: 90 }] },
+      },
+    });
+    expect(pushed.status).toBe(422);
+    expect(pushed.body.detail.errors).toEqual([
+      expect.objectContaining({ target: 'prospect.risk_objects.cars.0.id', type: 'ValidationError' }),
+    ]);
+    const after = await callApi(server, tenant, 'GET', partyPath(partyId));
+    expect(after.body).toEqual(before.body);
+    expect(after.headers.get('etag')).toBe(before.headers.get('etag'));
+    expect(leadId).toBe(before.body.lead_id);
   });
 });

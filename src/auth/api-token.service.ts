@@ -5,6 +5,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
+import { run, statement } from '../db/statements.ts';
 import { requireDistribution } from '../distributions/distribution.service.ts';
 import type { ApiTokenTable } from './api-token.table.ts';
 import { API_TOKEN_SCOPES, parseScopes, type Caller } from './caller.ts';
@@ -30,7 +31,9 @@ export interface IssuedApiToken extends Omit<ApiTokenListing, 'revoked_at'> {
 export class UnknownScopeError extends Error {
   readonly scopes: readonly string[];
   constructor(scopes: readonly string[]) {
-    super(`unknown scope ${scopes.map((s) => JSON.stringify(s)).join(', ')}; API tokens may carry: ${API_TOKEN_SCOPES.join(', ')}`);
+    super(
+      `unknown scope ${scopes.map((s) => JSON.stringify(s)).join(', ')}; API tokens may carry: ${API_TOKEN_SCOPES.join(', ')}`,
+    );
     this.name = 'UnknownScopeError';
     this.scopes = scopes;
   }
@@ -75,7 +78,10 @@ export async function createApiToken(
 }
 
 /** Every token, or those of one (existing) distribution, oldest first. */
-export async function listApiTokens(db: Kysely<Database>, filter: { distributionId?: string } = {}): Promise<ApiTokenListing[]> {
+export async function listApiTokens(
+  db: Kysely<Database>,
+  filter: { distributionId?: string } = {},
+): Promise<ApiTokenListing[]> {
   let query = db.selectFrom('api_tokens').selectAll().orderBy('created_at').orderBy('id');
   if (filter.distributionId !== undefined) {
     await requireDistribution(db, filter.distributionId);
@@ -100,14 +106,24 @@ export async function revokeApiToken(db: Kysely<Database>, id: string, now = new
   return db.isTransaction ? revoke(db) : db.transaction().execute(revoke);
 }
 
+const tokenByHash = statement('api_token_by_hash', {
+  sqlite:
+    'select id, distribution_id, scopes, token_hash, expires_at, revoked_at from api_tokens where token_hash = ?1',
+  postgres:
+    'select id, distribution_id, scopes, token_hash, expires_at, revoked_at from api_tokens where token_hash = $1',
+});
+
 /** The caller a token stands for, or undefined for an unknown, revoked or expired token. */
-export async function authenticateApiToken(db: Kysely<Database>, token: string, now = new Date()): Promise<Caller | undefined> {
+export async function authenticateApiToken(
+  db: Kysely<Database>,
+  token: string,
+  now = new Date(),
+): Promise<Caller | undefined> {
   const hash = hashToken(token);
-  const row = await db
-    .selectFrom('api_tokens')
-    .select(['id', 'distribution_id', 'scopes', 'token_hash', 'expires_at', 'revoked_at'])
-    .where('token_hash', '=', hash)
-    .executeTakeFirst();
+  // Every API request asks this: one prepared statement (db/statements.ts).
+  const [row] = await run<
+    Pick<ApiTokenTable, 'id' | 'distribution_id' | 'scopes' | 'token_hash' | 'expires_at' | 'revoked_at'>
+  >(db, tokenByHash, [hash]);
   // The index lookup already matched; the constant-time comparison keeps the final check
   // free of timing differences all the same.
   if (!row || !timingSafeEqual(Buffer.from(row.token_hash), Buffer.from(hash))) return undefined;

@@ -6,6 +6,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import { NodeSqliteDatabase, createNodeSqliteDialect } from './node-sqlite-dialect.ts';
+import { preparedNameOf } from './statements.ts';
 import type { DistributionTable } from '../distributions/distribution.table.ts';
 import type { ApiTokenTable } from '../auth/api-token.table.ts';
 import type {
@@ -81,6 +82,23 @@ export interface StatementCount {
   count: number;
 }
 
+/**
+ * A pg client that sends the statements declared in statements.ts as named prepared
+ * statements: PostgreSQL parses and plans each once per connection instead of on every
+ * push (a push's inserts are one statement of ten WITH queries). Every other query goes
+ * as before, unnamed. Behind a pooler that does not keep prepared statements per client
+ * (PgBouncer in transaction mode before 1.21), set DATABASE_PREPARED_STATEMENTS=false.
+ */
+class PreparingClient extends pg.Client {
+  // pg's query() has many overloads; Kysely uses query(text, values).
+  // biome-ignore lint/suspicious/noExplicitAny: forwards pg's own overloads unchanged
+  override query(...args: any[]): any {
+    const [text, values] = args;
+    const name = typeof text === 'string' && Array.isArray(values) ? preparedNameOf(text) : undefined;
+    return name === undefined ? super.query(...(args as [string])) : super.query({ name, text, values });
+  }
+}
+
 /** Kysely calls `log` once per executed statement, failed ones included. */
 function countingLog(statements: StatementCount): () => void {
   return () => {
@@ -88,11 +106,11 @@ function countingLog(statements: StatementCount): () => void {
   };
 }
 
-export type DatabaseOptions = Pick<Config, 'databaseUrl' | 'dataDir' | 'sqliteSynchronous'> & {
-  /** PostgreSQL schema to use instead of `public` (tests isolate themselves this way). */
-  readonly postgresSchema?: string;
-  readonly poolSize?: number;
-};
+export type DatabaseOptions = Pick<Config, 'databaseUrl' | 'dataDir' | 'sqliteSynchronous'> &
+  Partial<Pick<Config, 'databasePreparedStatements' | 'poolSize'>> & {
+    /** PostgreSQL schema to use instead of `public` (tests isolate themselves this way). */
+    readonly postgresSchema?: string;
+  };
 
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.databaseUrl) {
@@ -100,8 +118,19 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 10,
+      ...(options.databasePreparedStatements === false ? {} : { Client: PreparingClient }),
       ...(options.postgresSchema ? { options: `-c search_path=${options.postgresSchema}` } : {}),
     });
+    if (options.databasePreparedStatements !== false) {
+      // Our prepared statements are written for plans that do not depend on their values
+      // (lists drive index lookups): plan each once per connection, not on every push
+      // (a push's lookup took 0.4 ms to plan and 0.07 ms to run). A server that refuses the
+      // setting still answers every query, planning each execution as before.
+      pool.on(
+        'connect',
+        (client) => void client.query('set plan_cache_mode = force_generic_plan').catch(() => undefined),
+      );
+    }
     const statements = { count: 0 };
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: countingLog(statements) });
     return {

@@ -67,6 +67,11 @@ export class NodeSqliteDatabase implements SqliteDatabase {
     this.#db.exec(`pragma synchronous = ${options.synchronous}`);
     this.#db.exec('pragma busy_timeout = 10000');
     this.#db.exec('pragma foreign_keys = on');
+    // Group commit runs each request in a savepoint (transaction-runner.ts), and SQLite
+    // writes every page a savepoint touches to a sub-journal first. On the default temp
+    // store that is a temporary file: 30-odd pwrite calls per minimal push, about half
+    // the CPU of the push's writes. In memory it costs a copy.
+    this.#db.exec('pragma temp_store = memory');
     if (options.backgroundCheckpoint ?? options.filename !== ':memory:') {
       this.#db.exec('pragma wal_autocheckpoint = 0');
       this.#checkpointer = startCheckpointer({ filename: options.filename, synchronous: options.synchronous });

@@ -6,7 +6,7 @@
 // its own savepoint, so one failing job rolls back alone, and every job is answered only
 // after the shared commit, so an acknowledged write is a committed write.
 // PostgreSQL runs many transactions at once over its pool and groups commits itself.
-import { sql, type Transaction } from 'kysely';
+import { CompiledQuery, type Transaction } from 'kysely';
 import type { Database, DatabaseHandle } from './database.ts';
 
 export type Work<T> = (trx: Transaction<Database>) => Promise<T>;
@@ -85,15 +85,17 @@ class GroupCommitRunner implements TransactionRunner {
           outcomes.push({ ok: true, value: await batch[0]!.work(trx) });
           return;
         }
+        // Fixed texts, run as they are: nothing to build or compile per job.
+        const run = (text: string) => trx.executeQuery(CompiledQuery.raw(text));
         for (const job of batch) {
-          await sql`savepoint job`.execute(trx);
+          await run('savepoint job');
           try {
             const value = await job.work(trx);
-            await sql`release savepoint job`.execute(trx);
+            await run('release savepoint job');
             outcomes.push({ ok: true, value });
           } catch (error) {
-            await sql`rollback to savepoint job`.execute(trx);
-            await sql`release savepoint job`.execute(trx);
+            await run('rollback to savepoint job');
+            await run('release savepoint job');
             outcomes.push({ ok: false, error });
           }
         }

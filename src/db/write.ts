@@ -10,7 +10,11 @@ import type { TransactionRunner, Work } from './transaction-runner.ts';
  */
 export const WRITE_ATTEMPTS = 8;
 
-export async function commitWrite<T>(transactions: TransactionRunner, work: Work<T>, afterCommit?: (result: T) => void): Promise<T> {
+export async function commitWrite<T>(
+  transactions: TransactionRunner,
+  work: Work<T>,
+  afterCommit?: (result: T) => void,
+): Promise<T> {
   const result = await retryOnWriteConflict(() => transactions.run(work), WRITE_ATTEMPTS);
   afterCommit?.(result);
   return result;

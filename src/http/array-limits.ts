@@ -28,27 +28,45 @@ interface Oversized {
 /** Every list of `data` (below its root) longer than its schema allows. */
 function findOversized(schema: unknown, data: unknown): Oversized[] {
   const found: Oversized[] = [];
-  const visit = (node: SchemaNode | undefined, value: unknown, path: string, parent: Container | undefined, key: string | number): void => {
+  // Runs on every body: the path is kept as segments and joined only for a list it reports.
+  const path: Array<string | number> = [];
+  const visit = (
+    node: SchemaNode | undefined,
+    value: unknown,
+    parent: Container | undefined,
+    key: string | number,
+  ): void => {
     if (node === undefined || value === null || typeof value !== 'object') return;
-    for (const branch of [...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])]) visit(branch, value, path, parent, key);
+    for (const branches of [node.anyOf, node.oneOf, node.allOf])
+      for (const branch of branches ?? []) visit(branch, value, parent, key);
     if (Array.isArray(value)) {
       if (typeof node.maxItems === 'number' && value.length > node.maxItems && parent !== undefined) {
-        found.push({ problem: { target: path, code: 'max_items', params: { limit: node.maxItems } }, parent, key, limit: node.maxItems });
+        found.push({
+          problem: { target: path.join('.'), code: 'max_items', params: { limit: node.maxItems } },
+          parent,
+          key,
+          limit: node.maxItems,
+        });
         return;
       }
       const items = node.items;
       if (items === undefined) return;
-      for (const [index, element] of value.entries()) {
-        visit(Array.isArray(items) ? items[index] : (items as SchemaNode), element, join(path, String(index)), value, index);
+      for (let index = 0; index < value.length; index++) {
+        path.push(index);
+        visit(Array.isArray(items) ? items[index] : (items as SchemaNode), value[index], value, index);
+        path.pop();
       }
       return;
     }
     if (node.properties === undefined) return;
-    for (const [name, property] of Object.entries(node.properties)) {
-      if (Object.hasOwn(value, name)) visit(property, (value as Record<string, unknown>)[name], join(path, name), value as Record<string, unknown>, name);
+    for (const name in node.properties) {
+      if (!Object.hasOwn(value, name)) continue;
+      path.push(name);
+      visit(node.properties[name], (value as Record<string, unknown>)[name], value as Record<string, unknown>, name);
+      path.pop();
     }
   };
-  visit(schema as SchemaNode, data, '', undefined, '');
+  visit(schema as SchemaNode, data, undefined, '');
   return found;
 }
 
@@ -56,7 +74,11 @@ function findOversized(schema: unknown, data: unknown): Oversized[] {
  * Runs `validate` over `data` with each oversized list cut to its maxItems (restored
  * afterwards), and returns the problems of the lists' lengths.
  */
-export function withListsCut<T>(schema: unknown, data: unknown, validate: () => T): { result: T; oversized: Problem[] } {
+export function withListsCut<T>(
+  schema: unknown,
+  data: unknown,
+  validate: () => T,
+): { result: T; oversized: Problem[] } {
   const oversized = findOversized(schema, data);
   const set = (parent: Container, key: string | number, value: unknown) => {
     (parent as Record<string | number, unknown>)[key] = value;
@@ -71,8 +93,4 @@ export function withListsCut<T>(schema: unknown, data: unknown, validate: () => 
   } finally {
     for (const [index, { parent, key }] of oversized.entries()) set(parent, key, originals[index]);
   }
-}
-
-function join(path: string, segment: string): string {
-  return path === '' ? segment : `${path}.${segment}`;
 }

@@ -21,12 +21,19 @@ interface ClientErrorOptions {
 type Socket = Duplex & { _httpMessage?: ServerResponse | null };
 
 export function clientErrorHandler({ requestTimeoutMs }: ClientErrorOptions) {
-  const classify = (code: string | undefined): { status: number; type: ErrorType; code: MessageCode; params?: Record<string, number> } => {
+  const classify = (
+    code: string | undefined,
+  ): { status: number; type: ErrorType; code: MessageCode; params?: Record<string, number> } => {
     switch (code) {
       case 'HPE_HEADER_OVERFLOW':
         return { status: 431, type: 'HeaderFieldsTooLarge', code: 'headers_too_large' };
       case 'ERR_HTTP_REQUEST_TIMEOUT':
-        return { status: 408, type: 'RequestTimeout', code: 'request_timeout', params: { limit: requestTimeoutMs / 1000 } };
+        return {
+          status: 408,
+          type: 'RequestTimeout',
+          code: 'request_timeout',
+          params: { limit: requestTimeoutMs / 1000 },
+        };
       default:
         return { status: 400, type: 'BadRequest', code: 'bad_request' };
     }
@@ -36,9 +43,11 @@ export function clientErrorHandler({ requestTimeoutMs }: ClientErrorOptions) {
     // A connection reset needs no answer, and a destroyed socket cannot take one.
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     const inFlight = socket._httpMessage;
-    if (socket.writable && (!inFlight?.headersSent)) {
+    if (socket.writable && !inFlight?.headersSent) {
       const { status, type, code, params } = classify(error.code);
-      const body = JSON.stringify(renderErrorBody(new ApiError(status, type, [{ target: '', code, ...(params && { params }) }]), 'en'));
+      const body = JSON.stringify(
+        renderErrorBody(new ApiError(status, type, [{ target: '', code, ...(params && { params }) }]), 'en'),
+      );
       // The request in flight (a timed-out body) may have named its own id; otherwise ours.
       const requestId = (inFlight?.req && requestIdOf(inFlight.req)) ?? randomUUID();
       const headers = {
@@ -48,7 +57,9 @@ export function clientErrorHandler({ requestTimeoutMs }: ClientErrorOptions) {
         ...SECURITY_HEADERS,
         connection: 'close',
       };
-      const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+      const head = Object.entries(headers)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('');
       socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`);
     }
     socket.destroy(error);

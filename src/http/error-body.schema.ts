@@ -13,7 +13,9 @@ export const ErrorBody = Type.Object(
       type: Type.String({ examples: ['ValidationError'] }),
       errors: Type.Array(ErrorEntry),
       error_str: Type.String({
-        examples: ["1 validation error for CustomerLead\nprospect.risk_objects.residences.0.address.zipcode\n  Error for 'zipcode'. The specified value is invalid."],
+        examples: [
+          "1 validation error for CustomerLead\nprospect.risk_objects.residences.0.address.zipcode\n  Error for 'zipcode'. The specified value is invalid.",
+        ],
       }),
     }),
   },

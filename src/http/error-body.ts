@@ -40,7 +40,12 @@ export function errorBody(
  * then per entry its target and, indented, its message; past MAX_ERROR_ENTRIES, a last
  * line says how many more were found.
  */
-function errorString(type: string, subject: string, errors: ReadonlyArray<{ target: string; message: string }>, total: number): string {
+function errorString(
+  type: string,
+  subject: string,
+  errors: ReadonlyArray<{ target: string; message: string }>,
+  total: number,
+): string {
   const kind = type === 'ValidationError' ? 'validation error' : 'error';
   const head = `${total} ${kind}${total === 1 ? '' : 's'} for ${subject}`;
   // A problem of the whole request has the empty target; it is named so the line is not blank.

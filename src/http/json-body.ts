@@ -39,7 +39,12 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
   app.addContentTypeParser([...JSON_MEDIA_TYPES], { parseAs: 'buffer' }, (request, body, done) => {
     const charset = charsetOf(request);
     if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-      done(new ApiError(415, 'UnsupportedMediaType', [{ target: 'Content-Type', code: 'unsupported_charset', params: { charset } }]), undefined);
+      done(
+        new ApiError(415, 'UnsupportedMediaType', [
+          { target: 'Content-Type', code: 'unsupported_charset', params: { charset } },
+        ]),
+        undefined,
+      );
       return;
     }
     let text: string;
@@ -55,7 +60,10 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       const { problems, tooDeep } = inspectJson(value);
       const subject = subjectOf(request);
       if (tooDeep !== undefined) {
-        return done(new ValidationError([{ target: tooDeep, code: 'too_deep', params: { limit: MAX_DEPTH } }], subject), undefined);
+        return done(
+          new ValidationError([{ target: tooDeep, code: 'too_deep', params: { limit: MAX_DEPTH } }], subject),
+          undefined,
+        );
       }
       if (problems.length > 0) {
         // A scalar body has no identity to hang its problems on: reported now.
@@ -98,7 +106,11 @@ function charsetOf(request: FastifyRequest): string | undefined {
   const parameters = request.headers['content-type']?.split(';').slice(1) ?? [];
   for (const parameter of parameters) {
     const [name = '', value = ''] = parameter.split('=');
-    if (name.trim().toLowerCase() === 'charset') return value.trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+    if (name.trim().toLowerCase() === 'charset')
+      return value
+        .trim()
+        .replace(/^"(.*)"$/, '$1')
+        .toLowerCase();
   }
   return undefined;
 }

@@ -13,7 +13,9 @@ export const MAX_PAGE_SIZE = 100;
 
 export const PageQuery = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: 50 })),
-  cursor: Type.Optional(Type.String({ maxLength: 500, description: 'Opaque; from the `next` link of the previous page.' })),
+  cursor: Type.Optional(
+    Type.String({ maxLength: 500, description: 'Opaque; from the `next` link of the previous page.' }),
+  ),
 };
 
 export function encodeCursor(position: Position): string {
@@ -35,7 +37,11 @@ export function decodeCursor(cursor: string | undefined): Position | undefined {
  * Cuts a page from rows fetched with one row more than `limit`: that extra row only says
  * that another page follows, which then starts after the page's last row.
  */
-export function pageOf<T>(rows: readonly T[], limit: number, positionOf: (row: T) => Position): { rows: T[]; next: Position | undefined } {
+export function pageOf<T>(
+  rows: readonly T[],
+  limit: number,
+  positionOf: (row: T) => Position,
+): { rows: T[]; next: Position | undefined } {
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return { rows: page, next: rows.length > limit && last !== undefined ? positionOf(last) : undefined };

@@ -22,7 +22,10 @@ export function rateLimitKey(caller: Caller): string {
   return caller.kind === 'token' ? `token:${caller.id}` : `user:${caller.id}:client:${caller.clientId}`;
 }
 
-export async function registerRateLimit(app: FastifyInstance, config: Pick<Config, 'rateLimit' | 'redisUrl' | 'redisKeyPrefix'>): Promise<void> {
+export async function registerRateLimit(
+  app: FastifyInstance,
+  config: Pick<Config, 'rateLimit' | 'redisUrl' | 'redisKeyPrefix'>,
+): Promise<void> {
   const limit = config.rateLimit;
   if (limit === undefined) return;
   const redis = config.redisUrl === undefined ? undefined : await connectRedis(app, config.redisUrl);
@@ -56,7 +59,8 @@ async function connectRedis(app: FastifyInstance, url: string): Promise<Redis> {
   let lastError: Error | undefined;
   let connected = false;
   redis.on('error', (error: Error) => {
-    if (connected && lastError === undefined) app.log.error({ err: error }, 'rate limit: Redis unreachable; requests are not counted until it is back');
+    if (connected && lastError === undefined)
+      app.log.error({ err: error }, 'rate limit: Redis unreachable; requests are not counted until it is back');
     lastError = error;
   });
   redis.on('ready', () => {

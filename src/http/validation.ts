@@ -81,7 +81,10 @@ export function createAjvCompilers(): AjvCompilers {
   };
   return {
     validatorCompiler: ({ schema, httpPart }) => compile(schema, httpPart, undefined),
-    withBodyRules: (rules) => ({ schema, httpPart }) => compile(schema, httpPart, rules),
+    withBodyRules:
+      (rules) =>
+      ({ schema, httpPart }) =>
+        compile(schema, httpPart, rules),
     compileBody: (schema) => compile(schema, 'body', undefined),
   };
 }
@@ -91,12 +94,18 @@ function withFormats(ajv: Ajv): Ajv {
   // RFC 3339 allows a leap second (23:59:60), which no JavaScript Date (nor PostgreSQL)
   // can hold: such a timestamp is refused here, as invalid, instead of failing later.
   const rfc3339 = (fullFormats['date-time'] as { validate: (text: string) => boolean }).validate;
-  ajv.addFormat('date-time', { type: 'string', validate: (text: string) => rfc3339(text) && Number.isFinite(Date.parse(text)) });
+  ajv.addFormat('date-time', {
+    type: 'string',
+    validate: (text: string) => rfc3339(text) && Number.isFinite(Date.parse(text)),
+  });
   // An http(s) URI we will call (a callback) must also be one the WHATWG URL parser, which
   // the sender uses, accepts, with a usable port: RFC 3986 alone lets `http://host:99999/`
   // through, and the delivery could then never be attempted.
   const rfc3986 = fullFormats.uri as (text: string) => boolean;
-  ajv.addFormat('uri', { type: 'string', validate: (text: string) => rfc3986(text) && (!/^https?:/i.test(text) || isCallableHttpUrl(text)) });
+  ajv.addFormat('uri', {
+    type: 'string',
+    validate: (text: string) => rfc3986(text) && (!/^https?:/i.test(text) || isCallableHttpUrl(text)),
+  });
   return ajv;
 }
 

@@ -19,7 +19,11 @@ export interface LeadReadRoutesOptions {
 const LeadParams = Type.Object({ distribution_id: Type.String(), lead_id: Type.String() });
 const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 422: ErrorBody };
 const security: Array<Record<string, string[]>> = [{ apikey: [] }, { bearer: [] }];
-const NextLink = Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'uri', description: 'The next page; null on the last.' });
+const NextLink = Type.Unsafe<string | null>({
+  type: ['string', 'null'],
+  format: 'uri',
+  description: 'The next page; null on the last.',
+});
 
 export const LeadList = Type.Object({ items: Type.Array(LeadResponse), next: NextLink }, { title: 'LeadList' });
 
@@ -30,71 +34,108 @@ export const LeadPush = Type.Object({
   caller: Type.String({ examples: ['token:0b6c1f9e-4d1a-4c56-9a51-1c2f0d3e4b5a'] }),
   origin: Type.Unsafe<string | null>({ type: ['string', 'null'] }),
   kind: Type.String({ enum: ['CUSTOMER', 'COMPANY'] }),
-  payload: Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true, description: 'The body as received.' }),
+  payload: Type.Unsafe<Record<string, unknown>>({
+    type: 'object',
+    additionalProperties: true,
+    description: 'The body as received.',
+  }),
 });
 
 export const leadReadRoutes: FastifyPluginAsync<LeadReadRoutesOptions> = async (fastify, { reader, config }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const onRequest = requireScope('leads:read');
 
-  app.get('/distributions/:distribution_id/leads/:lead_id', {
-    schema: {
-      operationId: 'getLead', summary: 'Read a lead', tags: ['leads'], security,
-      description: 'The same representation a push returns. The ETag changes with every stored change.',
-      params: LeadParams,
-      response: { 200: LeadResponse, ...errors },
+  app.get(
+    '/distributions/:distribution_id/leads/:lead_id',
+    {
+      schema: {
+        operationId: 'getLead',
+        summary: 'Read a lead',
+        tags: ['leads'],
+        security,
+        description: 'The same representation a push returns. The ETag changes with every stored change.',
+        params: LeadParams,
+        response: { 200: LeadResponse, ...errors },
+      },
+      onRequest,
     },
-    onRequest,
-  }, async (request, reply) => {
-    const { lead, etag } = await reader.get(request.params.distribution_id, request.params.lead_id);
-    return reply.header('etag', etag).send(lead);
-  });
+    async (request, reply) => {
+      const { lead, etag } = await reader.get(request.params.distribution_id, request.params.lead_id);
+      return reply.header('etag', etag).send(lead);
+    },
+  );
 
-  app.get('/distributions/:distribution_id/leads', {
-    schema: {
-      operationId: 'listLeads', summary: 'Find leads by external ref, or list changes', tags: ['leads'], security,
-      description:
-        'Leads ordered by last change (updated_at, then id). `external_ref` (with `external_ref_company` when the ref ' +
-        'has one) finds the lead a platform pushed; `updated_since` lists what changed since a time. Follow `next`. ' +
-        'To keep in sync, read to the end, keep the newest `updated_at` seen (or the last `next`) and ask again later with ' +
-        '`updated_since` set to it: no lead created or changed meanwhile is skipped, even one whose write committed late ' +
-        '(leads stamped after the oldest write still in progress began wait for the next call); one stamped exactly at ' +
-        'that time comes again.',
-      params: Type.Object({ distribution_id: Type.String() }),
-      querystring: Type.Object({
-        external_ref: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-        external_ref_company: Type.Optional(Type.String({ maxLength: 255 })),
-        updated_since: Type.Optional(Type.String({ format: 'date-time', examples: ['2026-11-20T00:00:00Z'] })),
-        ...PageQuery,
-      }, { additionalProperties: false }),
-      response: { 200: LeadList, ...errors },
+  app.get(
+    '/distributions/:distribution_id/leads',
+    {
+      schema: {
+        operationId: 'listLeads',
+        summary: 'Find leads by external ref, or list changes',
+        tags: ['leads'],
+        security,
+        description:
+          'Leads ordered by last change (updated_at, then id). `external_ref` (with `external_ref_company` when the ref ' +
+          'has one) finds the lead a platform pushed; `updated_since` lists what changed since a time. Follow `next`. ' +
+          'To keep in sync, read to the end, keep the newest `updated_at` seen (or the last `next`) and ask again later with ' +
+          '`updated_since` set to it: no lead created or changed meanwhile is skipped, even one whose write committed late ' +
+          '(leads stamped after the oldest write still in progress began wait for the next call); one stamped exactly at ' +
+          'that time comes again.',
+        params: Type.Object({ distribution_id: Type.String() }),
+        querystring: Type.Object(
+          {
+            external_ref: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+            external_ref_company: Type.Optional(Type.String({ maxLength: 255 })),
+            updated_since: Type.Optional(Type.String({ format: 'date-time', examples: ['2026-11-20T00:00:00Z'] })),
+            ...PageQuery,
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: LeadList, ...errors },
+      },
+      onRequest,
     },
-    onRequest,
-  }, async (request) => {
-    const { external_ref, external_ref_company, updated_since, limit = 50, cursor } = request.query;
-    const page = await reader.list({
-      distributionId: request.params.distribution_id,
-      ...(external_ref !== undefined && { ref: { ref: external_ref, company: external_ref_company ?? '' } }),
-      // Stored timestamps are UTC ISO text: normalise any offset so text order is time order.
-      ...(updated_since !== undefined && { updatedSince: new Date(updated_since).toISOString() }),
-      ...(cursor !== undefined && { after: decodeCursor(cursor) }),
-      limit,
-    });
-    return { items: page.items, next: page.next ? nextLink(config.publicUrl, request.url, page.next) : null };
-  });
+    async (request) => {
+      const { external_ref, external_ref_company, updated_since, limit = 50, cursor } = request.query;
+      const page = await reader.list({
+        distributionId: request.params.distribution_id,
+        ...(external_ref !== undefined && { ref: { ref: external_ref, company: external_ref_company ?? '' } }),
+        // Stored timestamps are UTC ISO text: normalise any offset so text order is time order.
+        ...(updated_since !== undefined && { updatedSince: new Date(updated_since).toISOString() }),
+        ...(cursor !== undefined && { after: decodeCursor(cursor) }),
+        limit,
+      });
+      return { items: page.items, next: page.next ? nextLink(config.publicUrl, request.url, page.next) : null };
+    },
+  );
 
-  app.get('/distributions/:distribution_id/leads/:lead_id/pushes', {
-    schema: {
-      operationId: 'listLeadPushes', summary: 'The accepted pushes of a lead', tags: ['leads'], security,
-      description: 'Append-only: every accepted push with its time, caller, origin, status and the payload as received.',
-      params: LeadParams,
-      querystring: Type.Object(PageQuery, { additionalProperties: false }),
-      response: { 200: Type.Object({ items: Type.Array(LeadPush), next: NextLink }, { title: 'LeadPushList' }), ...errors },
+  app.get(
+    '/distributions/:distribution_id/leads/:lead_id/pushes',
+    {
+      schema: {
+        operationId: 'listLeadPushes',
+        summary: 'The accepted pushes of a lead',
+        tags: ['leads'],
+        security,
+        description:
+          'Append-only: every accepted push with its time, caller, origin, status and the payload as received.',
+        params: LeadParams,
+        querystring: Type.Object(PageQuery, { additionalProperties: false }),
+        response: {
+          200: Type.Object({ items: Type.Array(LeadPush), next: NextLink }, { title: 'LeadPushList' }),
+          ...errors,
+        },
+      },
+      onRequest,
     },
-    onRequest,
-  }, async (request) => {
-    const { limit = 50, cursor } = request.query;
-    const page = await reader.pushes(request.params.distribution_id, request.params.lead_id, decodeCursor(cursor), limit);
-    return { items: page.items, next: page.next ? nextLink(config.publicUrl, request.url, page.next) : null };
-  });
+    async (request) => {
+      const { limit = 50, cursor } = request.query;
+      const page = await reader.pushes(
+        request.params.distribution_id,
+        request.params.lead_id,
+        decodeCursor(cursor),
+        limit,
+      );
+      return { items: page.items, next: page.next ? nextLink(config.publicUrl, request.url, page.next) : null };
+    },
+  );
 };

@@ -5,7 +5,15 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { requireScope } from '../auth/authorize.ts';
 import { ValidationError } from '../errors.ts';
-import { checkPayloadRules, CompanyLeadBody, CustomerLeadBody, leadExamples, LeadResponse, type LeadService, type PartyType } from '../party/index.ts';
+import {
+  checkPayloadRules,
+  CompanyLeadBody,
+  CustomerLeadBody,
+  leadExamples,
+  LeadResponse,
+  type LeadService,
+  type PartyType,
+} from '../party/index.ts';
 import { ErrorBody } from '../http/error-body.schema.ts';
 import type { AjvCompilers } from '../http/validation.ts';
 
@@ -19,8 +27,15 @@ const DistributionParams = Type.Object({
 });
 
 const errorResponses = {
-  400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody,
-  413: ErrorBody, 415: ErrorBody, 422: ErrorBody, 500: ErrorBody,
+  400: ErrorBody,
+  401: ErrorBody,
+  403: ErrorBody,
+  404: ErrorBody,
+  409: ErrorBody,
+  413: ErrorBody,
+  415: ErrorBody,
+  422: ErrorBody,
+  500: ErrorBody,
 };
 
 export const leadRoutes: FastifyPluginAsync<LeadRoutesOptions> = async (fastify, { leads, validation }) => {
@@ -32,42 +47,46 @@ export const leadRoutes: FastifyPluginAsync<LeadRoutesOptions> = async (fastify,
     { path: 'companies', kind: 'COMPANY', body: CompanyLeadBody },
   ];
   for (const { path, kind, body } of kinds) {
-    app.post(`/distributions/:distribution_id/leads/${path}`, {
-      schema: {
-        operationId: kind === 'CUSTOMER' ? 'pushCustomerLead' : 'pushCompanyLead',
-        summary: `Push a ${kind === 'CUSTOMER' ? 'customer (person)' : 'company'} lead`,
-        description:
-          'Creates the lead, or merges it into the lead it matches (prospect id, external refs, ' +
-          'or email + birth + address): 201 with Location for a new lead, 200 for a merge.',
-        tags: ['leads'],
-        security: [{ apikey: [] }, { bearer: [] }],
-        params: DistributionParams,
-        body: { ...body, examples: [leadExamples[kind]] },
-        response: { 200: LeadResponse, 201: LeadResponse, ...errorResponses },
+    app.post(
+      `/distributions/:distribution_id/leads/${path}`,
+      {
+        schema: {
+          operationId: kind === 'CUSTOMER' ? 'pushCustomerLead' : 'pushCompanyLead',
+          summary: `Push a ${kind === 'CUSTOMER' ? 'customer (person)' : 'company'} lead`,
+          description:
+            'Creates the lead, or merges it into the lead it matches (prospect id, external refs, ' +
+            'or email + birth + address): 201 with Location for a new lead, 200 for a merge.',
+          tags: ['leads'],
+          security: [{ apikey: [] }, { bearer: [] }],
+          params: DistributionParams,
+          body: { ...body, examples: [leadExamples[kind]] },
+          response: { 200: LeadResponse, 201: LeadResponse, ...errorResponses },
+        },
+        // onRequest: credentials are checked before the body is even read, so an anonymous
+        // caller learns nothing about validation.
+        onRequest: requireScope('leads:write'),
+        validatorCompiler,
+        // A body that fails its schema reaches the handler, which adds the references that
+        // certainly dangle to the same 422 (issue 11).
+        attachValidation: true,
       },
-      // onRequest: credentials are checked before the body is even read, so an anonymous
-      // caller learns nothing about validation.
-      onRequest: requireScope('leads:write'),
-      validatorCompiler,
-      // A body that fails its schema reaches the handler, which adds the references that
-      // certainly dangle to the same 422 (issue 11).
-      attachValidation: true,
-    }, async (request, reply) => {
-      const invalid = request.validationError;
-      if (invalid) {
-        const inBody = invalid instanceof ValidationError && invalid.validationContext === 'body';
-        throw inBody ? await leads.refusal(invalid, request.body) : invalid;
-      }
-      const result = await leads.push({
-        distributionId: request.params.distribution_id,
-        kind,
-        body: request.body,
-        rawBody: request.rawBody ?? JSON.stringify(request.body),
-        caller: request.caller!,
-      });
-      request.server.metrics.leadsPushed.inc({ outcome: result.created ? 'created' : 'merged' });
-      if (result.created) reply.header('location', result.lead.self);
-      return reply.status(result.created ? 201 : 200).send(result.lead);
-    });
+      async (request, reply) => {
+        const invalid = request.validationError;
+        if (invalid) {
+          const inBody = invalid instanceof ValidationError && invalid.validationContext === 'body';
+          throw inBody ? await leads.refusal(invalid, request.body) : invalid;
+        }
+        const result = await leads.push({
+          distributionId: request.params.distribution_id,
+          kind,
+          body: request.body,
+          rawBody: request.rawBody ?? JSON.stringify(request.body),
+          caller: request.caller!,
+        });
+        request.server.metrics.leadsPushed.inc({ outcome: result.created ? 'created' : 'merged' });
+        if (result.created) reply.header('location', result.lead.self);
+        return reply.status(result.created ? 201 : 200).send(result.lead);
+      },
+    );
   }
 };

@@ -6,24 +6,46 @@
 // that mark; the listing then returns only leads stamped before the oldest writer still
 // running began. SQLite has one writer at a time and takes stamps in commit order, so
 // there the clock is the process's own and the listing has no horizon.
-import { type Kysely, PostgresAdapter, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
+import { dialectOf, prepared, runText } from '../db/statements.ts';
 
-// pg_advisory_xact_lock_shared(int4, int4): shows in pg_locks as classid, objid.
+// pg_advisory_xact_lock_shared(int4, int4): shows in pg_locks as classid, objid. The
+// object is the schema's oid: deployments (and test runs) that share a database in
+// schemas of their own do not hold back each other's listings.
 const WRITER_CLASS = 0x6c656164; // 'lead'
-const WRITER_OBJECT = 1;
+const WRITER_OBJECT = 'current_schema()::regnamespace::oid';
 const ISO_MS = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
-const isPostgres = (db: Kysely<Database>) => db.getExecutor().adapter instanceof PostgresAdapter;
+/**
+ * SQL (PostgreSQL) of the writer's mark and the clock read after it, as two WITH queries
+ * (`mark`, then `clock` with its one column `now`) to put in front of a write's first
+ * statement: a push reads its clock with its lookups, in one round trip. Volatile WITH
+ * queries run once and in this order, the clock only once the mark is held.
+ */
+export const WRITER_CLOCK_SQL = `mark as (select pg_advisory_xact_lock_shared(${WRITER_CLASS}, ${WRITER_OBJECT}::int4)),
+  clock as (select to_char(clock_timestamp() at time zone 'UTC', ${ISO_MS}) as now from mark)`;
 
-/** The `updated_at` of a write, taken once the transaction is marked as a lead writer. */
+const markedClock = prepared('lead_writer_clock', `with ${WRITER_CLOCK_SQL} select now from clock`);
+
+/**
+ * The `updated_at` of a write, taken once the transaction is marked as a lead writer
+ * (PostgreSQL; SQLite's single writer needs no mark).
+ */
 export async function writeClock(db: Kysely<Database>): Promise<string> {
-  if (!isPostgres(db)) return new Date().toISOString();
-  const { rows } = await sql<{ now: string }>`
-    select to_char(clock_timestamp() at time zone 'UTC', ${sql.raw(ISO_MS)}) as now
-    from (select pg_advisory_xact_lock_shared(${WRITER_CLASS}, ${WRITER_OBJECT})) as marked`.execute(db);
+  if (dialectOf(db) === 'sqlite') return new Date().toISOString();
+  const rows = await runText<{ now: string }>(db, markedClock, []);
   return rows[0]!.now;
 }
+
+const horizon = prepared(
+  'lead_listing_horizon',
+  `select to_char(date_trunc('milliseconds', least(min(a.xact_start), statement_timestamp())) at time zone 'UTC', ${ISO_MS}) as horizon
+    from pg_locks l join pg_stat_activity a on a.pid = l.pid
+    where l.locktype = 'advisory' and l.classid = ${WRITER_CLASS} and l.objid = ${WRITER_OBJECT} and l.objsubid = 2
+      and l.database = (select oid from pg_database where datname = current_database())
+      and l.pid <> pg_backend_pid()`,
+);
 
 /**
  * The listing returns only leads stamped strictly before this (undefined: no bound). Read
@@ -31,12 +53,6 @@ export async function writeClock(db: Kysely<Database>): Promise<string> {
  * still counted here.
  */
 export async function listingHorizon(db: Kysely<Database>): Promise<string | undefined> {
-  if (!isPostgres(db)) return undefined;
-  const { rows } = await sql<{ horizon: string }>`
-    select to_char(date_trunc('milliseconds', least(min(a.xact_start), statement_timestamp())) at time zone 'UTC', ${sql.raw(ISO_MS)}) as horizon
-    from pg_locks l join pg_stat_activity a on a.pid = l.pid
-    where l.locktype = 'advisory' and l.classid = ${WRITER_CLASS} and l.objid = ${WRITER_OBJECT} and l.objsubid = 2
-      and l.database = (select oid from pg_database where datname = current_database())
-      and l.pid <> pg_backend_pid()`.execute(db);
-  return rows[0]?.horizon;
+  if (dialectOf(db) === 'sqlite') return undefined;
+  return (await runText<{ horizon: string }>(db, horizon, []))[0]?.horizon;
 }

@@ -4,5 +4,15 @@ export const PAYMENT_INTERVALS = ['ANNUAL', 'SEMI_ANNUAL', 'QUARTERLY', 'MONTHLY
 export const POLICY_TYPES = ['ACTIVE', 'OFFER', 'TERMINATED'] as const;
 export const EXTERNAL_LABEL_TYPES = ['AFD'] as const;
 export const GENDERS = ['MALE', 'FEMALE', 'OTHER'] as const;
-export const FUEL_TYPES = ['PETROL', 'DIESEL', 'ELECTRIC', 'HYBRID', 'PLUG_IN_HYBRID', 'LPG', 'CNG', 'HYDROGEN', 'OTHER'] as const;
+export const FUEL_TYPES = [
+  'PETROL',
+  'DIESEL',
+  'ELECTRIC',
+  'HYBRID',
+  'PLUG_IN_HYBRID',
+  'LPG',
+  'CNG',
+  'HYDROGEN',
+  'OTHER',
+] as const;
 export const RESIDENCE_TYPES = ['HOUSE', 'APARTMENT', 'STUDIO', 'OTHER'] as const;

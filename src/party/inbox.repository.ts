@@ -31,7 +31,9 @@ export interface InboxRow {
 
 /** A JSON text field of parties.data as text, on either engine (data is stored as text). */
 function jsonField(dialect: Dialect, key: string) {
-  return dialect === 'postgres' ? sql<string>`(parties.data::jsonb ->> ${key})` : sql<string>`json_extract(parties.data, ${`$.${key}`})`;
+  return dialect === 'postgres'
+    ? sql<string>`(parties.data::jsonb ->> ${key})`
+    : sql<string>`json_extract(parties.data, ${`$.${key}`})`;
 }
 
 /** LIKE pattern for "contains", with the pattern characters of the input taken literally. */
@@ -39,38 +41,85 @@ const containsPattern = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\
 
 /** Digits of an enterprise number as written in any usual form (0200.065.765, BE0200065765, 200065765). */
 export function enterpriseDigits(text: string): string | undefined {
-  const compact = text.toUpperCase().replace(/[\s.-]/g, '').replace(/^BE/, '');
+  const compact = text
+    .toUpperCase()
+    .replace(/[\s.-]/g, '')
+    .replace(/^BE/, '');
   return /^\d{9,10}$/.test(compact) ? compact.padStart(10, '0') : undefined;
 }
 
 /** Lead rows of one inbox page, one more than `limit` to tell if another page follows. */
 export async function listInboxRows(db: Db, dialect: Dialect, query: InboxQuery): Promise<InboxRow[]> {
   const { distributionId } = query;
-  let select = db.selectFrom('leads').innerJoin('parties', 'parties.id', 'leads.party_id')
-    .select(['leads.id as lead_id', 'leads.party_id', 'parties.type', 'parties.data', 'leads.origin', 'leads.created_at', 'leads.updated_at'])
+  let select = db
+    .selectFrom('leads')
+    .innerJoin('parties', 'parties.id', 'leads.party_id')
+    .select([
+      'leads.id as lead_id',
+      'leads.party_id',
+      'parties.type',
+      'parties.data',
+      'leads.origin',
+      'leads.created_at',
+      'leads.updated_at',
+    ])
     .where('leads.distribution_id', '=', distributionId);
   const search = query.search?.trim();
   if (search) {
     const words = search.toLowerCase().split(/\s+/).slice(0, 8);
-    const nameAndEmail = sql<string>`lower(${sql.join(['first_name', 'last_name', 'name', 'email'].map((key) => sql`coalesce(${jsonField(dialect, key)}, '')`), sql` || ' ' || `)})`;
-    const byName = db.selectFrom('parties').select('parties.id').where('parties.distribution_id', '=', distributionId)
-      .where((eb) => eb.and(words.map((word) => eb(nameAndEmail, 'like', sql<string>`${containsPattern(word)} escape '\\'`))));
-    const byPartyRef = db.selectFrom('external_refs').select('entity_id')
-      .where('distribution_id', '=', distributionId).where('entity_type', '=', 'party').where('ref', '=', search);
-    const byPolicyRef = db.selectFrom('insurance_policies').select('party_id').where('distribution_id', '=', distributionId)
-      .where('id', 'in', db.selectFrom('external_refs').select('entity_id')
-        .where('distribution_id', '=', distributionId).where('entity_type', '=', 'policy').where('ref', '=', search));
-    const byVin = db.selectFrom('risk_objects').select('party_id')
-      .where('distribution_id', '=', distributionId).where('vin', '=', search.toUpperCase().replace(/\s/g, ''));
+    const nameAndEmail = sql<string>`lower(${sql.join(
+      ['first_name', 'last_name', 'name', 'email'].map((key) => sql`coalesce(${jsonField(dialect, key)}, '')`),
+      sql` || ' ' || `,
+    )})`;
+    const byName = db
+      .selectFrom('parties')
+      .select('parties.id')
+      .where('parties.distribution_id', '=', distributionId)
+      .where((eb) =>
+        eb.and(words.map((word) => eb(nameAndEmail, 'like', sql<string>`${containsPattern(word)} escape '\\'`))),
+      );
+    const byPartyRef = db
+      .selectFrom('external_refs')
+      .select('entity_id')
+      .where('distribution_id', '=', distributionId)
+      .where('entity_type', '=', 'party')
+      .where('ref', '=', search);
+    const byPolicyRef = db
+      .selectFrom('insurance_policies')
+      .select('party_id')
+      .where('distribution_id', '=', distributionId)
+      .where(
+        'id',
+        'in',
+        db
+          .selectFrom('external_refs')
+          .select('entity_id')
+          .where('distribution_id', '=', distributionId)
+          .where('entity_type', '=', 'policy')
+          .where('ref', '=', search),
+      );
+    const byVin = db
+      .selectFrom('risk_objects')
+      .select('party_id')
+      .where('distribution_id', '=', distributionId)
+      .where('vin', '=', search.toUpperCase().replace(/\s/g, ''));
     const digits = enterpriseDigits(search);
     const storedDigits = sql<string>`replace(replace(replace(replace(upper(${jsonField(dialect, 'enterprise_nr')}), 'BE', ''), '.', ''), ' ', ''), '-', '')`;
-    const byEnterprise = digits === undefined ? undefined : db.selectFrom('parties').select('parties.id')
-      .where('parties.distribution_id', '=', distributionId).where('parties.type', '=', 'COMPANY')
-      .where(storedDigits, 'in', [digits, digits.replace(/^0/, '')]);
+    const byEnterprise =
+      digits === undefined
+        ? undefined
+        : db
+            .selectFrom('parties')
+            .select('parties.id')
+            .where('parties.distribution_id', '=', distributionId)
+            .where('parties.type', '=', 'COMPANY')
+            .where(storedDigits, 'in', [digits, digits.replace(/^0/, '')]);
     select = select.where((eb) => {
       const matches: Expression<SqlBool>[] = [
-        eb('leads.party_id', 'in', byName), eb('leads.party_id', 'in', byPartyRef),
-        eb('leads.party_id', 'in', byPolicyRef), eb('leads.party_id', 'in', byVin),
+        eb('leads.party_id', 'in', byName),
+        eb('leads.party_id', 'in', byPartyRef),
+        eb('leads.party_id', 'in', byPolicyRef),
+        eb('leads.party_id', 'in', byVin),
       ];
       if (byEnterprise) matches.push(eb('leads.party_id', 'in', byEnterprise));
       return eb.or(matches);
@@ -78,20 +127,47 @@ export async function listInboxRows(db: Db, dialect: Dialect, query: InboxQuery)
   }
   if (query.before) {
     const { at, id } = query.before;
-    select = select.where((eb) => eb.or([eb('leads.updated_at', '<', at), eb.and([eb('leads.updated_at', '=', at), eb('leads.id', '<', id)])]));
+    select = select.where((eb) =>
+      eb.or([eb('leads.updated_at', '<', at), eb.and([eb('leads.updated_at', '=', at), eb('leads.id', '<', id)])]),
+    );
   }
-  return select.orderBy('leads.updated_at', 'desc').orderBy('leads.id', 'desc').limit(query.limit + 1).execute();
+  return select
+    .orderBy('leads.updated_at', 'desc')
+    .orderBy('leads.id', 'desc')
+    .limit(query.limit + 1)
+    .execute();
 }
 
 /** The parties' external refs and the leads' push counts by outcome (201 created, 200 merged), for one page. */
 export async function inboxDetails(db: Db, rows: readonly InboxRow[]) {
   if (rows.length === 0) return { refs: [], pushCounts: [] };
   const [refs, pushCounts] = await Promise.all([
-    db.selectFrom('external_refs').select(['entity_id', 'company', 'ref'])
-      .where('entity_type', '=', 'party').where('entity_id', 'in', rows.map((row) => row.party_id))
-      .orderBy('created_at').orderBy('company').orderBy('ref').execute(),
-    db.selectFrom('lead_pushes').select(['lead_id', 'status', (eb) => eb.fn.countAll<number>().as('pushes')])
-      .where('lead_id', 'in', rows.map((row) => row.lead_id)).groupBy(['lead_id', 'status']).execute(),
+    db
+      .selectFrom('external_refs')
+      .select(['entity_id', 'company', 'ref'])
+      .where('entity_type', '=', 'party')
+      .where(
+        'entity_id',
+        'in',
+        rows.map((row) => row.party_id),
+      )
+      .orderBy('created_at')
+      .orderBy('company')
+      .orderBy('ref')
+      .execute(),
+    db
+      .selectFrom('lead_pushes')
+      .select(['lead_id', 'status', (eb) => eb.fn.countAll<number>().as('pushes')])
+      .where(
+        'lead_id',
+        'in',
+        rows.map((row) => row.lead_id),
+      )
+      .groupBy(['lead_id', 'status'])
+      .execute(),
   ]);
-  return { refs, pushCounts: pushCounts.map((count) => ({ ...count, status: Number(count.status), pushes: Number(count.pushes) })) };
+  return {
+    refs,
+    pushCounts: pushCounts.map((count) => ({ ...count, status: Number(count.status), pushes: Number(count.pushes) })),
+  };
 }

@@ -20,5 +20,8 @@ export { checkPayloadRules } from './payload-rules.ts';
 export { PAYMENT_INTERVALS } from './enumerations.ts';
 export { enterpriseDigits } from './inbox.repository.ts';
 
+// The SQL a PostgreSQL write reads its clock with, which bench/write-limits.ts measures.
+export { WRITER_CLOCK_SQL } from './change-clock.ts';
+
 // Table types, for the database's schema type (db/database.ts).
 export type * from './party.table.ts';

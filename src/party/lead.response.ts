@@ -2,7 +2,15 @@
 // docs/design.md "Response") and, later, by reads and webhooks. The schema also serialises
 // the reply, so a field missing here never reaches a client.
 import Type, { type Static } from 'typebox';
-import { Car, CompanyProspect, Coverage, CustomerProspect, InsurancePolicy, PolicyPackage, Residence } from './lead.schema.ts';
+import {
+  Car,
+  CompanyProspect,
+  Coverage,
+  CustomerProspect,
+  InsurancePolicy,
+  PolicyPackage,
+  Residence,
+} from './lead.schema.ts';
 
 const Opt = Type.Optional;
 const NullableString = Type.Unsafe<string | null>({ type: ['string', 'null'] });
@@ -17,9 +25,17 @@ const { email, telephonenr, language, address } = CustomerProspect.properties;
 export const ProspectOut = Type.Object({
   id: Type.String({ format: 'uuid' }),
   type: Type.Unsafe<'CUSTOMER' | 'COMPANY'>({ type: 'string', enum: ['CUSTOMER', 'COMPANY'] }),
-  first_name: Opt(first_name), last_name: Opt(last_name), birth: Opt(birth), gender: Opt(gender),
-  name: Opt(name), enterprise_nr: Opt(enterprise_nr), legal_form: Opt(legal_form),
-  email: Opt(email), telephonenr: Opt(telephonenr), language: Opt(language), address: Opt(address),
+  first_name: Opt(first_name),
+  last_name: Opt(last_name),
+  birth: Opt(birth),
+  gender: Opt(gender),
+  name: Opt(name),
+  enterprise_nr: Opt(enterprise_nr),
+  legal_form: Opt(legal_form),
+  email: Opt(email),
+  telephonenr: Opt(telephonenr),
+  language: Opt(language),
+  address: Opt(address),
   external_refs: Type.Array(ExternalRefOut),
   callbacks: Type.Array(Type.String()),
 });
@@ -66,7 +82,10 @@ export const LeadResponse = Type.Object(
     backref: NullableString,
     source: NullableString,
     prospect: ProspectOut,
-    risk_object_revisions: Type.Object({ cars: Type.Array(CarRevisionOut), residences: Type.Array(ResidenceRevisionOut) }),
+    risk_object_revisions: Type.Object({
+      cars: Type.Array(CarRevisionOut),
+      residences: Type.Array(ResidenceRevisionOut),
+    }),
     policy_packages: Type.Array(PolicyPackageOut),
     insurance_policies: Type.Array(InsurancePolicyOut),
     party_id: Type.String({ format: 'uuid', description: 'Equals prospect.id.' }),

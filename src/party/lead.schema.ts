@@ -119,11 +119,14 @@ const prospectCommon = {
   telephonenr: Opt(Nullable(Type.String({ pattern: '^\\+?[0-9 ()./-]{6,20}$', examples: ['+32 9 123 45 67'] }))),
   language: Opt(Nullable(Type.String({ pattern: '^[a-z]{2}$', examples: ['nl'] }))),
   address: Opt(Nullable(Address)),
-  callbacks: Opt(Type.Array(HttpUrl(), {
-    maxItems: 10,
-    description: 'Absolute http(s) URLs that receive signed webhooks (Standard Webhooks: lead.created, lead.updated, party.updated) ' +
-      'about this lead. Added to those already stored, never removed by a push.',
-  })),
+  callbacks: Opt(
+    Type.Array(HttpUrl(), {
+      maxItems: 10,
+      description:
+        'Absolute http(s) URLs that receive signed webhooks (Standard Webhooks: lead.created, lead.updated, party.updated) ' +
+        'about this lead. Added to those already stored, never removed by a push.',
+    }),
+  ),
   external_refs: Opt(Type.Array(ProspectExternalRef, { maxItems: 20 })),
   external_ref: Opt(ProspectExternalRef),
   risk_objects: Opt(RiskObjects),
@@ -158,14 +161,20 @@ const leadCommon = {
   source: Opt(Nullable(Text(255, { examples: ['website-quote-form'] }))),
 };
 
-export const CustomerLeadBody = Type.Object({ ...leadCommon, prospect: CustomerProspect }, {
-  ...closed,
-  title: 'CustomerLead',
-});
-export const CompanyLeadBody = Type.Object({ ...leadCommon, prospect: CompanyProspect }, {
-  ...closed,
-  title: 'CompanyLead',
-});
+export const CustomerLeadBody = Type.Object(
+  { ...leadCommon, prospect: CustomerProspect },
+  {
+    ...closed,
+    title: 'CustomerLead',
+  },
+);
+export const CompanyLeadBody = Type.Object(
+  { ...leadCommon, prospect: CompanyProspect },
+  {
+    ...closed,
+    title: 'CompanyLead',
+  },
+);
 
 export type CustomerLeadBody = Static<typeof CustomerLeadBody>;
 export type CompanyLeadBody = Static<typeof CompanyLeadBody>;

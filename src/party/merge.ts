@@ -1,269 +1,310 @@
 // How a push is merged into what the broker already knows: docs/design.md section 2,
-// "Matching and merge", rules 6 to 8. Pure functions over the in-memory aggregate; the
-// service finds the party (rules 1 to 5) and the repository writes what changed.
+// "Matching and merge", rules 6 to 8. A pure function: the stored aggregate (or none, for a
+// new lead) and the push in, the new aggregate and its changeset out; nothing is changed in
+// place and nothing is read or written. Matching (rules 1 to 5) has already chosen the party.
 import { randomUUID } from 'node:crypto';
-import { newRowId } from '../db/ids.ts';
 import { isDeepStrictEqual } from 'node:util';
-import type {
-  Coverage,
-  ExternalRef,
-  Fields,
-  LeadAggregate,
-  PolicyPackage,
-  RiskObject,
+import { newRowId } from '../db/ids.ts';
+import { diffAggregates } from './aggregate-diff.ts';
+import type { Changeset } from './changeset.ts';
+import { sameAddress } from './match-key.ts';
+import {
+  nextPosition,
+  refKey,
+  vinOf,
+  type Coverage,
+  type Document,
+  type ExternalRef,
+  type InsurancePolicy,
+  type LeadAggregate,
+  type PolicyPackage,
+  type RiskObject,
+  type RiskObjectRevision,
 } from './party.aggregate.ts';
-import { nextPosition, refKey } from './party.aggregate.ts';
-import type { RiskObjectType } from './party.table.ts';
+import type { PartyType, RiskObjectType } from './party.table.ts';
+import type { LeadPush, PushedPackage, PushedPolicy, PushedRiskObject } from './push.ts';
 
-export interface PolicyPush {
-  readonly fields: Fields;
-  readonly policy_package_id: string | null | undefined;
-  readonly refs: readonly ExternalRef[];
-  /** undefined: the push says nothing about coverages, which are then kept. */
-  readonly coverages: ReadonlyArray<{ risk_object_id: string | null; data: Fields }> | undefined;
+/** Where new ids come from: injected, so the merge stays a function of its inputs. */
+export interface IdSource {
+  /** A time-ordered id for rows written on every push (src/db/ids.ts). */
+  row(): string;
+  /** A UUID v4 for risk objects and packages: clients may send those back as their own ids. */
+  clientFacing(): string;
 }
 
-export interface LeadPush {
-  readonly meta: Fields;
-  readonly fields: Fields;
-  readonly refs: readonly ExternalRef[];
-  readonly callbacks: readonly string[];
-  readonly cars: readonly Fields[];
-  readonly residences: readonly Fields[];
-  readonly packages: readonly Fields[];
-  readonly policies: readonly PolicyPush[];
+export interface MergeContext {
+  /** The write's time: `updated_at` of everything it changes. */
+  readonly now: string;
+  readonly ids: IdSource;
+}
+
+export interface MergeResult {
+  readonly lead: LeadAggregate;
+  readonly changes: Changeset;
+}
+
+/** A lead with nothing stored yet: what a push that matched no party merges into. */
+export function emptyLead(distributionId: string, type: PartyType, context: MergeContext): LeadAggregate {
+  return {
+    leadId: context.ids.row(),
+    partyId: context.ids.row(),
+    distributionId,
+    type,
+    meta: {},
+    fields: {},
+    version: 1,
+    refs: [],
+    callbacks: [],
+    riskObjects: [],
+    packages: [],
+    policies: [],
+    created_at: context.now,
+    updated_at: context.now,
+  };
+}
+
+/** Rules 6 to 8: the push merged into `stored` (undefined: a new lead of `distributionId`). */
+export function mergePush(
+  stored: LeadAggregate | undefined,
+  distributionId: string,
+  push: LeadPush,
+  context: MergeContext,
+): MergeResult {
+  const base = stored ?? emptyLead(distributionId, push.kind, context);
+  const revisions = new RevisionMaker(context);
+  // Client ids in the push may resolve to objects stored under another id (a car found by
+  // its VIN): references within the same push follow them.
+  const riskIds = new Map<string, string>();
+  const riskObjects = [...base.riskObjects];
+  for (const pushed of push.riskObjects) mergeRiskObject(riskObjects, pushed, riskIds, revisions, context);
+  const packageIds = new Map<string, string>();
+  const packages = [...base.packages];
+  for (const pushed of push.packages) mergePackage(packages, pushed, packageIds, context);
+  const policies = [...base.policies];
+  for (const pushed of push.policies) mergePolicy(policies, pushed, { packageIds, riskIds }, context);
+
+  const merged: LeadAggregate = {
+    ...base,
+    meta: mergeFields(base.meta, push.meta),
+    fields: mergeFields(base.fields, push.fields),
+    // Rule 6: external refs and callbacks are added, never removed by a push.
+    refs: addRefs(
+      base.refs,
+      push.refs.map((ref) => ref.value),
+    ),
+    callbacks: [...new Set([...base.callbacks, ...push.callbacks])],
+    riskObjects,
+    packages,
+    policies,
+  };
+  return diffAggregates(stored, merged, context.now);
 }
 
 /**
- * Rule 6: a field present in the push overwrites, an absent one keeps its value, null
- * clears it. Returns the merged object (a new one) and whether anything changed.
+ * Rule 6: a field present overwrites, an absent one keeps its value, null clears it. The
+ * stored object itself comes back when nothing changed, so callers tell by identity.
  */
-export function mergeFields(stored: Fields, pushed: Fields): { merged: Fields; changed: boolean } {
-  const merged: Fields = { ...stored };
+export function mergeFields(stored: Document, pushed: Document): Document {
+  const merged: Record<string, unknown> = { ...stored };
   for (const [key, value] of Object.entries(pushed)) {
     if (value === undefined) continue;
     if (value === null) delete merged[key];
     else merged[key] = value;
   }
-  return { merged, changed: !isDeepStrictEqual(merged, stored) };
+  return isDeepStrictEqual(merged, stored) ? stored : merged;
 }
 
-/** Applies the push to the aggregate in place; true when stored data changed. */
-export function mergePush(lead: LeadAggregate, push: LeadPush, now: string): boolean {
-  let changed = false;
-  const meta = mergeFields(lead.meta, push.meta);
-  const fields = mergeFields(lead.fields, push.fields);
-  lead.meta = meta.merged;
-  lead.fields = fields.merged;
-  changed ||= meta.changed || fields.changed;
-
-  // Rule 6: external refs and callbacks are added, never removed by a push.
-  const refs = addRefs(lead.refs, push.refs);
-  lead.refs = refs.all;
-  const newCallbacks = push.callbacks.filter((url, i) => !lead.callbacks.includes(url) && push.callbacks.indexOf(url) === i);
-  lead.callbacks = [...lead.callbacks, ...newCallbacks];
-  changed ||= refs.added.length > 0 || newCallbacks.length > 0;
-
-  // Client ids in the push may resolve to objects stored under another id (a car found by
-  // its VIN): references within the same push follow them.
-  const riskIds = new Map<string, string>();
-  for (const car of push.cars) changed = mergeRiskObject(lead, 'CAR', car, riskIds, now) || changed;
-  for (const residence of push.residences) changed = mergeRiskObject(lead, 'RESIDENCE', residence, riskIds, now) || changed;
-  const packageIds = new Map<string, string>();
-  for (const pkg of push.packages) changed = mergePackage(lead, pkg, packageIds, now) || changed;
-  for (const policy of push.policies) changed = mergePolicy(lead, policy, packageIds, riskIds, now) || changed;
-
-  if (changed) lead.updated_at = now;
-  return changed;
+/** Stored documents leave out cleared (null) fields. */
+export function withoutNulls(fields: Document): Document {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== null && value !== undefined));
 }
 
-function addRefs(stored: readonly ExternalRef[], pushed: readonly ExternalRef[]): { all: ExternalRef[]; added: ExternalRef[] } {
+function addRefs(stored: readonly ExternalRef[], pushed: readonly ExternalRef[]): readonly ExternalRef[] {
   const seen = new Set(stored.map(refKey));
-  const added: ExternalRef[] = [];
-  for (const ref of pushed) {
-    if (seen.has(refKey(ref))) continue;
-    seen.add(refKey(ref));
-    added.push(ref);
-  }
-  return { all: [...stored, ...added], added };
+  const added = pushed.filter((ref) => !seen.has(refKey(ref)) && seen.add(refKey(ref)));
+  return added.length === 0 ? stored : [...stored, ...added];
 }
 
-/** Rule 7: by id, then cars by VIN (and residences by address), within the party. */
+/**
+ * New revisions of this merge. An object changed twice by one push (two entries matching
+ * one car) gets one new revision, not two: only the last state is stored.
+ */
+export class RevisionMaker {
+  readonly #made = new Set<RiskObjectRevision>();
+  readonly #context: MergeContext;
+
+  constructor(context: MergeContext) {
+    this.#context = context;
+  }
+
+  /** A new risk object at `position`, with `data` as its first revision. */
+  add(type: RiskObjectType, id: string, position: number, data: Document): RiskObject {
+    const now = this.#context.now;
+    const current = this.#revision(1, data);
+    return { id, type, position, vin: vinOf(data), current, created_at: now, updated_at: now };
+  }
+
+  /** Rule 7: changed data is a new revision; the stored one is kept. */
+  revise(object: RiskObject, data: Document): RiskObject {
+    const madeNow = this.#made.has(object.current);
+    const current = this.#revision(
+      madeNow ? object.current.revision_nr : object.current.revision_nr + 1,
+      data,
+      madeNow ? object.current.id : undefined,
+    );
+    return { ...object, current, vin: vinOf(data), updated_at: this.#context.now };
+  }
+
+  #revision(revision_nr: number, data: Document, id = this.#context.ids.row()): RiskObjectRevision {
+    const revision = { id, revision_nr, data, created_at: this.#context.now };
+    this.#made.add(revision);
+    return revision;
+  }
+}
+
+/** Rule 7: by id, then cars by VIN and residences by address, within the party. */
 function mergeRiskObject(
-  lead: LeadAggregate,
-  type: RiskObjectType,
-  pushed: Fields,
+  objects: RiskObject[],
+  pushed: PushedRiskObject,
   riskIds: Map<string, string>,
-  now: string,
-): boolean {
-  const { id: clientId, ...data } = pushed as Fields & { id?: string };
-  const sameType = lead.riskObjects.filter((object) => object.type === type);
+  revisions: RevisionMaker,
+  context: MergeContext,
+): void {
+  const { type, clientId, data } = pushed;
+  const vin = typeof data.vin === 'string' ? data.vin : undefined;
+  const byId =
+    clientId === undefined ? -1 : objects.findIndex((object) => object.type === type && object.id === clientId);
   const found =
-    (clientId !== undefined ? sameType.find((object) => object.id === clientId) : undefined) ??
-    (type === 'CAR' && typeof data.vin === 'string' ? sameType.find((object) => object.vin === data.vin) : undefined) ??
-    (type === 'RESIDENCE' && data.address ? sameType.find((object) => sameAddress(object.current.data.address, data.address)) : undefined);
+    byId >= 0
+      ? byId
+      : objects.findIndex(
+          (object) =>
+            object.type === type &&
+            (type === 'CAR'
+              ? vin !== undefined && object.vin === vin
+              : data.address !== undefined && sameAddress(object.current.data.address, data.address)),
+        );
 
-  if (!found) {
-    const object = addRiskObject(lead, type, clientId, withoutNulls(data), now);
+  if (found < 0) {
+    const object = revisions.add(
+      type,
+      clientId ?? context.ids.clientFacing(),
+      nextPosition(objects),
+      withoutNulls(data),
+    );
+    objects.push(object);
     if (clientId !== undefined) riskIds.set(clientId, object.id);
-    return true;
+    return;
   }
-  if (clientId !== undefined) riskIds.set(clientId, found.id);
-  const { merged, changed } = mergeFields(found.current.data, data);
-  if (!changed) return false;
-  reviseRiskObject(found, merged, now);
-  return true;
-}
-
-/** A new risk object at the end of the party's list, with `data` as its first revision. */
-export function addRiskObject(lead: LeadAggregate, type: RiskObjectType, clientId: string | undefined, data: Fields, now: string): RiskObject {
-  const object: RiskObject = {
-    // Risk object and package ids stay v4: a client may send them back as its own ids,
-    // which the specification requires to be UUID v4.
-    id: clientId ?? randomUUID(),
-    type,
-    position: nextPosition(lead.riskObjects),
-    vin: typeof data.vin === 'string' ? data.vin : null,
-    current: { id: newRowId(), revision_nr: 1, data, created_at: now },
-    created_at: now,
-    updated_at: now,
-    isNew: true,
-    newRevision: true,
-  };
-  lead.riskObjects.push(object);
-  return object;
-}
-
-/** A changed risk object gets a new revision; the old one is kept (rule 7). */
-export function reviseRiskObject(object: RiskObject, data: Fields, now: string): void {
-  object.current = { id: newRowId(), revision_nr: object.current.revision_nr + 1, data, created_at: now };
-  object.newRevision = true;
-  object.vin = typeof data.vin === 'string' ? data.vin : null;
-  object.updated_at = now;
+  const object = objects[found]!;
+  if (clientId !== undefined) riskIds.set(clientId, object.id);
+  const merged = mergeFields(object.current.data, data);
+  if (merged !== object.current.data) objects[found] = revisions.revise(object, merged);
 }
 
 /** Rule 8: packages by id (and, lacking one, by insurance company + package number). */
-function mergePackage(lead: LeadAggregate, pushed: Fields, packageIds: Map<string, string>, now: string): boolean {
-  const { id: clientId, ...data } = pushed as Fields & { id?: string };
+function mergePackage(
+  packages: PolicyPackage[],
+  pushed: PushedPackage,
+  packageIds: Map<string, string>,
+  context: MergeContext,
+): void {
+  const { clientId, data } = pushed;
   const found =
-    (clientId !== undefined ? lead.packages.find((pkg) => pkg.id === clientId) : undefined) ??
-    (clientId === undefined && typeof data.package_nr === 'string' && typeof data.insurance_company === 'string'
-      ? lead.packages.find((pkg) => pkg.data.package_nr === data.package_nr && pkg.data.insurance_company === data.insurance_company)
-      : undefined);
-  if (!found) {
-    const pkg: PolicyPackage = { id: clientId ?? randomUUID(), position: nextPosition(lead.packages), data: withoutNulls(data), created_at: now, updated_at: now, isNew: true };
+    clientId !== undefined
+      ? packages.findIndex((pkg) => pkg.id === clientId)
+      : typeof data.package_nr === 'string' && typeof data.insurance_company === 'string'
+        ? packages.findIndex(
+            (pkg) => pkg.data.package_nr === data.package_nr && pkg.data.insurance_company === data.insurance_company,
+          )
+        : -1;
+  if (found < 0) {
+    const pkg: PolicyPackage = {
+      id: clientId ?? context.ids.clientFacing(),
+      position: nextPosition(packages),
+      data: withoutNulls(data),
+      created_at: context.now,
+      updated_at: context.now,
+    };
+    packages.push(pkg);
     if (clientId !== undefined) packageIds.set(clientId, pkg.id);
-    lead.packages.push(pkg);
-    return true;
+    return;
   }
-  if (clientId !== undefined) packageIds.set(clientId, found.id);
-  const { merged, changed } = mergeFields(found.data, data);
-  if (!changed) return false;
-  found.data = merged;
-  found.changed = true;
-  found.updated_at = now;
-  return true;
+  const pkg = packages[found]!;
+  if (clientId !== undefined) packageIds.set(clientId, pkg.id);
+  const merged = mergeFields(pkg.data, data);
+  if (merged !== pkg.data) packages[found] = { ...pkg, data: merged, updated_at: context.now };
 }
 
 /** Rule 8: policies by their external refs, then insurance company + policy number. */
 function mergePolicy(
-  lead: LeadAggregate,
-  pushed: PolicyPush,
-  packageIds: ReadonlyMap<string, string>,
-  riskIds: ReadonlyMap<string, string>,
-  now: string,
-): boolean {
-  const pushedRefKeys = new Set(pushed.refs.map(refKey));
-  const company = pushed.fields.insurance_company;
-  const number = pushed.fields.policy_nr;
-  const found =
-    lead.policies.find((policy) => policy.refs.some((ref) => pushedRefKeys.has(refKey(ref)))) ??
-    (typeof company === 'string' && typeof number === 'string'
-      ? lead.policies.find((policy) => policy.data.insurance_company === company && policy.data.policy_nr === number)
-      : undefined);
+  policies: InsurancePolicy[],
+  pushed: PushedPolicy,
+  resolved: { readonly packageIds: ReadonlyMap<string, string>; readonly riskIds: ReadonlyMap<string, string> },
+  context: MergeContext,
+): void {
+  const found = findPolicy(policies, pushed);
   const packageId =
-    pushed.policy_package_id === undefined || pushed.policy_package_id === null
-      ? pushed.policy_package_id
-      : (packageIds.get(pushed.policy_package_id) ?? pushed.policy_package_id);
+    pushed.packageId === undefined || pushed.packageId === null
+      ? pushed.packageId
+      : (resolved.packageIds.get(pushed.packageId) ?? pushed.packageId);
   const coverages = pushed.coverages?.map(
     (coverage): Coverage => ({
-      id: newRowId(),
-      risk_object_id: coverage.risk_object_id === null ? null : (riskIds.get(coverage.risk_object_id) ?? coverage.risk_object_id),
+      id: context.ids.row(),
+      risk_object_id:
+        coverage.riskObjectId === null ? null : (resolved.riskIds.get(coverage.riskObjectId) ?? coverage.riskObjectId),
       data: coverage.data,
     }),
   );
+  const refs = pushed.refs.map((ref) => ref.value);
 
-  if (!found) {
-    lead.policies.push({
-      id: newRowId(),
-      position: nextPosition(lead.policies),
+  if (found < 0) {
+    policies.push({
+      id: context.ids.row(),
+      position: nextPosition(policies),
       policy_package_id: packageId ?? null,
-      data: withoutNulls(pushed.fields),
-      refs: addRefs([], pushed.refs).all,
+      data: withoutNulls(pushed.data),
+      refs: addRefs([], refs),
       coverages: coverages ?? [],
-      created_at: now,
-      updated_at: now,
-      isNew: true,
+      created_at: context.now,
+      updated_at: context.now,
     });
-    return true;
+    return;
   }
-  const { merged, changed: fieldsChanged } = mergeFields(found.data, pushed.fields);
-  const packageChanged = packageId !== undefined && packageId !== found.policy_package_id;
-  const refs = addRefs(found.refs, pushed.refs);
-  // A pushed `coverages` list replaces the previous one (rule 8): compared without the ids
-  // we generate, so an identical list is no change.
-  const coveragesChanged = coverages !== undefined && !isDeepStrictEqual(coverageContent(coverages), coverageContent(found.coverages));
-  if (!fieldsChanged && !packageChanged && refs.added.length === 0 && !coveragesChanged) return false;
-  found.data = merged;
-  if (packageChanged) found.policy_package_id = packageId ?? null;
-  found.refs = refs.all;
-  found.newRefs = [...(found.newRefs ?? []), ...refs.added];
-  if (coveragesChanged) {
-    found.coverages = coverages!;
-    found.coveragesChanged = true;
-  }
-  found.changed = true;
-  found.updated_at = now;
-  return true;
+  const policy = policies[found]!;
+  const next: InsurancePolicy = {
+    ...policy,
+    data: mergeFields(policy.data, pushed.data),
+    policy_package_id: packageId === undefined ? policy.policy_package_id : packageId,
+    refs: addRefs(policy.refs, refs),
+    // A pushed `coverages` list replaces the previous one (rule 8): compared without the
+    // ids we generate, so an identical list is no change.
+    coverages:
+      coverages !== undefined && !isDeepStrictEqual(coverageContent(coverages), coverageContent(policy.coverages))
+        ? coverages
+        : policy.coverages,
+  };
+  const changed =
+    next.data !== policy.data ||
+    next.policy_package_id !== policy.policy_package_id ||
+    next.refs !== policy.refs ||
+    next.coverages !== policy.coverages;
+  if (changed) policies[found] = { ...next, updated_at: context.now };
+}
+
+/** The stored (or earlier pushed) policy a pushed one is: by any of its refs, then by company + number. */
+function findPolicy(policies: readonly InsurancePolicy[], pushed: PushedPolicy): number {
+  const pushedRefs = new Set(pushed.refs.map((ref) => refKey(ref.value)));
+  const byRef = policies.findIndex((policy) => policy.refs.some((ref) => pushedRefs.has(refKey(ref))));
+  if (byRef >= 0) return byRef;
+  const { insurance_company: company, policy_nr: number } = pushed.data;
+  if (typeof company !== 'string' || typeof number !== 'string') return -1;
+  return policies.findIndex((policy) => policy.data.insurance_company === company && policy.data.policy_nr === number);
 }
 
 function coverageContent(coverages: readonly Coverage[]): unknown[] {
   return coverages.map(({ risk_object_id, data }) => ({ risk_object_id, data }));
 }
 
-/** Stored documents leave out cleared (null) fields. */
-export function withoutNulls(fields: Fields): Fields {
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== null && value !== undefined));
-}
-
-/** Addresses compared on their normalised parts (rule 1). */
-export function addressKey(address: unknown): string | undefined {
-  if (address === null || typeof address !== 'object') return undefined;
-  const a = address as Record<string, unknown>;
-  const part = (value: unknown) => (typeof value === 'string' ? value.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase() : '');
-  return [
-    part(a.country_code ?? 'BE'),
-    part(a.zipcode).replace(/[\s-]/g, ''),
-    part(a.city),
-    part(a.street),
-    part(a.housenr),
-    part(a.boxnr),
-  ].join('|');
-}
-
-function sameAddress(a: unknown, b: unknown): boolean {
-  const key = addressKey(a);
-  return key !== undefined && key === addressKey(b);
-}
-
-/**
- * Rule 1's third way to match a customer: email (case-insensitive) + birth + address,
- * all present. Stored in a unique column so concurrent pushes cannot create two parties.
- */
-export function customerMatchKey(fields: Fields): string | null {
-  const { email, birth, address } = fields;
-  if (typeof email !== 'string' || typeof birth !== 'string') return null;
-  const key = addressKey(address);
-  if (key === undefined) return null;
-  return `${email.trim().toLowerCase()}|${birth}|${key}`;
-}
+/** The ids of a real write: time-ordered row ids, random v4 ids where clients may send them back. */
+export const newIds: IdSource = { row: newRowId, clientFacing: randomUUID };

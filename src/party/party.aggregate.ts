@@ -1,9 +1,12 @@
-// The lead as the merge sees it: one party with everything hanging off it, loaded once
-// per push, changed in memory by merge.ts, written back by repository.ts and
-// rendered by representation.ts. JSON documents are plain objects here.
+// The lead as the merge sees it: one party with everything hanging off it. It is loaded
+// once per write (repository.ts), never changed in place: the merge (merge.ts) returns a
+// new aggregate and the changeset (changeset.ts) that turns the stored one into it, and
+// representation.ts renders it. JSON documents (a prospect's fields, a car's data) are
+// stored as sent, so they stay plain JSON objects here.
 import type { PartyType, RiskObjectType } from './party.table.ts';
 
-export type Fields = Record<string, unknown>;
+/** A JSON object as the client sent it (field values already checked by the schema). */
+export type Document = Readonly<Record<string, unknown>>;
 
 export interface ExternalRef {
   /** '' when the reference names no company. */
@@ -14,54 +17,44 @@ export interface ExternalRef {
 export interface RiskObjectRevision {
   readonly id: string;
   readonly revision_nr: number;
-  readonly data: Fields;
+  readonly data: Document;
   readonly created_at: string;
 }
 
 export interface RiskObject {
   readonly id: string;
   readonly type: RiskObjectType;
+  /** Order within the party: the order of first push. */
   readonly position: number;
-  vin: string | null;
-  current: RiskObjectRevision;
+  readonly vin: string | null;
+  readonly current: RiskObjectRevision;
   readonly created_at: string;
-  updated_at: string;
-  /** Set by the merge when `current` is a revision to insert. */
-  newRevision?: boolean;
-  isNew?: boolean;
-  /** Set by a party update that left the object out. */
-  removed?: boolean;
+  readonly updated_at: string;
 }
 
 export interface PolicyPackage {
   readonly id: string;
   readonly position: number;
-  data: Fields;
+  readonly data: Document;
   readonly created_at: string;
-  updated_at: string;
-  changed?: boolean;
-  isNew?: boolean;
+  readonly updated_at: string;
 }
 
 export interface Coverage {
   readonly id: string;
   readonly risk_object_id: string | null;
-  readonly data: Fields;
+  readonly data: Document;
 }
 
 export interface InsurancePolicy {
   readonly id: string;
   readonly position: number;
-  policy_package_id: string | null;
-  data: Fields;
-  refs: ExternalRef[];
-  coverages: Coverage[];
+  readonly policy_package_id: string | null;
+  readonly data: Document;
+  readonly refs: readonly ExternalRef[];
+  readonly coverages: readonly Coverage[];
   readonly created_at: string;
-  updated_at: string;
-  changed?: boolean;
-  coveragesChanged?: boolean;
-  newRefs?: ExternalRef[];
-  isNew?: boolean;
+  readonly updated_at: string;
 }
 
 export interface LeadAggregate {
@@ -70,17 +63,19 @@ export interface LeadAggregate {
   readonly distributionId: string;
   readonly type: PartyType;
   /** Lead metadata: origin, backref, source. */
-  meta: Fields;
+  readonly meta: Document;
   /** The prospect's own fields (names, email, birth, address, ...). */
-  fields: Fields;
-  version: number;
-  refs: ExternalRef[];
-  callbacks: string[];
-  riskObjects: RiskObject[];
-  packages: PolicyPackage[];
-  policies: InsurancePolicy[];
+  readonly fields: Document;
+  /** Incremented on every stored change: optimistic concurrency and the ETag. */
+  readonly version: number;
+  readonly refs: readonly ExternalRef[];
+  readonly callbacks: readonly string[];
+  /** The party's current risk objects (a removed one is no longer here). */
+  readonly riskObjects: readonly RiskObject[];
+  readonly packages: readonly PolicyPackage[];
+  readonly policies: readonly InsurancePolicy[];
   readonly created_at: string;
-  updated_at: string;
+  readonly updated_at: string;
 }
 
 /** The position after the last one in use: new objects go to the end. */
@@ -90,4 +85,9 @@ export function nextPosition(objects: ReadonlyArray<{ position: number }>): numb
 
 export function refKey(ref: ExternalRef): string {
   return `${ref.company}\u0000${ref.ref}`;
+}
+
+/** The VIN a car's data carries, as its own column (unique per party, rule 7). */
+export function vinOf(data: Document): string | null {
+  return typeof data.vin === 'string' ? data.vin : null;
 }

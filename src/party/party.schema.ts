@@ -2,7 +2,14 @@
 // component schemas, so a party update is validated exactly like a push.
 import Type, { type Static } from 'typebox';
 import { CompanyProspect, CustomerProspect, RiskObjects } from './lead.schema.ts';
-import { CarRevisionOut, InsurancePolicyOut, PolicyPackageOut, ProspectOut, ResidenceRevisionOut, revisionFields } from './lead.response.ts';
+import {
+  CarRevisionOut,
+  InsurancePolicyOut,
+  PolicyPackageOut,
+  ProspectOut,
+  ResidenceRevisionOut,
+  revisionFields,
+} from './lead.response.ts';
 
 const closed = { additionalProperties: false } as const;
 const { first_name, last_name, birth, gender, email, telephonenr, language, address } = CustomerProspect.properties;
@@ -10,7 +17,17 @@ const { name, enterprise_nr, legal_form } = CompanyProspect.properties;
 
 /** The prospect fields and risk objects of a customer, as PATCH sees them after the patch. */
 export const CustomerPartyDocument = Type.Object(
-  { first_name, last_name, birth, gender, email, telephonenr, language, address, risk_objects: Type.Optional(RiskObjects) },
+  {
+    first_name,
+    last_name,
+    birth,
+    gender,
+    email,
+    telephonenr,
+    language,
+    address,
+    risk_objects: Type.Optional(RiskObjects),
+  },
   { ...closed, title: 'CustomerParty' },
 );
 export const CompanyPartyDocument = Type.Object(
@@ -55,7 +72,11 @@ export const RevisionOut = Type.Object(
     revision_nr,
     current: Type.Boolean({ description: 'True for the revision the party holds now.' }),
     created_at,
-    data: Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true, description: 'The risk object as of this revision.' }),
+    data: Type.Unsafe<Record<string, unknown>>({
+      type: 'object',
+      additionalProperties: true,
+      description: 'The risk object as of this revision.',
+    }),
   },
   { title: 'RiskObjectRevision' },
 );

@@ -6,7 +6,8 @@ const ID_B = '9b2e4f7a-1c3d-4e5f-8a6b-7c8d9e0f1a2b';
 
 const withAddress = (address: object) => ({ prospect: { first_name: 'Jan', last_name: 'Peeters', address } });
 const zipcodeOk = (zipcode: string, country_code?: string) =>
-  checkPayloadRules(withAddress({ housenr: '1', city: 'X', zipcode, ...(country_code && { country_code }) })).length === 0;
+  checkPayloadRules(withAddress({ housenr: '1', city: 'X', zipcode, ...(country_code && { country_code }) })).length ===
+  0;
 
 describe('zipcode by country', () => {
   it('BE (the default): four digits, 1000-9999', () => {
@@ -48,7 +49,9 @@ describe('zipcode by country', () => {
         },
       },
     };
-    expect(checkPayloadRules(body)).toEqual([{ target: 'prospect.risk_objects.residences.1.address.zipcode', code: 'invalid' }]);
+    expect(checkPayloadRules(body)).toEqual([
+      { target: 'prospect.risk_objects.residences.1.address.zipcode', code: 'invalid' },
+    ]);
   });
 
   it('leaves an unusable country code or zipcode to the schema', () => {
@@ -74,20 +77,33 @@ describe('duplicate ids', () => {
   });
 
   it('reports a policy package id used twice, but not one shared with a risk object', () => {
-    const body = { prospect: { risk_objects: { cars: [{ id: ID_A }] }, policy_packages: [{ id: ID_A }, { id: ID_B }, { id: ID_B }] } };
+    const body = {
+      prospect: { risk_objects: { cars: [{ id: ID_A }] }, policy_packages: [{ id: ID_A }, { id: ID_B }, { id: ID_B }] },
+    };
     expect(checkPayloadRules(body)).toEqual([{ target: 'prospect.policy_packages.2.id', code: 'duplicate' }]);
   });
 
   it('does not check references, which may name data the party already has', () => {
-    const body = { prospect: { insurance_policies: [{ policy_package_id: ID_A, coverages: [{ risk_object_id: ID_B }] }] } };
+    const body = {
+      prospect: { insurance_policies: [{ policy_package_id: ID_A, coverages: [{ risk_object_id: ID_B }] }] },
+    };
     expect(checkPayloadRules(body)).toEqual([]);
   });
 });
 
 describe('a malformed body', () => {
-  it.each([null, 'text', 5, [], {}, { prospect: null }, { prospect: [] }, { prospect: { risk_objects: 'x', address: 'x' } },
+  it.each([
+    null,
+    'text',
+    5,
+    [],
+    {},
+    { prospect: null },
+    { prospect: [] },
+    { prospect: { risk_objects: 'x', address: 'x' } },
     { prospect: { risk_objects: { cars: 'x', residences: [null, 5, { address: null }] }, policy_packages: {} } },
-    { prospect: { risk_objects: { cars: [{ id: 5 }, { id: 5 }] } } }])('finds nothing to add in %j', (body) => {
+    { prospect: { risk_objects: { cars: [{ id: 5 }, { id: 5 }] } } },
+  ])('finds nothing to add in %j', (body) => {
     expect(checkPayloadRules(body)).toEqual([]);
   });
 });

@@ -36,7 +36,8 @@ function checkProspect(prospect: unknown, path: string): Problem[] {
 
   const problems: Problem[] = [];
   problems.push(...checkZipcode(prospect.address, `${path}address`));
-  for (const residence of residences) problems.push(...checkZipcode(residence.value.address, `${residence.target}.address`));
+  for (const residence of residences)
+    problems.push(...checkZipcode(residence.value.address, `${residence.target}.address`));
   // Cars and residences are both risk objects, which coverages refer to by id: one namespace.
   problems.push(...duplicateIds([...cars, ...residences]));
   problems.push(...duplicateIds(entries(prospect.policy_packages, `${path}policy_packages`)));

@@ -1,28 +1,32 @@
-// Pushing a lead: match (matching.ts), check references (references.ts), merge
-// (merge.ts), write (repository.ts), all in one transaction, with the accepted
-// push appended to the push log (docs/design.md rule 11).
-import { newRowId } from '../db/ids.ts';
+// Pushing a lead (docs/design.md section 2), in one transaction: find what the database
+// knows about the push's keys (with the write's clock, in one snapshot), match
+// (matching.ts), load the matched lead, check references (references.ts), merge
+// (merge.ts), and write the changeset with the push's entry in the push log (rule 11).
+// Each step but the reads and the write is a pure function of the typed push.
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database, DatabaseHandle } from '../db/database.ts';
+import { newRowId } from '../db/ids.ts';
 import type { TransactionRunner } from '../db/transaction-runner.ts';
 import { commitWrite } from '../db/write.ts';
 import { describeCaller, type Caller } from '../auth/caller.ts';
-import type { LeadBody } from './lead.schema.ts';
-import type { LeadResponse } from './lead.response.ts';
-import type { PartyType } from './party.table.ts';
-import type { Fields, LeadAggregate } from './party.aggregate.ts';
-import { customerMatchKey, mergePush } from './merge.ts';
-import { toLeadPush } from './push.ts';
-import { checkMatchKey, matchParty } from './matching.ts';
-import { certainlyDanglingReferences, checkReferences } from './references.ts';
-import { insertCallbacks, insertPush, insertRefs, loadLeadForUpdate, saveChildren, saveLead } from './repository.ts';
-import { writeClock } from './change-clock.ts';
-import { lockPushKeys } from './push-locks.ts';
-import { representLead } from './representation.ts';
-import { duplicateProblems } from './uniqueness.ts';
 import { ValidationError } from '../errors.ts';
 import { WebhookOutbox } from '../webhooks/webhook.outbox.ts';
+import { applyChangeset } from './changeset.repository.ts';
+import type { LeadBody } from './lead.schema.ts';
+import type { LeadResponse } from './lead.response.ts';
+import { loadLeadForUpdate } from './lead-load.repository.ts';
+import { customerMatchKey } from './match-key.ts';
+import { matchKeyConflict, matchParty } from './matching.ts';
+import { mergePush, newIds } from './merge.ts';
+import type { LeadAggregate } from './party.aggregate.ts';
+import { findMatchKeyOwner, findPushCandidates } from './party.repository.ts';
+import type { PartyType } from './party.table.ts';
+import { parsePush, type LeadPush } from './push.ts';
+import { checkReferences } from './references.ts';
+import { certainlyDanglingReferences } from './refused-push.ts';
+import { representLead } from './representation.ts';
+import { duplicateProblems } from './uniqueness.ts';
 
 export interface PushCommand {
   readonly distributionId: string;
@@ -55,10 +59,15 @@ export class LeadService {
   }
 
   async push(command: PushCommand): Promise<PushResult> {
-    return commitWrite(this.#deps.transactions, (trx) => this.#pushOnce(trx, command), (result) => {
-      // Committed: the worker may look for the new event now (a new lead counts as changed).
-      if (result.changed && WebhookOutbox.hasRecipients(result.lead)) this.#deps.outbox?.committed();
-    });
+    const push = parsePush(command.body, command.kind);
+    return commitWrite(
+      this.#deps.transactions,
+      (trx) => this.#pushOnce(trx, command, push),
+      (result) => {
+        // Committed: the worker may look for the new event now (a new lead counts as changed).
+        if (result.changed && WebhookOutbox.hasRecipients(result.lead)) this.#deps.outbox?.committed();
+      },
+    );
   }
 
   /**
@@ -73,70 +82,68 @@ export class LeadService {
     return new ValidationError(problems, schemaError.subject);
   }
 
-  async #pushOnce(db: Kysely<Database>, command: PushCommand): Promise<PushResult> {
-    const { distributionId, kind, body } = command;
-    const subject = kind === 'CUSTOMER' ? 'CustomerLead' : 'CompanyLead';
-    const now = await writeClock(db);
-
-    await lockPushKeys(db, distributionId, body);
-    const partyId = await matchParty(db, distributionId, kind, body, subject);
+  async #pushOnce(db: Kysely<Database>, command: PushCommand, push: LeadPush): Promise<PushResult> {
+    const { distributionId } = command;
+    const found = await findPushCandidates(db, distributionId, push);
+    const now = found.now;
+    const partyId = matchParty(push, found);
     const stored = partyId === undefined ? undefined : await loadLeadForUpdate(db, partyId);
-    await checkReferences(db, distributionId, body, stored, subject);
+    checkReferences(push, found, stored);
 
-    const lead = stored ?? emptyLead(distributionId, kind, now);
-    // The key matching looked up for a new lead, the stored one for a merge.
-    const knownKey = kind === 'CUSTOMER' ? customerMatchKey(stored?.fields ?? (body.prospect as Fields)) : null;
-    const refsBefore = lead.refs.length;
-    const callbacksBefore = lead.callbacks.length;
-    const push = toLeadPush(body);
-    const changed = mergePush(lead, push, now) || stored === undefined;
+    const { lead, changes } = mergePush(stored, distributionId, push, { now, ids: newIds });
     const duplicates = duplicateProblems(lead, push);
-    if (duplicates.length > 0) throw new ValidationError(duplicates, subject);
-
-    const matchKey = await checkMatchKey(db, lead, knownKey, { target: 'prospect.email', subject });
-
-    if (changed) {
-      await saveLead(db, lead, { isNew: stored === undefined, matchKey });
-      await insertRefs(db, distributionId, 'party', lead.partyId, lead.refs.slice(refsBefore), now);
-      await insertCallbacks(db, lead.partyId, lead.callbacks.slice(callbacksBefore), now);
-      await saveChildren(db, lead);
-    }
+    if (duplicates.length > 0) throw new ValidationError(duplicates, push.subject);
     const created = stored === undefined;
+    const changed = changes.head !== undefined;
+    const matchKey = changed ? await this.#matchKey(db, lead, stored, push) : null;
+
+    await applyChangeset(db, lead, changes, {
+      matchKey,
+      pushLog: {
+        id: newRowId(),
+        lead_id: lead.leadId,
+        distribution_id: distributionId,
+        received_at: now,
+        status: created ? 201 : 200,
+        caller: describeCaller(command.caller),
+        origin: command.body.origin ?? null,
+        kind: push.kind,
+        payload: command.rawBody,
+      },
+    });
     const response = representLead(lead, this.#deps.config);
     const outbox = this.#deps.outbox;
     // Only a push that carries or reaches callbacks costs any webhook work.
-    if (outbox && body.prospect.callbacks?.length) await outbox.resume(db, distributionId, body.prospect.callbacks);
-    if (outbox && changed) await outbox.record(db, { type: created ? 'lead.created' : 'lead.updated', lead: response, distributionId, at: now });
-    await insertPush(db, {
-      id: newRowId(),
-      lead_id: lead.leadId,
-      distribution_id: distributionId,
-      received_at: now,
-      status: created ? 201 : 200,
-      caller: describeCaller(command.caller),
-      origin: body.origin ?? null,
-      kind,
-      payload: command.rawBody,
-    });
+    if (outbox && push.callbacks.length > 0) await outbox.resume(db, distributionId, push.callbacks);
+    if (outbox && changed)
+      await outbox.record(db, {
+        type: created ? 'lead.created' : 'lead.updated',
+        lead: response,
+        distributionId,
+        at: now,
+      });
     return { created, changed, lead: response };
   }
-}
 
-function emptyLead(distributionId: string, type: PartyType, now: string): LeadAggregate {
-  return {
-    leadId: newRowId(),
-    partyId: newRowId(),
-    distributionId,
-    type,
-    meta: {},
-    fields: {},
-    version: 1,
-    refs: [],
-    callbacks: [],
-    riskObjects: [],
-    packages: [],
-    policies: [],
-    created_at: now,
-    updated_at: now,
-  };
+  /**
+   * The merged lead's email + birth + address key, once no other party holds it (rule 4).
+   * A key matching already looked up (the pushed one, for a new lead) or the party's own
+   * stored one needs no second look: a concurrent writer taking it meanwhile is stopped by
+   * the unique index `parties_match_key`, and the retry finds its party (rule 10).
+   */
+  async #matchKey(
+    db: Kysely<Database>,
+    lead: LeadAggregate,
+    stored: LeadAggregate | undefined,
+    push: LeadPush,
+  ): Promise<string | null> {
+    const matchKey = lead.type === 'CUSTOMER' ? customerMatchKey(lead.fields) : null;
+    const known = stored === undefined ? push.matchKey : customerMatchKey(stored.fields);
+    if (matchKey === null || matchKey === known) return matchKey;
+    matchKeyConflict(lead.partyId, await findMatchKeyOwner(db, lead.distributionId, matchKey), {
+      target: 'prospect.email',
+      subject: push.subject,
+    });
+    return matchKey;
+  }
 }

@@ -4,7 +4,8 @@ import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { NotFoundError } from '../errors.ts';
 import type { LeadAggregate } from './party.aggregate.ts';
-import { findLeadParty, findPushRow, listLeadRows, listPushRows, loadLead, loadLeads, type LeadListQuery } from './repository.ts';
+import { findLeadParty, findPushRow, listLeadRows, listPushRows, type LeadListQuery } from './lead-read.repository.ts';
+import { loadLead, loadLeads } from './lead-load.repository.ts';
 import { inboxDetails, listInboxRows, type InboxQuery } from './inbox.repository.ts';
 import { representLead } from './representation.ts';
 import { pageOf, type Position } from '../http/pagination.ts';
@@ -41,14 +42,20 @@ export class LeadReader {
   async list(query: LeadListQuery): Promise<Page<LeadResponse>> {
     const db = this.#database.db;
     const page = pageOf(await listLeadRows(db, query), query.limit, (row) => ({ at: row.updated_at, id: row.id }));
-    const leads = await loadLeads(db, page.rows.map((row) => row.party_id));
+    const leads = await loadLeads(
+      db,
+      page.rows.map((row) => row.party_id),
+    );
     return { items: leads.map((lead) => representLead(lead, this.#config)), next: page.next };
   }
 
   async pushes(distributionId: string, leadId: string, after: Position | undefined, limit: number) {
     const db = this.#database.db;
     if ((await findLeadParty(db, distributionId, leadId)) === undefined) throw new NotFoundError('lead_id');
-    const page = pageOf(await listPushRows(db, leadId, after, limit), limit, (row) => ({ at: row.received_at, id: row.id }));
+    const page = pageOf(await listPushRows(db, leadId, after, limit), limit, (row) => ({
+      at: row.received_at,
+      id: row.id,
+    }));
     return {
       items: page.rows.map((row) => ({
         id: row.id,
@@ -84,9 +91,13 @@ export class LeadReader {
   /** A page of the broker app's inbox: newest change first, searched in the database. */
   async inbox(query: InboxQuery) {
     const db = this.#database.db;
-    const page = pageOf(await listInboxRows(db, this.#database.dialect, query), query.limit, (row) => ({ at: row.updated_at, id: row.lead_id }));
+    const page = pageOf(await listInboxRows(db, this.#database.dialect, query), query.limit, (row) => ({
+      at: row.updated_at,
+      id: row.lead_id,
+    }));
     const { refs, pushCounts } = await inboxDetails(db, page.rows);
-    const count = (leadId: string, status: number) => pushCounts.find((c) => c.lead_id === leadId && c.status === status)?.pushes ?? 0;
+    const count = (leadId: string, status: number) =>
+      pushCounts.find((c) => c.lead_id === leadId && c.status === status)?.pushes ?? 0;
     return {
       items: page.rows.map((row) => ({
         leadId: row.lead_id,
@@ -94,7 +105,9 @@ export class LeadReader {
         type: row.type,
         fields: JSON.parse(row.data) as Record<string, unknown>,
         origin: row.origin,
-        refs: refs.filter((ref) => ref.entity_id === row.party_id).map(({ company, ref }) => ({ company: company === '' ? null : company, ref })),
+        refs: refs
+          .filter((ref) => ref.entity_id === row.party_id)
+          .map(({ company, ref }) => ({ company: company === '' ? null : company, ref })),
         created: count(row.lead_id, 201),
         merged: count(row.lead_id, 200),
         createdAt: row.created_at,

@@ -42,7 +42,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .unique()
     .where('match_key', 'is not', null)
     .execute();
-  await db.schema.createIndex('parties_updated').on('parties').columns(['distribution_id', 'updated_at', 'id']).execute();
+  await db.schema
+    .createIndex('parties_updated')
+    .on('parties')
+    .columns(['distribution_id', 'updated_at', 'id'])
+    .execute();
 
   await db.schema
     .createTable('leads')

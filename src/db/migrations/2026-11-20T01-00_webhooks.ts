@@ -85,7 +85,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('status_code', 'integer')
     .addColumn('error', 'text')
     .execute();
-  await db.schema.createIndex('webhook_attempts_delivery').on('webhook_attempts').columns(['delivery_id', 'attempt_nr']).execute();
+  await db.schema
+    .createIndex('webhook_attempts_delivery')
+    .on('webhook_attempts')
+    .columns(['delivery_id', 'attempt_nr'])
+    .execute();
 
   await db.schema
     .createTable('webhook_stopped_urls')
@@ -98,7 +102,13 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['webhook_stopped_urls', 'webhook_attempts', 'webhook_deliveries', 'webhook_events', 'webhook_signing_keys']) {
+  for (const table of [
+    'webhook_stopped_urls',
+    'webhook_attempts',
+    'webhook_deliveries',
+    'webhook_events',
+    'webhook_signing_keys',
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

@@ -81,11 +81,22 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('subject', 'text', (c) => c.notNull())
     .addColumn('failed_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('sso_login_failures_subject').on('sso_login_failures').columns(['subject', 'failed_at']).execute();
+  await db.schema
+    .createIndex('sso_login_failures_subject')
+    .on('sso_login_failures')
+    .columns(['subject', 'failed_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['sso_login_failures', 'sso_secrets', 'sso_signing_keys', 'oidc_payloads', 'sso_clients', 'users']) {
+  for (const table of [
+    'sso_login_failures',
+    'sso_secrets',
+    'sso_signing_keys',
+    'oidc_payloads',
+    'sso_clients',
+    'users',
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

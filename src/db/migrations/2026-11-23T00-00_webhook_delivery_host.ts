@@ -7,7 +7,10 @@ import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('webhook_deliveries').addColumn('host', 'text').execute();
-  const rows: Array<{ id: string; url: string }> = await db.selectFrom('webhook_deliveries').select(['id', 'url']).execute();
+  const rows: Array<{ id: string; url: string }> = await db
+    .selectFrom('webhook_deliveries')
+    .select(['id', 'url'])
+    .execute();
   for (const row of rows) {
     const host = URL.parse(row.url)?.host.toLowerCase() ?? '';
     await db.updateTable('webhook_deliveries').set({ host }).where('id', '=', row.id).execute();

@@ -1,0 +1,68 @@
+// Statements of the hot paths (a push's lookups and writes), written once per dialect as
+// fixed SQL text and run through Kysely's executor like every other query (same
+// connections, transactions and statement count). Kysely would build and compile the same
+// query on every push; here the text is built once, so SQLite's statement cache
+// (node-sqlite-dialect.ts) and PostgreSQL's named prepared statements (database.ts) parse
+// and plan it once per connection.
+//
+// Lists are one parameter however long: on SQLite a JSON array read with json_each(), on
+// PostgreSQL an array read with unnest() or = any(). So one text serves every push.
+import { CompiledQuery, PostgresAdapter, type Kysely } from 'kysely';
+import type { Database, Dialect } from './database.ts';
+
+export interface Statement {
+  /** Unique: PostgreSQL's prepared statement name. */
+  readonly name: string;
+  /** Numbered parameters: `?1` on SQLite, `$1` on PostgreSQL, in the same order. */
+  readonly sql: Readonly<Record<Dialect, string>>;
+}
+
+/** Text -> name of every statement declared: database.ts prepares these, and only these, by name. */
+const preparedNames = new Map<string, string>();
+
+export function statement(name: string, sql: Readonly<Record<Dialect, string>>): Statement {
+  prepared(name, sql.postgres);
+  return { name, sql };
+}
+
+/** Declares a PostgreSQL text to prepare by name; returns the text. */
+export function prepared(name: string, postgres: string): string {
+  if ([...preparedNames.values()].includes(name)) throw new Error(`statement ${name} is declared twice`);
+  preparedNames.set(postgres, name);
+  return postgres;
+}
+
+/** The prepared statement name of a PostgreSQL text, if it is one of ours. */
+export function preparedNameOf(text: string): string | undefined {
+  return preparedNames.get(text);
+}
+
+export function dialectOf(db: Kysely<Database>): Dialect {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/** Runs `statement` with `parameters`; a list parameter is passed as the dialect reads lists. */
+export async function run<Row>(
+  db: Kysely<Database>,
+  statement: Statement,
+  parameters: readonly unknown[],
+): Promise<Row[]> {
+  const dialect = dialectOf(db);
+  const values =
+    dialect === 'sqlite'
+      ? parameters.map((value) => (Array.isArray(value) ? JSON.stringify(value) : value))
+      : parameters;
+  return runText<Row>(db, statement.sql[dialect], values);
+}
+
+/** Runs SQL text built by this module's callers (a batch whose text depends on its size). */
+export async function runText<Row>(db: Kysely<Database>, text: string, parameters: readonly unknown[]): Promise<Row[]> {
+  const result = await db.executeQuery<Row>(CompiledQuery.raw(text, [...parameters]));
+  return result.rows;
+}
+
+/** Rows changed by an UPDATE or DELETE. */
+export async function runCount(db: Kysely<Database>, text: string, parameters: readonly unknown[]): Promise<number> {
+  const result = await db.executeQuery(CompiledQuery.raw(text, [...parameters]));
+  return Number(result.numAffectedRows ?? 0n);
+}
