@@ -5,7 +5,7 @@ const major = Number(process.versions.node.split('.')[0]);
 if (major < 24) {
   process.stderr.write(
     `lead-intake: needs Node.js 24 or later (this is ${process.version}); ` +
-      'run it through npm (npx lead-intake, npm exec lead-intake), which puts the project\'s Node 24 first on PATH\n',
+      "run it through npm (npx lead-intake, npm exec lead-intake), which puts the project's Node 24 first on PATH\n",
   );
   process.exit(1);
 }

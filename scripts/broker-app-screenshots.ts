@@ -22,17 +22,32 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lead-intake-screenshots-'
 const database = openDatabase({ databaseUrl: undefined, dataDir, sqliteSynchronous: 'NORMAL' });
 await migrateToLatest(database.db);
 const port = 18_000 + Math.floor(Math.random() * 1000);
-const config = loadConfig({ DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://localhost:${port}`, LOG_LEVEL: 'silent', WEBHOOK_WORKER: 'false' });
+const config = loadConfig({
+  DATA_DIR: dataDir,
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  PUBLIC_URL: `http://localhost:${port}`,
+  LOG_LEVEL: 'silent',
+  WEBHOOK_WORKER: 'false',
+});
 const app = await buildApp({ config, database });
 await app.listen({ port, host: '127.0.0.1' });
 const browser = await launchChromium();
 try {
   const distribution = await insertDistribution(database.db, 'Demo distribution');
   const token = await createApiToken(database.db, { distributionId: distribution.id, scopes: ['leads:write'] });
-  await createUser(database.db, { distributionId: distribution.id, email: 'an.broker@example.be', username: 'an.broker', password: PASSWORD, language: 'en' });
+  await createUser(database.db, {
+    distributionId: distribution.id,
+    email: 'an.broker@example.be',
+    username: 'an.broker',
+    password: PASSWORD,
+    language: 'en',
+  });
   const push = async (kind: 'customers' | 'companies', body: unknown) => {
     const response = await fetch(`${config.publicUrl}/v1/api/distributions/${distribution.id}/leads/${kind}`, {
-      method: 'POST', headers: { authorization: `apikey ${token.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
+      method: 'POST',
+      headers: { authorization: `apikey ${token.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
     });
     if (response.status >= 300) throw new Error(`push refused: ${response.status} ${await response.text()}`);
     return (await response.json()) as { href: string; party_id: string };
@@ -43,9 +58,23 @@ try {
   const lead = await push('customers', family);
   // A second push of the family: the Golf got its licence plate changed and more mileage.
   const [golf, ...otherCars] = family.prospect.risk_objects.cars;
-  await push('customers', { ...family, prospect: { ...family.prospect, id: lead.party_id, risk_objects: { ...family.prospect.risk_objects, cars: [{ ...golf, license_plate: '2-XYZ-987', mileage: 48_000 }, ...otherCars] } } });
+  await push('customers', {
+    ...family,
+    prospect: {
+      ...family.prospect,
+      id: lead.party_id,
+      risk_objects: {
+        ...family.prospect.risk_objects,
+        cars: [{ ...golf, license_plate: '2-XYZ-987', mileage: 48_000 }, ...otherCars],
+      },
+    },
+  });
 
-  const context = await browser.newContext({ locale: 'en-BE', viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
+  const context = await browser.newContext({
+    locale: 'en-BE',
+    viewport: { width: 1280, height: 800 },
+    deviceScaleFactor: 1,
+  });
   const page = await context.newPage();
   await page.goto(`${config.publicUrl}/app`);
   await page.fill('#login', 'an.broker');
@@ -55,7 +84,10 @@ try {
   await page.screenshot({ path: path.join(docs, 'broker-app-inbox.png'), fullPage: true });
   await page.goto(lead.href);
   // The Golf's history open, as a broker looking at what changed would have it.
-  await page.locator('details').first().evaluate((details) => details.setAttribute('open', ''));
+  await page
+    .locator('details')
+    .first()
+    .evaluate((details) => details.setAttribute('open', ''));
   await page.screenshot({ path: path.join(docs, 'broker-app-party.png'), fullPage: true });
   console.log('wrote docs/broker-app-inbox.png and docs/broker-app-party.png');
 } finally {

@@ -1,6 +1,7 @@
 // Configuration comes from the environment only (docs/design.md section 1). It is checked once
 // at start-up; every bad value gets its own message so an operator fixes them all at once.
 import { isIP } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 
 export type TokenProfile = 'production' | 'staging';
@@ -23,6 +24,12 @@ export interface Config {
   readonly webhookWorker: boolean;
   /** NORMAL survives a process crash (kill -9); FULL also survives power loss. */
   readonly sqliteSynchronous: SqliteSynchronous;
+  /** PostgreSQL: send the push path's statements as named prepared statements. */
+  readonly databasePreparedStatements: boolean;
+  /** Worker processes serving the port (docs/design.md section 9); more than one needs PostgreSQL. */
+  readonly workers: number;
+  /** PostgreSQL connections per process (each worker has its own pool). */
+  readonly poolSize: number;
   readonly production: boolean;
   /**
    * Whom to believe about the client's address (X-Forwarded-For): nobody (false), every
@@ -83,7 +90,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     problems.push('DATABASE_URL: must start with postgres:// (leave it unset for the embedded SQLite database)');
   }
   const redisUrl = env.REDIS_URL?.trim() || undefined;
-  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL: must start with redis:// or rediss://');
+  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl))
+    problems.push('REDIS_URL: must start with redis:// or rediss://');
   const config: Config = {
     port,
     host,
@@ -106,6 +114,22 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
         ? (raw.toUpperCase() as SqliteSynchronous)
         : '!must be NORMAL or FULL',
     ),
+    databasePreparedStatements: read('DATABASE_PREPARED_STATEMENTS', 'true', parseBoolean),
+    poolSize: read('DATABASE_POOL_SIZE', '10', (raw) => {
+      const size = Number(raw);
+      return Number.isInteger(size) && size >= 1 && size <= 1000 ? size : '!must be a number of connections (1-1000)';
+    }),
+    workers: read('WORKERS', '1', (raw) => {
+      const workers = raw === 'auto' ? os.availableParallelism() : Number(raw);
+      if (!Number.isInteger(workers) || workers < 1 || workers > 256)
+        return '!must be a number of processes (1-256) or auto';
+      // The embedded database has one writer, and its group commit (db/transaction-runner.ts)
+      // lives in one process: a second process would make every write wait for the file lock.
+      if (workers > 1 && databaseUrl === undefined) {
+        return `!${workers} worker processes need PostgreSQL (DATABASE_URL): the embedded SQLite database serves from one process`;
+      }
+      return workers;
+    }),
     production: env.NODE_ENV === 'production',
     trustProxy: read('TRUST_PROXY', 'false', parseTrustProxy),
     requestTimeoutMs: read('REQUEST_TIMEOUT', '30s', (raw) => {

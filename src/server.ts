@@ -1,15 +1,25 @@
 // The process: configuration, logger, database, migrations, listen, graceful shutdown
 // (fastify/demo's server.ts). `npm start` runs this file; so does `lead-intake serve`.
+// With WORKERS > 1 this process is the primary of several (server-workers.ts), and each
+// worker runs startServer.
+import cluster from 'node:cluster';
 import { loadConfig, ConfigError, type Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { buildApp, type App } from './app.ts';
-import { bootstrapDemo } from './distributions/demo-bootstrap.ts';
-import { importSamplesIfEmpty } from './reference/demo-samples.ts';
+import { addDemoData } from './demo-data.ts';
+import { runPrimary } from './server-workers.ts';
 
-export async function startServer(config: Config): Promise<App> {
+/** One server, or (WORKERS > 1, PostgreSQL) the primary of several, or one of them. */
+export async function serve(config: Config): Promise<void> {
+  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config);
+  // A worker: the primary has already set the database up.
+  await startServer(config, { setUp: !cluster.isWorker });
+}
+
+export async function startServer(config: Config, { setUp = true } = {}): Promise<App> {
   const database = openDatabase(config);
-  await migrateToLatest(database.db);
+  if (setUp) await migrateToLatest(database.db);
   const app = await buildApp({
     config,
     database,
@@ -27,8 +37,8 @@ export async function startServer(config: Config): Promise<App> {
   };
   await app.listen({ port: config.port, host: config.host });
   app.log.info({ database: database.location }, 'lead-intake is serving');
-  if (!config.production) await bootstrapDemo(database, config, app.log);
-  if (!config.production) await importSamplesIfEmpty(database, config, app.log);
+  // After listen, so the demo's token is printed below the line that says where to use it.
+  if (setUp) await addDemoData(database, config, app.log);
 
   let closing = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -39,8 +49,14 @@ export async function startServer(config: Config): Promise<App> {
       // Stop accepting, finish the requests in flight (their commits included), then exit.
       const force = setTimeout(() => process.exit(1), 10_000).unref();
       close().then(
-        () => { clearTimeout(force); process.exit(0); },
-        (error) => { app.log.error(error); process.exit(1); },
+        () => {
+          clearTimeout(force);
+          process.exit(0);
+        },
+        (error) => {
+          app.log.error(error);
+          process.exit(1);
+        },
       );
     });
   }
@@ -49,7 +65,7 @@ export async function startServer(config: Config): Promise<App> {
 
 if (import.meta.main) {
   try {
-    await startServer(loadConfig());
+    await serve(loadConfig());
   } catch (error) {
     console.error(error instanceof ConfigError ? error.message : error);
     process.exit(1);

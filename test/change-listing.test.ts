@@ -16,7 +16,9 @@ beforeAll(async () => {
   database = await createTestDatabase();
   tenant = await createTenant(database.handle, ['leads:write', 'leads:read']);
   const processes = dialect === 'postgres' ? 2 : 1;
-  servers = await Promise.all(Array.from({ length: processes }, () => startServerProcess({ ...database.env, RATE_LIMIT: 'off' })));
+  servers = await Promise.all(
+    Array.from({ length: processes }, () => startServerProcess({ ...database.env, RATE_LIMIT: 'off' })),
+  );
 }, 90_000);
 afterAll(async () => {
   await Promise.all(servers.map((server) => server.stop()));
@@ -26,7 +28,8 @@ afterAll(async () => {
 /** Reads from `since` to the end of the listing; returns the ids seen and the newest updated_at. */
 async function readToEnd(server: ServerProcess, since: string, seen: Set<string>): Promise<string> {
   let newest = since;
-  let url: string | null = `${server.url}/v1/api/distributions/${tenant.distributionId}/leads?limit=100&updated_since=${encodeURIComponent(since)}`;
+  let url: string | null =
+    `${server.url}/v1/api/distributions/${tenant.distributionId}/leads?limit=100&updated_since=${encodeURIComponent(since)}`;
   while (url) {
     const response: Response = await fetch(url, { headers: { authorization: `apikey ${tenant.token}` } });
     expect(response.status).toBe(200);
@@ -46,7 +49,9 @@ it('lets a follower that keeps the newest updated_at it saw miss no lead pushed 
   let pushing = true;
   const pushers = Array.from({ length: 8 }, async (_, pusher) => {
     for (let i = 0; pushing; i++) {
-      const reply = await pushLead(servers[(pusher + i) % servers.length]!, tenant, 'customers', { prospect: { first_name: 'Sync', last_name: `P${pusher}-${i}` } });
+      const reply = await pushLead(servers[(pusher + i) % servers.length]!, tenant, 'customers', {
+        prospect: { first_name: 'Sync', last_name: `P${pusher}-${i}` },
+      });
       expect(reply.status).toBe(201);
       created.add(reply.body.id);
     }
@@ -54,7 +59,9 @@ it('lets a follower that keeps the newest updated_at it saw miss no lead pushed 
   const follower = (async () => {
     let since = '2000-01-01T00:00:00.000Z';
     for (let i = 0; pushing; i++) since = await readToEnd(servers[i % servers.length]!, since, seen);
-    // The pushes are all answered now: two more passes from where it stopped.
+    // Pushes sent before the stop may still be in flight: wait for every answer, then two more
+    // passes from where it stopped.
+    await Promise.all(pushers);
     since = await readToEnd(servers[0]!, since, seen);
     await readToEnd(servers[servers.length - 1]!, since, seen);
   })();

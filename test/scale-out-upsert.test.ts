@@ -29,33 +29,54 @@ function fullPush() {
   return {
     origin: 'retrying-crm',
     prospect: {
-      first_name: 'Twice', last_name: 'Sent',
+      first_name: 'Twice',
+      last_name: 'Sent',
       external_refs: [{ external_ref: `crm-${suffix}`, external_ref_company: 'crm' }],
       risk_objects: {
         cars: [
           { id: car1, vin: `WVWZZZ1JZ${suffix.toUpperCase().replace(/[IOQ]/g, '0')}`, brand: 'Volkswagen' },
           { id: car2, brand: 'Seat' },
         ],
-        residences: [{ id: residence, address: { street: 'Wetstraat', housenr: '16', zipcode: '1000', city: 'Brussel' } }],
+        residences: [
+          { id: residence, address: { street: 'Wetstraat', housenr: '16', zipcode: '1000', city: 'Brussel' } },
+        ],
       },
       policy_packages: [{ id: pkg, name: 'Family', insurance_company: 'Example Insurance' }],
       insurance_policies: [
-        { name: 'Car', policy_package_id: pkg, insurance_company: 'Example Insurance', external_refs: [{ ref: `pol-${suffix}-1`, company: 'crm' }],
-          coverages: [{ name: 'Liability', risk_object_id: car1, premium: '320.00', payment_interval: 'ANNUAL' }] },
-        { name: 'Home', policy_package_id: pkg, insurance_company: 'Example Insurance', external_refs: [{ ref: `pol-${suffix}-2`, company: 'crm' }],
-          coverages: [{ name: 'Fire', risk_object_id: residence, premium: '180.00', payment_interval: 'ANNUAL' }] },
+        {
+          name: 'Car',
+          policy_package_id: pkg,
+          insurance_company: 'Example Insurance',
+          external_refs: [{ ref: `pol-${suffix}-1`, company: 'crm' }],
+          coverages: [{ name: 'Liability', risk_object_id: car1, premium: '320.00', payment_interval: 'ANNUAL' }],
+        },
+        {
+          name: 'Home',
+          policy_package_id: pkg,
+          insurance_company: 'Example Insurance',
+          external_refs: [{ ref: `pol-${suffix}-2`, company: 'crm' }],
+          coverages: [{ name: 'Fire', risk_object_id: residence, premium: '180.00', payment_interval: 'ANNUAL' }],
+        },
       ],
     },
   };
 }
 
-it.runIf(dialect === 'postgres')('gives one lead for identical full pushes spread over two processes: one 201, the rest 200', async () => {
-  for (let round = 0; round < 3; round++) {
-    const body = fullPush();
-    const replies = await Promise.all(Array.from({ length: 50 }, (_, i) => pushLead(servers[i % 2]!, tenant, 'customers', body)));
-    const odd = replies.filter((reply) => reply.status !== 200 && reply.status !== 201).map((reply) => `${reply.status} ${JSON.stringify(reply.body)}`);
-    expect(odd).toEqual([]);
-    expect(replies.map((reply) => reply.status).sort()).toEqual([...Array(49).fill(200), 201]);
-    expect(new Set(replies.map((reply) => reply.body.id)).size).toBe(1);
-  }
-}, 90_000);
+it.runIf(dialect === 'postgres')(
+  'gives one lead for identical full pushes spread over two processes: one 201, the rest 200',
+  async () => {
+    for (let round = 0; round < 3; round++) {
+      const body = fullPush();
+      const replies = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => pushLead(servers[i % 2]!, tenant, 'customers', body)),
+      );
+      const odd = replies
+        .filter((reply) => reply.status !== 200 && reply.status !== 201)
+        .map((reply) => `${reply.status} ${JSON.stringify(reply.body)}`);
+      expect(odd).toEqual([]);
+      expect(replies.map((reply) => reply.status).sort()).toEqual([...Array(49).fill(200), 201]);
+      expect(new Set(replies.map((reply) => reply.body.id)).size).toBe(1);
+    }
+  },
+  90_000,
+);

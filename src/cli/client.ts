@@ -1,6 +1,15 @@
 // lead-intake client create|list|delete: the partner applications that use single sign-on.
 import { createClient, deleteClient, listClients } from '../sso/client.service.ts';
-import { type CliIo, type CommandGroup, UsageError, parseCommandLine, printJson, requiredOption, runSubcommand, withDatabase } from './command.ts';
+import {
+  type CliIo,
+  type CommandGroup,
+  UsageError,
+  parseCommandLine,
+  printJson,
+  requiredOption,
+  runSubcommand,
+  withDatabase,
+} from './command.ts';
 
 const HELP = `Usage:
   lead-intake client create --name <name> --redirect-uri <uri> [--redirect-uri <uri> ...]

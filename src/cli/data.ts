@@ -5,7 +5,16 @@ import { parseArgs } from 'node:util';
 import { importReference, referenceImporter, type ImportProgress } from '../reference/import.ts';
 import { SOURCES, type SourceName } from '../reference/reference-source.ts';
 import { SOURCE_DEFINITIONS } from '../reference/source-registry.ts';
-import { type CliIo, type CommandGroup, HelpRequest, UsageError, parseCommandLine, printJson, runSubcommand, withDatabase } from './command.ts';
+import {
+  type CliIo,
+  type CommandGroup,
+  HelpRequest,
+  UsageError,
+  parseCommandLine,
+  printJson,
+  runSubcommand,
+  withDatabase,
+} from './command.ts';
 
 const HELP = `Usage:
   lead-intake data import enterprises <KboOpenData_....zip | folder>
@@ -33,7 +42,8 @@ async function importCommand(args: string[], io: CliIo): Promise<void> {
   }
   const [name, ...paths] = positionals;
   if (name === undefined) throw new UsageError(command, `missing database (${SOURCES.join(', ')})`);
-  if (!SOURCES.includes(name as SourceName)) throw new UsageError(command, `unknown database ${JSON.stringify(name)} (${SOURCES.join(', ')})`);
+  if (!SOURCES.includes(name as SourceName))
+    throw new UsageError(command, `unknown database ${JSON.stringify(name)} (${SOURCES.join(', ')})`);
   if (paths.length === 0) throw new UsageError(command, 'missing PATH');
   // The lowest CPU priority: on a machine the server shares, a long import takes only the
   // time the server leaves idle, so pushes and lookups keep their pace. Only when the
@@ -47,7 +57,13 @@ async function importCommand(args: string[], io: CliIo): Promise<void> {
   }
   const progress = progressPrinter(io);
   const summary = await withDatabase(io, (database, config) =>
-    importReference(referenceImporter(database, config), SOURCE_DEFINITIONS[name as SourceName], paths, progress.update));
+    importReference(
+      referenceImporter(database, config),
+      SOURCE_DEFINITIONS[name as SourceName],
+      paths,
+      progress.update,
+    ),
+  );
   progress.done();
   printJson(io, summary);
 }
@@ -55,12 +71,25 @@ async function importCommand(args: string[], io: CliIo): Promise<void> {
 async function statusCommand(args: string[], io: CliIo): Promise<void> {
   parseCommandLine('data status', HELP, args, {});
   const records = await withDatabase(io, (database, config) => referenceImporter(database, config).status());
-  printJson(io, Object.fromEntries(SOURCES.map((source) => {
-    const record = records[source];
-    return [source, record
-      ? { rows: record.rows, files: record.files, snapshot_date: record.snapshot_date, imported_at: record.imported_at }
-      : null];
-  })));
+  printJson(
+    io,
+    Object.fromEntries(
+      SOURCES.map((source) => {
+        const record = records[source];
+        return [
+          source,
+          record
+            ? {
+                rows: record.rows,
+                files: record.files,
+                snapshot_date: record.snapshot_date,
+                imported_at: record.imported_at,
+              }
+            : null,
+        ];
+      }),
+    ),
+  );
 }
 
 /** A one-line progress display on a terminal, at most a few times a second; nothing otherwise. */
@@ -73,8 +102,13 @@ function progressPrinter(io: CliIo) {
       const now = Date.now();
       if (now - last < 250 && progress.phase === 'reading') return;
       last = now;
-      const percent = progress.totalBytes ? Math.min(100, (100 * progress.bytes) / progress.totalBytes).toFixed(1) : '?';
-      const text = progress.phase === 'reading' ? `reading ${percent}%, ${progress.rows.toLocaleString('en')} rows` : 'building indexes and swapping in';
+      const percent = progress.totalBytes
+        ? Math.min(100, (100 * progress.bytes) / progress.totalBytes).toFixed(1)
+        : '?';
+      const text =
+        progress.phase === 'reading'
+          ? `reading ${percent}%, ${progress.rows.toLocaleString('en')} rows`
+          : 'building indexes and swapping in';
       io.stderr.write(`\r\x1b[K${text}`);
     },
     done() {

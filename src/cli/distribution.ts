@@ -1,7 +1,15 @@
 // lead-intake distribution create|list
 import { listDistributions } from '../distributions/distribution.repository.ts';
 import { createDistribution } from '../distributions/distribution.service.ts';
-import { type CliIo, type CommandGroup, parseCommandLine, printJson, requiredOption, runSubcommand, withDatabase } from './command.ts';
+import {
+  type CliIo,
+  type CommandGroup,
+  parseCommandLine,
+  printJson,
+  requiredOption,
+  runSubcommand,
+  withDatabase,
+} from './command.ts';
 
 const HELP = `Usage:
   lead-intake distribution create --name <name>   create a distribution; prints {"id", "name", "created_at"}

@@ -2,7 +2,16 @@
 import { parseDuration } from '../config.ts';
 import { createApiToken, listApiTokens, revokeApiToken } from '../auth/api-token.service.ts';
 import { API_TOKEN_SCOPES } from '../auth/caller.ts';
-import { type CliIo, type CommandGroup, UsageError, parseCommandLine, printJson, requiredOption, runSubcommand, withDatabase } from './command.ts';
+import {
+  type CliIo,
+  type CommandGroup,
+  UsageError,
+  parseCommandLine,
+  printJson,
+  requiredOption,
+  runSubcommand,
+  withDatabase,
+} from './command.ts';
 
 const HELP = `Usage:
   lead-intake token create --distribution <id> --scopes <a,b> [--name <name>] [--expires-in <90d>]
@@ -25,22 +34,34 @@ async function create(args: string[], io: CliIo): Promise<void> {
     'expires-in': { type: 'string' },
   });
   const distributionId = requiredOption(command, 'distribution', values.distribution);
-  const scopes = requiredOption(command, 'scopes', values.scopes).split(/[\s,]+/).filter((scope) => scope !== '');
+  const scopes = requiredOption(command, 'scopes', values.scopes)
+    .split(/[\s,]+/)
+    .filter((scope) => scope !== '');
   if (scopes.length === 0) throw new UsageError(command, '--scopes needs at least one scope');
   let expiresAt: Date | null = null;
   if (values['expires-in'] !== undefined) {
     const lifetime = parseDuration(values['expires-in']);
-    if (!lifetime) throw new UsageError(command, `--expires-in ${JSON.stringify(values['expires-in'])} is not a duration such as 90d or 12h`);
+    if (!lifetime)
+      throw new UsageError(
+        command,
+        `--expires-in ${JSON.stringify(values['expires-in'])} is not a duration such as 90d or 12h`,
+      );
     expiresAt = new Date(Date.now() + lifetime);
   }
   const name = values.name?.trim() || null;
-  printJson(io, await withDatabase(io, (database) => createApiToken(database.db, { distributionId, scopes, name, expiresAt })));
+  printJson(
+    io,
+    await withDatabase(io, (database) => createApiToken(database.db, { distributionId, scopes, name, expiresAt })),
+  );
 }
 
 async function list(args: string[], io: CliIo): Promise<void> {
   const { values } = parseCommandLine('token list', HELP, args, { distribution: { type: 'string' } });
   const distributionId = values.distribution?.trim();
-  printJson(io, await withDatabase(io, (database) => listApiTokens(database.db, distributionId ? { distributionId } : {})));
+  printJson(
+    io,
+    await withDatabase(io, (database) => listApiTokens(database.db, distributionId ? { distributionId } : {})),
+  );
 }
 
 async function revoke(args: string[], io: CliIo): Promise<void> {

@@ -1,7 +1,16 @@
 // lead-intake user create|list|disable: the broker accounts that sign in at /sso.
 import { createUser, disableUser, listUsers } from '../sso/user.service.ts';
 import { MIN_PASSWORD_LENGTH } from '../sso/password.ts';
-import { type CliIo, type CommandGroup, UsageError, parseCommandLine, printJson, requiredOption, runSubcommand, withDatabase } from './command.ts';
+import {
+  type CliIo,
+  type CommandGroup,
+  UsageError,
+  parseCommandLine,
+  printJson,
+  requiredOption,
+  runSubcommand,
+  withDatabase,
+} from './command.ts';
 
 const HELP = `Usage:
   lead-intake user create --distribution <id> --email <e-mail> --username <name>
@@ -22,7 +31,9 @@ async function readPassword(io: CliIo): Promise<string> {
   if (io.stdin.isTTY) io.stderr.write('Password (then Enter and Ctrl-D): ');
   const chunks: Buffer[] = [];
   for await (const chunk of io.stdin) chunks.push(Buffer.from(chunk));
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 async function create(args: string[], io: CliIo): Promise<void> {

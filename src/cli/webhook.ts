@@ -2,7 +2,16 @@
 import { listDeliveries, replayDeliveries } from '../webhooks/delivery-admin.ts';
 import { currentSecret, rotateSecret } from '../webhooks/signing-key.repository.ts';
 import { DELIVERY_STATUSES } from '../webhooks/webhook.table.ts';
-import { type CliIo, type CommandGroup, UsageError, parseCommandLine, printJson, requiredOption, runSubcommand, withDatabase } from './command.ts';
+import {
+  type CliIo,
+  type CommandGroup,
+  UsageError,
+  parseCommandLine,
+  printJson,
+  requiredOption,
+  runSubcommand,
+  withDatabase,
+} from './command.ts';
 
 const HELP = `Usage:
   lead-intake webhook secret --distribution <id>
@@ -34,39 +43,64 @@ async function rotate(args: string[], io: CliIo): Promise<void> {
 async function deliveries(args: string[], io: CliIo): Promise<void> {
   const command = 'webhook deliveries';
   const { values } = parseCommandLine(command, HELP, args, {
-    status: { type: 'string' }, lead: { type: 'string' }, distribution: { type: 'string' }, limit: { type: 'string' },
+    status: { type: 'string' },
+    lead: { type: 'string' },
+    distribution: { type: 'string' },
+    limit: { type: 'string' },
   });
   const status = DELIVERY_STATUSES.find((known) => known === values.status);
   if (values.status !== undefined && status === undefined) {
     throw new UsageError(command, `--status must be one of ${DELIVERY_STATUSES.join(', ')}`);
   }
   const limit = values.limit === undefined ? 50 : Number(values.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError(command, '--limit must be an integer from 1 to 1000');
-  printJson(io, await withDatabase(io, (database) => listDeliveries(database.db, {
-    status, leadId: values.lead, distributionId: values.distribution, limit,
-  })));
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+    throw new UsageError(command, '--limit must be an integer from 1 to 1000');
+  printJson(
+    io,
+    await withDatabase(io, (database) =>
+      listDeliveries(database.db, {
+        status,
+        leadId: values.lead,
+        distributionId: values.distribution,
+        limit,
+      }),
+    ),
+  );
 }
 
 async function replay(args: string[], io: CliIo): Promise<void> {
   const command = 'webhook replay';
   if (args.includes('--all-failed')) {
-    const { values } = parseCommandLine(command, HELP, args, { 'all-failed': { type: 'boolean' }, distribution: { type: 'string' } });
+    const { values } = parseCommandLine(command, HELP, args, {
+      'all-failed': { type: 'boolean' },
+      distribution: { type: 'string' },
+    });
     const distributionId = values.distribution?.trim() || undefined;
-    printJson(io, { replayed: await withDatabase(io, (database) => replayDeliveries(database.db, { allFailed: true, distributionId })) });
+    printJson(io, {
+      replayed: await withDatabase(io, (database) =>
+        replayDeliveries(database.db, { allFailed: true, distributionId }),
+      ),
+    });
     return;
   }
   const { positionals } = parseCommandLine(command, HELP, args, {}, ['<delivery id> (or --all-failed)']);
-  printJson(io, { replayed: await withDatabase(io, (database) => replayDeliveries(database.db, { ids: [positionals[0]!] })) });
+  printJson(io, {
+    replayed: await withDatabase(io, (database) => replayDeliveries(database.db, { ids: [positionals[0]!] })),
+  });
 }
 
 /** A worker process of its own: polls the shared database, stops cleanly on SIGINT/SIGTERM. */
 async function work(args: string[], io: CliIo): Promise<void> {
   parseCommandLine('webhook work', HELP, args, {});
   // Loaded here: the other commands need none of this, and it would slow their start.
-  const [{ default: pino }, { Registry }, { createTransactionRunner }, { createWebhookMetrics }, { WebhookWorker }] = await Promise.all([
-    import('pino'), import('prom-client'), import('../db/transaction-runner.ts'), import('../webhooks/webhook.metrics.ts'),
-    import('../webhooks/webhook.worker.ts'),
-  ]);
+  const [{ default: pino }, { Registry }, { createTransactionRunner }, { createWebhookMetrics }, { WebhookWorker }] =
+    await Promise.all([
+      import('pino'),
+      import('prom-client'),
+      import('../db/transaction-runner.ts'),
+      import('../webhooks/webhook.metrics.ts'),
+      import('../webhooks/webhook.worker.ts'),
+    ]);
   await withDatabase(io, async (database, config) => {
     const log = pino({ level: config.logLevel, base: { component: 'webhook-worker' } });
     const transactions = createTransactionRunner(database);
@@ -88,7 +122,12 @@ async function work(args: string[], io: CliIo): Promise<void> {
 export const webhookCommands: CommandGroup = {
   name: 'webhook',
   summary: 'signing secrets, deliveries, replays and a dedicated delivery worker',
-  run: (args, io) => runSubcommand('webhook', HELP, args, io, {
-    secret, 'rotate-secret': rotate, deliveries, replay, work,
-  }),
+  run: (args, io) =>
+    runSubcommand('webhook', HELP, args, io, {
+      secret,
+      'rotate-secret': rotate,
+      deliveries,
+      replay,
+      work,
+    }),
 };
