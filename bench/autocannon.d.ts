@@ -8,7 +8,12 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     body?: string | Buffer;
     setupRequest?: (request: AutocannonRequest, context: Record<string, unknown>) => AutocannonRequest | undefined;
-    onResponse?: (status: number, body: string, context: Record<string, unknown>, headers: Record<string, string>) => void;
+    onResponse?: (
+      status: number,
+      body: string,
+      context: Record<string, unknown>,
+      headers: Record<string, string>,
+    ) => void;
   }
 
   export interface AutocannonOptions {
@@ -44,6 +49,9 @@ declare module 'autocannon' {
     stop(): void;
   }
 
-  function autocannon(options: AutocannonOptions, done: (error: Error | null, result: AutocannonResult) => void): Instance;
+  function autocannon(
+    options: AutocannonOptions,
+    done: (error: Error | null, result: AutocannonResult) => void,
+  ): Instance;
   export default autocannon;
 }

@@ -36,13 +36,19 @@ export function summariseCpuProfile(file: string, top = 25): string {
   const line = ([name, micros]: [string, number]) => `  ${((micros / total) * 100).toFixed(1).padStart(5)}%  ${name}`;
   return [
     `${path.basename(file)}: ${(total / 1e6).toFixed(1)} s sampled`,
-    'self time by function:', ...ranked.map(line),
-    'self time by package / file:', ...areas.map(line), '',
+    'self time by function:',
+    ...ranked.map(line),
+    'self time by package / file:',
+    ...areas.map(line),
+    '',
   ].join('\n');
 }
 
 function shorten(url: string): string {
-  return url.replace(/^file:\/\//, '').replace(/^.*\/node_modules\//, '').replace(/^.*\/(src|bench)\//, '$1/');
+  return url
+    .replace(/^file:\/\//, '')
+    .replace(/^.*\/node_modules\//, '')
+    .replace(/^.*\/(src|bench)\//, '$1/');
 }
 
 /** node_modules/<package>, a source file of ours, or node's own (node:...) module. */

@@ -27,7 +27,11 @@ export async function createBenchDatabase(dialect: BenchDialect, postgresUrl: st
   const { distributionId, token } = await withHandle(target.open, async (handle) => {
     await migrateToLatest(handle.db);
     const distribution = await insertDistribution(handle.db, 'Benchmark distribution');
-    const issued = await createApiToken(handle.db, { distributionId: distribution.id, scopes: ['leads:write', 'leads:read'], name: 'bench' });
+    const issued = await createApiToken(handle.db, {
+      distributionId: distribution.id,
+      scopes: ['leads:write', 'leads:read'],
+      name: 'bench',
+    });
     return { distributionId: distribution.id, token: issued.token };
   });
   return {
@@ -35,10 +39,37 @@ export async function createBenchDatabase(dialect: BenchDialect, postgresUrl: st
     env: target.env,
     distributionId,
     token,
-    countLeads: () => withHandle(target.open, async (handle) => {
-      const row = await handle.db.selectFrom('leads').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-      return Number(row.n);
-    }),
+    countLeads: () =>
+      withHandle(target.open, async (handle) => {
+        const row = await handle.db
+          .selectFrom('leads')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow();
+        return Number(row.n);
+      }),
+    drop: target.drop,
+  };
+}
+
+/**
+ * A copy of a SQLite bench database (its file, after its server closed it): the same
+ * leads, distribution and token, in a directory of its own.
+ */
+export async function cloneBenchDatabase(template: BenchDatabase): Promise<BenchDatabase> {
+  if (template.dialect !== 'sqlite') throw new Error('only SQLite bench databases are copied');
+  const target = createDataDir();
+  fs.cpSync(template.env.DATA_DIR!, target.env.DATA_DIR!, { recursive: true });
+  return {
+    ...template,
+    env: target.env,
+    countLeads: () =>
+      withHandle(target.open, async (handle) => {
+        const row = await handle.db
+          .selectFrom('leads')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow();
+        return Number(row.n);
+      }),
     drop: target.drop,
   };
 }

@@ -8,7 +8,9 @@ const token = process.env.TOKEN!;
 const seconds = Number(process.env.SECONDS ?? 10);
 const clients = Number(process.env.CLIENTS ?? 20);
 
-const body = JSON.stringify({ prospect: { first_name: 'A', last_name: 'B', risk_objects: { residences: Array(20_000).fill({}) } } });
+const body = JSON.stringify({
+  prospect: { first_name: 'A', last_name: 'B', risk_objects: { residences: Array(20_000).fill({}) } },
+});
 const until = Date.now() + seconds * 1000;
 let refused = 0;
 let answerBytes = 0;
@@ -17,7 +19,9 @@ const statuses: Record<number, number> = {};
 async function hostileClient(): Promise<void> {
   while (Date.now() < until) {
     const response = await fetch(`${base}/v1/api/distributions/${distribution}/leads/customers`, {
-      method: 'POST', headers: { authorization: `apikey ${token}`, 'content-type': 'application/json' }, body,
+      method: 'POST',
+      headers: { authorization: `apikey ${token}`, 'content-type': 'application/json' },
+      body,
     });
     const text = await response.text();
     statuses[response.status] = (statuses[response.status] ?? 0) + 1;
@@ -40,8 +44,14 @@ async function probeHealth(): Promise<number[]> {
 const [latencies] = await Promise.all([probeHealth(), ...Array.from({ length: clients }, hostileClient)]);
 const sorted = latencies.sort((a, b) => a - b);
 const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! * 10) / 10;
-console.log(JSON.stringify({
-  body_bytes: body.length, clients, seconds, hostile_requests: refused, statuses,
-  answer_bytes_avg: Math.round(answerBytes / Math.max(1, refused)),
-  healthz: { probes: sorted.length, p50_ms: at(0.5), p99_ms: at(0.99), max_ms: at(1) },
-}));
+console.log(
+  JSON.stringify({
+    body_bytes: body.length,
+    clients,
+    seconds,
+    hostile_requests: refused,
+    statuses,
+    answer_bytes_avg: Math.round(answerBytes / Math.max(1, refused)),
+    healthz: { probes: sorted.length, p50_ms: at(0.5), p99_ms: at(0.99), max_ms: at(1) },
+  }),
+);

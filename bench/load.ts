@@ -8,7 +8,15 @@
 // measurement would start with a queue of connections waiting to be accepted.)
 import autocannon from 'autocannon';
 import { machineBusySeconds, postgresPids, processCpuSeconds, totalCpuSeconds } from './procfs.ts';
-import { fullBodies, mergeBodies, mergeTargetBodies, minimalBodies, webhookBodies, type BodyFactory, type Scenario } from './payloads.ts';
+import {
+  fullBodies,
+  mergeBodies,
+  mergeTargetBodies,
+  minimalBodies,
+  webhookBodies,
+  type BodyFactory,
+  type Scenario,
+} from './payloads.ts';
 
 export interface LoadSpec {
   readonly url: string;
@@ -54,14 +62,23 @@ export interface LoadResult {
 
 function bodies(spec: LoadSpec): BodyFactory {
   switch (spec.scenario) {
-    case 'minimal': return minimalBodies(spec.prefix);
-    case 'full': return fullBodies(spec.prefix);
-    case 'merge': return mergeBodies(spec.prefix, spec.mergeLeads ?? 1000);
-    case 'webhook': return webhookBodies(spec.prefix, spec.callbackUrl!);
+    case 'minimal':
+      return minimalBodies(spec.prefix);
+    case 'full':
+      return fullBodies(spec.prefix);
+    case 'merge':
+      return mergeBodies(spec.prefix, spec.mergeLeads ?? 1000);
+    case 'webhook':
+      return webhookBodies(spec.prefix, spec.callbackUrl!);
+    case 'listing':
+      return () => '';
   }
 }
 
-type CpuShares = Pick<LoadResult, 'generatorCpuPercent' | 'serverCpuPercent' | 'postgresCpuPercent' | 'machineCpuPercent'>;
+type CpuShares = Pick<
+  LoadResult,
+  'generatorCpuPercent' | 'serverCpuPercent' | 'postgresCpuPercent' | 'machineCpuPercent'
+>;
 
 /** Starts counting CPU time; the returned function gives each party's share of one core. */
 function openCpuWindow(serverPid: number | undefined): (seconds: number) => CpuShares {
@@ -107,7 +124,11 @@ class Latencies {
  * One autocannon run: `amount` requests, or warm-up + duration seconds. With a warm-up,
  * answers, latencies and CPU count only from its end on.
  */
-function run(spec: LoadSpec, next: BodyFactory, limit: { amount: number } | { warmup: number; duration: number }): Promise<LoadResult> {
+function run(
+  spec: LoadSpec,
+  next: BodyFactory,
+  limit: { amount: number } | { warmup: number; duration: number },
+): Promise<LoadResult> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (spec.token !== null) headers.authorization = `apikey ${spec.token}`;
   const latencies = new Latencies();
@@ -120,43 +141,56 @@ function run(spec: LoadSpec, next: BodyFactory, limit: { amount: number } | { wa
   const timer = 'warmup' in limit && limit.warmup > 0 ? setTimeout(open, limit.warmup * 1000) : undefined;
 
   return new Promise((resolve, reject) => {
-    const instance = autocannon({
-      url: spec.url,
-      connections: spec.connections,
-      timeout: 30,
-      ...('amount' in limit ? { amount: limit.amount } : { duration: limit.warmup + limit.duration }),
-      requests: [{
-        method: 'POST',
-        path: spec.path,
-        headers,
-        setupRequest: (request) => ({ ...request, body: next() }),
-        onResponse: (status, body) => {
-          if ((status < 200 || status > 299) && firstFailure === null) firstFailure = `${status} ${body.slice(0, 500)}`;
-        },
-      }],
-    }, (error, result) => {
-      clearTimeout(timer);
-      if (error) return reject(error);
-      const measured = measuring;
-      const seconds = measured === null ? NaN : (performance.now() - measured.start) / 1000;
-      const percentile = latencies.percentiles();
-      const statusCodes: Record<string, number> = {};
-      for (const [code, { count }] of Object.entries(result.statusCodeStats)) statusCodes[code] = count;
-      resolve({
-        requests: latencies.count,
-        durationSeconds: seconds,
-        requestsPerSecond: latencies.count / seconds,
-        p50Ms: percentile(50),
-        p99Ms: percentile(99),
-        non2xx: result.non2xx,
-        errors: result.errors + result.timeouts,
-        statusCodes,
-        firstFailure,
-        ...(measured === null
-          ? { generatorCpuPercent: NaN, serverCpuPercent: null, postgresCpuPercent: NaN, machineCpuPercent: null }
-          : measured.close(seconds)),
-      });
-    });
+    const instance = autocannon(
+      {
+        url: spec.url,
+        connections: spec.connections,
+        timeout: 30,
+        ...('amount' in limit ? { amount: limit.amount } : { duration: limit.warmup + limit.duration }),
+        requests: [
+          spec.scenario === 'listing'
+            ? {
+                // The change listing's first page of 100 leads (of the 1,000 pushed first).
+                method: 'GET',
+                path: `${spec.path.replace(/\/(customers|companies)$/, '')}?limit=100`,
+                headers,
+              }
+            : {
+                method: 'POST',
+                path: spec.path,
+                headers,
+                setupRequest: (request) => ({ ...request, body: next() }),
+                onResponse: (status, body) => {
+                  if ((status < 200 || status > 299) && firstFailure === null)
+                    firstFailure = `${status} ${body.slice(0, 500)}`;
+                },
+              },
+        ],
+      },
+      (error, result) => {
+        clearTimeout(timer);
+        if (error) return reject(error);
+        const measured = measuring;
+        const seconds = measured === null ? NaN : (performance.now() - measured.start) / 1000;
+        const percentile = latencies.percentiles();
+        const statusCodes: Record<string, number> = {};
+        for (const [code, { count }] of Object.entries(result.statusCodeStats)) statusCodes[code] = count;
+        resolve({
+          requests: latencies.count,
+          durationSeconds: seconds,
+          requestsPerSecond: latencies.count / seconds,
+          p50Ms: percentile(50),
+          p99Ms: percentile(99),
+          non2xx: result.non2xx,
+          errors: result.errors + result.timeouts,
+          statusCodes,
+          firstFailure,
+          ...(measured === null
+            ? { generatorCpuPercent: NaN, serverCpuPercent: null, postgresCpuPercent: NaN, machineCpuPercent: null }
+            : measured.close(seconds)),
+        });
+      },
+    );
     instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
       if (measuring !== null && status >= 200 && status <= 299) latencies.add(ms);
     });
@@ -164,7 +198,7 @@ function run(spec: LoadSpec, next: BodyFactory, limit: { amount: number } | { wa
 }
 
 async function main(spec: LoadSpec): Promise<LoadResult> {
-  if (spec.scenario === 'merge') {
+  if (spec.scenario === 'merge' || spec.scenario === 'listing') {
     const created = await run(spec, mergeTargetBodies(spec.prefix), { amount: spec.mergeLeads ?? 1000 });
     if (created.non2xx + created.errors > 0) return created;
   }

@@ -16,6 +16,8 @@ export interface Measurement {
   /** Leads in the database when the measured server started, and when it stopped. */
   readonly storedLeads?: number;
   readonly storedLeadsAfter?: number;
+  /** Measured on the server of this git revision (BENCH_BASELINE), not the current code. */
+  readonly baseline?: string;
 }
 
 /** CPU used during the window by none of server, PostgreSQL and generator: interference. */
@@ -38,8 +40,8 @@ export function requireAllSucceeded(label: string, load: LoadResult, server: Ser
   if (load.non2xx === 0 && load.errors === 0) return;
   throw new Error(
     `${label}: ${load.non2xx} non-2xx answers and ${load.errors} connection errors/timeouts ` +
-    `(status codes ${JSON.stringify(load.statusCodes)}); first failure: ${load.firstFailure ?? 'none'}\n` +
-    `server output:\n${server.output()}`,
+      `(status codes ${JSON.stringify(load.statusCodes)}); first failure: ${load.firstFailure ?? 'none'}\n` +
+      `server output:\n${server.output()}`,
   );
 }
 
@@ -68,7 +70,11 @@ const MAX_ATTEMPTS = 3;
  * when other work took more than BENCH_QUIET_CPU of the machine during the window, or
  * once more when another process killed the server under it.
  */
-export async function measure(label: string, options: BenchOptions, attempt: () => Promise<Measurement>): Promise<Measurement> {
+export async function measure(
+  label: string,
+  options: BenchOptions,
+  attempt: () => Promise<Measurement>,
+): Promise<Measurement> {
   let best: Measurement | undefined;
   let serverGone = 0;
   for (let tries = 1; tries <= MAX_ATTEMPTS; tries++) {
@@ -83,12 +89,15 @@ export async function measure(label: string, options: BenchOptions, attempt: () 
     }
     const { load } = m;
     const other = otherCpuPercent(load);
-    log(`${label}: ${load.requestsPerSecond.toFixed(0)} req/s, p50 ${load.p50Ms.toFixed(2)} ms, p99 ${load.p99Ms.toFixed(2)} ms, ` +
-      `CPU server ${load.serverCpuPercent?.toFixed(0)}% postgres ${load.postgresCpuPercent.toFixed(0)}% ` +
-      `generator ${load.generatorCpuPercent.toFixed(0)}% other ${other.toFixed(0)}%, peak RSS ${m.peakRssMiB.toFixed(0)} MiB`);
+    log(
+      `${label}: ${load.requestsPerSecond.toFixed(0)} req/s, p50 ${load.p50Ms.toFixed(2)} ms, p99 ${load.p99Ms.toFixed(2)} ms, ` +
+        `CPU server ${load.serverCpuPercent?.toFixed(0)}% postgres ${load.postgresCpuPercent.toFixed(0)}% ` +
+        `generator ${load.generatorCpuPercent.toFixed(0)}% other ${other.toFixed(0)}%, peak RSS ${m.peakRssMiB.toFixed(0)} MiB`,
+    );
     if (best === undefined || other < otherCpuPercent(best.load)) best = m;
     if (!(other > options.quietCpuPercent)) break;
-    if (tries < MAX_ATTEMPTS) log(`${label}: other work used ${other.toFixed(0)}% of a core meanwhile; measuring again`);
+    if (tries < MAX_ATTEMPTS)
+      log(`${label}: other work used ${other.toFixed(0)}% of a core meanwhile; measuring again`);
   }
   if (best === undefined) throw new Error(`${label}: no measurement completed`);
   return best;

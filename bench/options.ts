@@ -3,6 +3,9 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { BenchDialect } from './database.ts';
+import type { Scenario } from './payloads.ts';
+
+const PROFILED_SCENARIOS: readonly Scenario[] = ['minimal', 'full', 'merge'];
 import { ROOT } from './processes.ts';
 
 export interface BenchOptions {
@@ -23,12 +26,17 @@ export interface BenchOptions {
   readonly quietCpuPercent: number;
   /** ...for at most this long. */
   readonly quietWaitSeconds: number;
-  /** When set, no report: scenario (a) on SQLite under `node --cpu-prof`, written here and summarised. */
+  /** When set, no report: one scenario under `node --cpu-prof`, written here and summarised. */
   readonly cpuProfileDir: string | undefined;
+  /** The scenario and database profiled (default: (a) minimal on SQLite). */
+  readonly profileScenario: Scenario;
+  readonly profileDialect: BenchDialect;
   /** `webhooks`: run only scenario (d) and print its section (markdown) instead of writing the report.
    *  `reference`: only the reference databases (bench/reference.ts), written to docs/benchmarks-reference.md. */
-  readonly only: 'webhooks' | 'reference' | undefined;
+  readonly only: 'webhooks' | 'reference' | 'scaling' | undefined;
   readonly output: string;
+  /** BENCH_BASELINE: a git revision whose server is measured too, interleaved (bench/baseline.ts). */
+  readonly baseline: string | undefined;
 }
 
 export function readOptions(env: Record<string, string | undefined> = process.env): BenchOptions {
@@ -45,14 +53,15 @@ export function readOptions(env: Record<string, string | undefined> = process.en
   };
   const databases = (env.BENCH_DATABASES?.trim() || 'sqlite,postgres').split(',').map((d) => d.trim());
   for (const database of databases) {
-    if (database !== 'sqlite' && database !== 'postgres') problems.push(`BENCH_DATABASES: unknown database ${JSON.stringify(database)} (sqlite, postgres)`);
+    if (database !== 'sqlite' && database !== 'postgres')
+      problems.push(`BENCH_DATABASES: unknown database ${JSON.stringify(database)} (sqlite, postgres)`);
   }
   const options: BenchOptions = {
     durationSeconds: int('BENCH_DURATION', 10, 1),
     warmupSeconds: int('BENCH_WARMUP', 2, 0),
     connections: int('BENCH_CONNECTIONS', 50, 1),
     mergeLeads: int('BENCH_MERGE_LEADS', 1000, 1),
-    seedLeads: int('BENCH_SEED_LEADS', 200_000, 0),
+    seedLeads: int('BENCH_SEED_LEADS', 1_000_000, 0),
     seedConnections: int('BENCH_SEED_CONNECTIONS', 100, 1),
     databases: databases as BenchDialect[],
     postgresUrl: env.BENCH_POSTGRES_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/test',
@@ -60,10 +69,18 @@ export function readOptions(env: Record<string, string | undefined> = process.en
     quietCpuPercent: int('BENCH_QUIET_CPU', 25, 0),
     quietWaitSeconds: int('BENCH_QUIET_WAIT', 300, 0),
     cpuProfileDir: env.BENCH_CPU_PROFILE?.trim() ? path.resolve(env.BENCH_CPU_PROFILE.trim()) : undefined,
+    profileScenario: (env.BENCH_PROFILE_SCENARIO?.trim() || 'minimal') as Scenario,
+    profileDialect: (env.BENCH_PROFILE_DATABASE?.trim() || 'sqlite') as BenchDialect,
     output: path.resolve(ROOT, env.BENCH_OUTPUT?.trim() || 'docs/benchmarks.md'),
-    only: env.BENCH_ONLY?.trim() === 'webhooks' ? 'webhooks' : env.BENCH_ONLY?.trim() === 'reference' ? 'reference' : undefined,
+    baseline: env.BENCH_BASELINE?.trim() || undefined,
+    only: (['webhooks', 'reference', 'scaling'] as const).find((only) => only === env.BENCH_ONLY?.trim()),
   };
-  if (env.BENCH_ONLY?.trim() && options.only === undefined) problems.push(`BENCH_ONLY=${JSON.stringify(env.BENCH_ONLY)}: the choices are webhooks, reference`);
+  if (env.BENCH_ONLY?.trim() && options.only === undefined)
+    problems.push(`BENCH_ONLY=${JSON.stringify(env.BENCH_ONLY)}: the choices are webhooks, reference, scaling`);
+  if (!PROFILED_SCENARIOS.includes(options.profileScenario))
+    problems.push(`BENCH_PROFILE_SCENARIO: one of ${PROFILED_SCENARIOS.join(', ')}`);
+  if (!['sqlite', 'postgres'].includes(options.profileDialect))
+    problems.push('BENCH_PROFILE_DATABASE: sqlite or postgres');
   if (problems.length > 0) throw new Error(`Invalid benchmark settings:\n  - ${problems.join('\n  - ')}`);
   return options;
 }

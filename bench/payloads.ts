@@ -3,7 +3,7 @@
 // platform would.
 import { randomUUID } from 'node:crypto';
 
-export type Scenario = 'minimal' | 'full' | 'merge' | 'webhook';
+export type Scenario = 'minimal' | 'full' | 'merge' | 'webhook' | 'listing';
 
 export type BodyFactory = () => string;
 

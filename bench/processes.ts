@@ -38,31 +38,53 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-function spawnNode(args: string[], env: Record<string, string>, core: number, pinning: Pinning): ChildProcess {
+function spawnNode(
+  args: string[],
+  env: Record<string, string>,
+  core: number,
+  pinning: Pinning,
+  cwd = ROOT,
+): ChildProcess {
   const command = pinning.enabled ? 'taskset' : process.execPath;
   const argv = pinning.enabled ? ['-c', String(core), process.execPath, ...args] : args;
   // taskset execs node in place: the child's pid is the server's pid.
-  return spawn(command, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(command, argv, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 /** Starts `node <script>` and waits until `readyPath` answers with any HTTP status. */
 export async function startServer(
   script: string,
   env: Record<string, string>,
-  options: { pinning: Pinning; readyPath: string; nodeArgs?: string[]; onLoadCore?: boolean },
+  options: {
+    pinning: Pinning;
+    readyPath: string;
+    nodeArgs?: string[];
+    onLoadCore?: boolean /** Another checkout (the baseline). */;
+    root?: string;
+  },
 ): Promise<ServerProcess> {
   const port = await freePort();
   const core = options.onLoadCore ? LOAD_CORE : SERVER_CORE;
-  const child = spawnNode([...(options.nodeArgs ?? []), script], { ...env, PORT: String(port), HOST: '127.0.0.1' }, core, options.pinning);
+  const child = spawnNode(
+    [...(options.nodeArgs ?? []), script],
+    { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    core,
+    options.pinning,
+    options.root,
+  );
   let tail = '';
-  const keep = (chunk: Buffer) => { tail = (tail + chunk.toString()).slice(-4000); };
+  const keep = (chunk: Buffer) => {
+    tail = (tail + chunk.toString()).slice(-4000);
+  };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
   let exitStatus: string | null = null;
-  const exited = new Promise<void>((resolve) => child.once('exit', (code, signal) => {
-    exitStatus = signal ? `killed by ${signal}` : `exited with ${code}`;
-    resolve();
-  }));
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', (code, signal) => {
+      exitStatus = signal ? `killed by ${signal}` : `exited with ${code}`;
+      resolve();
+    }),
+  );
   const url = `http://127.0.0.1:${port}`;
 
   const deadline = Date.now() + START_TIMEOUT_MS;
@@ -106,8 +128,12 @@ export async function runLoad(spec: LoadSpec, pinning: Pinning): Promise<LoadRes
   const child = spawnNode([path.join(ROOT, 'bench/load.ts'), JSON.stringify(spec)], {}, LOAD_CORE, pinning);
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
-  child.stderr!.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-4000); });
+  child.stdout!.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
   const code = await new Promise<number | null>((resolve) => child.once('close', (c) => resolve(c)));
   if (code !== 0) throw new Error(`load generator exited with ${code}:\n${stderr}`);
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as LoadResult;

@@ -19,7 +19,16 @@ export function processCpuSeconds(pid: number): number | null {
 export function machineBusySeconds(): number | null {
   try {
     const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
-    const [user, nice, system, , , irq, softirq, steal] = fields as [number, number, number, number, number, number, number, number];
+    const [user, nice, system, , , irq, softirq, steal] = fields as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
     return (user + nice + system + irq + softirq + steal) / CLOCK_TICKS_PER_SECOND;
   } catch {
     return null;

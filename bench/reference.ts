@@ -25,7 +25,13 @@ import { log } from './measure.ts';
 const FULL = { enterprises: 2_000_000, addresses: 6_600_000, vehicleVersions: 300_000 };
 type Source = 'enterprises' | 'addresses' | 'vehicles';
 
-interface Dataset { readonly dir: string; readonly enterprises: number; readonly addresses: number; readonly vehicleRows: number; readonly versionsPerCar: number }
+interface Dataset {
+  readonly dir: string;
+  readonly enterprises: number;
+  readonly addresses: number;
+  readonly vehicleRows: number;
+  readonly versionsPerCar: number;
+}
 
 async function dataset(scale: number): Promise<Dataset> {
   const enterprises = Math.round(FULL.enterprises * scale);
@@ -52,7 +58,12 @@ function inputs(data: Dataset, source: Source): string[] {
 }
 
 /** Runs `lead-intake data import` as an operator would; `done` resolves with its JSON summary. */
-function startImport(env: Record<string, string>, source: Source, paths: string[], pinning: Pinning): { done: Promise<any>; stop(): void } {
+function startImport(
+  env: Record<string, string>,
+  source: Source,
+  paths: string[],
+  pinning: Pinning,
+): { done: Promise<any>; stop(): void } {
   const args = [path.join(ROOT, 'bin/lead-intake.js'), 'data', 'import', source, ...paths];
   const child = pinning.enabled
     ? spawn('taskset', ['-c', '1', process.execPath, ...args], { cwd: ROOT, env: { ...process.env, ...env } })
@@ -61,12 +72,16 @@ function startImport(env: Record<string, string>, source: Source, paths: string[
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
   child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk).slice(-2000)));
-  const done = new Promise((resolve, reject) => child.once('close', (code) =>
-    code === 0 ? resolve(JSON.parse(stdout)) : reject(new Error(`import ${source} exited ${code}: ${stderr}`))));
+  const done = new Promise((resolve, reject) =>
+    child.once('close', (code) =>
+      code === 0 ? resolve(JSON.parse(stdout)) : reject(new Error(`import ${source} exited ${code}: ${stderr}`)),
+    ),
+  );
   return { done, stop: () => child.kill('SIGTERM') };
 }
 
-const importWithCli = (env: Record<string, string>, source: Source, paths: string[], pinning: Pinning) => startImport(env, source, paths, pinning).done;
+const importWithCli = (env: Record<string, string>, source: Source, paths: string[], pinning: Pinning) =>
+  startImport(env, source, paths, pinning).done;
 
 function runReferenceLoad(spec: ReferenceLoadSpec, pinning: Pinning): Promise<ReferenceLoadResult> {
   const args = [path.join(ROOT, 'bench/reference-load.ts'), JSON.stringify(spec)];
@@ -77,8 +92,13 @@ function runReferenceLoad(spec: ReferenceLoadSpec, pinning: Pinning): Promise<Re
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
   child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk).slice(-2000)));
-  return new Promise((resolve, reject) => child.once('close', (code) =>
-    code === 0 ? resolve(JSON.parse(stdout.trim().split('\n').at(-1)!)) : reject(new Error(`load exited ${code}: ${stderr}`))));
+  return new Promise((resolve, reject) =>
+    child.once('close', (code) =>
+      code === 0
+        ? resolve(JSON.parse(stdout.trim().split('\n').at(-1)!))
+        : reject(new Error(`load exited ${code}: ${stderr}`)),
+    ),
+  );
 }
 
 const pick = <T>(list: readonly T[]) => list[randomInt(list.length)]!;
@@ -91,23 +111,41 @@ function workloads(data: Dataset): Record<string, string[]> {
   const enc = encodeURIComponent;
   return {
     'enterprise by number': many(() => `/v1/api/enterprises/${enterpriseNumber(randomInt(data.enterprises))}`),
-    'enterprise search (name prefixes)': many(() => `/v1/api/enterprises?q=${enc(`${prefixOf(pick(TRADES)[randomInt(2)]!)} ${prefixOf(pick(SURNAMES))}`)}`),
-    'enterprise search (number prefix)': many(() => `/v1/api/enterprises?q=${enterpriseNumber(randomInt(data.enterprises)).slice(0, 7)}`),
+    'enterprise search (name prefixes)': many(
+      () => `/v1/api/enterprises?q=${enc(`${prefixOf(pick(TRADES)[randomInt(2)]!)} ${prefixOf(pick(SURNAMES))}`)}`,
+    ),
+    'enterprise search (number prefix)': many(
+      () => `/v1/api/enterprises?q=${enterpriseNumber(randomInt(data.enterprises)).slice(0, 7)}`,
+    ),
     'address by id': many(() => `/v1/api/addresses/${1_000_000 + randomInt(data.addresses)}`),
     'address search (street, number, town)': many(() => {
       const place = pick(MUNICIPALITIES);
       const street = pick(place.streets);
       const french = street[0] === null || randomInt(2) === 0;
       const name = (french ? street[1] : street[0]) ?? street[2]!;
-      return `/v1/api/addresses?q=${enc(`${name} ${1 + randomInt(40)} ${french ? place.fr ?? place.nl : place.nl ?? place.fr}`)}`;
+      return `/v1/api/addresses?q=${enc(`${name} ${1 + randomInt(40)} ${french ? (place.fr ?? place.nl) : (place.nl ?? place.fr)}`)}`;
     }),
-    'address search (typing: street prefix)': many(() => `/v1/api/addresses?q=${enc(prefixOf(pick(pick(MUNICIPALITIES).streets).find((s) => s !== null)!))}&limit=10`),
-    'vehicle versions (brand, model)': many(() => { const car = pick(CARS); return `/v1/api/vehicles/versions?brand=${enc(car[0])}&model=${enc(car[1])}`; }),
-    'vehicle versions (free text)': many(() => { const car = pick(CARS); return `/v1/api/vehicles/versions?q=${enc(`${car[1]} ${car[3]}`)}`; }),
+    'address search (typing: street prefix)': many(
+      () =>
+        `/v1/api/addresses?q=${enc(prefixOf(pick(pick(MUNICIPALITIES).streets).find((s) => s !== null)!))}&limit=10`,
+    ),
+    'vehicle versions (brand, model)': many(() => {
+      const car = pick(CARS);
+      return `/v1/api/vehicles/versions?brand=${enc(car[0])}&model=${enc(car[1])}`;
+    }),
+    'vehicle versions (free text)': many(() => {
+      const car = pick(CARS);
+      return `/v1/api/vehicles/versions?q=${enc(`${car[1]} ${car[3]}`)}`;
+    }),
   };
 }
 
-interface Target { env: Record<string, string>; token: string; distributionId: string; drop(): Promise<void> }
+interface Target {
+  env: Record<string, string>;
+  token: string;
+  distributionId: string;
+  drop(): Promise<void>;
+}
 
 async function target(dialect: 'sqlite' | 'postgres', postgresUrl: string): Promise<Target> {
   let env: Record<string, string>;
@@ -122,20 +160,33 @@ async function target(dialect: 'sqlite' | 'postgres', postgresUrl: string): Prom
     await admin.connect();
     await admin.query(`create schema ${schema}`);
     await admin.end();
-    env = { DATABASE_URL: `${postgresUrl}${postgresUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}` };
+    env = {
+      DATABASE_URL: `${postgresUrl}${postgresUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+    };
     drop = async () => {
       const client = new pg.Client({ connectionString: postgresUrl });
       await client.connect();
-      const { rows } = await client.query<{ nspname: string }>('select nspname from pg_namespace where starts_with(nspname, $1)', [schema]);
+      const { rows } = await client.query<{ nspname: string }>(
+        'select nspname from pg_namespace where starts_with(nspname, $1)',
+        [schema],
+      );
       for (const { nspname } of rows) await client.query(`drop schema "${nspname}" cascade`);
       await client.end();
     };
   }
-  const handle = openDatabase({ databaseUrl: env.DATABASE_URL || undefined, dataDir: env.DATA_DIR ?? '', sqliteSynchronous: 'NORMAL', poolSize: 2 });
+  const handle = openDatabase({
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: env.DATA_DIR ?? '',
+    sqliteSynchronous: 'NORMAL',
+    poolSize: 2,
+  });
   try {
     await migrateToLatest(handle.db);
     const distribution = await insertDistribution(handle.db, 'Reference benchmark');
-    const issued = await createApiToken(handle.db, { distributionId: distribution.id, scopes: ['leads:write', 'enterprise:read', 'address:read', 'vehicle:read'] });
+    const issued = await createApiToken(handle.db, {
+      distributionId: distribution.id,
+      scopes: ['leads:write', 'enterprise:read', 'address:read', 'vehicle:read'],
+    });
     return { env, token: issued.token, distributionId: distribution.id, drop };
   } finally {
     await handle.close();
@@ -149,32 +200,62 @@ export interface ReferenceBenchResult {
   readonly pushes: { label: string; requestsPerSecond: number; p99Ms: number }[];
 }
 
-async function benchDialect(dialect: 'sqlite' | 'postgres', full: Dataset, tenth: Dataset, options: BenchOptions, pinning: Pinning): Promise<ReferenceBenchResult> {
+async function benchDialect(
+  dialect: 'sqlite' | 'postgres',
+  full: Dataset,
+  tenth: Dataset,
+  options: BenchOptions,
+  pinning: Pinning,
+): Promise<ReferenceBenchResult> {
   const db = await target(dialect, options.postgresUrl);
   const env = { ...db.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT: 'off' };
   const result: ReferenceBenchResult = { dialect, imports: [], loads: [], pushes: [] };
   let server: ServerProcess | undefined;
   try {
     for (const source of ['vehicles', 'addresses', 'enterprises'] as const) {
-      for (const [data, scale] of [[tenth, 'tenth'], [full, 'full']] as const) {
+      for (const [data, scale] of [
+        [tenth, 'tenth'],
+        [full, 'full'],
+      ] as const) {
         log(`reference ${dialect}: importing ${source} (${scale})`);
         const summary = await importWithCli(env, source, inputs(data, source), pinning);
-        log(`reference ${dialect}: ${source} ${scale}: ${summary.rows_read} rows in ${summary.seconds} s, ${summary.rows_per_second} rows/s, peak RSS ${summary.peak_rss_mb} MiB`);
+        log(
+          `reference ${dialect}: ${source} ${scale}: ${summary.rows_read} rows in ${summary.seconds} s, ${summary.rows_per_second} rows/s, peak RSS ${summary.peak_rss_mb} MiB`,
+        );
         result.imports.push({ source, scale, summary });
       }
     }
     server = await startServer('src/server.ts', env, { pinning, readyPath: '/healthz' });
     for (const [label, paths] of Object.entries(workloads(full))) {
       log(`reference ${dialect}: ${label}`);
-      const load = await runReferenceLoad({ url: server.url, token: db.token, paths, connections: options.connections,
-        warmupSeconds: options.warmupSeconds, durationSeconds: options.durationSeconds, serverPid: server.pid }, pinning);
-      log(`  ${load.requestsPerSecond.toFixed(0)} req/s, p50 ${load.p50Ms.toFixed(2)} ms, p99 ${load.p99Ms.toFixed(2)} ms, ${load.serverCpuMsPerRequest?.toFixed(3)} ms CPU/request, failures ${load.failures}${load.firstFailure ? ` (${load.firstFailure})` : ''}`);
+      const load = await runReferenceLoad(
+        {
+          url: server.url,
+          token: db.token,
+          paths,
+          connections: options.connections,
+          warmupSeconds: options.warmupSeconds,
+          durationSeconds: options.durationSeconds,
+          serverPid: server.pid,
+        },
+        pinning,
+      );
+      log(
+        `  ${load.requestsPerSecond.toFixed(0)} req/s, p50 ${load.p50Ms.toFixed(2)} ms, p99 ${load.p99Ms.toFixed(2)} ms, ${load.serverCpuMsPerRequest?.toFixed(3)} ms CPU/request, failures ${load.failures}${load.firstFailure ? ` (${load.firstFailure})` : ''}`,
+      );
       result.loads.push({ label, result: load });
     }
     // Pushes alone, then while the full address import runs in another process.
     const pushSpec = (prefix: string) => ({
-      url: server!.url, path: `/v1/api/distributions/${db.distributionId}/leads/customers`, token: db.token, scenario: 'minimal' as const,
-      prefix, connections: options.connections, warmupSeconds: options.warmupSeconds, durationSeconds: options.durationSeconds, serverPid: server!.pid,
+      url: server!.url,
+      path: `/v1/api/distributions/${db.distributionId}/leads/customers`,
+      token: db.token,
+      scenario: 'minimal' as const,
+      prefix,
+      connections: options.connections,
+      warmupSeconds: options.warmupSeconds,
+      durationSeconds: options.durationSeconds,
+      serverPid: server!.pid,
     });
     const alone = await runLoad(pushSpec(`alone-${randomBytes(3).toString('hex')}`), pinning);
     result.pushes.push({ label: 'pushes alone', requestsPerSecond: alone.requestsPerSecond, p99Ms: alone.p99Ms });
@@ -182,7 +263,11 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', full: Dataset, tenth
     // The import is not pinned: it may take any idle time of either core, as it would in production.
     const importing = startImport(env, 'addresses', inputs(full, 'addresses'), { enabled: false });
     const during = await runLoad(pushSpec(`during-${randomBytes(3).toString('hex')}`), pinning);
-    result.pushes.push({ label: 'pushes while the address import runs', requestsPerSecond: during.requestsPerSecond, p99Ms: during.p99Ms });
+    result.pushes.push({
+      label: 'pushes while the address import runs',
+      requestsPerSecond: during.requestsPerSecond,
+      p99Ms: during.p99Ms,
+    });
     log(`reference ${dialect}: pushes during import ${during.requestsPerSecond.toFixed(0)} req/s`);
     // Stopped once measured: what an interrupted import leaves is the old data (tested), and
     // waiting for it would only lengthen the run.
@@ -195,7 +280,14 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', full: Dataset, tenth
   }
 }
 
-function renderReference(results: readonly ReferenceBenchResult[], full: Dataset, options: BenchOptions, scale: number, startedAt: Date, loadAtStart: string): string {
+function renderReference(
+  results: readonly ReferenceBenchResult[],
+  full: Dataset,
+  options: BenchOptions,
+  scale: number,
+  startedAt: Date,
+  loadAtStart: string,
+): string {
   const lines = [
     '# Reference databases: benchmark',
     '',
@@ -205,19 +297,37 @@ function renderReference(results: readonly ReferenceBenchResult[], full: Dataset
     '',
   ];
   for (const result of results) {
-    lines.push(`## ${result.dialect}`, '', '### Imports', '', '| database | input | rows read | rows kept | seconds | rows/s | peak RSS |', '|---|---|---|---|---|---|---|');
+    lines.push(
+      `## ${result.dialect}`,
+      '',
+      '### Imports',
+      '',
+      '| database | input | rows read | rows kept | seconds | rows/s | peak RSS |',
+      '|---|---|---|---|---|---|---|',
+    );
     for (const { source, scale: size, summary } of result.imports) {
       const kept = Object.values(summary.rows as Record<string, number>).reduce((a, b) => a + b, 0);
-      lines.push(`| ${source} | ${size} | ${summary.rows_read.toLocaleString('en')} | ${kept.toLocaleString('en')} | ${summary.seconds} | ${summary.rows_per_second.toLocaleString('en')} | ${summary.peak_rss_mb} MiB |`);
+      lines.push(
+        `| ${source} | ${size} | ${summary.rows_read.toLocaleString('en')} | ${kept.toLocaleString('en')} | ${summary.seconds} | ${summary.rows_per_second.toLocaleString('en')} | ${summary.peak_rss_mb} MiB |`,
+      );
     }
-    lines.push('', '### Reads', '', '| request | req/s | p50 | p99 | target p99 | server CPU per request | non-2xx/404 |', '|---|---|---|---|---|---|---|');
+    lines.push(
+      '',
+      '### Reads',
+      '',
+      '| request | req/s | p50 | p99 | target p99 | server CPU per request | non-2xx/404 |',
+      '|---|---|---|---|---|---|---|',
+    );
     for (const { label, result: r } of result.loads) {
       // DESIGN targets: exact lookups under 5 ms, searches under 20 ms (p99, SQLite, full scale).
       const target = label.includes(' by ') ? 5 : 20;
-      lines.push(`| ${label} | ${r.requestsPerSecond.toFixed(0)} | ${r.p50Ms.toFixed(2)} ms | ${r.p99Ms.toFixed(2)} ms | ${target} ms ${r.p99Ms < target ? 'met' : 'missed'} | ${r.serverCpuMsPerRequest?.toFixed(3) ?? '?'} ms | ${r.failures} |`);
+      lines.push(
+        `| ${label} | ${r.requestsPerSecond.toFixed(0)} | ${r.p50Ms.toFixed(2)} ms | ${r.p99Ms.toFixed(2)} ms | ${target} ms ${r.p99Ms < target ? 'met' : 'missed'} | ${r.serverCpuMsPerRequest?.toFixed(3) ?? '?'} ms | ${r.failures} |`,
+      );
     }
     lines.push('', '### Pushes while importing', '', '| | req/s | p99 |', '|---|---|---|');
-    for (const push of result.pushes) lines.push(`| ${push.label} | ${push.requestsPerSecond.toFixed(0)} | ${push.p99Ms.toFixed(1)} ms |`);
+    for (const push of result.pushes)
+      lines.push(`| ${push.label} | ${push.requestsPerSecond.toFixed(0)} | ${push.p99Ms.toFixed(1)} ms |`);
     lines.push('');
   }
   return `${lines.join('\n')}\n`;
@@ -227,13 +337,19 @@ export async function referenceBenchmark(options: BenchOptions, pinning: Pinning
   const scale = Number(process.env.BENCH_REFERENCE_SCALE ?? '1');
   if (!(scale > 0 && scale <= 1)) throw new Error('BENCH_REFERENCE_SCALE must be in (0, 1]');
   const startedAt = new Date();
-  const loadAtStart = os.loadavg().map((n) => n.toFixed(2)).join(' ');
+  const loadAtStart = os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
   const full = await dataset(scale);
   const tenth = await dataset(Math.round(scale * 1000) / 10_000);
   const results: ReferenceBenchResult[] = [];
   for (const dialect of options.databases) results.push(await benchDialect(dialect, full, tenth, options, pinning));
   const output = path.resolve(ROOT, process.env.BENCH_REFERENCE_OUTPUT ?? 'docs/benchmarks-reference.md');
   fs.writeFileSync(output, renderReference(results, full, options, scale, startedAt, loadAtStart));
-  fs.writeFileSync(path.join(path.dirname(full.dir), `reference-${scale}-results.json`), JSON.stringify({ results, full, scale, startedAt, loadAtStart }, null, 2));
+  fs.writeFileSync(
+    path.join(path.dirname(full.dir), `reference-${scale}-results.json`),
+    JSON.stringify({ results, full, scale, startedAt, loadAtStart }, null, 2),
+  );
   log(`wrote ${output}`);
 }

@@ -4,7 +4,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createBenchDatabase, type BenchDialect } from './database.ts';
+import { cloneBenchDatabase, createBenchDatabase, type BenchDatabase, type BenchDialect } from './database.ts';
+import { prepareBaseline, type Baseline } from './baseline.ts';
+import { measureWriteLimits } from './write-limits.ts';
 import type { LoadSpec } from './load.ts';
 import { readOptions } from './options.ts';
 import type { Scenario } from './payloads.ts';
@@ -15,13 +17,20 @@ import { renderReport, renderWebhookSection, type SeedRun } from './report.ts';
 import { summariseCpuProfile } from './cpu-profile.ts';
 import { measureWebhooks, type WebhookMeasurement } from './webhooks.ts';
 import { referenceBenchmark } from './reference.ts';
+import { scalingBenchmark } from './scaling.ts';
 import { countStatements } from './statements.ts';
 
 const options = readOptions();
 const pinning = { enabled: options.pin };
 const PUSH_PATH = (distributionId: string) => `/v1/api/distributions/${distributionId}/leads/customers`;
 
-function spec(server: ServerProcess, pushPath: string, token: string | null, scenario: Scenario, extra: Partial<LoadSpec> = {}): LoadSpec {
+function spec(
+  server: ServerProcess,
+  pushPath: string,
+  token: string | null,
+  scenario: Scenario,
+  extra: Partial<LoadSpec> = {},
+): LoadSpec {
   return {
     url: server.url,
     path: pushPath,
@@ -40,7 +49,10 @@ function spec(server: ServerProcess, pushPath: string, token: string | null, sce
 async function measureEcho(): Promise<Measurement> {
   const server = await startServer('bench/echo-server.ts', {}, { pinning, readyPath: '/' });
   try {
-    const load = await runLoad(spec(server, PUSH_PATH('00000000-0000-4000-8000-000000000000'), null, 'minimal'), pinning);
+    const load = await runLoad(
+      spec(server, PUSH_PATH('00000000-0000-4000-8000-000000000000'), null, 'minimal'),
+      pinning,
+    );
     requireAllSucceeded('echo', load, server);
     return { label: 'echo', database: null, scenario: 'minimal', load, peakRssMiB: server.peakRssMiB() };
   } finally {
@@ -53,47 +65,51 @@ interface LeadRun {
   readonly dialect: BenchDialect;
   readonly scenario: Scenario;
   readonly env?: Record<string, string>;
-  /** Leads pushed (through HTTP, by a server process of their own) before measuring. */
-  readonly seedLeads?: number;
+  /** A database already holding leads (a copy of the seeded template); a fresh one otherwise. */
+  readonly database?: () => Promise<BenchDatabase>;
   readonly nodeArgs?: string[];
+  /** Run the server of this other checkout (BENCH_BASELINE) instead of this one. */
+  readonly baseline?: Baseline;
 }
 
 let seedRun: SeedRun | undefined;
 
 async function measureLeads(run: LeadRun): Promise<Measurement> {
-  const database = await createBenchDatabase(run.dialect, options.postgresUrl);
+  const database = await (run.database?.() ?? createBenchDatabase(run.dialect, options.postgresUrl));
   const env = {
     // The per-credential rate limit (1200/min by default) would stop the load in a second.
-    NODE_ENV: 'production', LOG_LEVEL: 'warn', SQLITE_SYNCHRONOUS: 'NORMAL', DATABASE_URL: '', RATE_LIMIT: 'off',
-    ...database.env, ...run.env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    SQLITE_SYNCHRONOUS: 'NORMAL',
+    DATABASE_URL: '',
+    RATE_LIMIT: 'off',
+    ...database.env,
+    ...run.env,
   };
-  const start = (nodeArgs: string[] = []) => startServer('src/server.ts', env, { pinning, readyPath: '/healthz', nodeArgs });
-  const pushPath = PUSH_PATH(database.distributionId);
   try {
-    let storedLeads = 0;
-    if (run.seedLeads) {
-      const seeder = await start();
-      try {
-        log(`${run.label}: pushing ${run.seedLeads} leads first`);
-        const started = performance.now();
-        const seeded = await runLoad(spec(seeder, pushPath, database.token, 'minimal', {
-          amount: run.seedLeads, connections: options.seedConnections, prefix: 'seed', warmupSeconds: 0,
-        }), pinning);
-        requireAllSucceeded(`${run.label} (seeding)`, seeded, seeder);
-        seedRun = { leads: run.seedLeads, seconds: (performance.now() - started) / 1000, connections: options.seedConnections };
-      } finally {
-        await seeder.stop();
-      }
-      storedLeads = await database.countLeads();
-      log(`${run.label}: ${storedLeads} leads stored after ${seedRun!.seconds.toFixed(0)} s`);
-      await waitForQuiet(run.label, options);
-    }
-    const server = await start(run.nodeArgs);
+    const storedLeads = run.database ? await database.countLeads() : 0;
+    const server = await startServer('src/server.ts', env, {
+      pinning,
+      readyPath: '/healthz',
+      nodeArgs: run.nodeArgs,
+      root: run.baseline?.root,
+    });
     let measured: Omit<Measurement, 'storedLeadsAfter'>;
     try {
-      const load = await runLoad(spec(server, pushPath, database.token, run.scenario), pinning);
+      const load = await runLoad(
+        spec(server, PUSH_PATH(database.distributionId), database.token, run.scenario),
+        pinning,
+      );
       requireAllSucceeded(run.label, load, server);
-      measured = { label: run.label, database: run.dialect, scenario: run.scenario, load, peakRssMiB: server.peakRssMiB(), storedLeads };
+      measured = {
+        label: run.label,
+        database: run.dialect,
+        scenario: run.scenario,
+        load,
+        peakRssMiB: server.peakRssMiB(),
+        storedLeads,
+        ...(run.baseline ? { baseline: run.baseline.revision } : {}),
+      };
     } finally {
       await server.stop();
     }
@@ -103,13 +119,56 @@ async function measureLeads(run: LeadRun): Promise<Measurement> {
   }
 }
 
-/** BENCH_CPU_PROFILE: scenario (a) on SQLite under `node --cpu-prof`; prints where the time went. */
+/**
+ * A SQLite database holding `leads` leads, pushed through the HTTP endpoint (so through
+ * every rule of the service) by a server process of its own; each stored-leads scenario
+ * then runs on a copy of it.
+ */
+async function seedTemplate(leads: number): Promise<BenchDatabase> {
+  const database = await createBenchDatabase('sqlite', options.postgresUrl);
+  const env = {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: '',
+    RATE_LIMIT: 'off',
+    WEBHOOK_WORKER: 'false',
+    ...database.env,
+  };
+  const seeder = await startServer('src/server.ts', env, { pinning, readyPath: '/healthz' });
+  try {
+    log(`pushing ${leads} leads into the stored-leads template`);
+    const started = performance.now();
+    const seeded = await runLoad(
+      spec(seeder, PUSH_PATH(database.distributionId), database.token, 'minimal', {
+        amount: leads,
+        connections: options.seedConnections,
+        prefix: 'seed',
+        warmupSeconds: 0,
+      }),
+      pinning,
+    );
+    requireAllSucceeded('seeding', seeded, seeder);
+    seedRun = { leads, seconds: (performance.now() - started) / 1000, connections: options.seedConnections };
+  } finally {
+    await seeder.stop();
+  }
+  log(`${await database.countLeads()} leads stored after ${seedRun.seconds.toFixed(0)} s`);
+  return database;
+}
+
+/** BENCH_CPU_PROFILE: one scenario (BENCH_PROFILE_SCENARIO, BENCH_PROFILE_DATABASE) under `node --cpu-prof`; prints where the time went. */
 async function profile(dir: string): Promise<void> {
   fs.mkdirSync(dir, { recursive: true });
   const before = new Set(fs.readdirSync(dir));
-  await measure('(a) profiled', options, () => measureLeads({
-    label: '(a) profiled', dialect: 'sqlite', scenario: 'minimal', nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
-  }));
+  const { profileScenario: scenario, profileDialect: dialect } = options;
+  await measure(`${dialect} ${scenario} profiled`, options, () =>
+    measureLeads({
+      label: `${scenario} profiled`,
+      dialect,
+      scenario,
+      nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
+    }),
+  );
   const written = fs.readdirSync(dir).filter((name) => !before.has(name) && name.endsWith('.cpuprofile'));
   for (const name of written) process.stdout.write(summariseCpuProfile(path.join(dir, name)));
 }
@@ -118,32 +177,67 @@ const SCENARIOS: ReadonlyArray<{ scenario: Scenario; label: string }> = [
   { scenario: 'minimal', label: '(a) minimal push, new lead' },
   { scenario: 'full', label: '(b) full push, new lead' },
   { scenario: 'merge', label: '(c) merge into existing lead' },
+  { scenario: 'listing', label: 'GET .../leads, a page of 100 leads' },
 ];
 
 async function benchmark(): Promise<void> {
   const measurements: Measurement[] = [];
   const startedAt = new Date();
   const machine = await describeMachine(options);
-  log(`${options.warmupSeconds} s + ${options.durationSeconds} s per scenario at ${options.connections} connections, pinned: ${options.pin}`);
+  const baseline = options.baseline === undefined ? undefined : prepareBaseline(options.baseline);
+  log(
+    `${options.warmupSeconds} s + ${options.durationSeconds} s per scenario at ${options.connections} connections, pinned: ${options.pin}` +
+      (baseline ? `, each push scenario also at ${baseline.revision}, interleaved` : ''),
+  );
   const echo = await measure('echo', options, measureEcho);
-  const lead = (run: LeadRun) => measure(`${run.dialect} ${run.label}`, options, () => measureLeads(run));
+  const lead = (run: LeadRun) =>
+    measure(`${run.dialect} ${run.label}${run.baseline ? ` (${run.baseline.revision})` : ''}`, options, () =>
+      measureLeads(run),
+    );
   for (const dialect of options.databases) {
-    for (const { scenario, label } of SCENARIOS) measurements.push(await lead({ label, dialect, scenario }));
+    for (const { scenario, label } of SCENARIOS) {
+      if (baseline && scenario !== 'listing') measurements.push(await lead({ label, dialect, scenario, baseline }));
+      measurements.push(await lead({ label, dialect, scenario }));
+    }
   }
   if (options.databases.includes('sqlite')) {
-    measurements.push(await lead({
-      label: '(a) minimal push, SQLITE_SYNCHRONOUS=FULL', dialect: 'sqlite', scenario: 'minimal', env: { SQLITE_SYNCHRONOUS: 'FULL' },
-    }));
+    measurements.push(
+      await lead({
+        label: '(a) minimal push, SQLITE_SYNCHRONOUS=FULL',
+        dialect: 'sqlite',
+        scenario: 'minimal',
+        env: { SQLITE_SYNCHRONOUS: 'FULL' },
+      }),
+    );
     if (options.seedLeads > 0) {
-      measurements.push(await lead({
-        label: `(a) minimal push, ${options.seedLeads} leads stored`, dialect: 'sqlite', scenario: 'minimal', seedLeads: options.seedLeads,
-      }));
+      const template = await seedTemplate(options.seedLeads);
+      try {
+        for (const { scenario, label } of SCENARIOS.filter((s) => s.scenario === 'minimal' || s.scenario === 'merge')) {
+          await waitForQuiet(label, options);
+          measurements.push(
+            await lead({
+              label: `${label}, ${options.seedLeads} leads stored`,
+              dialect: 'sqlite',
+              scenario,
+              database: () => cloneBenchDatabase(template),
+            }),
+          );
+        }
+      } finally {
+        await template.drop();
+      }
     }
   }
   const webhooks = await measureAllWebhooks();
   const statements = await countStatements(options.databases, options.postgresUrl);
+  log('raw writes (bench/write-limits.ts)');
+  await waitForQuiet('raw writes', options);
+  const limits = await measureWriteLimits(options.databases, options.postgresUrl);
   fs.mkdirSync(path.dirname(options.output), { recursive: true });
-  fs.writeFileSync(options.output, renderReport({ options, machine, startedAt, echo, measurements, seedRun, webhooks, statements }));
+  fs.writeFileSync(
+    options.output,
+    renderReport({ options, machine, startedAt, echo, measurements, seedRun, webhooks, statements, limits }),
+  );
   log(`wrote ${options.output}`);
 }
 
@@ -151,7 +245,11 @@ async function benchmark(): Promise<void> {
 async function measureAllWebhooks(): Promise<WebhookMeasurement[]> {
   const results: WebhookMeasurement[] = [];
   for (const dialect of options.databases) {
-    results.push(await measure(`${dialect} (d) webhooks`, options, () => measureWebhooks(dialect, options, pinning)) as WebhookMeasurement);
+    results.push(
+      (await measure(`${dialect} (d) webhooks`, options, () =>
+        measureWebhooks(dialect, options, pinning),
+      )) as WebhookMeasurement,
+    );
   }
   return results;
 }
@@ -164,7 +262,12 @@ async function webhooksOnly(): Promise<void> {
   process.stdout.write(renderWebhookSection(webhooks, { options, machine, startedAt }));
 }
 
-await (options.cpuProfileDir !== undefined ? profile(options.cpuProfileDir)
-  : options.only === 'webhooks' ? webhooksOnly()
-  : options.only === 'reference' ? referenceBenchmark(options, pinning)
-  : benchmark());
+await (options.cpuProfileDir !== undefined
+  ? profile(options.cpuProfileDir)
+  : options.only === 'webhooks'
+    ? webhooksOnly()
+    : options.only === 'reference'
+      ? referenceBenchmark(options, pinning)
+      : options.only === 'scaling'
+        ? scalingBenchmark(options, pinning)
+        : benchmark());

@@ -1,10 +1,9 @@
 // Statements per push, per scenario and database: the server counts every statement it
-// runs (`lead_intake_database_statements_total` on /metrics); this pushes a few bodies of
-// each scenario one at a time and divides. The webhook worker is off, so its polling does
-// not count. On SQLite the count includes the transaction's BEGIN and COMMIT (one each
-// here, pushes arriving one at a time; group commit shares them under load); Kysely's
-// PostgreSQL driver sends BEGIN and COMMIT outside the count, so a PostgreSQL push's round
-// trips are its statements plus two.
+// runs (`lead_intake_database_statements_total` on /metrics), the API token lookup and the
+// transaction's BEGIN and COMMIT included; this pushes a few bodies of each scenario one at
+// a time and divides. The webhook worker is off, so its polling does not count. On SQLite
+// group commit shares BEGIN and COMMIT among the pushes of a batch under load; on
+// PostgreSQL every statement is a round trip.
 //   npx node bench/statements.ts            (both databases)
 //   BENCH_DATABASES=sqlite npx node bench/statements.ts
 import { randomBytes } from 'node:crypto';
@@ -18,29 +17,43 @@ export interface StatementCount {
   readonly label: string;
   /** Statements per push, through the query builder. */
   readonly statements: number;
-  /** Client-server round trips per push on PostgreSQL (statements + BEGIN + COMMIT); null on SQLite. */
+  /** Client-server round trips per push on PostgreSQL (its statements); null on SQLite. */
   readonly roundTrips: number | null;
 }
 
 const PUSHES = 20;
 const TARGETS = 5;
 
-export async function countStatements(dialects: readonly BenchDialect[], postgresUrl: string): Promise<StatementCount[]> {
+export async function countStatements(
+  dialects: readonly BenchDialect[],
+  postgresUrl: string,
+): Promise<StatementCount[]> {
   const results: StatementCount[] = [];
   for (const dialect of dialects) {
     const database = await createBenchDatabase(dialect, postgresUrl);
-    const env = { NODE_ENV: 'production', LOG_LEVEL: 'warn', DATABASE_URL: '', RATE_LIMIT: 'off', WEBHOOK_WORKER: 'false', ...database.env };
+    const env = {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      RATE_LIMIT: 'off',
+      WEBHOOK_WORKER: 'false',
+      ...database.env,
+    };
     const server = await startServer('src/server.ts', env, { pinning: { enabled: false }, readyPath: '/healthz' });
     try {
       const url = `${server.url}/v1/api/distributions/${database.distributionId}/leads/customers`;
       const push = async (body: string) => {
-        const response = await fetch(url, { method: 'POST', headers: { authorization: `apikey ${database.token}`, 'content-type': 'application/json' }, body });
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: { authorization: `apikey ${database.token}`, 'content-type': 'application/json' },
+          body,
+        });
         if (!response.ok) throw new Error(`push answered ${response.status}: ${await response.text()}`);
       };
       const counted = async (next: BodyFactory): Promise<number> => {
         const before = await statementsSoFar(server.url);
         for (let i = 0; i < PUSHES; i++) await push(next());
-        return (await statementsSoFar(server.url) - before) / PUSHES;
+        return ((await statementsSoFar(server.url)) - before) / PUSHES;
       };
       const prefix = randomBytes(4).toString('hex');
       const targets = mergeTargetBodies(prefix);
@@ -53,17 +66,24 @@ export async function countStatements(dialects: readonly BenchDialect[], postgre
       ];
       for (const [label, next] of scenarios) {
         const statements = await counted(next);
-        results.push({ dialect, label, statements, roundTrips: dialect === 'postgres' ? statements + 2 : null });
+        results.push({ dialect, label, statements, roundTrips: dialect === 'postgres' ? statements : null });
       }
       // A listing page of 100 leads (no transaction: its statements are its round trips).
       const more = minimalBodies(`${prefix}-page`);
       for (let i = 0; i < 100; i++) await push(more());
       const before = await statementsSoFar(server.url);
-      const page = await fetch(`${url.replace(/\/customers$/, '')}?limit=100`, { headers: { authorization: `apikey ${database.token}` } });
+      const page = await fetch(`${url.replace(/\/customers$/, '')}?limit=100`, {
+        headers: { authorization: `apikey ${database.token}` },
+      });
       const items = ((await page.json()) as { items: unknown[] }).items.length;
       if (!page.ok || items !== 100) throw new Error(`GET leads answered ${page.status} with ${items} leads`);
-      const statements = await statementsSoFar(server.url) - before;
-      results.push({ dialect, label: 'GET .../leads, 100 leads per page (per page)', statements, roundTrips: dialect === 'postgres' ? statements : null });
+      const statements = (await statementsSoFar(server.url)) - before;
+      results.push({
+        dialect,
+        label: 'GET .../leads, 100 leads per page (per page)',
+        statements,
+        roundTrips: dialect === 'postgres' ? statements : null,
+      });
     } finally {
       await server.stop();
       await database.drop();
@@ -80,8 +100,16 @@ async function statementsSoFar(baseUrl: string): Promise<number> {
 }
 
 export function renderStatementTable(counts: readonly StatementCount[]): string {
-  const rows = counts.map((c) => `| ${c.dialect} | ${c.label} | ${c.statements.toFixed(1)} | ${c.roundTrips === null ? 'n/a' : c.roundTrips.toFixed(1)} |`);
-  return ['| Database | Scenario | statements per push | PostgreSQL round trips per push |', '|---|---|---:|---:|', ...rows, ''].join('\n');
+  const rows = counts.map(
+    (c) =>
+      `| ${c.dialect} | ${c.label} | ${c.statements.toFixed(1)} | ${c.roundTrips === null ? 'n/a' : c.roundTrips.toFixed(1)} |`,
+  );
+  return [
+    '| Database | Scenario | statements per push | PostgreSQL round trips per push |',
+    '|---|---|---:|---:|',
+    ...rows,
+    '',
+  ].join('\n');
 }
 
 if (import.meta.main) {

@@ -24,8 +24,17 @@ const server = http.createServer((request, response) => {
     const window: number[] = [];
     for (let i = 0; i < arrivals.length; i++) if (arrivals[i]! >= from && arrivals[i]! <= to) window.push(delays[i]!);
     window.sort((a, b) => a - b);
-    const at = (p: number) => (window.length === 0 ? null : window[Math.min(window.length - 1, Math.ceil(p * window.length) - 1)]!);
-    response.end(JSON.stringify({ total: arrivals.length, inWindow: window.length, delayP50Ms: at(0.5), delayP99Ms: at(0.99), delayMaxMs: at(1) }));
+    const at = (p: number) =>
+      window.length === 0 ? null : window[Math.min(window.length - 1, Math.ceil(p * window.length) - 1)]!;
+    response.end(
+      JSON.stringify({
+        total: arrivals.length,
+        inWindow: window.length,
+        delayP50Ms: at(0.5),
+        delayP99Ms: at(0.99),
+        delayMaxMs: at(1),
+      }),
+    );
     return;
   }
   let head = '';

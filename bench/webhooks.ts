@@ -39,43 +39,77 @@ interface ReceiverStats {
   delayP99Ms: number | null;
 }
 
-export async function measureWebhooks(dialect: BenchDialect, options: BenchOptions, pinning: Pinning): Promise<WebhookMeasurement> {
+export async function measureWebhooks(
+  dialect: BenchDialect,
+  options: BenchOptions,
+  pinning: Pinning,
+): Promise<WebhookMeasurement> {
   const label = '(d) minimal push with a callback, webhooks delivered';
   const database = await createBenchDatabase(dialect, options.postgresUrl);
-  const receiver = await startServer('bench/webhook-receiver.ts', {}, { pinning, readyPath: '/stats', onLoadCore: true });
+  const receiver = await startServer(
+    'bench/webhook-receiver.ts',
+    {},
+    { pinning, readyPath: '/stats', onLoadCore: true },
+  );
   const stats = async (from: number, to: number): Promise<ReceiverStats> =>
     (await fetch(`${receiver.url}/stats?from=${from}&to=${to}`)).json() as Promise<ReceiverStats>;
-  const delivered = async (): Promise<number> => ((await (await fetch(`${receiver.url}/stats`)).json()) as { total: number }).total;
+  const delivered = async (): Promise<number> =>
+    ((await (await fetch(`${receiver.url}/stats`)).json()) as { total: number }).total;
   try {
-    const server = await startServer('src/server.ts', {
-      NODE_ENV: 'production', LOG_LEVEL: 'warn', SQLITE_SYNCHRONOUS: 'NORMAL', DATABASE_URL: '', RATE_LIMIT: 'off', ...database.env,
-      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-    }, { pinning, readyPath: '/healthz' });
+    const server = await startServer(
+      'src/server.ts',
+      {
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        SQLITE_SYNCHRONOUS: 'NORMAL',
+        DATABASE_URL: '',
+        RATE_LIMIT: 'off',
+        ...database.env,
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      },
+      { pinning, readyPath: '/healthz' },
+    );
     try {
       const lags: number[] = [];
       const sampler = setInterval(() => {
-        fetch(`${server.url}/metrics`).then((r) => r.text()).then((text) => {
-          const lag = /^lead_intake_webhook_outbox_lag_seconds (\S+)$/m.exec(text);
-          if (lag) lags.push(Number(lag[1]));
-        }, () => {});
+        fetch(`${server.url}/metrics`)
+          .then((r) => r.text())
+          .then(
+            (text) => {
+              const lag = /^lead_intake_webhook_outbox_lag_seconds (\S+)$/m.exec(text);
+              if (lag) lags.push(Number(lag[1]));
+            },
+            () => {},
+          );
       }, LAG_SAMPLE_MS);
-      const load = await runLoad({
-        url: server.url, path: `/v1/api/distributions/${database.distributionId}/leads/customers`, token: database.token,
-        scenario: 'webhook', prefix: `webhook-${randomBytes(4).toString('hex')}`, connections: options.connections,
-        warmupSeconds: options.warmupSeconds, durationSeconds: options.durationSeconds, serverPid: server.pid,
-        callbackUrl: `${receiver.url}/hooks/lead-intake`,
-      }, pinning);
+      const load = await runLoad(
+        {
+          url: server.url,
+          path: `/v1/api/distributions/${database.distributionId}/leads/customers`,
+          token: database.token,
+          scenario: 'webhook',
+          prefix: `webhook-${randomBytes(4).toString('hex')}`,
+          connections: options.connections,
+          warmupSeconds: options.warmupSeconds,
+          durationSeconds: options.durationSeconds,
+          serverPid: server.pid,
+          callbackUrl: `${receiver.url}/hooks/lead-intake`,
+        },
+        pinning,
+      );
       const loadEnded = Date.now();
       clearInterval(sampler);
       requireAllSucceeded(label, load, server);
       const lagAtEnd = lags.at(-1) ?? NaN;
       const windowStart = loadEnded - load.durationSeconds * 1000;
       const inWindow = await stats(windowStart, loadEnded);
-      const eventsWritten = Object.entries(load.statusCodes).filter(([code]) => code.startsWith('2')).reduce((sum, [, n]) => sum + n, 0);
+      const eventsWritten = Object.entries(load.statusCodes)
+        .filter(([code]) => code.startsWith('2'))
+        .reduce((sum, [, n]) => sum + n, 0);
 
       let drainSeconds: number | null = null;
       for (;;) {
-        if (await delivered() >= eventsWritten) {
+        if ((await delivered()) >= eventsWritten) {
           drainSeconds = (Date.now() - loadEnded) / 1000;
           break;
         }
@@ -92,9 +126,11 @@ export async function measureWebhooks(dialect: BenchDialect, options: BenchOptio
         lagAtEndSeconds: lagAtEnd,
         drainSeconds,
       };
-      log(`${label}: ${webhooks.deliveredPerSecond.toFixed(0)} events/s delivered while taking ${load.requestsPerSecond.toFixed(0)} pushes/s; ` +
-        `delay p50 ${webhooks.delayP50Ms} ms p99 ${webhooks.delayP99Ms} ms; lag max ${webhooks.maxLagSeconds.toFixed(1)} s; ` +
-        `drained ${drainSeconds === null ? 'not within the limit' : `${drainSeconds.toFixed(1)} s`} after the load`);
+      log(
+        `${label}: ${webhooks.deliveredPerSecond.toFixed(0)} events/s delivered while taking ${load.requestsPerSecond.toFixed(0)} pushes/s; ` +
+          `delay p50 ${webhooks.delayP50Ms} ms p99 ${webhooks.delayP99Ms} ms; lag max ${webhooks.maxLagSeconds.toFixed(1)} s; ` +
+          `drained ${drainSeconds === null ? 'not within the limit' : `${drainSeconds.toFixed(1)} s`} after the load`,
+      );
       return { label, database: dialect, scenario: 'webhook', load, peakRssMiB: server.peakRssMiB(), webhooks };
     } finally {
       await server.stop();

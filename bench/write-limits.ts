@@ -1,0 +1,426 @@
+// The limit each push figure is measured against: the same rows written straight to the
+// database, with no HTTP, no validation, no matching logic, no response. SQLite: prepared
+// statements on node:sqlite, pushes grouped 50 to a transaction in savepoints as the
+// server's group commit does, one multi-row INSERT per table. PostgreSQL: 10 connections
+// with 50 pushes in flight, each a transaction of BEGIN, the lookup by external ref, one
+// statement inserting every table's rows over unnested arrays (and for a merge, the head
+// read and one statement updating party and lead), COMMIT; named prepared statements.
+//   npx node bench/write-limits.ts           (both databases, printed as a table)
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import pg from 'pg';
+import { v7 } from 'uuid';
+import { createBenchDatabase, type BenchDialect } from './database.ts';
+import { readOptions } from './options.ts';
+import { postgresPids, totalCpuSeconds } from './procfs.ts';
+import { WRITER_CLOCK_SQL } from '../src/party/index.ts';
+
+export type LimitScenario = 'minimal' | 'full' | 'merge';
+
+export interface WriteLimit {
+  readonly dialect: BenchDialect;
+  readonly scenario: LimitScenario;
+  readonly pushesPerSecond: number;
+  /** CPU of this process per push (the writer), in microseconds. */
+  readonly writerCpuMicros: number;
+  /** PostgreSQL's CPU per push, all its processes; null on SQLite. */
+  readonly postgresCpuMicros: number | null;
+}
+
+type Row = readonly unknown[];
+
+/** The rows one push writes, table by table (columns as in changeset.repository.ts). */
+interface PushRows {
+  readonly ref: string;
+  readonly tables: ReadonlyArray<{ readonly table: string; readonly columns: string; readonly rows: Row[] }>;
+}
+
+const COLUMNS = {
+  parties: 'id distribution_id type data match_key version created_at updated_at',
+  leads: 'id distribution_id party_id origin backref source created_at updated_at',
+  risk_objects: 'id position distribution_id party_id type vin current_revision_id created_at updated_at removed_at',
+  risk_object_revisions: 'id risk_object_id revision_nr data created_at',
+  policy_packages: 'id position distribution_id party_id data created_at updated_at',
+  insurance_policies:
+    'id position distribution_id party_id policy_package_id insurance_company policy_nr data created_at updated_at',
+  coverages: 'id insurance_policy_id position risk_object_id data',
+  external_refs: 'distribution_id entity_type company ref entity_id created_at',
+  lead_pushes: 'id lead_id distribution_id received_at status caller origin kind payload',
+} as const;
+type Table = keyof typeof COLUMNS;
+const INTEGER_COLUMNS = new Set(['version', 'position', 'revision_nr', 'status']);
+
+/** A new lead's rows: names and one ref, or (full) 3 cars, 2 packages, 6 policies of 3 coverages, as bench/payloads.ts sends. */
+function newLeadRows(distributionId: string, n: number, full: boolean): PushRows {
+  const now = new Date().toISOString();
+  const partyId = v7();
+  const leadId = v7();
+  const ref = `limit-${n}-${randomUUID()}`;
+  const data = JSON.stringify({
+    first_name: 'Jan',
+    last_name: 'Peeters',
+    email: `${ref}@example.be`,
+    telephonenr: '+32 9 123 45 67',
+  });
+  const rows: Record<Table, Row[]> = {
+    parties: [[partyId, distributionId, 'CUSTOMER', data, null, 1, now, now]],
+    leads: [[leadId, distributionId, partyId, 'bench', null, 'bench', now, now]],
+    risk_objects: [],
+    risk_object_revisions: [],
+    policy_packages: [],
+    insurance_policies: [],
+    coverages: [],
+    external_refs: [[distributionId, 'party', 'bench-crm', ref, partyId, now]],
+    lead_pushes: [
+      [
+        v7(),
+        leadId,
+        distributionId,
+        now,
+        201,
+        'token:bench',
+        'bench',
+        'CUSTOMER',
+        JSON.stringify({ prospect: { first_name: 'Jan' } }),
+      ],
+    ],
+  };
+  if (full) {
+    const cars = [0, 1, 2].map((c) => ({
+      id: randomUUID(),
+      revision: v7(),
+      vin: `WVWZZZ${String(n * 3 + c).padStart(11, '0')}`,
+    }));
+    for (const [position, car] of cars.entries()) {
+      rows.risk_objects.push([car.id, position, distributionId, partyId, 'CAR', car.vin, car.revision, now, now, null]);
+      rows.risk_object_revisions.push([
+        car.revision,
+        car.id,
+        1,
+        JSON.stringify({ vin: car.vin, brand: 'Volkswagen', kw: 85, value: '24500.00' }),
+        now,
+      ]);
+    }
+    const packages = [0, 1].map(() => randomUUID());
+    for (const [position, id] of packages.entries()) {
+      rows.policy_packages.push([
+        id,
+        position,
+        distributionId,
+        partyId,
+        JSON.stringify({ name: 'Family', premium: '899.95', payment_interval: 'ANNUAL' }),
+        now,
+        now,
+      ]);
+    }
+    for (let k = 0; k < 6; k++) {
+      const policyId = v7();
+      rows.insurance_policies.push([
+        policyId,
+        k,
+        distributionId,
+        partyId,
+        packages[k % 2],
+        'Example Insurance',
+        `P-${ref}-${k}`,
+        JSON.stringify({
+          name: `Policy ${k}`,
+          policy_nr: `P-${ref}-${k}`,
+          type: 'ACTIVE',
+          insurance_company: 'Example Insurance',
+          premium: '320.00',
+        }),
+        now,
+        now,
+      ]);
+      rows.external_refs.push([distributionId, 'policy', 'bench-crm', `pol-${ref}-${k}`, policyId, now]);
+      for (let v = 0; v < 3; v++) {
+        rows.coverages.push([
+          v7(),
+          policyId,
+          v,
+          cars[(k + v) % 3]!.id,
+          JSON.stringify({ name: 'Omnium', insured_value: 25000, premium: '106.67' }),
+        ]);
+      }
+    }
+  }
+  return {
+    ref,
+    tables: (Object.keys(COLUMNS) as Table[]).map((table) => ({ table, columns: COLUMNS[table], rows: rows[table] })),
+  };
+}
+
+const SECONDS = 5;
+const SQLITE_GROUP = 50;
+
+async function sqliteLimit(dataDir: string, distributionId: string, scenario: LimitScenario): Promise<WriteLimit> {
+  const db = new DatabaseSync(path.join(dataDir, 'lead-intake.db'));
+  db.exec(
+    'pragma journal_mode = wal; pragma synchronous = normal; pragma foreign_keys = on; pragma temp_store = memory; pragma busy_timeout = 10000',
+  );
+  const statements = new Map<string, StatementSync>();
+  const prepared = (sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+  const findRef = prepared(
+    "select entity_id from external_refs where distribution_id = ? and entity_type = 'party' and company = ? and ref = ?",
+  );
+  const head = prepared(
+    'select p.id, p.version, l.id as lead_id from parties p join leads l on l.party_id = p.id where p.id = ?',
+  );
+  const updateParty = prepared('update parties set data = ?, updated_at = ?, version = ? where id = ? and version = ?');
+  const updateLead = prepared('update leads set updated_at = ? where id = ?');
+  const insertPush = prepared(
+    'insert into lead_pushes (id, lead_id, distribution_id, received_at, status, caller, origin, kind, payload) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  const write = ({ tables }: PushRows) => {
+    for (const { table, columns, rows } of tables) {
+      if (rows.length === 0) continue;
+      const width = columns.split(' ').length;
+      const values = Array.from({ length: rows.length }, () => `(${Array(width).fill('?').join(', ')})`).join(', ');
+      prepared(`insert into ${table} (${columns.replaceAll(' ', ', ')}) values ${values}`).run(
+        ...(rows.flat() as never[]),
+      );
+    }
+  };
+
+  // The merge scenario updates 1,000 leads round-robin.
+  const targets: Array<{ ref: string }> = [];
+  if (scenario === 'merge') {
+    db.exec('begin');
+    for (let i = 0; i < 1000; i++) {
+      const rows = newLeadRows(distributionId, i, false);
+      write(rows);
+      targets.push({ ref: rows.ref });
+    }
+    db.exec('commit');
+  }
+  let pushes = 0;
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  while (performance.now() - started < SECONDS * 1000) {
+    db.exec('begin immediate');
+    for (let j = 0; j < SQLITE_GROUP; j++, pushes++) {
+      db.exec('savepoint job');
+      if (scenario === 'merge') {
+        const now = new Date().toISOString();
+        const found = findRef.get(distributionId, 'bench-crm', targets[pushes % targets.length]!.ref) as {
+          entity_id: string;
+        };
+        const lead = head.get(found.entity_id) as { id: string; version: number; lead_id: string };
+        updateParty.run(
+          JSON.stringify({ first_name: 'Jan', telephonenr: `+32 ${pushes}` }),
+          now,
+          lead.version + 1,
+          lead.id,
+          lead.version,
+        );
+        updateLead.run(now, lead.lead_id);
+        insertPush.run(v7(), lead.lead_id, distributionId, now, 200, 'token:bench', 'bench', 'CUSTOMER', '{}');
+      } else {
+        const rows = newLeadRows(distributionId, pushes, scenario === 'full');
+        findRef.get(distributionId, 'bench-crm', rows.ref);
+        write(rows);
+      }
+      db.exec('release savepoint job');
+    }
+    db.exec('commit');
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  db.close();
+  return {
+    dialect: 'sqlite',
+    scenario,
+    pushesPerSecond: pushes / seconds,
+    writerCpuMicros: (used.user + used.system) / pushes,
+    postgresCpuMicros: null,
+  };
+}
+
+const CONNECTIONS = 10;
+const KEY_LOCKS =
+  'select count(*) from (select pg_advisory_xact_lock(k) from unnest($1::bigint[]) as k order by k) as each_key';
+const IN_FLIGHT = 50;
+
+/**
+ * What a PostgreSQL push does around its lookup: nothing more (`plain`); the writer's mark
+ * and clock read in the lookup statement, as a push does now for the change listing
+ * (docs/design.md section 9, `writer-clock`); or also a statement of its own taking an
+ * advisory lock on each key of the push first (`key-locks`, how rule 10 across processes
+ * was kept before one-snapshot lookups). bench/scaling.ts compares them.
+ */
+export type LookupVariant = 'plain' | 'writer-clock' | 'key-locks';
+
+export async function postgresLimit(
+  url: string,
+  distributionId: string,
+  scenario: LimitScenario,
+  variant: LookupVariant = 'plain',
+): Promise<WriteLimit> {
+  const pool = new pg.Pool({ connectionString: url, max: CONNECTIONS });
+  const texts = new Map<string, string>();
+  /** One statement inserting every table's rows, over one array per column. */
+  const insertAll = ({ tables }: PushRows) => {
+    const used = tables.filter((t) => t.rows.length > 0);
+    const key = used.map((t) => t.table).join(',');
+    let next = 1;
+    const parts = used.map(({ table, columns }) => {
+      const names = columns.split(' ');
+      const arrays = names.map((name) => `$${next++}::${INTEGER_COLUMNS.has(name) ? 'integer' : 'text'}[]`).join(', ');
+      return `insert into ${table} (${names.join(', ')}) select * from unnest(${arrays})`;
+    });
+    const last = parts.pop()!;
+    const text = parts.length === 0 ? last : `with ${parts.map((p, i) => `i${i} as (${p})`).join(', ')} ${last}`;
+    if (!texts.has(key)) texts.set(key, `limit_insert_${texts.size}`);
+    const values = used.flatMap(({ columns, rows }) => columns.split(' ').map((_, c) => rows.map((row) => row[c])));
+    return { name: texts.get(key)!, text, values };
+  };
+  const findRef =
+    "select entity_id from external_refs where distribution_id = $1 and entity_type = 'party' and company = $2 and ref = $3";
+  const findRefWithClock = `with ${WRITER_CLOCK_SQL} select c.now, r.entity_id from clock c left join (${findRef}) r on true`;
+
+  const targets: string[] = [];
+  if (scenario === 'merge') {
+    for (let i = 0; i < 1000; i++) {
+      const rows = newLeadRows(distributionId, i, false);
+      await pool.query(insertAll(rows));
+      targets.push(rows.ref);
+    }
+  }
+  let pushes = 0;
+  const deadline = performance.now() + SECONDS * 1000;
+  const one = async (n: number) => {
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      if (scenario === 'merge') {
+        const now = new Date().toISOString();
+        const found = await client.query({
+          name: 'limit_find',
+          text: findRef,
+          values: [distributionId, 'bench-crm', targets[n % targets.length]],
+        });
+        const lead = await client.query({
+          name: 'limit_head',
+          text: 'select p.id, p.version, l.id as lead_id from parties p join leads l on l.party_id = p.id where p.id = $1 for update of p',
+          values: [found.rows[0].entity_id],
+        });
+        const { id, version, lead_id } = lead.rows[0];
+        await client.query({
+          name: 'limit_update',
+          text:
+            'with p as (update parties set data = $1, updated_at = $2, version = $3 where id = $4 and version = $5 returning id), ' +
+            'l as (update leads set updated_at = $2 where id = $6 and exists (select 1 from p)) ' +
+            'insert into lead_pushes (id, lead_id, distribution_id, received_at, status, caller, origin, kind, payload) select $7, $6, $8, $2, 200, $9, $10, $11, $12 from p',
+          values: [
+            JSON.stringify({ first_name: 'Jan', telephonenr: `+32 ${n}` }),
+            now,
+            version + 1,
+            id,
+            version,
+            lead_id,
+            v7(),
+            distributionId,
+            'token:bench',
+            'bench',
+            'CUSTOMER',
+            '{}',
+          ],
+        });
+      } else {
+        const rows = newLeadRows(distributionId, n, scenario === 'full');
+        if (variant === 'key-locks') {
+          // Two keys per push, as a minimal push has (its ref and its match key), unique to it.
+          await client.query({
+            name: 'limit_key_locks',
+            text: KEY_LOCKS,
+            values: [[String(2 * n + 1), String(2 * n + 2)]],
+          });
+        }
+        const lookup =
+          variant === 'plain'
+            ? { name: 'limit_find', text: findRef }
+            : { name: 'limit_find_clock', text: findRefWithClock };
+        await client.query({ ...lookup, values: [distributionId, 'bench-crm', rows.ref] });
+        await client.query(insertAll(rows));
+      }
+      await client.query('commit');
+    } finally {
+      client.release();
+    }
+  };
+  const cpu = process.cpuUsage();
+  const pgBefore = totalCpuSeconds(postgresPids());
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      while (performance.now() < deadline) await one(pushes++);
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  const pgSeconds = totalCpuSeconds(postgresPids()) - pgBefore;
+  await pool.end();
+  return {
+    dialect: 'postgres',
+    scenario,
+    pushesPerSecond: pushes / seconds,
+    writerCpuMicros: (used.user + used.system) / pushes,
+    postgresCpuMicros: (pgSeconds * 1e6) / pushes,
+  };
+}
+
+export async function measureWriteLimits(
+  dialects: readonly BenchDialect[],
+  postgresUrl: string,
+): Promise<WriteLimit[]> {
+  const results: WriteLimit[] = [];
+  for (const dialect of dialects) {
+    for (const scenario of ['minimal', 'full', 'merge'] as const) {
+      const database = await createBenchDatabase(dialect, postgresUrl);
+      try {
+        results.push(
+          dialect === 'sqlite'
+            ? await sqliteLimit(database.env.DATA_DIR!, database.distributionId, scenario)
+            : await postgresLimit(database.env.DATABASE_URL!, database.distributionId, scenario),
+        );
+      } finally {
+        await database.drop();
+      }
+    }
+  }
+  return results;
+}
+
+const LABELS: Record<LimitScenario, string> = {
+  minimal: '(a) minimal push',
+  full: '(b) full push',
+  merge: '(c) merge',
+};
+
+export function renderWriteLimits(limits: readonly WriteLimit[]): string {
+  const fmt = (value: number) => Math.round(value).toLocaleString('en-US');
+  const rows = limits.map(
+    (l) =>
+      `| ${l.dialect} | ${LABELS[l.scenario]} | ${fmt(l.pushesPerSecond)} | ${fmt(l.writerCpuMicros)} | ${l.postgresCpuMicros === null ? 'n/a' : fmt(l.postgresCpuMicros)} |`,
+  );
+  return [
+    '| Database | Scenario | raw writes, pushes/s | writer CPU µs per push | PostgreSQL CPU µs per push |',
+    '|---|---|---:|---:|---:|',
+    ...rows,
+    '',
+  ].join('\n');
+}
+
+if (import.meta.main) {
+  const options = readOptions();
+  process.stdout.write(renderWriteLimits(await measureWriteLimits(options.databases, options.postgresUrl)));
+}
