@@ -123,9 +123,15 @@ describe('tokens at rest', () => {
     const listed = await listApiTokens(server.database.handle.db, { distributionId: tenant.distributionId });
     expect(listed.length).toBeGreaterThan(0);
     for (const entry of listed) {
-      expect(Object.keys(entry).sort()).toEqual(
-        ['created_at', 'distribution_id', 'expires_at', 'id', 'name', 'revoked_at', 'scopes'],
-      );
+      expect(Object.keys(entry).sort()).toEqual([
+        'created_at',
+        'distribution_id',
+        'expires_at',
+        'id',
+        'name',
+        'revoked_at',
+        'scopes',
+      ]);
       expect(entry.distribution_id).toBe(tenant.distributionId);
     }
   });

@@ -41,7 +41,8 @@ function watch(page: Page) {
   page.on('request', (request) => origins.add(new URL(request.url()).origin));
   page.on('pageerror', (error) => problems.push(error.message));
   page.on('console', (message) => {
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(message.text());
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+      problems.push(message.text());
   });
   return { origins, problems };
 }
@@ -56,7 +57,8 @@ describe('the broker app in a browser', () => {
     const body = familyLead({ callbacks: [receiver.url('/hook')] });
     const pushed = await pushLead(server, broker.tenant, 'customers', body);
     expect(pushed.status).toBe(201);
-    for (const lead of SIMPLE_LEADS) expect((await pushLead(server, broker.tenant, 'customers', lead)).status).toBe(201);
+    for (const lead of SIMPLE_LEADS)
+      expect((await pushLead(server, broker.tenant, 'customers', lead)).status).toBe(201);
 
     const context = await browser.newContext({ locale: 'en-BE' });
     const page = await context.newPage();
@@ -69,9 +71,15 @@ describe('the broker app in a browser', () => {
     await page.fill('#password', PASSWORD);
     await Promise.all([page.waitForURL(pushed.body.href), page.click('button[type=submit]:not(.secondary)')]);
     await expect(page.locator('h1').innerText()).resolves.toBe('Els Claes');
-    await expect(page.locator('a[href="https://crm.example.com/contacts/4711"]').innerText()).resolves.toBe('Open in the sender’s application');
+    await expect(page.locator('a[href="https://crm.example.com/contacts/4711"]').innerText()).resolves.toBe(
+      'Open in the sender’s application',
+    );
     // The style sheet applies (its hash is in the CSP).
-    expect(await page.locator('header.top').evaluate((header) => header.ownerDocument.defaultView!.getComputedStyle(header).backgroundColor)).toBe('rgb(30, 58, 138)');
+    expect(
+      await page
+        .locator('header.top')
+        .evaluate((header) => header.ownerDocument.defaultView!.getComputedStyle(header).backgroundColor),
+    ).toBe('rgb(30, 58, 138)');
     await expectAccessible(page);
 
     // Keyboard: the first Tab reaches the skip link, which leads to the content.
@@ -99,7 +107,9 @@ describe('the broker app in a browser', () => {
     await page.goto(pushed.body.href_to_proflow);
     for (let tries = 0; !(await page.locator('text=Failed').count()) && tries < 200; tries++) await page.reload();
     await page.click('button:has-text("Send again")');
-    await expect(page.locator('[role=status]').innerText()).resolves.toBe('The delivery is queued and goes out again in a moment.');
+    await expect(page.locator('[role=status]').innerText()).resolves.toBe(
+      'The delivery is queued and goes out again in a moment.',
+    );
     await receiver.waitFor('/hook', 3);
     await expectAccessible(page);
 

@@ -16,7 +16,10 @@ let broker: Broker;
 
 beforeAll(async () => {
   // One retry 1 ms after the first attempt, then `failed`.
-  [server, receiver] = await Promise.all([startTestServer({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_SCHEDULE: '1ms' }), startReceiver()]);
+  [server, receiver] = await Promise.all([
+    startTestServer({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_SCHEDULE: '1ms' }),
+    startReceiver(),
+  ]);
   broker = await createBroker(server);
 });
 afterAll(async () => {
@@ -27,16 +30,22 @@ afterAll(async () => {
 describe('replaying a failed webhook delivery from the timeline', () => {
   it('sends it again for the distribution’s own user, with a valid CSRF token only', async () => {
     receiver.script('/hook', { status: 500 }, { status: 500 });
-    const pushed = await pushLead(server, broker.tenant, 'customers', { prospect: { first_name: 'An', last_name: 'Wouters', callbacks: [receiver.url('/hook')] } });
+    const pushed = await pushLead(server, broker.tenant, 'customers', {
+      prospect: { first_name: 'An', last_name: 'Wouters', callbacks: [receiver.url('/hook')] },
+    });
     expect(pushed.status).toBe(201);
     await receiver.waitFor('/hook', 2);
     const agent = new UserAgent(server);
     const proflowPath = pathOf(pushed.body.href_to_proflow);
     await openSignedIn(agent, `${server.url}${proflowPath}`, broker.user.username);
-    const failed = await eventually(async () => {
-      const page = await agent.request(`${server.url}${proflowPath}`);
-      return page.body.includes('>Failed<') ? page : undefined;
-    }, 20_000, 'the delivery to fail');
+    const failed = await eventually(
+      async () => {
+        const page = await agent.request(`${server.url}${proflowPath}`);
+        return page.body.includes('>Failed<') ? page : undefined;
+      },
+      20_000,
+      'the delivery to fail',
+    );
     expect(failed.body).toContain('Attempt 1,');
     expect(failed.body).toContain('HTTP 500');
     // Who pushed, by the token's name (this one has none: the start of its id).
@@ -49,7 +58,9 @@ describe('replaying a failed webhook delivery from the timeline', () => {
     const stranger = new UserAgent(server);
     const other = await createBroker(server);
     const strangerPage = await openSignedIn(stranger, `${server.url}/app`, other.user.username);
-    const strangerReply = await stranger.request(`${server.url}${action}`, { form: { csrf: inputValue(strangerPage.body, 'csrf')! } });
+    const strangerReply = await stranger.request(`${server.url}${action}`, {
+      form: { csrf: inputValue(strangerPage.body, 'csrf')! },
+    });
     expect(strangerReply.status).toBe(404);
     expect(receiver.received).toHaveLength(2);
 
@@ -61,10 +72,14 @@ describe('replaying a failed webhook delivery from the timeline', () => {
     const arrivals = await receiver.waitFor('/hook', 3);
     // The same event, so the receiver can tell it is the one it missed.
     expect(arrivals[2]!.headers['webhook-id']).toBe(arrivals[0]!.headers['webhook-id']);
-    const delivered = await eventually(async () => {
-      const page = await agent.request(`${server.url}${proflowPath}`);
-      return page.body.includes('>Delivered<') ? page : undefined;
-    }, 20_000, 'the delivery to be delivered');
+    const delivered = await eventually(
+      async () => {
+        const page = await agent.request(`${server.url}${proflowPath}`);
+        return page.body.includes('>Delivered<') ? page : undefined;
+      },
+      20_000,
+      'the delivery to be delivered',
+    );
     expect(delivered.body).not.toContain('/replay"');
     // Replaying what is no longer failed is refused.
     expect((await agent.request(`${server.url}${action}`, { form: { csrf } })).status).toBe(404);

@@ -58,12 +58,19 @@ describe('broker app pages', () => {
   it('opens every href of a push answer for a user of the distribution, and 404s them for another distribution', async () => {
     const pushed = await pushLead(server, broker.tenant, 'customers', fullLead());
     const { agent } = await signedIn(broker);
-    const links = [pushed.body.href, pushed.body.href_to_proflow, pushed.body.href_to_risk_scan, pushed.body.href_to_advisory_flow];
+    const links = [
+      pushed.body.href,
+      pushed.body.href_to_proflow,
+      pushed.body.href_to_risk_scan,
+      pushed.body.href_to_advisory_flow,
+    ];
     for (const link of links) {
       const page = await get(agent, pathOf(link));
       expect(page.status, link).toBe(200);
       expect(page.body, link).toContain('Els Claes');
-      expect(page.headers.get('content-security-policy')).toMatch(/^default-src 'none'; style-src 'sha256-[^']+'; img-src 'self'; form-action 'self'; frame-ancestors 'none'/);
+      expect(page.headers.get('content-security-policy')).toMatch(
+        /^default-src 'none'; style-src 'sha256-[^']+'; img-src 'self'; form-action 'self'; frame-ancestors 'none'/,
+      );
       expect(page.headers.get('cache-control')).toBe('no-store');
     }
     const other = await createBroker(server);
@@ -85,7 +92,9 @@ describe('broker app pages', () => {
     expect(`${authorize.origin}${authorize.pathname}`).toBe(`${server.config.publicUrl}/sso/auth`);
     expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
     expect(authorize.searchParams.get('redirect_uri')).toBe(`${server.config.publicUrl}/app/callback`);
-    expect(loginRedirect.headers.getSetCookie()[0]).toMatch(/; Path=\/app\/callback; Max-Age=600; HttpOnly; Secure; SameSite=Lax$/);
+    expect(loginRedirect.headers.getSetCookie()[0]).toMatch(
+      /; Path=\/app\/callback; Max-Age=600; HttpOnly; Secure; SameSite=Lax$/,
+    );
     const session = await fetch(`${server.url}/app`, { redirect: 'manual' });
     expect(session.status).toBe(303);
     const { landed } = await signedIn(broker);
@@ -108,13 +117,22 @@ describe('broker app pages', () => {
     const lead = fullLead();
     const first = await pushLead(server, broker.tenant, 'customers', lead);
     const car = lead.prospect.risk_objects.cars[0]!;
-    await pushLead(server, broker.tenant, 'customers', { ...lead, prospect: { ...lead.prospect, id: first.body.party_id, risk_objects: { cars: [{ ...car, model: 'Golf Variant', license_plate: '1-ABC-123' }] } } });
+    await pushLead(server, broker.tenant, 'customers', {
+      ...lead,
+      prospect: {
+        ...lead.prospect,
+        id: first.body.party_id,
+        risk_objects: { cars: [{ ...car, model: 'Golf Variant', license_plate: '1-ABC-123' }] },
+      },
+    });
     const { agent } = await signedIn(broker);
     const page = await get(agent, pathOf(first.body.href));
     expect(page.body).toContain('<a href="https://crm.example.com/contacts/4711" rel="noopener noreferrer">');
     expect(page.body).toContain('acme: CRM-4711');
     expect(page.body).toContain('Revision 2');
-    expect(page.body).toMatch(/<th scope="row">Model<\/th>\s*<td><del>Golf<\/del><\/td>\s*<td><ins>Golf Variant<\/ins><\/td>/);
+    expect(page.body).toMatch(
+      /<th scope="row">Model<\/th>\s*<td><del>Golf<\/del><\/td>\s*<td><ins>Golf Variant<\/ins><\/td>/,
+    );
     expect(page.body).toMatch(/<th scope="row">Licence plate<\/th>\s*<td>—<\/td>\s*<td><ins>1-ABC-123<\/ins><\/td>/);
   });
 
@@ -130,7 +148,14 @@ describe('broker app pages', () => {
 
   it('refuses hostile query input with a 4xx page, never a 5xx', async () => {
     const { agent } = await signedIn(broker);
-    for (const path of ['/app?q=%00', '/app?cursor=%7B', '/app?q=a&q=b', `/app?q=${'x'.repeat(300)}`, '/app/parties/%00', '/app/proflow/parties/%ED%A0%80']) {
+    for (const path of [
+      '/app?q=%00',
+      '/app?cursor=%7B',
+      '/app?q=a&q=b',
+      `/app?q=${'x'.repeat(300)}`,
+      '/app/parties/%00',
+      '/app/proflow/parties/%ED%A0%80',
+    ]) {
       const page = await get(agent, path);
       expect(page.status, path).toBeGreaterThanOrEqual(400);
       expect(page.status, path).toBeLessThan(500);
@@ -147,8 +172,13 @@ describe('inbox', () => {
     const searcher = await createBroker(server);
     await pushLead(server, searcher.tenant, 'customers', fullLead());
     await pushLead(server, searcher.tenant, 'companies', {
-      origin: 'kbo', prospect: { name: 'Brouwerij De Ranke', enterprise_nr: 'BE0456.789.123', email: 'info@deranke.be',
-        insurance_policies: [{ policy_nr: 'P-1', external_refs: [{ ref: 'POL-77', company: 'ag' }] }] },
+      origin: 'kbo',
+      prospect: {
+        name: 'Brouwerij De Ranke',
+        enterprise_nr: 'BE0456.789.123',
+        email: 'info@deranke.be',
+        insurance_policies: [{ policy_nr: 'P-1', external_refs: [{ ref: 'POL-77', company: 'ag' }] }],
+      },
     });
     await pushLead(server, searcher.tenant, 'customers', { prospect: { first_name: 'Jan', last_name: 'Peeters' } });
     const { agent } = await signedIn(searcher);
@@ -171,13 +201,18 @@ describe('inbox', () => {
 
   it('pages by the last lead seen, so new leads arriving meanwhile neither repeat nor hide one', async () => {
     const busy = await createBroker(server);
-    for (let i = 0; i < 30; i++) await pushLead(server, busy.tenant, 'customers', { prospect: { first_name: 'Lead', last_name: `N${String(i).padStart(2, '0')}` } });
+    for (let i = 0; i < 30; i++)
+      await pushLead(server, busy.tenant, 'customers', {
+        prospect: { first_name: 'Lead', last_name: `N${String(i).padStart(2, '0')}` },
+      });
     const { agent, landed } = await signedIn(busy);
-    const names = (body: string) => [...body.matchAll(/<th scope="row"><a href="\/app\/parties\/[^"]+">([^<]+)<\/a>/g)].map((m) => m[1]);
+    const names = (body: string) =>
+      [...body.matchAll(/<th scope="row"><a href="\/app\/parties\/[^"]+">([^<]+)<\/a>/g)].map((m) => m[1]);
     const first = names(landed.body);
     expect(first).toHaveLength(25);
     expect(first[0]).toBe('Lead N29');
-    for (let i = 0; i < 3; i++) await pushLead(server, busy.tenant, 'customers', { prospect: { first_name: 'New', last_name: `N${i}` } });
+    for (let i = 0; i < 3; i++)
+      await pushLead(server, busy.tenant, 'customers', { prospect: { first_name: 'New', last_name: `N${i}` } });
     const next = /<a href="([^"]+)" rel="next">/.exec(landed.body)![1]!.replaceAll('&amp;', '&');
     const second = names((await get(agent, next)).body);
     expect(second).toEqual(['Lead N04', 'Lead N03', 'Lead N02', 'Lead N01', 'Lead N00']);

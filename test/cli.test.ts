@@ -9,7 +9,14 @@ import { Writable } from 'node:stream';
 import { type Config, loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { DEMO_DISTRIBUTION_ID, bootstrapDemo } from '../src/distributions/demo-bootstrap.ts';
-import { createTestDatabase, dialect, freePort, startTestServer, type TestDatabase, type TestServer } from './support/test-server.ts';
+import {
+  createTestDatabase,
+  dialect,
+  freePort,
+  startTestServer,
+  type TestDatabase,
+  type TestServer,
+} from './support/test-server.ts';
 import { BIN, ROOT, childEnv, cliJson, printedJson, run, runCli, runCliProcess } from './support/cli.ts';
 import { pushLead } from './support/lead-client.ts';
 import { UserAgent, formAction, inputValue } from './support/sso.ts';
@@ -37,36 +44,70 @@ describe('lead-intake CLI', () => {
     expect(distribution.name).toBe('Acme Brokers');
     expect((await cliJson<any[]>(env, ['distribution', 'list'])).map((d) => d.id)).toContain(distribution.id);
 
-    const created = await cliJson(
-      env, ['token', 'create', '--distribution', distribution.id, '--scopes', 'leads:write,leads:read', '--name', 'CRM'],
-    );
-    expect(Object.keys(created).sort()).toEqual(
-      ['created_at', 'distribution_id', 'expires_at', 'id', 'name', 'scopes', 'token'],
-    );
-    expect(created).toMatchObject({ name: 'CRM', scopes: ['leads:write', 'leads:read'], distribution_id: distribution.id, expires_at: null });
+    const created = await cliJson(env, [
+      'token',
+      'create',
+      '--distribution',
+      distribution.id,
+      '--scopes',
+      'leads:write,leads:read',
+      '--name',
+      'CRM',
+    ]);
+    expect(Object.keys(created).sort()).toEqual([
+      'created_at',
+      'distribution_id',
+      'expires_at',
+      'id',
+      'name',
+      'scopes',
+      'token',
+    ]);
+    expect(created).toMatchObject({
+      name: 'CRM',
+      scopes: ['leads:write', 'leads:read'],
+      distribution_id: distribution.id,
+      expires_at: null,
+    });
     expect([200, 201]).toContain(await pushStatus(server, distribution.id, created.token));
 
     const listing = await runCli(env, ['token', 'list', '--distribution', distribution.id]);
     expect(listing.stdout).not.toContain(created.token);
     expect(printedJson<any[]>(listing)).toEqual([
-      { id: created.id, name: 'CRM', scopes: ['leads:write', 'leads:read'], distribution_id: distribution.id,
-        created_at: created.created_at, expires_at: null, revoked_at: null },
+      {
+        id: created.id,
+        name: 'CRM',
+        scopes: ['leads:write', 'leads:read'],
+        distribution_id: distribution.id,
+        created_at: created.created_at,
+        expires_at: null,
+        revoked_at: null,
+      },
     ]);
 
     const revoked = await cliJson(env, ['token', 'revoke', created.id]);
     expect(revoked.id).toBe(created.id);
     expect(Date.parse(revoked.revoked_at)).not.toBeNaN();
     expect(await pushStatus(server, distribution.id, created.token)).toBe(401);
-    expect((await cliJson<any[]>(env, ['token', 'list'])).find((t) => t.id === created.id)?.revoked_at).toBe(revoked.revoked_at);
+    expect((await cliJson<any[]>(env, ['token', 'list'])).find((t) => t.id === created.id)?.revoked_at).toBe(
+      revoked.revoked_at,
+    );
   });
 
   it('sets an expiry from --expires-in', async () => {
     const env = server.database.env;
     const distribution = await cliJson(env, ['distribution', 'create', '--name', 'Expiring']);
     const before = Date.now();
-    const created = await cliJson(
-      env, ['token', 'create', '--distribution', distribution.id, '--scopes', 'leads:read', '--expires-in', '90d'],
-    );
+    const created = await cliJson(env, [
+      'token',
+      'create',
+      '--distribution',
+      distribution.id,
+      '--scopes',
+      'leads:read',
+      '--expires-in',
+      '90d',
+    ]);
     const lifetime = Date.parse(created.expires_at) - before;
     expect(lifetime).toBeGreaterThan(90 * 86_400_000 - 60_000);
     expect(lifetime).toBeLessThan(90 * 86_400_000 + 60_000);
@@ -79,10 +120,22 @@ describe('lead-intake CLI', () => {
     { case: 'a missing option', args: ['token', 'create', '--scopes', 'leads:write'], code: 2 },
     { case: 'an option without its value', args: ['distribution', 'create', '--name'], code: 2 },
     { case: 'an unknown option', args: ['distribution', 'list', '--all'], code: 2 },
-    { case: 'a malformed duration', args: ['token', 'create', '--distribution', 'x', '--scopes', 'leads:write', '--expires-in', '3 days'], code: 2 },
+    {
+      case: 'a malformed duration',
+      args: ['token', 'create', '--distribution', 'x', '--scopes', 'leads:write', '--expires-in', '3 days'],
+      code: 2,
+    },
     { case: 'a missing token id', args: ['token', 'revoke'], code: 2 },
-    { case: 'an unknown scope', args: ['token', 'create', '--distribution', 'x', '--scopes', 'leads:write,api'], code: 1 },
-    { case: 'an unknown distribution', args: ['token', 'create', '--distribution', 'e2a61c4e-0000-4000-8000-000000000000', '--scopes', 'leads:write'], code: 1 },
+    {
+      case: 'an unknown scope',
+      args: ['token', 'create', '--distribution', 'x', '--scopes', 'leads:write,api'],
+      code: 1,
+    },
+    {
+      case: 'an unknown distribution',
+      args: ['token', 'create', '--distribution', 'e2a61c4e-0000-4000-8000-000000000000', '--scopes', 'leads:write'],
+      code: 1,
+    },
     { case: 'an unknown distribution to list', args: ['token', 'list', '--distribution', 'nope'], code: 1 },
     { case: 'an unknown token id', args: ['token', 'revoke', 'e2a61c4e-0000-4000-8000-000000000000'], code: 1 },
   ])('refuses $case: one line on stderr, nothing on stdout, exit $code', async ({ args, code }) => {
@@ -103,7 +156,11 @@ describe('lead-intake CLI', () => {
 
   it('exits with the code of the command: 2 with one line on stderr for a bad command line', async () => {
     const result = await runCliProcess(server.database.env, ['token', 'create', '--scopes', 'leads:write']);
-    expect(result).toEqual({ code: 2, stdout: '', stderr: 'lead-intake token create: --distribution is required (see lead-intake token create --help)\n' });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'lead-intake token create: --distribution is required (see lead-intake token create --help)\n',
+    });
   });
 
   it('runs as `npx lead-intake` and `npm exec` from the checkout', async () => {
@@ -114,23 +171,26 @@ describe('lead-intake CLI', () => {
     expect(viaNpmExec.stdout).toMatch(/^Usage: lead-intake/);
   }, 120_000);
 
-  it.runIf(dialect === 'sqlite')('waits for a write lock held by another process instead of failing (WAL, busy_timeout)', async () => {
-    const lock = new DatabaseSync(path.join(server.database.env.DATA_DIR!, 'lead-intake.db'));
-    try {
-      expect(lock.prepare('pragma journal_mode').get()).toEqual({ journal_mode: 'wal' });
-      lock.exec('begin immediate');
-      // Another process: this one holds the lock, and SQLite's busy wait would block it.
-      const waiting = runCliProcess(server.database.env, ['distribution', 'create', '--name', 'Waited']);
-      await sleep(1500);
-      // Readers are not blocked by the writer meanwhile: the server still answers.
-      expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
-      lock.exec('commit');
-      expect(printedJson(await waiting).name).toBe('Waited');
-    } finally {
-      if (lock.isTransaction) lock.exec('rollback');
-      lock.close();
-    }
-  });
+  it.runIf(dialect === 'sqlite')(
+    'waits for a write lock held by another process instead of failing (WAL, busy_timeout)',
+    async () => {
+      const lock = new DatabaseSync(path.join(server.database.env.DATA_DIR!, 'lead-intake.db'));
+      try {
+        expect(lock.prepare('pragma journal_mode').get()).toEqual({ journal_mode: 'wal' });
+        lock.exec('begin immediate');
+        // Another process: this one holds the lock, and SQLite's busy wait would block it.
+        const waiting = runCliProcess(server.database.env, ['distribution', 'create', '--name', 'Waited']);
+        await sleep(1500);
+        // Readers are not blocked by the writer meanwhile: the server still answers.
+        expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+        lock.exec('commit');
+        expect(printedJson(await waiting).name).toBe('Waited');
+      } finally {
+        if (lock.isTransaction) lock.exec('rollback');
+        lock.close();
+      }
+    },
+  );
 });
 
 // ---------------------------------------------------------------------------------------
@@ -150,7 +210,11 @@ afterEach(() => {
 });
 
 /** `node src/server.ts` (what npm start runs), or the CLI's `serve`. */
-async function startServeProcess(database: TestDatabase, env: Record<string, string> = {}, viaCli = false): Promise<ServeProcess> {
+async function startServeProcess(
+  database: TestDatabase,
+  env: Record<string, string> = {},
+  viaCli = false,
+): Promise<ServeProcess> {
   const port = await freePort();
   const args = viaCli ? [BIN, 'serve'] : ['src/server.ts'];
   const child = spawn(process.execPath, args, {
@@ -197,7 +261,11 @@ async function runCurlLine(line: string): Promise<number> {
   const url = /\s(https?:\/\/\S+)\s/.exec(line)![1]!;
   const authorization = /'Authorization: (apikey \S+)'/.exec(line)![1]!;
   const body = / -d '(.*)'$/.exec(line)![1]!;
-  const response = await fetch(url, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { authorization, 'content-type': 'application/json' },
+    body,
+  });
   return response.status;
 }
 
@@ -221,11 +289,14 @@ describe('first start', () => {
     // Plain text for a person, not inside a JSON log line; printed once.
     expect(first.stdout().match(/curl /g)).toHaveLength(1);
     // The printed sign-in opens the broker app, where the pushed lead is.
-    const [, appUrl, username, password] = /open (\S+)\/app and sign in as (\S+)\nwith the password (\S+) \(shown only now/.exec(first.stdout())!;
+    const [, appUrl, username, password] =
+      /open (\S+)\/app and sign in as (\S+)\nwith the password (\S+) \(shown only now/.exec(first.stdout())!;
     const port = new URL(appUrl!).port;
     const agent = new UserAgent({ url: `http://127.0.0.1:${port}`, config: { publicUrl: appUrl } as Config });
     const loginPage = await agent.follow(`${appUrl}/app`);
-    const inbox = await agent.follow(formAction(loginPage, '/login'), { form: { csrf: inputValue(loginPage.body, 'csrf')!, login: username!, password: password! } });
+    const inbox = await agent.follow(formAction(loginPage, '/login'), {
+      form: { csrf: inputValue(loginPage.body, 'csrf')!, login: username!, password: password! },
+    });
     expect(inbox.status).toBe(200);
     expect(inbox.body).toContain('Jan Peeters');
     await first.stop();

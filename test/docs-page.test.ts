@@ -7,7 +7,6 @@ import type { Browser } from 'playwright-core';
 import { launchChromium } from './support/browser.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
 
-
 let server: TestServer;
 let browser: Browser;
 beforeAll(async () => {

@@ -29,7 +29,11 @@ function push(server: ServerProcess, ref: string): Promise<Response> {
     method: 'POST',
     headers: { authorization: `apikey ${tenant.token}`, 'content-type': 'application/json' },
     body: JSON.stringify({
-      prospect: { first_name: 'Durable', last_name: 'Lead', external_refs: [{ external_ref: ref, external_ref_company: 'crm' }] },
+      prospect: {
+        first_name: 'Durable',
+        last_name: 'Lead',
+        external_refs: [{ external_ref: ref, external_ref_company: 'crm' }],
+      },
     }),
     signal: AbortSignal.timeout(10_000),
   });
@@ -59,7 +63,7 @@ it('keeps every push answered 201 when the server is killed with SIGKILL mid-str
       inFlight++;
       try {
         const response = await push(first, ref);
-        const body = await response.json() as { id: string };
+        const body = (await response.json()) as { id: string };
         if (response.status === 201) acknowledged.push({ ref, id: body.id });
         else unexpected.push(`${response.status} for ${ref}`);
         if (acknowledged.length >= KILL_AFTER_ACKS) kill();
@@ -85,7 +89,11 @@ it('keeps every push answered 201 when the server is killed with SIGKILL mid-str
     const ids = acknowledged.map((a) => a.id);
     const stored = new Set<string>();
     for (let i = 0; i < ids.length; i += 500) {
-      const rows = await database.handle.db.selectFrom('leads').select('id').where('id', 'in', ids.slice(i, i + 500)).execute();
+      const rows = await database.handle.db
+        .selectFrom('leads')
+        .select('id')
+        .where('id', 'in', ids.slice(i, i + 500))
+        .execute();
       for (const row of rows) stored.add(row.id);
     }
     expect(ids.filter((id) => !stored.has(id))).toEqual([]);
@@ -95,7 +103,11 @@ it('keeps every push answered 201 when the server is killed with SIGKILL mid-str
     const sample = [...acknowledged.slice(0, 10), ...acknowledged.slice(-20)];
     for (const { ref, id } of sample) {
       const response = await push(second, ref);
-      expect({ ref, status: response.status, id: (await response.json() as { id: string }).id }).toEqual({ ref, status: 200, id });
+      expect({ ref, status: response.status, id: ((await response.json()) as { id: string }).id }).toEqual({
+        ref,
+        status: 200,
+        id,
+      });
     }
   } finally {
     second.child.kill('SIGTERM');

@@ -47,7 +47,11 @@ describe('400 InvalidJSON', () => {
     ['a __proto__ key', '{"prospect": {"first_name": "Jan", "last_name": "P"}, "__proto__": {"admin": true}}'],
     ['a constructor.prototype key', '{"constructor": {"prototype": {"admin": true}}}'],
   ])('for %s', async (_, body) => {
-    const answer = await call(leadsUrl(), { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body });
+    const answer = await call(leadsUrl(), {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body,
+    });
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual(invalidJson);
   });
@@ -55,10 +59,16 @@ describe('400 InvalidJSON', () => {
 
 describe('401 and 403 come before the body is looked at', () => {
   it('401 with WWW-Authenticate for a request without credentials and with a malformed body', async () => {
-    const answer = await call(leadsUrl(), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    const answer = await call(leadsUrl(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{',
+    });
     expect(answer.status).toBe(401);
     expect(answer.headers.get('www-authenticate')).toMatch(/apikey/i);
-    expect(answer.body).toEqual(oneError('Unauthenticated', 'Authorization', 'The credentials are missing or not valid.'));
+    expect(answer.body).toEqual(
+      oneError('Unauthenticated', 'Authorization', 'The credentials are missing or not valid.'),
+    );
   });
 
   it('403 for another distribution, in the language asked for', async () => {
@@ -105,14 +115,24 @@ describe('404 NotFound', () => {
 describe('413 PayloadTooLarge', () => {
   it('for a body over BODY_LIMIT', async () => {
     const body = JSON.stringify({ prospect: { first_name: 'J'.repeat(BODY_LIMIT), last_name: 'P' } });
-    const answer = await call(leadsUrl(), { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body });
+    const answer = await call(leadsUrl(), {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body,
+    });
     expect(answer.status).toBe(413);
-    expect(answer.body).toEqual(oneError('PayloadTooLarge', '', `The request body exceeds the maximum size. (${BODY_LIMIT} bytes)`));
+    expect(answer.body).toEqual(
+      oneError('PayloadTooLarge', '', `The request body exceeds the maximum size. (${BODY_LIMIT} bytes)`),
+    );
   });
 });
 
 describe('415 UnsupportedMediaType', () => {
-  const unsupported = oneError('UnsupportedMediaType', 'Content-Type', 'The request body must be sent as application/json.');
+  const unsupported = oneError(
+    'UnsupportedMediaType',
+    'Content-Type',
+    'The request body must be sent as application/json.',
+  );
 
   it.each([
     ['no Content-Type and no body', undefined, undefined],
@@ -145,7 +165,12 @@ describe('errors raised inside the app', () => {
 
   beforeAll(async () => {
     const config = loadConfig({ ...server.database.env, LOG_LEVEL: 'silent' });
-    const stream = new Writable({ write(chunk, _encoding, done) { logLines.push(String(chunk)); done(); } });
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        logLines.push(String(chunk));
+        done();
+      },
+    });
     app = await buildApp({ config, database: server.database.handle, logger: { level: 'error', stream } });
     app.get('/test/boom', async () => {
       throw new Error('select secret from parties where id = 1');
@@ -153,13 +178,27 @@ describe('errors raised inside the app', () => {
     app.get('/test/rate-limited', async () => {
       throw Object.assign(new Error('Rate limit exceeded'), { statusCode: 429 });
     });
-    app.get('/test/sso-user', {
-      onRequest: async (request) => {
-        request.caller = { kind: 'user', id: 'u1', distributionId: 'd1', scopes: ['api'], language: 'de', clientId: 'c1' };
+    app.get(
+      '/test/sso-user',
+      {
+        onRequest: async (request) => {
+          request.caller = {
+            kind: 'user',
+            id: 'u1',
+            distributionId: 'd1',
+            scopes: ['api'],
+            language: 'de',
+            clientId: 'c1',
+          };
+        },
       },
-    }, async () => {
-      throw new ValidationError([{ target: 'prospect.risk_objects.cars.0.id', code: 'unknown_reference' }], 'CustomerLead');
-    });
+      async () => {
+        throw new ValidationError(
+          [{ target: 'prospect.risk_objects.cars.0.id', code: 'unknown_reference' }],
+          'CustomerLead',
+        );
+      },
+    );
     await app.ready();
   });
   afterAll(async () => app?.close());
@@ -169,7 +208,9 @@ describe('errors raised inside the app', () => {
     expect(answer.statusCode).toBe(500);
     const requestId = answer.headers['x-request-id'];
     expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(answer.json()).toEqual(oneError('InternalError', '', 'An unexpected error occurred. Please try again later.'));
+    expect(answer.json()).toEqual(
+      oneError('InternalError', '', 'An unexpected error occurred. Please try again later.'),
+    );
     expect(answer.body).not.toMatch(/select|secret|parties|at .*\.ts/);
     const logged = logLines.map((line) => JSON.parse(line)).find((entry) => entry.reqId === requestId);
     expect(logged?.err?.message).toBe('select secret from parties where id = 1');

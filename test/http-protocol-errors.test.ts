@@ -19,22 +19,43 @@ function expectDocumentedError(answer: RawAnswer, status: number, type: string):
   expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   expect(answer.headers['x-content-type-options']).toBe('nosniff');
   expect(answer.json).toEqual({
-    detail: { type, errors: [{ type, target: '', message: expect.any(String) }], error_str: expect.stringMatching(/^1 error for Request\n/) },
+    detail: {
+      type,
+      errors: [{ type, target: '', message: expect.any(String) }],
+      error_str: expect.stringMatching(/^1 error for Request\n/),
+    },
   });
 }
 
 describe('bytes that are not HTTP/1.1', () => {
   it('oversized headers: 431', async () => {
-    const answer = await rawRequest(server.url, ['GET /healthz HTTP/1.1', 'Host: x', `X-Big: ${'a'.repeat(20_000)}`, 'Connection: close']);
+    const answer = await rawRequest(server.url, [
+      'GET /healthz HTTP/1.1',
+      'Host: x',
+      `X-Big: ${'a'.repeat(20_000)}`,
+      'Connection: close',
+    ]);
     expectDocumentedError(answer, 431, 'HeaderFieldsTooLarge');
   });
 
   it.each([
-    ['Content-Length with Transfer-Encoding', ['POST /healthz HTTP/1.1', 'Host: x', 'Content-Length: 5', 'Transfer-Encoding: chunked'], '0\r\n\r\n'],
+    [
+      'Content-Length with Transfer-Encoding',
+      ['POST /healthz HTTP/1.1', 'Host: x', 'Content-Length: 5', 'Transfer-Encoding: chunked'],
+      '0\r\n\r\n',
+    ],
     ['a header line without a colon', ['GET /healthz HTTP/1.1', 'Host: x', 'this is not a header'], ''],
     ['a method the parser does not know', ['FETCH /healthz HTTP/1.1', 'Host: x'], ''],
-    ['a chunk size that is not hexadecimal', ['POST /healthz HTTP/1.1', 'Host: x', 'Transfer-Encoding: chunked'], 'zz\r\nabc\r\n0\r\n\r\n'],
-    ['two Content-Length values', ['POST /healthz HTTP/1.1', 'Host: x', 'Content-Length: 1', 'Content-Length: 2'], 'ab'],
+    [
+      'a chunk size that is not hexadecimal',
+      ['POST /healthz HTTP/1.1', 'Host: x', 'Transfer-Encoding: chunked'],
+      'zz\r\nabc\r\n0\r\n\r\n',
+    ],
+    [
+      'two Content-Length values',
+      ['POST /healthz HTTP/1.1', 'Host: x', 'Content-Length: 1', 'Content-Length: 2'],
+      'ab',
+    ],
     ['a space before the colon', ['GET /healthz HTTP/1.1', 'Host : x'], ''],
   ])('%s: 400 BadRequest', async (_name, head, body) => {
     expectDocumentedError(await rawRequest(server.url, head, body), 400, 'BadRequest');
@@ -52,7 +73,13 @@ describe('slow clients', () => {
     const path = `/v1/api/distributions/${tenant.distributionId}/leads/customers`;
     const answer = await rawRequest(
       server.url,
-      [`POST ${path} HTTP/1.1`, 'Host: x', `Authorization: apikey ${tenant.token}`, 'Content-Type: application/json', 'Content-Length: 200'],
+      [
+        `POST ${path} HTTP/1.1`,
+        'Host: x',
+        `Authorization: apikey ${tenant.token}`,
+        'Content-Type: application/json',
+        'Content-Length: 200',
+      ],
       '{',
       { trickle: Array.from({ length: 100 }, () => ' '), intervalMs: 100, timeoutMs: 8_000 },
     );
@@ -62,7 +89,10 @@ describe('slow clients', () => {
   });
 
   it('a connection that stops in the middle of its headers is answered 408 and closed', async () => {
-    const answer = await rawRequest(server.url, ['GET /healthz HTTP/1.1', 'Host: x'], '', { unterminated: true, timeoutMs: 8_000 });
+    const answer = await rawRequest(server.url, ['GET /healthz HTTP/1.1', 'Host: x'], '', {
+      unterminated: true,
+      timeoutMs: 8_000,
+    });
     expectDocumentedError(answer, 408, 'RequestTimeout');
     expect(answer.elapsedMs).toBeLessThan(3_000);
   });
@@ -70,7 +100,9 @@ describe('slow clients', () => {
 
 describe('headers on every answer', () => {
   it('API answers, success and error alike, are nosniff and no-store', async () => {
-    const ok = await fetch(`${server.url}/v1/api/distributions/${tenant.distributionId}/leads?limit=1`, { headers: { authorization: `apikey ${tenant.token}` } });
+    const ok = await fetch(`${server.url}/v1/api/distributions/${tenant.distributionId}/leads?limit=1`, {
+      headers: { authorization: `apikey ${tenant.token}` },
+    });
     const refused = await fetch(`${server.url}/v1/api/distributions/${tenant.distributionId}/leads`);
     for (const response of [ok, refused]) {
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');

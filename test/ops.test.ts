@@ -92,8 +92,15 @@ describe('GET /metrics', () => {
       'lead_intake_http_requests_total{method="POST",route="/v1/api/distributions/:distribution_id/leads/customers",status_code="401"} 1',
     );
     expect(text).toContain('lead_intake_http_requests_total{method="GET",route="unmatched",status_code="404"} 1');
-    expect(text).toMatch(/lead_intake_http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/healthz",status_code="200"\} \d/);
-    expect(sampleValue(text, 'lead_intake_http_request_duration_seconds_count{method="GET",route="/healthz",status_code="200"}')).toBe(before + 2);
+    expect(text).toMatch(
+      /lead_intake_http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/healthz",status_code="200"\} \d/,
+    );
+    expect(
+      sampleValue(
+        text,
+        'lead_intake_http_request_duration_seconds_count{method="GET",route="/healthz",status_code="200"}',
+      ),
+    ).toBe(before + 2);
     // Raw URLs never become label values: one series per route, not per id.
     expect(text).not.toContain(distributionId);
   });
@@ -114,12 +121,19 @@ describe('GET /metrics', () => {
     const other = await buildApp({ config: server.config, database: server.database.handle });
     try {
       const url = await other.listen({ port: 0, host: '127.0.0.1' });
-      const ownBefore = sampleValue(await scrape(), 'lead_intake_http_requests_total{method="GET",route="/readyz",status_code="200"}');
+      const ownBefore = sampleValue(
+        await scrape(),
+        'lead_intake_http_requests_total{method="GET",route="/readyz",status_code="200"}',
+      );
       await fetch(`${url}/readyz`);
       const otherText = await scrape(url);
-      expect(sampleValue(otherText, 'lead_intake_http_requests_total{method="GET",route="/readyz",status_code="200"}')).toBe(1);
+      expect(
+        sampleValue(otherText, 'lead_intake_http_requests_total{method="GET",route="/readyz",status_code="200"}'),
+      ).toBe(1);
       expect(otherText).not.toContain('route="/healthz"');
-      expect(sampleValue(await scrape(), 'lead_intake_http_requests_total{method="GET",route="/readyz",status_code="200"}')).toBe(ownBefore);
+      expect(
+        sampleValue(await scrape(), 'lead_intake_http_requests_total{method="GET",route="/readyz",status_code="200"}'),
+      ).toBe(ownBefore);
     } finally {
       await other.close();
     }
@@ -148,7 +162,12 @@ describe('GET /openapi.json', () => {
     expect(document.info).toMatchObject({ title: 'lead-intake API', version: packageJson.version });
     expect(document.info.description).toContain('upsert');
     expect(document.servers).toEqual([{ url: PUBLIC_URL }]);
-    expect(document.tags.map((tag: { name: string }) => tag.name)).toEqual(['leads', 'reference data', 'operations', 'sso']);
+    expect(document.tags.map((tag: { name: string }) => tag.name)).toEqual([
+      'leads',
+      'reference data',
+      'operations',
+      'sso',
+    ]);
   });
 
   it('documents both authorization schemes', () => {
@@ -161,27 +180,34 @@ describe('GET /openapi.json', () => {
   it.each([
     ['customers', 'pushCustomerLead', leadExamples.CUSTOMER],
     ['companies', 'pushCompanyLead', leadExamples.COMPANY],
-  ] as const)('describes POST .../leads/%s with its example, which the schema accepts', (kind, operationId, example) => {
-    const operation = document.paths[`/v1/api/distributions/{distribution_id}/leads/${kind}`].post;
-    expect(operation.operationId).toBe(operationId);
-    expect(operation.tags).toEqual(['leads']);
-    expect(operation.security).toEqual([{ apikey: [] }, { bearer: [] }]);
-    const media = operation.requestBody.content['application/json'];
-    expect(media.example).toEqual(example);
-    const ajv = new Ajv({ strict: false, allErrors: true });
-    addFormats(ajv);
-    const valid = ajv.validate(media.schema, media.example);
-    expect(ajv.errors ?? []).toEqual([]);
-    expect(valid).toBe(true);
-    expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '201', '401', '403', '409', '422']));
-    expect(operation.responses['201'].headers.Location).toBeDefined();
-    expect(operation.responses['422'].description).toMatch(/^ValidationError/);
-  });
+  ] as const)(
+    'describes POST .../leads/%s with its example, which the schema accepts',
+    (kind, operationId, example) => {
+      const operation = document.paths[`/v1/api/distributions/{distribution_id}/leads/${kind}`].post;
+      expect(operation.operationId).toBe(operationId);
+      expect(operation.tags).toEqual(['leads']);
+      expect(operation.security).toEqual([{ apikey: [] }, { bearer: [] }]);
+      const media = operation.requestBody.content['application/json'];
+      expect(media.example).toEqual(example);
+      const ajv = new Ajv({ strict: false, allErrors: true });
+      addFormats(ajv);
+      const valid = ajv.validate(media.schema, media.example);
+      expect(ajv.errors ?? []).toEqual([]);
+      expect(valid).toBe(true);
+      expect(Object.keys(operation.responses)).toEqual(
+        expect.arrayContaining(['200', '201', '401', '403', '409', '422']),
+      );
+      expect(operation.responses['201'].headers.Location).toBeDefined();
+      expect(operation.responses['422'].description).toMatch(/^ValidationError/);
+    },
+  );
 
   it('tags the operational routes and leaves out the documentation routes', () => {
     for (const path of ['/healthz', '/readyz', '/metrics']) {
       expect(document.paths[path].get.tags).toEqual(['operations']);
     }
-    expect(Object.keys(document.paths).filter((path) => path.startsWith('/docs') || path === '/openapi.json')).toEqual([]);
+    expect(Object.keys(document.paths).filter((path) => path.startsWith('/docs') || path === '/openapi.json')).toEqual(
+      [],
+    );
   });
 });

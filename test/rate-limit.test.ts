@@ -55,7 +55,11 @@ describe('in memory', () => {
     expect(Number(reset)).toBeLessThanOrEqual(60);
     expect(replies[3]!.headers.get('retry-after')).toBe(reset);
     expect(replies[3]!.body).toEqual({
-      detail: { type: 'RateLimited', errors: [{ type: 'RateLimited', target: '', message: expect.any(String) }], error_str: expect.stringMatching(/^1 error for Request\n/) },
+      detail: {
+        type: 'RateLimited',
+        errors: [{ type: 'RateLimited', target: '', message: expect.any(String) }],
+        error_str: expect.stringMatching(/^1 error for Request\n/),
+      },
     });
     expect(replies[3]!.headers.get('x-request-id')).toBeTruthy();
     // Another token of the same distribution has its own count.
@@ -124,7 +128,9 @@ describe('in memory', () => {
   it('defaults to 1200/min and refuses a value it cannot read', () => {
     expect(loadConfig({}).rateLimit).toEqual({ max: 1200, windowMs: 60_000 });
     expect(loadConfig({ RATE_LIMIT: '50/h' }).rateLimit).toEqual({ max: 50, windowMs: 3_600_000 });
-    expect(() => loadConfig({ RATE_LIMIT: '1200 per minute' })).toThrow(/RATE_LIMIT="1200 per minute": must be <requests>\/<s\|min\|h>/);
+    expect(() => loadConfig({ RATE_LIMIT: '1200 per minute' })).toThrow(
+      /RATE_LIMIT="1200 per minute": must be <requests>\/<s\|min\|h>/,
+    );
     expect(() => loadConfig({ REDIS_URL: 'localhost:6379' })).toThrow(/REDIS_URL: must start with redis:\/\//);
   });
 });
@@ -134,11 +140,18 @@ describe('in Redis (REDIS_URL)', () => {
     const s = await server({ RATE_LIMIT: 'off' }); // only the database and its tenant are used
     const tenant = await createTenant(s.database.handle);
     const prefix = testPrefix();
-    const env = { ...s.database.env, RATE_LIMIT: '4/min', REDIS_URL, REDIS_KEY_PREFIX: prefix, WEBHOOK_WORKER: 'false' };
+    const env = {
+      ...s.database.env,
+      RATE_LIMIT: '4/min',
+      REDIS_URL,
+      REDIS_KEY_PREFIX: prefix,
+      WEBHOOK_WORKER: 'false',
+    };
     processes = await Promise.all([startServerProcess(env), startServerProcess(env)]);
     const [a, b] = processes.map((p) => ({ url: p.url }) as TestServer);
     const statuses = [];
-    for (const target of [a, b, a, b, a, b]) statuses.push((await callApi(target!, tenant, 'GET', list(tenant.distributionId))).status);
+    for (const target of [a, b, a, b, a, b])
+      statuses.push((await callApi(target!, tenant, 'GET', list(tenant.distributionId))).status);
     expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
     // The count lives under this test's prefix, and expires with its window.
     const redis = new Redis(REDIS_URL);
@@ -160,7 +173,13 @@ describe('in Redis (REDIS_URL)', () => {
     expect((await callApi(s, tenant, 'GET', list(tenant.distributionId))).status).toBe(200);
     expect((await callApi(s, tenant, 'GET', list(tenant.distributionId))).status).toBe(429);
     const app = Fastify();
-    await expect(registerRateLimit(app, { rateLimit: { max: 1, windowMs: 1000 }, redisUrl: 'redis://127.0.0.1:1', redisKeyPrefix: prefix })).rejects.toThrow(/ECONNREFUSED/);
+    await expect(
+      registerRateLimit(app, {
+        rateLimit: { max: 1, windowMs: 1000 },
+        redisUrl: 'redis://127.0.0.1:1',
+        redisKeyPrefix: prefix,
+      }),
+    ).rejects.toThrow(/ECONNREFUSED/);
     await app.close();
   });
 });

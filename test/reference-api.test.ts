@@ -18,7 +18,11 @@ beforeAll(async () => {
   reader = await createTenant(server.database.handle, ['enterprise:read', 'address:read', 'vehicle:read']);
   const addresses = path.join(tempDir(), 'openaddress-bebru.csv');
   fs.writeFileSync(addresses, bestCsv(BRUSSELS_ADDRESSES));
-  for (const args of [['enterprises', writeFolder(kboDump())], ['addresses', addresses], ['vehicles', ...eeaFiles()]]) {
+  for (const args of [
+    ['enterprises', writeFolder(kboDump())],
+    ['addresses', addresses],
+    ['vehicles', ...eeaFiles()],
+  ]) {
     await cliJson(server.database.env, ['data', 'import', ...args]);
   }
 });
@@ -33,9 +37,17 @@ describe('enterprises', () => {
       const reply = await get(`/enterprises/${encodeURIComponent(spelling)}`);
       expect(reply.status, spelling).toBe(200);
       expect(reply.body).toMatchObject({
-        enterprise_number: '0200.065.765', vat_number: 'BE0200065765', name: 'Intergemeentelijke Vereniging Veneco',
-        status: 'active', type: 'legal_person', juridical_form: { code: '416' }, start_date: '1961-03-29',
-        contacts: [{ type: 'email', value: 'info@veneco.be' }, { type: 'phone', value: '09 240 83 00' }],
+        enterprise_number: '0200.065.765',
+        vat_number: 'BE0200065765',
+        name: 'Intergemeentelijke Vereniging Veneco',
+        status: 'active',
+        type: 'legal_person',
+        juridical_form: { code: '416' },
+        start_date: '1961-03-29',
+        contacts: [
+          { type: 'email', value: 'info@veneco.be' },
+          { type: 'phone', value: '09 240 83 00' },
+        ],
         activities: [{ nace_version: '2008', nace_code: '84130', classification: 'main' }],
       });
       expect(reply.body.denominations).toEqual([
@@ -60,7 +72,9 @@ describe('enterprises', () => {
     for (const bad of ['0200.065.766', '12345', 'BE02000657650', 'abc']) {
       const reply = await get(`/enterprises/${bad}`);
       expect(reply.status, bad).toBe(422);
-      expect(reply.body.detail.errors).toEqual([expect.objectContaining({ type: 'ValidationError', target: 'number' })]);
+      expect(reply.body.detail.errors).toEqual([
+        expect.objectContaining({ type: 'ValidationError', target: 'number' }),
+      ]);
     }
     const unknown = await get('/enterprises/0202.239.951');
     expect(unknown.status).toBe(404);
@@ -97,8 +111,20 @@ describe('addresses', () => {
   it('finds the same address from Dutch or French free text, the exact house number first', async () => {
     const nl = await get(`/addresses?q=${encodeURIComponent('Wetstraat 16 Brussel')}`);
     const fr = await get(`/addresses?q=${encodeURIComponent('rue de la loi 16 1000')}`);
-    expect(nl.body.items[0]).toMatchObject({ id: '1', street: 'Wetstraat', housenr: '16', zipcode: '1000', municipality: 'Brussel', language: 'nl' });
-    expect(fr.body.items[0]).toMatchObject({ id: '1', street: 'Rue de la Loi', municipality: 'Bruxelles', language: 'fr' });
+    expect(nl.body.items[0]).toMatchObject({
+      id: '1',
+      street: 'Wetstraat',
+      housenr: '16',
+      zipcode: '1000',
+      municipality: 'Brussel',
+      language: 'nl',
+    });
+    expect(fr.body.items[0]).toMatchObject({
+      id: '1',
+      street: 'Rue de la Loi',
+      municipality: 'Bruxelles',
+      language: 'fr',
+    });
     expect(nl.body.items[0].street_names).toEqual({ nl: 'Wetstraat', fr: 'Rue de la Loi', de: null });
     // A house number typed in full means itself; the number being typed also finds longer ones.
     expect(nl.body.items.map((a: any) => a.id)).toEqual(['1']);
@@ -121,7 +147,14 @@ describe('addresses', () => {
 
   it('lists postal codes by number or name prefix', async () => {
     const brussels = await get('/postal-codes?q=brux');
-    expect(brussels.body.items).toEqual([{ zipcode: '1000', municipality: { nl: 'Brussel', fr: 'Bruxelles', de: null }, postname: { nl: 'Brussel', fr: 'Bruxelles' }, addresses: 2 }]);
+    expect(brussels.body.items).toEqual([
+      {
+        zipcode: '1000',
+        municipality: { nl: 'Brussel', fr: 'Bruxelles', de: null },
+        postname: { nl: 'Brussel', fr: 'Bruxelles' },
+        addresses: 2,
+      },
+    ]);
     expect((await get('/postal-codes?q=10')).body.items.map((p: any) => p.zipcode)).toEqual(['1000', '1040']);
     expect((await get('/postal-codes')).body.items).toHaveLength(4);
   });
@@ -129,29 +162,56 @@ describe('addresses', () => {
 
 describe('vehicles', () => {
   it('lists brands, models and versions', async () => {
-    expect((await get('/vehicles/brands')).body).toEqual({ items: [{ name: 'TESLA', versions: 1 }, { name: 'VOLKSWAGEN', versions: 2 }], next: null });
+    expect((await get('/vehicles/brands')).body).toEqual({
+      items: [
+        { name: 'TESLA', versions: 1 },
+        { name: 'VOLKSWAGEN', versions: 2 },
+      ],
+      next: null,
+    });
     expect((await get('/vehicles/brands/volkswagen/models')).body.items).toEqual([{ name: 'GOLF', versions: 2 }]);
     expect((await get('/vehicles/brands/TRABANT/models')).status).toBe(404);
     const versions = await get('/vehicles/versions?brand=VOLKSWAGEN&year=2019');
     expect(versions.body.items.map((v: any) => v.version)).toEqual(['CDA110', 'CDB085']);
     const one = await get(`/vehicles/versions/${versions.body.items[1].id}`);
-    expect(one.body).toMatchObject({ brand: 'VOLKSWAGEN', model: 'GOLF', fuel: 'diesel', engine_cc: 1968, power_kw: 85, years: [2019] });
+    expect(one.body).toMatchObject({
+      brand: 'VOLKSWAGEN',
+      model: 'GOLF',
+      fuel: 'diesel',
+      engine_cc: 1968,
+      power_kw: 85,
+      years: [2019],
+    });
     expect((await get('/vehicles/versions/unknown')).status).toBe(404);
   });
 
   it('searches versions by word prefixes', async () => {
     expect((await get('/vehicles/versions?q=golf%20dies')).body.items.map((v: any) => v.version)).toEqual(['CDB085']);
-    expect((await get('/vehicles/versions?q=model%203')).body.items[0]).toMatchObject({ brand: 'TESLA', electric_range_km: 513 });
+    expect((await get('/vehicles/versions?q=model%203')).body.items[0]).toMatchObject({
+      brand: 'TESLA',
+      electric_range_km: 513,
+    });
   });
 
   it('decodes VINs and is 422 on vin for a malformed one', async () => {
     const golf = await get('/vehicles/vin/WVWZZZ1KZAW000001');
     expect(golf.body).toEqual({
-      vin: 'WVWZZZ1KZAW000001', valid: true, wmi: 'WVW', manufacturer: 'Volkswagen', country: 'Germany', region: 'Europe',
-      model_year: [1980, 2010], check_digit: { applies: false, valid: null }, brand: 'VOLKSWAGEN',
+      vin: 'WVWZZZ1KZAW000001',
+      valid: true,
+      wmi: 'WVW',
+      manufacturer: 'Volkswagen',
+      country: 'Germany',
+      region: 'Europe',
+      model_year: [1980, 2010],
+      check_digit: { applies: false, valid: null },
+      brand: 'VOLKSWAGEN',
     });
     const american = await get('/vehicles/vin/1M8GDM9A1KP042788');
-    expect(american.body).toMatchObject({ valid: false, check_digit: { applies: true, valid: false }, region: 'North America' });
+    expect(american.body).toMatchObject({
+      valid: false,
+      check_digit: { applies: true, valid: false },
+      region: 'North America',
+    });
     for (const bad of ['WVWZZZ1KZAW00000', 'WVWZZZ1KZAW0000001', 'WVWZZZ1KZAW00000O', 'WVWZZZ1KZAW00000%C3%A9']) {
       const reply = await get(`/vehicles/vin/${bad}`);
       expect(reply.status, bad).toBe(422);
@@ -161,9 +221,19 @@ describe('vehicles', () => {
 });
 
 describe('access and bad input', () => {
-  const paths = ['/enterprises/0200065765', '/enterprises?q=vene', '/addresses?q=wet', '/addresses/1', '/postal-codes',
-    '/vehicles/brands', '/vehicles/brands/TESLA/models', '/vehicles/versions', '/vehicles/vin/WVWZZZ1KZAW000001'];
-  const scopeOf = (p: string) => (p.startsWith('/enterprises') ? 'enterprise:read' : p.startsWith('/vehicles') ? 'vehicle:read' : 'address:read');
+  const paths = [
+    '/enterprises/0200065765',
+    '/enterprises?q=vene',
+    '/addresses?q=wet',
+    '/addresses/1',
+    '/postal-codes',
+    '/vehicles/brands',
+    '/vehicles/brands/TESLA/models',
+    '/vehicles/versions',
+    '/vehicles/vin/WVWZZZ1KZAW000001',
+  ];
+  const scopeOf = (p: string) =>
+    p.startsWith('/enterprises') ? 'enterprise:read' : p.startsWith('/vehicles') ? 'vehicle:read' : 'address:read';
 
   it('is 401 without credentials and 403 without the scope, for any distribution token with it', async () => {
     const leadsOnly = await createTenant(server.database.handle, ['leads:write', 'leads:read']);
@@ -187,22 +257,49 @@ describe('access and bad input', () => {
 
   it('answers every bad query with 422 in the documented body, naming the parameter', async () => {
     const cases: [string, string][] = [
-      ['/enterprises?q=', 'q'], [`/enterprises?q=${'a'.repeat(500)}`, 'q'], ['/enterprises?q=%22%2A%28%29', 'q'],
-      ['/enterprises?q=vene&limit=0', 'limit'], ['/enterprises?q=vene&limit=101', 'limit'], ['/enterprises?q=vene&cursor=%21%21', 'cursor'],
-      ['/enterprises?q=vene&zipcode=10000', 'zipcode'], ['/addresses', 'q'], ['/addresses?q=%20', 'q'],
-      ['/addresses?q=wet&municipality=%2D', 'municipality'], ['/addresses?q=wet&limit=x', 'limit'], ['/postal-codes?q=x&other=1', 'other'],
-      ['/vehicles/versions?year=20x', 'year'], ['/vehicles/versions?q=%2A', 'q'], ['/vehicles/brands?cursor=LTE', 'cursor'],
+      ['/enterprises?q=', 'q'],
+      [`/enterprises?q=${'a'.repeat(500)}`, 'q'],
+      ['/enterprises?q=%22%2A%28%29', 'q'],
+      ['/enterprises?q=vene&limit=0', 'limit'],
+      ['/enterprises?q=vene&limit=101', 'limit'],
+      ['/enterprises?q=vene&cursor=%21%21', 'cursor'],
+      ['/enterprises?q=vene&zipcode=10000', 'zipcode'],
+      ['/addresses', 'q'],
+      ['/addresses?q=%20', 'q'],
+      ['/addresses?q=wet&municipality=%2D', 'municipality'],
+      ['/addresses?q=wet&limit=x', 'limit'],
+      ['/postal-codes?q=x&other=1', 'other'],
+      ['/vehicles/versions?year=20x', 'year'],
+      ['/vehicles/versions?q=%2A', 'q'],
+      ['/vehicles/brands?cursor=LTE', 'cursor'],
     ];
     for (const [url, target] of cases) {
       const reply = await get(url);
       expect(reply.status, url).toBe(422);
       expect(reply.body.detail.type).toBe('ValidationError');
-      expect(reply.body.detail.errors.map((e: any) => e.target), url).toContain(target);
+      expect(
+        reply.body.detail.errors.map((e: any) => e.target),
+        url,
+      ).toContain(target);
     }
   });
 
   it('never answers 5xx to search syntax, odd characters or huge offsets', async () => {
-    for (const q of ['"wet', 'wet*', 'NEAR(a b)', 'a OR b', 'a AND NOT b', "l'église", '16-18', '😀 wet', 'zipcode:1000', '-x', '^a', 'a:*', '!&|']) {
+    for (const q of [
+      '"wet',
+      'wet*',
+      'NEAR(a b)',
+      'a OR b',
+      'a AND NOT b',
+      "l'église",
+      '16-18',
+      '😀 wet',
+      'zipcode:1000',
+      '-x',
+      '^a',
+      'a:*',
+      '!&|',
+    ]) {
       for (const base of ['/enterprises', '/addresses', '/postal-codes', '/vehicles/versions']) {
         const reply = await get(`${base}?q=${encodeURIComponent(q)}`);
         expect(reply.status, `${base} ${q}`).toBeLessThan(500);

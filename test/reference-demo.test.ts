@@ -10,7 +10,12 @@ import { createTenant, startTestServer, type Tenant, type TestServer } from './s
 
 let server: TestServer;
 let tenant: Tenant;
-const log = { info: () => {}, error: (object: object) => { throw new Error(JSON.stringify(object)); } };
+const log = {
+  info: () => {},
+  error: (object: object) => {
+    throw new Error(JSON.stringify(object));
+  },
+};
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -27,7 +32,9 @@ describe('demo start', () => {
     expect(status.vehicles.rows.version).toBeGreaterThanOrEqual(20);
 
     const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    const urls = [...readme.matchAll(/^curl -s -H "Authorization: apikey \$TOKEN" 'http:\/\/localhost:8080\/v1\/api(\S+)'$/gm)].map((m) => m[1]!);
+    const urls = [
+      ...readme.matchAll(/^curl -s -H "Authorization: apikey \$TOKEN" 'http:\/\/localhost:8080\/v1\/api(\S+)'$/gm),
+    ].map((m) => m[1]!);
     expect(urls).toHaveLength(3);
     for (const url of urls) {
       const reply = await callApi(server, tenant, 'GET', url);
@@ -39,6 +46,8 @@ describe('demo start', () => {
 
     // A second start leaves imported data alone.
     await importSamplesIfEmpty(server.database.handle, { ...server.config, production: false }, log);
-    expect((await cliJson(server.database.env, ['data', 'status'])).enterprises.imported_at).toBe(status.enterprises.imported_at);
+    expect((await cliJson(server.database.env, ['data', 'status'])).enterprises.imported_at).toBe(
+      status.enterprises.imported_at,
+    );
   });
 });

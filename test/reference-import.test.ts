@@ -10,7 +10,16 @@ import { main } from '../src/cli/main.ts';
 import { childEnv, cliJson, runCli } from './support/cli.ts';
 import { callApi } from './support/api-client.ts';
 import { createTenant, startTestServer, type Tenant, type TestServer } from './support/test-server.ts';
-import { BRUSSELS_ADDRESSES, bestCsv, eeaFiles, gzip, kboDump, tempDir, writeFolder, writeZip } from './support/reference-files.ts';
+import {
+  BRUSSELS_ADDRESSES,
+  bestCsv,
+  eeaFiles,
+  gzip,
+  kboDump,
+  tempDir,
+  writeFolder,
+  writeZip,
+} from './support/reference-files.ts';
 
 let server: TestServer;
 let tenant: Tenant;
@@ -27,18 +36,35 @@ describe('data import enterprises', () => {
   it('loads a KBO dump folder: enterprises only, struck-off addresses dropped, with a JSON summary', async () => {
     const summary = await cliJson(server.database.env, ['data', 'import', 'enterprises', writeFolder(kboDump())]);
     expect(summary).toMatchObject({
-      source: 'enterprises', snapshot_date: '2026-11-01',
+      source: 'enterprises',
+      snapshot_date: '2026-11-01',
       rows: { enterprise: 3, establishment: 2, denomination: 5, address: 2, contact: 2, activity: 2 },
-      skipped: { 'struck-off addresses': 1, 'denomination rows of establishments': 1, 'address rows of establishments': 1 },
+      skipped: {
+        'struck-off addresses': 1,
+        'denomination rows of establishments': 1,
+        'address rows of establishments': 1,
+      },
     });
     expect(summary.rows_per_second).toBeGreaterThan(0);
     expect(summary.peak_rss_mb).toBeGreaterThan(0);
     const veneco = await callApi(server, tenant, 'GET', '/enterprises/0200.065.765');
     expect(veneco.status).toBe(200);
-    expect(veneco.body.addresses).toEqual([{ type: 'registered_office', street: 'Sint-Lievenslaan', housenr: '27', boxnr: null, zipcode: '9000', city: 'Gent', country_code: 'BE' }]);
+    expect(veneco.body.addresses).toEqual([
+      {
+        type: 'registered_office',
+        street: 'Sint-Lievenslaan',
+        housenr: '27',
+        boxnr: null,
+        zipcode: '9000',
+        city: 'Gent',
+        country_code: 'BE',
+      },
+    ]);
     expect(veneco.body.establishment_count).toBe(2);
     // A quoted comma and quotes inside a name survive as published.
-    const bakery = await callApi(server, tenant, 'GET', '/enterprises/0403170701', { headers: { 'accept-language': 'fr' } });
+    const bakery = await callApi(server, tenant, 'GET', '/enterprises/0403170701', {
+      headers: { 'accept-language': 'fr' },
+    });
     expect(bakery.body.name).toBe('Boulangerie "Le Pain", Dupont SRL');
     expect(bakery.body.start_date).toBe('1990-02-01');
   });
@@ -68,7 +94,9 @@ describe('data import enterprises', () => {
     files['enterprise.csv'] = '"EnterpriseNumber","Status"\n"0200.065.765","AC"\n';
     const refused = await importData('enterprises', writeFolder(files));
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/enterprise\.csv: not the expected format, missing columns JuridicalSituation, TypeOfEnterprise, JuridicalForm, StartDate/);
+    expect(refused.stderr).toMatch(
+      /enterprise\.csv: not the expected format, missing columns JuridicalSituation, TypeOfEnterprise, JuridicalForm, StartDate/,
+    );
   });
 });
 
@@ -77,12 +105,21 @@ describe('data import addresses', () => {
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, 'openaddress-bebru.csv'), bestCsv(BRUSSELS_ADDRESSES.slice(0, 4)));
     fs.writeFileSync(path.join(dir, 'openaddress-bewal.csv.gz'), gzip(bestCsv(BRUSSELS_ADDRESSES.slice(4))));
-    const summary = await cliJson(server.database.env, ['data', 'import', 'addresses', path.join(dir, 'openaddress-bebru.csv'), path.join(dir, 'openaddress-bewal.csv.gz')]);
+    const summary = await cliJson(server.database.env, [
+      'data',
+      'import',
+      'addresses',
+      path.join(dir, 'openaddress-bebru.csv'),
+      path.join(dir, 'openaddress-bewal.csv.gz'),
+    ]);
     expect(summary.rows).toEqual({ address: 5 });
     expect(summary.skipped).toEqual({ retired: 1 });
     expect((await callApi(server, tenant, 'GET', '/addresses/4')).status).toBe(404);
     const eupen = await callApi(server, tenant, 'GET', '/addresses/6');
-    expect(eupen.body).toMatchObject({ street_names: { nl: null, fr: 'Rue de la Gare', de: 'Bahnhofstraße' }, boxnr: null });
+    expect(eupen.body).toMatchObject({
+      street_names: { nl: null, fr: 'Rue de la Gare', de: 'Bahnhofstraße' },
+      boxnr: null,
+    });
   });
 
   it('refuses a CSV that is not BeST, naming the missing columns', async () => {
@@ -102,7 +139,13 @@ describe('data import vehicles', () => {
     expect(summary.skipped).toEqual({ 'without make or name': 1 });
     const golf = await callApi(server, tenant, 'GET', '/vehicles/versions?brand=Volkswagen&model=golf&fuel=petrol');
     expect(golf.body.items).toHaveLength(1);
-    expect(golf.body.items[0]).toMatchObject({ engine_cc: 1498, power_kw: 110, years: [2019, 2023], registrations: 35, co2_wltp: 128 });
+    expect(golf.body.items[0]).toMatchObject({
+      engine_cc: 1498,
+      power_kw: 110,
+      years: [2019, 2023],
+      registrations: 35,
+      co2_wltp: 128,
+    });
   });
 });
 
@@ -111,7 +154,8 @@ describe('data status and the command line', () => {
     let stderr = '';
     let stdout = '';
     const code = await main(['data', 'import', 'vehicles', ...eeaFiles()], {
-      env: childEnv(server.database.env), stdin: Readable.from([]),
+      env: childEnv(server.database.env),
+      stdin: Readable.from([]),
       stdout: { write: (text: string) => (stdout += text) },
       stderr: Object.assign({ write: (text: string) => (stderr += text) }, { isTTY: true }),
     });

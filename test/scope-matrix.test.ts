@@ -16,8 +16,15 @@ beforeAll(async () => {
   server = await startTestServer();
   owner = await createTenant(server.database.handle, ['leads:write']);
   const carId = randomUUID();
-  const pushed = await pushLead(server, owner, 'customers', { prospect: { first_name: 'Scope', last_name: 'Matrix', risk_objects: { cars: [{ id: carId }] } } });
-  ids = { leadId: pushed.body.id, partyId: pushed.body.party_id, carId, revisionId: pushed.body.risk_object_revisions.cars[0].risk_object_revision_id };
+  const pushed = await pushLead(server, owner, 'customers', {
+    prospect: { first_name: 'Scope', last_name: 'Matrix', risk_objects: { cars: [{ id: carId }] } },
+  });
+  ids = {
+    leadId: pushed.body.id,
+    partyId: pushed.body.party_id,
+    carId,
+    revisionId: pushed.body.risk_object_revisions.cars[0].risk_object_revision_id,
+  };
 });
 afterAll(() => server.close());
 
@@ -25,7 +32,12 @@ const routes = () => {
   const d = `/distributions/${owner.distributionId}`;
   const party = `${d}/parties/${ids.partyId}`;
   return [
-    { scope: 'leads:write', method: 'POST', path: `${d}/leads/customers`, body: { prospect: { first_name: 'A', last_name: 'B' } } },
+    {
+      scope: 'leads:write',
+      method: 'POST',
+      path: `${d}/leads/customers`,
+      body: { prospect: { first_name: 'A', last_name: 'B' } },
+    },
     { scope: 'leads:write', method: 'POST', path: `${d}/leads/companies`, body: { prospect: { name: 'C' } } },
     { scope: 'leads:read', method: 'GET', path: `${d}/leads/${ids.leadId}` },
     { scope: 'leads:read', method: 'GET', path: `${d}/leads?limit=1` },
@@ -40,9 +52,18 @@ const routes = () => {
 describe('scope matrix', () => {
   for (const scope of API_TOKEN_SCOPES) {
     it(`a token with only ${scope}`, async () => {
-      const { token } = await createApiToken(server.database.handle.db, { distributionId: owner.distributionId, scopes: [scope] });
+      const { token } = await createApiToken(server.database.handle.db, {
+        distributionId: owner.distributionId,
+        scopes: [scope],
+      });
       for (const route of routes()) {
-        const reply = await callApi(server, { token }, route.method, route.path, route.body ? { body: route.body } : {});
+        const reply = await callApi(
+          server,
+          { token },
+          route.method,
+          route.path,
+          route.body ? { body: route.body } : {},
+        );
         const expected = route.scope === scope ? [200, 201] : [403];
         expect(expected, `${route.method} ${route.path} -> ${reply.status}`).toContain(reply.status);
         if (reply.status === 403) expect(reply.body.detail.type).toBe('Forbidden');
@@ -50,7 +71,7 @@ describe('scope matrix', () => {
     });
   }
 
-  it("a token of another distribution gets 403 on every route, even with every scope", async () => {
+  it('a token of another distribution gets 403 on every route, even with every scope', async () => {
     const stranger = await createTenant(server.database.handle, [...API_TOKEN_SCOPES]);
     for (const route of routes()) {
       const reply = await callApi(server, stranger, route.method, route.path, route.body ? { body: route.body } : {});

@@ -6,8 +6,16 @@ import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/test-server.ts';
 import {
-  REDIRECT_URI, UserAgent, authorizationUrl, createSsoFixture, exchangeCode, pkcePair, signInAndConsent, signInForTokens,
-  tokenRequest, type SsoFixture,
+  REDIRECT_URI,
+  UserAgent,
+  authorizationUrl,
+  createSsoFixture,
+  exchangeCode,
+  pkcePair,
+  signInAndConsent,
+  signInForTokens,
+  tokenRequest,
+  type SsoFixture,
 } from './support/sso.ts';
 
 let server: TestServer;
@@ -22,7 +30,12 @@ afterAll(async () => {
 
 /** The grant a stored refresh token belongs to. */
 async function grantIdOf(refreshToken: string): Promise<string> {
-  const row = await server.database.handle.db.selectFrom('oidc_payloads').select('grant_id').where('model', '=', 'RefreshToken').where('id', '=', refreshToken).executeTakeFirstOrThrow();
+  const row = await server.database.handle.db
+    .selectFrom('oidc_payloads')
+    .select('grant_id')
+    .where('model', '=', 'RefreshToken')
+    .where('id', '=', refreshToken)
+    .executeTakeFirstOrThrow();
   return row.grant_id!;
 }
 
@@ -58,7 +71,14 @@ describe('discovery', () => {
       response_types_supported: ['code'],
       code_challenge_methods_supported: ['S256'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
-      scopes_supported: expect.arrayContaining(['openid', 'offline', 'offline_access', 'api', 'leads:write', 'enterprise:read']),
+      scopes_supported: expect.arrayContaining([
+        'openid',
+        'offline',
+        'offline_access',
+        'api',
+        'leads:write',
+        'enterprise:read',
+      ]),
       ui_locales_supported: ['en', 'nl', 'fr', 'de'],
     });
   });
@@ -73,8 +93,16 @@ describe('Authorization Code with PKCE', () => {
 
     const jwks = createRemoteJWKSet(new URL(`${server.url}/sso/jwks`));
     const issuer = `${server.url}/sso`;
-    const access = await jwtVerify(tokens.body.access_token, jwks, { issuer, audience: `${server.url}/v1/api`, typ: 'at+jwt' });
-    expect(access.payload).toMatchObject({ sub: fixture.user.id, client_id: fixture.client.client_id, scope: 'openid api' });
+    const access = await jwtVerify(tokens.body.access_token, jwks, {
+      issuer,
+      audience: `${server.url}/v1/api`,
+      typ: 'at+jwt',
+    });
+    expect(access.payload).toMatchObject({
+      sub: fixture.user.id,
+      client_id: fixture.client.client_id,
+      scope: 'openid api',
+    });
     expect(access.payload.exp! - access.payload.iat!).toBe(86_400);
     const id = await jwtVerify(tokens.body.id_token, jwks, { issuer, audience: fixture.client.client_id });
     expect(id.payload).toMatchObject({ sub: fixture.user.id, did: fixture.distributionId });
@@ -100,7 +128,11 @@ describe('Authorization Code with PKCE', () => {
   });
 
   it('refuses an unregistered redirect URI without redirecting anywhere', async () => {
-    const reply = await authorize({ clientId: fixture.client.client_id, challenge: pkcePair().challenge, redirectUri: 'https://evil.example.com/callback' });
+    const reply = await authorize({
+      clientId: fixture.client.client_id,
+      challenge: pkcePair().challenge,
+      redirectUri: 'https://evil.example.com/callback',
+    });
     expect(reply.status).toBe(400);
     expect(reply.headers.get('location')).toBeNull();
     expect(reply.headers.get('content-type')).toMatch(/^text\/html/);
@@ -113,7 +145,11 @@ describe('Authorization Code with PKCE', () => {
     expect(unknown.status).toBe(400);
     expect(unknown.headers.get('location')).toBeNull();
 
-    const implicit = await authorize({ clientId: fixture.client.client_id, challenge: pkcePair().challenge, extra: { response_type: 'token' } });
+    const implicit = await authorize({
+      clientId: fixture.client.client_id,
+      challenge: pkcePair().challenge,
+      extra: { response_type: 'token' },
+    });
     // A token response type answers in the fragment (its default response mode).
     const fragment = new URLSearchParams(new URL(implicit.headers.get('location')!).hash.slice(1));
     expect(fragment.get('error')).toBe('unsupported_response_type');
@@ -127,7 +163,10 @@ describe('Authorization Code with PKCE', () => {
     expect(second.status).toBe(400);
     expect(second.body.error).toBe('invalid_grant');
     // RFC 6749 section 4.1.2: the tokens issued on the code are revoked.
-    const refresh = await tokenRequest(server, fixture.client, { grant_type: 'refresh_token', refresh_token: first.body.refresh_token });
+    const refresh = await tokenRequest(server, fixture.client, {
+      grant_type: 'refresh_token',
+      refresh_token: first.body.refresh_token,
+    });
     expect(refresh.body.error).toBe('invalid_grant');
   });
 
@@ -136,17 +175,30 @@ describe('Authorization Code with PKCE', () => {
     const wrong = await exchangeCode(server, fixture.client, code, pkcePair().verifier);
     expect(wrong.status).toBe(400);
     expect(wrong.body.error).toBe('invalid_grant');
-    const missing = await tokenRequest(server, fixture.client, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI });
+    const missing = await tokenRequest(server, fixture.client, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT_URI,
+    });
     expect(missing.body.error).toMatch(/invalid_grant|invalid_request/);
   });
 
   it('authenticates the client by its secret, hashed at rest (basic or post)', async () => {
     const { code, verifier } = await codeFor();
-    const wrongSecret = await exchangeCode(server, { ...fixture.client, client_secret: `${fixture.client.client_secret}x` }, code, verifier);
+    const wrongSecret = await exchangeCode(
+      server,
+      { ...fixture.client, client_secret: `${fixture.client.client_secret}x` },
+      code,
+      verifier,
+    );
     expect(wrongSecret.status).toBe(401);
     expect(wrongSecret.body.error).toBe('invalid_client');
 
-    const stored = await server.database.handle.db.selectFrom('sso_clients').selectAll().where('id', '=', fixture.client.client_id).executeTakeFirstOrThrow();
+    const stored = await server.database.handle.db
+      .selectFrom('sso_clients')
+      .selectAll()
+      .where('id', '=', fixture.client.client_id)
+      .executeTakeFirstOrThrow();
     expect(JSON.stringify(stored)).not.toContain(fixture.client.client_secret);
 
     // client_secret_post with the right secret; the code was not consumed by the failure.
@@ -154,8 +206,12 @@ describe('Authorization Code with PKCE', () => {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({
-        grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT_URI,
-        client_id: fixture.client.client_id, client_secret: fixture.client.client_secret,
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: verifier,
+        redirect_uri: REDIRECT_URI,
+        client_id: fixture.client.client_id,
+        client_secret: fixture.client.client_secret,
       }),
     });
     expect(response.status).toBe(200);
@@ -166,9 +222,16 @@ describe('refresh tokens', () => {
   it('come with offline, and refresh to a new working access token', async () => {
     const tokens = await signInForTokens(server, fixture, 'openid offline leads:read');
     expect(tokens.refresh_token).toEqual(expect.any(String));
-    const refreshed = await tokenRequest(server, fixture.client, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+    const refreshed = await tokenRequest(server, fixture.client, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+    });
     expect(refreshed.status).toBe(200);
-    expect(decodeJwt(refreshed.body.access_token)).toMatchObject({ sub: fixture.user.id, scope: 'openid leads:read', aud: `${server.url}/v1/api` });
+    expect(decodeJwt(refreshed.body.access_token)).toMatchObject({
+      sub: fixture.user.id,
+      scope: 'openid leads:read',
+      aud: `${server.url}/v1/api`,
+    });
   });
 
   it('come with offline_access (with prompt=consent, as OpenID Connect requires)', async () => {
@@ -189,7 +252,9 @@ describe('refresh tokens', () => {
     const tokens = await signInForTokens(server, own);
     expect(tokens.refresh_token).toEqual(expect.any(String));
     const grantId = await grantIdOf(tokens.refresh_token);
-    const rows = await db.selectFrom('oidc_payloads').select(['model', 'payload', 'expires_at'])
+    const rows = await db
+      .selectFrom('oidc_payloads')
+      .select(['model', 'payload', 'expires_at'])
       .where('model', 'in', ['Grant', 'RefreshToken'])
       .where((eb) => eb.or([eb('grant_id', '=', grantId), eb('id', '=', grantId)]))
       .execute();
@@ -204,7 +269,11 @@ describe('refresh tokens', () => {
     const own = await createSsoFixture(server);
     const db = server.database.handle.db;
     await signInForTokens(server, own, 'openid api');
-    const grants = await db.selectFrom('oidc_payloads').select(['payload', 'expires_at']).where('model', '=', 'Grant').execute();
+    const grants = await db
+      .selectFrom('oidc_payloads')
+      .select(['payload', 'expires_at'])
+      .where('model', '=', 'Grant')
+      .execute();
     const grant = grants.find((row) => JSON.parse(row.payload).accountId === own.user.id)!;
     const lifetime = Date.parse(grant.expires_at!) - Date.now();
     expect(lifetime).toBeGreaterThan(23 * 3_600_000);
@@ -220,7 +289,10 @@ describe('refresh tokens', () => {
       body: new URLSearchParams({ token: tokens.refresh_token, token_type_hint: 'refresh_token' }),
     });
     expect(revoked.status).toBe(200);
-    const refresh = await tokenRequest(server, fixture.client, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+    const refresh = await tokenRequest(server, fixture.client, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+    });
     expect(refresh.body.error).toBe('invalid_grant');
   });
 });
@@ -235,7 +307,11 @@ describe('token lifetimes', () => {
       expect(tokens.expires_in).toBe(7200);
       const { exp, iat } = decodeJwt(tokens.access_token);
       expect(exp! - iat!).toBe(7200);
-      const row = await staging.database.handle.db.selectFrom('oidc_payloads').select('expires_at').where('model', '=', 'RefreshToken').executeTakeFirstOrThrow();
+      const row = await staging.database.handle.db
+        .selectFrom('oidc_payloads')
+        .select('expires_at')
+        .where('model', '=', 'RefreshToken')
+        .executeTakeFirstOrThrow();
       const lifetime = Date.parse(row.expires_at!) - before;
       expect(lifetime).toBeGreaterThan(8 * 3_600_000 - 60_000);
       expect(lifetime).toBeLessThan(8 * 3_600_000 + 60_000);

@@ -29,12 +29,16 @@ afterAll(async () => {
 const userinfo = (token: string | undefined, scheme = 'bearer', method = 'GET', base = server.url) =>
   fetch(`${base}/sso/userinfo`, {
     method,
-    headers: { 'content-type': 'application/json', ...(token !== undefined && { authorization: `${scheme} ${token}` }) },
+    headers: {
+      'content-type': 'application/json',
+      ...(token !== undefined && { authorization: `${scheme} ${token}` }),
+    },
     ...(method === 'POST' && { body: '{}' }),
   });
 
 /** An API call with an SSO access token. */
-const api = (token: string, method: string, path: string, body?: unknown) => callApi(server, `Bearer ${token}`, method, path, { body });
+const api = (token: string, method: string, path: string, body?: unknown) =>
+  callApi(server, `Bearer ${token}`, method, path, { body });
 
 const LEAD = { prospect: { first_name: 'Lotte', last_name: 'Peeters' } };
 const leadsOf = (distributionId: string) => `/distributions/${distributionId}/leads/customers`;
@@ -44,8 +48,15 @@ async function forgedToken(claims: JWTPayload, header: { typ?: string } = {}): P
   const [key] = await loadSigningKeys(server.database.handle.db);
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({
-    iss: `${server.url}/sso`, aud: `${server.url}/v1/api`, sub: fixture.user.id, client_id: fixture.client.client_id,
-    scope: 'openid api', iat: now, exp: now + 600, jti: 'forged', ...claims,
+    iss: `${server.url}/sso`,
+    aud: `${server.url}/v1/api`,
+    sub: fixture.user.id,
+    client_id: fixture.client.client_id,
+    scope: 'openid api',
+    iat: now,
+    exp: now + 600,
+    jti: 'forged',
+    ...claims,
   })
     .setProtectedHeader({ alg: 'RS256', kid: key!.kid, typ: header.typ ?? 'at+jwt' })
     .sign(await importJWK(key!, 'RS256'));
@@ -54,18 +65,40 @@ async function forgedToken(claims: JWTPayload, header: { typ?: string } = {}): P
 describe('GET /sso/userinfo', () => {
   it('answers the claims of the specification for the bearer scheme in any case, GET or POST', async () => {
     const { access_token: token } = await signInForTokens(server, fixture, 'openid api');
-    for (const [scheme, method] of [['bearer', 'GET'], ['Bearer', 'GET'], ['BEARER', 'POST']] as const) {
+    for (const [scheme, method] of [
+      ['bearer', 'GET'],
+      ['Bearer', 'GET'],
+      ['BEARER', 'POST'],
+    ] as const) {
       const response = await userinfo(token, scheme, method);
       expect(response.status, `${scheme} ${method}`).toBe(200);
       expect(response.headers.get('cache-control')).toBe('no-store');
       const claims: any = await response.json();
-      expect(Object.keys(claims).sort()).toEqual(
-        ['bid', 'country', 'did', 'email', 'language', 'last_login', 'locale', 'role', 'sub', 'uid', 'username'],
-      );
+      expect(Object.keys(claims).sort()).toEqual([
+        'bid',
+        'country',
+        'did',
+        'email',
+        'language',
+        'last_login',
+        'locale',
+        'role',
+        'sub',
+        'uid',
+        'username',
+      ]);
       expect(claims).toEqual({
-        sub: fixture.user.id, uid: fixture.user.id, bid: fixture.user.broker_id, did: fixture.distributionId,
-        email: fixture.user.email, username: fixture.user.username, language: 'nl', country: 'BE', locale: 'nl-BE',
-        role: 'broker', last_login: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/),
+        sub: fixture.user.id,
+        uid: fixture.user.id,
+        bid: fixture.user.broker_id,
+        did: fixture.distributionId,
+        email: fixture.user.email,
+        username: fixture.user.username,
+        language: 'nl',
+        country: 'BE',
+        locale: 'nl-BE',
+        role: 'broker',
+        last_login: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/),
       });
       // The sign-in just now, in UTC without zone.
       expect(Math.abs(Date.parse(`${claims.last_login}Z`) - Date.now())).toBeLessThan(5 * 60_000);
@@ -94,18 +127,22 @@ describe('GET /sso/userinfo', () => {
 });
 
 describe('the OpenAPI document', () => {
-  it('documents userinfo with the bearer scheme, and none of the provider\'s own endpoints', async () => {
+  it("documents userinfo with the bearer scheme, and none of the provider's own endpoints", async () => {
     const document: any = await (await fetch(`${server.url}/openapi.json`)).json();
     const ssoPaths = Object.keys(document.paths).filter((path) => path.startsWith('/sso'));
     expect(ssoPaths).toEqual(['/sso/userinfo']);
     expect(Object.keys(document.paths['/sso/userinfo'])).toEqual(['get']);
     expect(document.paths['/sso/userinfo'].get.security).toEqual([{ bearer: [] }]);
-    expect(document.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    expect(document.components.securitySchemes.bearer).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+    });
   });
 });
 
 describe('bearer tokens on the API', () => {
-  it('push leads into the user\'s distribution and read them with `api`', async () => {
+  it("push leads into the user's distribution and read them with `api`", async () => {
     const { access_token: token } = await signInForTokens(server, fixture, 'openid api');
     const pushed = await api(token, 'POST', leadsOf(fixture.distributionId), LEAD);
     expect(pushed.status).toBe(201);
@@ -115,7 +152,7 @@ describe('bearer tokens on the API', () => {
     expect(log.body.items[0].caller).toBe(`user:${fixture.user.id}`);
   });
 
-  it('apply the granted scopes: leads:write pushes, but does not read (403, in the user\'s language)', async () => {
+  it("apply the granted scopes: leads:write pushes, but does not read (403, in the user's language)", async () => {
     const { access_token: token } = await signInForTokens(server, fixture, 'openid leads:write');
     const pushed = await api(token, 'POST', leadsOf(fixture.distributionId), LEAD);
     expect([200, 201]).toContain(pushed.status);
@@ -123,11 +160,17 @@ describe('bearer tokens on the API', () => {
     expect(read.status).toBe(403);
     expect(read.body.detail).toMatchObject({
       type: 'Forbidden',
-      errors: [{ type: 'Forbidden', target: 'Authorization', message: "De inloggegevens geven geen toegang tot de scope 'leads:read'." }],
+      errors: [
+        {
+          type: 'Forbidden',
+          target: 'Authorization',
+          message: "De inloggegevens geven geen toegang tot de scope 'leads:read'.",
+        },
+      ],
     });
   });
 
-  it('refuse another distribution than the user\'s with 403', async () => {
+  it("refuse another distribution than the user's with 403", async () => {
     const other = await insertDistribution(server.database.handle.db, 'Another distribution');
     const { access_token: token } = await signInForTokens(server, fixture, 'openid api');
     const pushed = await api(token, 'POST', leadsOf(other.id), LEAD);
@@ -146,7 +189,10 @@ describe('bearer tokens on the API', () => {
     const refused = await api(await forgedToken(claims, header), 'POST', leadsOf(fixture.distributionId), LEAD);
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toMatch(/Bearer/);
-    expect(refused.body.detail).toMatchObject({ type: 'Unauthenticated', errors: [{ type: 'Unauthenticated', target: 'Authorization' }] });
+    expect(refused.body.detail).toMatchObject({
+      type: 'Unauthenticated',
+      errors: [{ type: 'Unauthenticated', target: 'Authorization' }],
+    });
   });
 
   it('stop working at once when the user is disabled or the client deleted', async () => {
@@ -161,7 +207,10 @@ describe('bearer tokens on the API', () => {
     await disableUser(server.database.handle.db, second.user.username);
     expect((await api(secondTokens.access_token, 'POST', leadsOf(second.distributionId), LEAD)).status).toBe(401);
     expect((await userinfo(secondTokens.access_token)).status).toBe(401);
-    const refresh = await tokenRequest(server, second.client, { grant_type: 'refresh_token', refresh_token: secondTokens.refresh_token });
+    const refresh = await tokenRequest(server, second.client, {
+      grant_type: 'refresh_token',
+      refresh_token: secondTokens.refresh_token,
+    });
     expect(refresh.body.error).toBe('invalid_grant');
   });
 });
@@ -184,9 +233,14 @@ describe('several processes on one database', () => {
   it('share grants, refresh tokens and keys', async () => {
     const tokens = await signInForTokens(server, fixture);
     expect((await userinfo(tokens.access_token, 'bearer', 'GET', otherUrl)).status).toBe(200);
-    const refreshed = await tokenRequest({ ...server, url: otherUrl }, fixture.client, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token });
+    const refreshed = await tokenRequest({ ...server, url: otherUrl }, fixture.client, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+    });
     expect(refreshed.status).toBe(200);
-    expect((await api(refreshed.body.access_token, 'POST', leadsOf(fixture.distributionId), LEAD)).status).toBeLessThan(300);
+    expect((await api(refreshed.body.access_token, 'POST', leadsOf(fixture.distributionId), LEAD)).status).toBeLessThan(
+      300,
+    );
   });
 
   it('keep accepting tokens across a key rotation, old and new', async () => {

@@ -9,8 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from './support/browser.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
-import { PASSWORD, authorizationUrl, createSsoFixture, exchangeCode, pkcePair, tokenRequest, type SsoFixture } from './support/sso.ts';
-
+import {
+  PASSWORD,
+  authorizationUrl,
+  createSsoFixture,
+  exchangeCode,
+  pkcePair,
+  tokenRequest,
+  type SsoFixture,
+} from './support/sso.ts';
 
 /** The partner's redirect URI: records what arrives and shows a plain page. */
 interface RedirectReceiver {
@@ -23,7 +30,9 @@ async function startRedirectReceiver(): Promise<RedirectReceiver> {
   const received: URL[] = [];
   const server = http.createServer((request, response) => {
     received.push(new URL(request.url!, 'http://127.0.0.1'));
-    response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Partner CRM</title><p>Signed in</p>');
+    response
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end('<!doctype html><title>Partner CRM</title><p>Signed in</p>');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -54,7 +63,14 @@ const push = (accessToken: string, scheme: string) =>
   fetch(`${server.url}/v1/api/distributions/${fixture.distributionId}/leads/customers`, {
     method: 'POST',
     headers: { authorization: `${scheme} ${accessToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ origin: 'partner-crm', prospect: { first_name: 'Els', last_name: 'Claes', external_refs: [{ external_ref: '7', external_ref_company: 'crm' }] } }),
+    body: JSON.stringify({
+      origin: 'partner-crm',
+      prospect: {
+        first_name: 'Els',
+        last_name: 'Claes',
+        external_refs: [{ external_ref: '7', external_ref_company: 'crm' }],
+      },
+    }),
   });
 
 describe('single sign-on in a browser', () => {
@@ -68,7 +84,8 @@ describe('single sign-on in a browser', () => {
     page.on('console', (message) => {
       // A Content-Security-Policy violation ("Refused to apply inline style ..."); the
       // wrong password's 401 and a missing favicon are expected "Failed to load" errors.
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(message.text());
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+        problems.push(message.text());
     });
 
     const pkce = pkcePair();
@@ -91,7 +108,9 @@ describe('single sign-on in a browser', () => {
       'Het e-mailadres, de gebruikersnaam of het wachtwoord is niet juist.',
     );
     // The inline style sheet applies: its hash is in the Content-Security-Policy.
-    const background = await page.locator('button[type=submit]:not(.secondary)').evaluate((button) => button.ownerDocument.defaultView!.getComputedStyle(button).backgroundColor);
+    const background = await page
+      .locator('button[type=submit]:not(.secondary)')
+      .evaluate((button) => button.ownerDocument.defaultView!.getComputedStyle(button).backgroundColor);
     expect(background).toBe('rgb(29, 78, 216)');
 
     await page.fill('#password', PASSWORD);
@@ -127,13 +146,25 @@ describe('single sign-on in a browser', () => {
     // The partner's backend: code exchange (client_secret_basic, PKCE verifier).
     const tokens = await exchangeCode(server, fixture.client, code, pkce.verifier, receiver.uri);
     expect(tokens.status).toBe(200);
-    expect(tokens.body).toMatchObject({ token_type: 'Bearer', expires_in: 86_400, scope: 'openid leads:write leads:read' });
+    expect(tokens.body).toMatchObject({
+      token_type: 'Bearer',
+      expires_in: 86_400,
+      scope: 'openid leads:write leads:read',
+    });
     expect(tokens.body.refresh_token).toEqual(expect.any(String));
 
-    const userinfo = await fetch(`${server.url}/sso/userinfo`, { headers: { authorization: `bearer ${tokens.body.access_token}` } });
+    const userinfo = await fetch(`${server.url}/sso/userinfo`, {
+      headers: { authorization: `bearer ${tokens.body.access_token}` },
+    });
     expect(userinfo.status).toBe(200);
     const claims = await userinfo.json();
-    expect(claims).toMatchObject({ sub: fixture.user.id, uid: fixture.user.id, did: fixture.distributionId, email: fixture.user.email, role: 'broker' });
+    expect(claims).toMatchObject({
+      sub: fixture.user.id,
+      uid: fixture.user.id,
+      did: fixture.distributionId,
+      email: fixture.user.email,
+      role: 'broker',
+    });
 
     // The bearer token pushes leads into the user's distribution, whatever the scheme's case.
     expect((await push(tokens.body.access_token, 'bearer')).status).toBe(201);
@@ -141,7 +172,10 @@ describe('single sign-on in a browser', () => {
     expect((await push(tokens.body.access_token, 'BEARER')).status).toBe(200);
 
     // Refresh: a new access token that works too.
-    const refreshed = await tokenRequest(server, fixture.client, { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token });
+    const refreshed = await tokenRequest(server, fixture.client, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.body.refresh_token,
+    });
     expect(refreshed.status).toBe(200);
     expect(refreshed.body.access_token).not.toBe(tokens.body.access_token);
     expect((await push(refreshed.body.access_token, 'bearer')).status).toBe(200);

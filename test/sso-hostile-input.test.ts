@@ -14,12 +14,22 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 const form = (fields: Record<string, string>) => ({
-  method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString(),
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  body: new URLSearchParams(fields).toString(),
 });
 
 describe('NUL and lone surrogates at the provider', () => {
   it.each([
-    ['an authorization code', { grant_type: 'authorization_code', code: 'a\u0000b', code_verifier: 'x'.repeat(43), redirect_uri: 'http://127.0.0.1:9/callback' }],
+    [
+      'an authorization code',
+      {
+        grant_type: 'authorization_code',
+        code: 'a\u0000b',
+        code_verifier: 'x'.repeat(43),
+        redirect_uri: 'http://127.0.0.1:9/callback',
+      },
+    ],
     ['a refresh token', { grant_type: 'refresh_token', refresh_token: 'r\u0000' }],
   ])('%s from a registered client: invalid_grant', async (_name, fields) => {
     const reply = await tokenRequest(server, fixture.client, fields);
@@ -28,7 +38,10 @@ describe('NUL and lone surrogates at the provider', () => {
   });
 
   it('a client_id with NUL: invalid_client', async () => {
-    const response = await fetch(`${server.url}/sso/token`, form({ grant_type: 'authorization_code', code: 'x', client_id: 'a\u0000b', client_secret: 'y' }));
+    const response = await fetch(
+      `${server.url}/sso/token`,
+      form({ grant_type: 'authorization_code', code: 'x', client_id: 'a\u0000b', client_secret: 'y' }),
+    );
     expect(response.status).toBe(401);
   });
 
@@ -39,7 +52,9 @@ describe('NUL and lone surrogates at the provider', () => {
   });
 
   it('a session cookie with NUL is no session', async () => {
-    const response = await fetch(`${server.url}/sso/interaction/abc`, { headers: { cookie: '_interaction=a%00b; _session=a%00b' } });
+    const response = await fetch(`${server.url}/sso/interaction/abc`, {
+      headers: { cookie: '_interaction=a%00b; _session=a%00b' },
+    });
     expect(response.status).toBe(400);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
   });
@@ -53,7 +68,10 @@ describe('NUL in the sign-in pages', () => {
   });
 
   it('a login form field with NUL: 422 page, nothing looked up', async () => {
-    const response = await fetch(`${server.url}/sso/interaction/abc/login`, form({ csrf: 'x', login: 'a\u0000b', password: 'p' }));
+    const response = await fetch(
+      `${server.url}/sso/interaction/abc/login`,
+      form({ csrf: 'x', login: 'a\u0000b', password: 'p' }),
+    );
     expect(response.status).toBe(422);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
   });

@@ -5,7 +5,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/test-server.ts';
 import {
-  PASSWORD, REDIRECT_URI, UserAgent, authorizationUrl, createSsoFixture, formAction, inputValue, pkcePair, type PageReply,
+  PASSWORD,
+  REDIRECT_URI,
+  UserAgent,
+  authorizationUrl,
+  createSsoFixture,
+  formAction,
+  inputValue,
+  pkcePair,
+  type PageReply,
   type SsoFixture,
 } from './support/sso.ts';
 
@@ -22,12 +30,20 @@ afterAll(async () => {
 /** A fresh browser on the login page of a new authorization request. */
 async function openLogin(scope = 'openid api', extra: Record<string, string> = {}) {
   const agent = new UserAgent(server);
-  const page = await agent.follow(authorizationUrl(server, { clientId: fixture.client.client_id, scope, challenge: pkcePair().challenge, extra }));
+  const page = await agent.follow(
+    authorizationUrl(server, { clientId: fixture.client.client_id, scope, challenge: pkcePair().challenge, extra }),
+  );
   expect(page.status).toBe(200);
   return { agent, page };
 }
 
-function submitLogin(agent: UserAgent, page: PageReply, login: string, password: string, csrf = inputValue(page.body, 'csrf')!) {
+function submitLogin(
+  agent: UserAgent,
+  page: PageReply,
+  login: string,
+  password: string,
+  csrf = inputValue(page.body, 'csrf')!,
+) {
   return agent.follow(formAction(page, '/login'), { form: { csrf, login, password } });
 }
 
@@ -80,14 +96,22 @@ describe('the login page', () => {
     }
     // Another browser's token is no good either: it belongs to another interaction.
     const other = await openLogin();
-    const crossed = await submitLogin(agent, page, fixture.user.username, PASSWORD, inputValue(other.page.body, 'csrf'));
+    const crossed = await submitLogin(
+      agent,
+      page,
+      fixture.user.username,
+      PASSWORD,
+      inputValue(other.page.body, 'csrf'),
+    );
     expect(crossed.status).toBe(403);
   });
 
   it('refuses a post for an interaction this browser did not start', async () => {
     const { page } = await openLogin();
     const stranger = new UserAgent(server);
-    const reply = await stranger.follow(formAction(page, '/login'), { form: { csrf: inputValue(page.body, 'csrf')!, login: 'x', password: 'y' } });
+    const reply = await stranger.follow(formAction(page, '/login'), {
+      form: { csrf: inputValue(page.body, 'csrf')!, login: 'x', password: 'y' },
+    });
     expect(reply.status).toBe(400);
     expect(reply.body).toMatch(/expired or is not valid/);
   });
@@ -145,7 +169,9 @@ describe('the consent page', () => {
 
   it('sends access_denied to the client when the user denies', async () => {
     const { agent, consent } = await openConsent('openid api');
-    const denied = await agent.follow(formAction(consent, '/consent'), { form: { csrf: inputValue(consent.body, 'csrf')!, decision: 'deny' } });
+    const denied = await agent.follow(formAction(consent, '/consent'), {
+      form: { csrf: inputValue(consent.body, 'csrf')!, decision: 'deny' },
+    });
     const location = new URL(denied.headers.get('location')!);
     expect(location.href.startsWith(REDIRECT_URI)).toBe(true);
     expect(location.searchParams.get('error')).toBe('access_denied');
@@ -163,7 +189,9 @@ describe('the consent page', () => {
 describe('cancelling', () => {
   it('sends access_denied to the client', async () => {
     const { agent, page } = await openLogin();
-    const cancelled = await agent.follow(formAction(page, '/abort'), { form: { csrf: inputValue(page.body, 'csrf')! } });
+    const cancelled = await agent.follow(formAction(page, '/abort'), {
+      form: { csrf: inputValue(page.body, 'csrf')! },
+    });
     expect(new URL(cancelled.headers.get('location')!).searchParams.get('error')).toBe('access_denied');
   });
 });
@@ -172,9 +200,17 @@ describe('signing out (end-session)', () => {
   it('asks on our own page, then ends the session so the next sign-in asks for the password again', async () => {
     const { agent, page } = await openLogin();
     const consent = await submitLogin(agent, page, fixture.user.username, PASSWORD);
-    await agent.follow(formAction(consent, '/consent'), { form: { csrf: inputValue(consent.body, 'csrf')!, decision: 'allow' } });
+    await agent.follow(formAction(consent, '/consent'), {
+      form: { csrf: inputValue(consent.body, 'csrf')!, decision: 'allow' },
+    });
     // Signed in: a new authorization goes straight back to the client.
-    const again = await agent.follow(authorizationUrl(server, { clientId: fixture.client.client_id, scope: 'openid api', challenge: pkcePair().challenge }));
+    const again = await agent.follow(
+      authorizationUrl(server, {
+        clientId: fixture.client.client_id,
+        scope: 'openid api',
+        challenge: pkcePair().challenge,
+      }),
+    );
     expect(new URL(again.headers.get('location')!).searchParams.has('code')).toBe(true);
 
     const question = await agent.follow(`${server.url}/sso/session/end`);
@@ -187,7 +223,13 @@ describe('signing out (end-session)', () => {
     });
     expect(signedOut.body).toContain('You are signed out.');
 
-    const afterwards = await agent.follow(authorizationUrl(server, { clientId: fixture.client.client_id, scope: 'openid api', challenge: pkcePair().challenge }));
+    const afterwards = await agent.follow(
+      authorizationUrl(server, {
+        clientId: fixture.client.client_id,
+        scope: 'openid api',
+        challenge: pkcePair().challenge,
+      }),
+    );
     expect(afterwards.status).toBe(200);
     expect(afterwards.body).toContain('name="password"');
   });

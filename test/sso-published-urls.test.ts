@@ -16,14 +16,31 @@ const DISCOVERY = '/sso/.well-known/openid-configuration';
 
 /** Every URL-valued member of the discovery document. */
 function publishedUrls(document: Record<string, unknown>): string[] {
-  return Object.values(document).filter((value): value is string => typeof value === 'string' && /^https?:/.test(value));
+  return Object.values(document).filter(
+    (value): value is string => typeof value === 'string' && /^https?:/.test(value),
+  );
 }
 
 const FORGED_REQUESTS: Record<string, (path: string) => string[]> = {
   'a forged Host': (path) => [`GET ${path} HTTP/1.1`, 'Host: evil.example', 'Connection: close'],
-  'X-Forwarded-Host and -Proto': (path) => [`GET ${path} HTTP/1.1`, 'Host: 127.0.0.1', 'X-Forwarded-Host: evil.example', 'X-Forwarded-Proto: https', 'Connection: close'],
-  'RFC 7239 Forwarded': (path) => [`GET ${path} HTTP/1.1`, 'Host: 127.0.0.1', 'Forwarded: host=evil.example;proto=https', 'Connection: close'],
-  'an absolute-form target': (path) => [`GET http://evil.example${path} HTTP/1.1`, 'Host: evil.example', 'Connection: close'],
+  'X-Forwarded-Host and -Proto': (path) => [
+    `GET ${path} HTTP/1.1`,
+    'Host: 127.0.0.1',
+    'X-Forwarded-Host: evil.example',
+    'X-Forwarded-Proto: https',
+    'Connection: close',
+  ],
+  'RFC 7239 Forwarded': (path) => [
+    `GET ${path} HTTP/1.1`,
+    'Host: 127.0.0.1',
+    'Forwarded: host=evil.example;proto=https',
+    'Connection: close',
+  ],
+  'an absolute-form target': (path) => [
+    `GET http://evil.example${path} HTTP/1.1`,
+    'Host: evil.example',
+    'Connection: close',
+  ],
 };
 
 describe.each([
@@ -50,11 +67,18 @@ describe('the provider behind the discovery document', () => {
   it('sends the browser on within PUBLIC_URL, with cookies as secure as PUBLIC_URL, whatever the Host', async () => {
     server = await startTestServer({ PUBLIC_URL: 'https://leads.example.com', TRUST_PROXY: 'true' });
     const fixture = await createSsoFixture(server);
-    const authorize = new URL(authorizationUrl(server, { clientId: fixture.client.client_id, challenge: pkcePair().challenge }));
-    const answer = await rawRequest(server.url, FORGED_REQUESTS['X-Forwarded-Host and -Proto']!(`${authorize.pathname}${authorize.search}`));
+    const authorize = new URL(
+      authorizationUrl(server, { clientId: fixture.client.client_id, challenge: pkcePair().challenge }),
+    );
+    const answer = await rawRequest(
+      server.url,
+      FORGED_REQUESTS['X-Forwarded-Host and -Proto']!(`${authorize.pathname}${authorize.search}`),
+    );
     expect(answer.status).toBe(303);
     // The sign-in page, on our own host (a path, or an absolute URL on PUBLIC_URL).
-    expect(answer.headers.location).toMatch(/^(\/sso\/interaction\/|https:\/\/leads\.example\.com\/sso\/interaction\/)/);
+    expect(answer.headers.location).toMatch(
+      /^(\/sso\/interaction\/|https:\/\/leads\.example\.com\/sso\/interaction\/)/,
+    );
     expect(answer.headers['set-cookie']).toMatch(/secure/i);
   });
 });

@@ -17,7 +17,13 @@ async function failedLoginFrom(env: Record<string, string>, forwardedFor: string
   server = await startTestServer(env);
   const fixture = await createSsoFixture(server);
   const agent = new UserAgent(server);
-  const page = await agent.follow(authorizationUrl(server, { clientId: fixture.client.client_id, scope: 'openid api', challenge: pkcePair().challenge }));
+  const page = await agent.follow(
+    authorizationUrl(server, {
+      clientId: fixture.client.client_id,
+      scope: 'openid api',
+      challenge: pkcePair().challenge,
+    }),
+  );
   const reply = await agent.follow(formAction(page, '/login'), {
     form: { csrf: inputValue(page.body, 'csrf')!, login: fixture.user.username, password: 'not the password' },
     headers: { 'x-forwarded-for': forwardedFor },
@@ -37,6 +43,8 @@ describe('TRUST_PROXY', () => {
   });
 
   it('refuses a value that is not an address list', () => {
-    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/8, the load balancer' })).toThrow(/TRUST_PROXY="10.0.0.0\/8, the load balancer": must be true, false, or proxy addresses/);
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/8, the load balancer' })).toThrow(
+      /TRUST_PROXY="10.0.0.0\/8, the load balancer": must be true, false, or proxy addresses/,
+    );
   });
 });

@@ -13,11 +13,19 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-interface Entry { type: string; target: string; message: string }
+interface Entry {
+  type: string;
+  target: string;
+  message: string;
+}
 
-interface PushOptions { kind?: 'customers' | 'companies'; headers?: Record<string, string> }
+interface PushOptions {
+  kind?: 'customers' | 'companies';
+  headers?: Record<string, string>;
+}
 
-const push = (body: unknown, options: PushOptions = {}) => pushLead(server, tenant, options.kind ?? 'customers', body, options.headers);
+const push = (body: unknown, options: PushOptions = {}) =>
+  pushLead(server, tenant, options.kind ?? 'customers', body, options.headers);
 
 /** The entries of a 422, as target -> message. */
 async function problems(body: unknown, options: PushOptions = {}): Promise<Record<string, string>> {
@@ -34,13 +42,23 @@ const customer = (prospect: object = {}, extra: object = {}) => ({
 });
 const ID_A = '3f0c9a43-4f6e-4c9b-9a57-2f1d1c8b7e01';
 const ID_B = '9b2e4f7a-1c3d-4e5f-8a6b-7c8d9e0f1a2b';
-const residence = (zipcode: string, extra: object = {}) => ({ address: { housenr: '1', zipcode, city: 'Gent' }, ...extra });
+const residence = (zipcode: string, extra: object = {}) => ({
+  address: { housenr: '1', zipcode, city: 'Gent' },
+  ...extra,
+});
 
 async function countRows() {
   const db = server.database.handle.db;
   const count = async (table: 'parties' | 'leads') =>
-    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n'))
-      .where('distribution_id', '=', tenant.distributionId).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('distribution_id', '=', tenant.distributionId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   return { parties: await count('parties'), leads: await count('leads') };
 }
 
@@ -60,14 +78,26 @@ describe('a push with several problems', () => {
     expect(detail.type).toBe('ValidationError');
     const byTarget = (a: Entry, b: Entry) => a.target.localeCompare(b.target);
     expect([...detail.errors].sort(byTarget)).toEqual([
-      { type: 'ValidationError', target: 'prospect.address.zipcode', message: "Error for 'zipcode'. This value is missing" },
-      { type: 'ValidationError', target: 'prospect.email', message: "Error for 'email'. The specified value is invalid." },
+      {
+        type: 'ValidationError',
+        target: 'prospect.address.zipcode',
+        message: "Error for 'zipcode'. This value is missing",
+      },
+      {
+        type: 'ValidationError',
+        target: 'prospect.email',
+        message: "Error for 'email'. The specified value is invalid.",
+      },
       {
         type: 'ValidationError',
         target: 'prospect.first_name',
         message: "Error for 'first_name'. The specified value does not meet the minimum length. (1)",
       },
-      { type: 'ValidationError', target: 'prospect.last_name', message: "Error for 'last_name'. This value is missing" },
+      {
+        type: 'ValidationError',
+        target: 'prospect.last_name',
+        message: "Error for 'last_name'. This value is missing",
+      },
       {
         type: 'ValidationError',
         target: 'prospect.risk_objects.residences.0.address.zipcode',
@@ -99,17 +129,21 @@ describe('a push with several problems', () => {
 
 describe('schema rules', () => {
   it('refuses unknown fields at the top level, in the prospect and in a nested car', async () => {
-    expect(await problems(customer({ nickname: 'J', risk_objects: { cars: [{ brand: 'VW', color: 'red' }] } }, { priority: 1 })))
-      .toEqual({
-        priority: "Error for 'priority'. This field is not allowed.",
-        'prospect.nickname': "Error for 'nickname'. This field is not allowed.",
-        'prospect.risk_objects.cars.0.color': "Error for 'color'. This field is not allowed.",
-      });
+    expect(
+      await problems(
+        customer({ nickname: 'J', risk_objects: { cars: [{ brand: 'VW', color: 'red' }] } }, { priority: 1 }),
+      ),
+    ).toEqual({
+      priority: "Error for 'priority'. This field is not allowed.",
+      'prospect.nickname': "Error for 'nickname'. This field is not allowed.",
+      'prospect.risk_objects.cars.0.color': "Error for 'color'. This field is not allowed.",
+    });
   });
 
   it('names the allowed values of an enum, without null', async () => {
     expect(await problems(customer({ gender: 'X', risk_objects: { cars: [{ fuel_type: 'STEAM' }] } }))).toEqual({
-      'prospect.gender': "Error for 'gender'. The specified value is not one of the allowed values. (MALE, FEMALE, OTHER)",
+      'prospect.gender':
+        "Error for 'gender'. The specified value is not one of the allowed values. (MALE, FEMALE, OTHER)",
       'prospect.risk_objects.cars.0.fuel_type':
         "Error for 'fuel_type'. The specified value is not one of the allowed values. " +
         '(PETROL, DIESEL, ELECTRIC, HYBRID, PLUG_IN_HYBRID, LPG, CNG, HYDROGEN, OTHER)',
@@ -125,13 +159,16 @@ describe('schema rules', () => {
 
   it('gives the limit of lengths, item counts and numbers', async () => {
     const callbacks = Array.from({ length: 11 }, (_, i) => `https://crm.example.com/hooks/${i}`);
-    expect(await problems(customer({ last_name: 'x'.repeat(101), callbacks, risk_objects: { cars: [{ kw: 3000, mileage: -1 }] } })))
-      .toEqual({
-        'prospect.last_name': "Error for 'last_name'. The specified value exceeds the maximum length. (100)",
-        'prospect.callbacks': "Error for 'callbacks'. The specified list exceeds the maximum number of items. (10)",
-        'prospect.risk_objects.cars.0.kw': "Error for 'kw'. The specified value is above the maximum. (2000)",
-        'prospect.risk_objects.cars.0.mileage': "Error for 'mileage'. The specified value is below the minimum. (0)",
-      });
+    expect(
+      await problems(
+        customer({ last_name: 'x'.repeat(101), callbacks, risk_objects: { cars: [{ kw: 3000, mileage: -1 }] } }),
+      ),
+    ).toEqual({
+      'prospect.last_name': "Error for 'last_name'. The specified value exceeds the maximum length. (100)",
+      'prospect.callbacks': "Error for 'callbacks'. The specified list exceeds the maximum number of items. (10)",
+      'prospect.risk_objects.cars.0.kw': "Error for 'kw'. The specified value is above the maximum. (2000)",
+      'prospect.risk_objects.cars.0.mileage': "Error for 'mileage'. The specified value is below the minimum. (0)",
+    });
   });
 });
 
@@ -159,7 +196,8 @@ describe('localised messages', () => {
   it('translates the other messages too', async () => {
     expect(await problems(body, { headers: { 'accept-language': 'de' } })).toEqual({
       'prospect.last_name': "Fehler für 'last_name'. Dieser Wert fehlt",
-      'prospect.gender': "Fehler für 'gender'. Der angegebene Wert ist keiner der zulässigen Werte. (MALE, FEMALE, OTHER)",
+      'prospect.gender':
+        "Fehler für 'gender'. Der angegebene Wert ist keiner der zulässigen Werte. (MALE, FEMALE, OTHER)",
     });
   });
 });
@@ -172,10 +210,20 @@ describe('payload rules', () => {
   const missingLastName = { 'prospect.last_name': "Error for 'last_name'. This value is missing" };
 
   it('checks a Belgian zipcode by default, on the prospect and on every residence', async () => {
-    expect(await problems(lacking({
-      address: { housenr: '1', zipcode: '0999', city: 'Gent' },
-      risk_objects: { residences: [residence('9000'), residence('90000'), { address: { housenr: '1', zipcode: '1000', city: 'Brussel', country_code: 'BE' } }] },
-    }))).toEqual({
+    expect(
+      await problems(
+        lacking({
+          address: { housenr: '1', zipcode: '0999', city: 'Gent' },
+          risk_objects: {
+            residences: [
+              residence('9000'),
+              residence('90000'),
+              { address: { housenr: '1', zipcode: '1000', city: 'Brussel', country_code: 'BE' } },
+            ],
+          },
+        }),
+      ),
+    ).toEqual({
       ...missingLastName,
       'prospect.address.zipcode': invalid,
       'prospect.risk_objects.residences.1.address.zipcode': invalid,
@@ -184,10 +232,14 @@ describe('payload rules', () => {
 
   it('checks a Dutch zipcode as 1234 AB, with or without the space', async () => {
     const nl = (zipcode: string) => ({ address: { housenr: '1', zipcode, city: 'Utrecht', country_code: 'NL' } });
-    expect(await problems(lacking({
-      address: nl('1234 AB').address,
-      risk_objects: { residences: [nl('1234AB'), nl('1234'), nl('9000')] },
-    }))).toEqual({
+    expect(
+      await problems(
+        lacking({
+          address: nl('1234 AB').address,
+          risk_objects: { residences: [nl('1234AB'), nl('1234'), nl('9000')] },
+        }),
+      ),
+    ).toEqual({
       ...missingLastName,
       'prospect.risk_objects.residences.1.address.zipcode': invalid,
       'prospect.risk_objects.residences.2.address.zipcode': invalid,
@@ -195,11 +247,17 @@ describe('payload rules', () => {
   });
 
   it('accepts 2-10 letters, digits, spaces or hyphens elsewhere', async () => {
-    const other = (zipcode: string, country_code: string) => ({ address: { housenr: '1', zipcode, city: 'X', country_code } });
-    expect(await problems(lacking({
-      address: other('SW1A 1AA', 'GB').address,
-      risk_objects: { residences: [other('1234-567', 'PT'), other('7', 'FR'), other('75#008', 'FR')] },
-    }))).toEqual({
+    const other = (zipcode: string, country_code: string) => ({
+      address: { housenr: '1', zipcode, city: 'X', country_code },
+    });
+    expect(
+      await problems(
+        lacking({
+          address: other('SW1A 1AA', 'GB').address,
+          risk_objects: { residences: [other('1234-567', 'PT'), other('7', 'FR'), other('75#008', 'FR')] },
+        }),
+      ),
+    ).toEqual({
       ...missingLastName,
       'prospect.risk_objects.residences.1.address.zipcode': invalid,
       'prospect.risk_objects.residences.2.address.zipcode': invalid,
@@ -208,10 +266,17 @@ describe('payload rules', () => {
 
   it('reports an id used twice in one collection, and a car id reused by a residence', async () => {
     const duplicate = "Error for 'id'. The specified value is used more than once.";
-    expect(await problems(customer({
-      risk_objects: { cars: [{ id: ID_A }, { id: ID_A }], residences: [residence('9000', { id: ID_A }), residence('9000', { id: ID_B })] },
-      policy_packages: [{ id: ID_B }, { id: ID_B }],
-    }))).toEqual({
+    expect(
+      await problems(
+        customer({
+          risk_objects: {
+            cars: [{ id: ID_A }, { id: ID_A }],
+            residences: [residence('9000', { id: ID_A }), residence('9000', { id: ID_B })],
+          },
+          policy_packages: [{ id: ID_B }, { id: ID_B }],
+        }),
+      ),
+    ).toEqual({
       'prospect.risk_objects.cars.1.id': duplicate,
       'prospect.risk_objects.residences.0.id': duplicate,
       'prospect.policy_packages.1.id': duplicate,
@@ -219,15 +284,22 @@ describe('payload rules', () => {
   });
 
   it('joins the schema problems in the same answer', async () => {
-    const answer = await push(customer({ gender: 'X', risk_objects: { cars: [{ id: ID_A }, { id: ID_A }] } }), { kind: 'customers' });
+    const answer = await push(customer({ gender: 'X', risk_objects: { cars: [{ id: ID_A }, { id: ID_A }] } }), {
+      kind: 'customers',
+    });
     expect(answer.body.detail.error_str).toMatch(/^2 validation errors for CustomerLead\n/);
-    expect(answer.body.detail.errors.map((e: Entry) => e.target).sort()).toEqual(['prospect.gender', 'prospect.risk_objects.cars.1.id']);
+    expect(answer.body.detail.errors.map((e: Entry) => e.target).sort()).toEqual([
+      'prospect.gender',
+      'prospect.risk_objects.cars.1.id',
+    ]);
   });
 });
 
 describe('a valid push', () => {
   it('is accepted with 201', async () => {
-    const answer = await push(customer({ address: { housenr: '1', zipcode: '1234 AB', city: 'Utrecht', country_code: 'NL' } }));
+    const answer = await push(
+      customer({ address: { housenr: '1', zipcode: '1234 AB', city: 'Utrecht', country_code: 'NL' } }),
+    );
     expect(answer.status).toBe(201);
     expect(await countRows()).toEqual({ parties: 1, leads: 1 });
   });

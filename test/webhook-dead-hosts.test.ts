@@ -35,7 +35,11 @@ const resolveHost: HostResolver = (hostname) => {
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  server = await startTestServer({ WEBHOOK_WORKER: 'false', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', RATE_LIMIT: 'off' });
+  server = await startTestServer({
+    WEBHOOK_WORKER: 'false',
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    RATE_LIMIT: 'off',
+  });
   tenant = await createTenant(server.database.handle);
   database = openDatabase(server.config);
   transactions = createTransactionRunner(database);
@@ -52,15 +56,29 @@ describe('a callback host that never resolves', () => {
     // More than one claim can hold (64 in flight and 64 ahead): the healthy event is newer than all of them.
     for (let lead = 0; lead < 20; lead++) {
       const callbacks = Array.from({ length: 10 }, (_, i) => `http://dead.example/hooks/${lead}/${i}`);
-      expect((await pushLead(server, tenant, 'customers', { prospect: { first_name: 'Dead', last_name: `Host ${lead}`, callbacks } })).status).toBe(201);
+      expect(
+        (
+          await pushLead(server, tenant, 'customers', {
+            prospect: { first_name: 'Dead', last_name: `Host ${lead}`, callbacks },
+          })
+        ).status,
+      ).toBe(201);
     }
     const port = new URL(receiver.origin).port;
-    const healthy = await pushLead(server, tenant, 'customers', { prospect: { first_name: 'Alive', last_name: 'Host', callbacks: [`http://healthy.example:${port}/healthy`] } });
+    const healthy = await pushLead(server, tenant, 'customers', {
+      prospect: { first_name: 'Alive', last_name: 'Host', callbacks: [`http://healthy.example:${port}/healthy`] },
+    });
     expect(healthy.status).toBe(201);
 
     const worker = new WebhookWorker({
-      database, transactions, config: server.config, metrics: createWebhookMetrics(new Registry(), database), log: silent,
-      resolveHost, dnsTimeoutMs: DNS_TIMEOUT_MS, pollIntervalMs: 100,
+      database,
+      transactions,
+      config: server.config,
+      metrics: createWebhookMetrics(new Registry(), database),
+      log: silent,
+      resolveHost,
+      dnsTimeoutMs: DNS_TIMEOUT_MS,
+      pollIntervalMs: 100,
     });
     const started = performance.now();
     worker.start();
@@ -72,19 +90,33 @@ describe('a callback host that never resolves', () => {
       // The dead host's deliveries wait for their turn: one lookup shared by the attempts
       // in flight, at most PER_HOST_CONCURRENCY of those.
       expect(lookups.filter((name) => name === 'dead.example')).toHaveLength(1);
-      const pending = await database.db.selectFrom('webhook_deliveries').select(['status', 'attempts']).where('host', '=', 'dead.example').execute();
+      const pending = await database.db
+        .selectFrom('webhook_deliveries')
+        .select(['status', 'attempts'])
+        .where('host', '=', 'dead.example')
+        .execute();
       expect(pending).toHaveLength(200);
       expect(pending.every((d) => d.status === 'pending' && Number(d.attempts) === 0)).toBe(true);
 
       // The lookup gives up after DNS_TIMEOUT_MS: those attempts are recorded, to be retried.
-      const attempts = await eventually(async () => {
-        const rows = await database.db.selectFrom('webhook_attempts')
-          .innerJoin('webhook_deliveries', 'webhook_deliveries.id', 'webhook_attempts.delivery_id')
-          .select(['webhook_attempts.error', 'webhook_attempts.duration_ms'])
-          .where('webhook_deliveries.host', '=', 'dead.example').execute();
-        return rows.length >= PER_HOST_CONCURRENCY ? rows : undefined;
-      }, DNS_TIMEOUT_MS + 3_000, 'the first attempts to the dead host');
-      expect(attempts.slice(0, PER_HOST_CONCURRENCY).every((a) => /^DNS lookup of dead\.example did not finish within 3 s/.test(a.error ?? ''))).toBe(true);
+      const attempts = await eventually(
+        async () => {
+          const rows = await database.db
+            .selectFrom('webhook_attempts')
+            .innerJoin('webhook_deliveries', 'webhook_deliveries.id', 'webhook_attempts.delivery_id')
+            .select(['webhook_attempts.error', 'webhook_attempts.duration_ms'])
+            .where('webhook_deliveries.host', '=', 'dead.example')
+            .execute();
+          return rows.length >= PER_HOST_CONCURRENCY ? rows : undefined;
+        },
+        DNS_TIMEOUT_MS + 3_000,
+        'the first attempts to the dead host',
+      );
+      expect(
+        attempts
+          .slice(0, PER_HOST_CONCURRENCY)
+          .every((a) => /^DNS lookup of dead\.example did not finish within 3 s/.test(a.error ?? '')),
+      ).toBe(true);
       expect(attempts.every((a) => Number(a.duration_ms) < DNS_TIMEOUT_MS + 1_000)).toBe(true);
     } finally {
       await worker.stop();

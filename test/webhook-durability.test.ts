@@ -3,7 +3,14 @@
 // deliver each event once.
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTenant, createTestDatabase, dialect, freePort, type Tenant, type TestDatabase } from './support/test-server.ts';
+import {
+  createTenant,
+  createTestDatabase,
+  dialect,
+  freePort,
+  type Tenant,
+  type TestDatabase,
+} from './support/test-server.ts';
 import { startServerProcess, type ServerProcess } from './support/server-process.ts';
 import { pushLead } from './support/lead-client.ts';
 import { BIN } from './support/cli.ts';
@@ -24,7 +31,9 @@ afterAll(async () => {
 });
 
 async function pushWithCallback(server: ServerProcess, callback: string): Promise<string> {
-  const reply = await pushLead(server, tenant, 'customers', { prospect: { first_name: 'Durable', last_name: 'Event', callbacks: [callback] } });
+  const reply = await pushLead(server, tenant, 'customers', {
+    prospect: { first_name: 'Durable', last_name: 'Event', callbacks: [callback] },
+  });
   expect(reply.status).toBe(201);
   return reply.body.id as string;
 }
@@ -60,11 +69,20 @@ it('delivers events whose receiver was down when the server was killed with SIGK
   try {
     const leads = await Promise.all(Array.from({ length: 5 }, () => pushWithCallback(first, callback)));
     // Every delivery tried once and failed (connection refused); the next try is a second away.
-    await eventually(async () => {
-      const rows = await database.handle.db.selectFrom('webhook_deliveries').select(['attempts', 'claim_id'])
-        .where('url', '=', callback).execute();
-      return rows.length === 5 && rows.every((r) => Number(r.attempts) >= 1 && r.claim_id === null) ? true : undefined;
-    }, 10_000, 'first attempts');
+    await eventually(
+      async () => {
+        const rows = await database.handle.db
+          .selectFrom('webhook_deliveries')
+          .select(['attempts', 'claim_id'])
+          .where('url', '=', callback)
+          .execute();
+        return rows.length === 5 && rows.every((r) => Number(r.attempts) >= 1 && r.claim_id === null)
+          ? true
+          : undefined;
+      },
+      10_000,
+      'first attempts',
+    );
     await first.kill();
 
     started = await startReceiver(port);
@@ -78,32 +96,42 @@ it('delivers events whose receiver was down when the server was killed with SIGK
   }
 });
 
-it.runIf(dialect === 'postgres')('delivers each event once when two server processes share one PostgreSQL', async () => {
-  const receiver = await startReceiver();
-  const servers = await Promise.all([startServerProcess({ ...database.env, ...WEBHOOKS }), startServerProcess({ ...database.env, ...WEBHOOKS })]);
-  try {
-    const count = 60;
-    // Pushes alternate between the processes, so both workers are woken and compete.
-    const leads = await Promise.all(Array.from({ length: count }, (_, i) => pushWithCallback(servers[i % 2]!, receiver.url('/shared'))));
-    await receiver.waitFor('/shared', count);
-    // Time for a duplicate to show up, had one been sent.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    const received = receiver.received.filter((r) => r.path === '/shared');
-    expect(received).toHaveLength(count);
-    expect(new Set(received.map((r) => r.headers['webhook-id'])).size).toBe(count);
-    expect(leadIdsOf(received)).toEqual([...leads].sort());
-    // Both processes delivered some: they really shared the work.
-    const delivered = await Promise.all(servers.map(async (server) => {
-      const text = await (await fetch(`${server.url}/metrics`)).text();
-      return Number(/lead_intake_webhook_deliveries_total\{outcome="delivered"\} (\d+)/.exec(text)?.[1] ?? 0);
-    }));
-    expect(delivered[0]! + delivered[1]!).toBe(count);
-    expect(delivered.every((n) => n > 0)).toBe(true);
-  } finally {
-    await Promise.all(servers.map((server) => server.stop()));
-    await receiver.close();
-  }
-});
+it.runIf(dialect === 'postgres')(
+  'delivers each event once when two server processes share one PostgreSQL',
+  async () => {
+    const receiver = await startReceiver();
+    const servers = await Promise.all([
+      startServerProcess({ ...database.env, ...WEBHOOKS }),
+      startServerProcess({ ...database.env, ...WEBHOOKS }),
+    ]);
+    try {
+      const count = 60;
+      // Pushes alternate between the processes, so both workers are woken and compete.
+      const leads = await Promise.all(
+        Array.from({ length: count }, (_, i) => pushWithCallback(servers[i % 2]!, receiver.url('/shared'))),
+      );
+      await receiver.waitFor('/shared', count);
+      // Time for a duplicate to show up, had one been sent.
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      const received = receiver.received.filter((r) => r.path === '/shared');
+      expect(received).toHaveLength(count);
+      expect(new Set(received.map((r) => r.headers['webhook-id'])).size).toBe(count);
+      expect(leadIdsOf(received)).toEqual([...leads].sort());
+      // Both processes delivered some: they really shared the work.
+      const delivered = await Promise.all(
+        servers.map(async (server) => {
+          const text = await (await fetch(`${server.url}/metrics`)).text();
+          return Number(/lead_intake_webhook_deliveries_total\{outcome="delivered"\} (\d+)/.exec(text)?.[1] ?? 0);
+        }),
+      );
+      expect(delivered[0]! + delivered[1]!).toBe(count);
+      expect(delivered.every((n) => n > 0)).toBe(true);
+    } finally {
+      await Promise.all(servers.map((server) => server.stop()));
+      await receiver.close();
+    }
+  },
+);
 
 it('lets an attempt in flight finish and record its result when the server is stopped with SIGTERM', async () => {
   const receiver = await startReceiver();
@@ -113,8 +141,12 @@ it('lets an attempt in flight finish and record its result when the server is st
     const lead = await pushWithCallback(server, receiver.url('/slow'));
     await receiver.waitFor('/slow', 1);
     await server.stop();
-    const row = await database.handle.db.selectFrom('webhook_deliveries as d').innerJoin('webhook_events as e', 'e.id', 'd.event_id')
-      .select(['d.status', 'd.attempts']).where('e.lead_id', '=', lead).executeTakeFirstOrThrow();
+    const row = await database.handle.db
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+      .select(['d.status', 'd.attempts'])
+      .where('e.lead_id', '=', lead)
+      .executeTakeFirstOrThrow();
     expect({ status: row.status, attempts: Number(row.attempts) }).toEqual({ status: 'delivered', attempts: 1 });
   } finally {
     await server.stop();
@@ -127,7 +159,8 @@ it('delivers through a dedicated `lead-intake webhook work` process what a serve
   const server = await startServerProcess({ ...database.env, ...WEBHOOKS, WEBHOOK_WORKER: 'false' });
   // Runs until stopped, so spawned here rather than through runCli.
   const worker = spawn(process.execPath, [BIN, 'webhook', 'work'], {
-    env: { PATH: process.env.PATH, ...database.env, ...WEBHOOKS, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'inherit'],
+    env: { PATH: process.env.PATH, ...database.env, ...WEBHOOKS, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = new Promise<number | null>((resolve) => worker.once('exit', (code) => resolve(code)));
   try {

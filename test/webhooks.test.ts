@@ -30,9 +30,15 @@ afterAll(async () => {
 /** A callback path of its own per use, so tests never see each other's webhooks. */
 const newPath = () => `/hooks/${++paths}`;
 const env = () => server.database.env;
-const secretOf = async (t: Tenant = tenant) => (await cliJson(env(), ['webhook', 'secret', '--distribution', t.distributionId])).secret as string;
+const secretOf = async (t: Tenant = tenant) =>
+  (await cliJson(env(), ['webhook', 'secret', '--distribution', t.distributionId])).secret as string;
 const customer = (prospect: Record<string, unknown>) => ({
-  prospect: { first_name: 'Hook', last_name: 'Receiver', external_refs: [{ external_ref: crypto.randomUUID(), external_ref_company: 'crm' }], ...prospect },
+  prospect: {
+    first_name: 'Hook',
+    last_name: 'Receiver',
+    external_refs: [{ external_ref: crypto.randomUUID(), external_ref_company: 'crm' }],
+    ...prospect,
+  },
 });
 
 async function deliveriesOf(leadId: string, ...filter: string[]) {
@@ -47,14 +53,19 @@ describe('events', () => {
     const [webhook] = await receiver.waitFor(path, 1);
 
     expect(webhook!.json).toEqual({
-      id: webhook!.headers['webhook-id'], type: 'lead.created', created_at: pushed.body.created_at,
-      distribution_id: tenant.distributionId, data: pushed.body,
+      id: webhook!.headers['webhook-id'],
+      type: 'lead.created',
+      created_at: pushed.body.created_at,
+      distribution_id: tenant.distributionId,
+      data: pushed.body,
     });
     expect(webhook!.headers['content-type']).toBe('application/json');
     const secret = await secretOf();
     expect(secret).toMatch(/^whsec_/);
     expect(new Webhook(secret).verify(webhook!.body, webhook!.headers)).toEqual(webhook!.json);
-    expect(() => new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(webhook!.body, webhook!.headers)).toThrow();
+    expect(() =>
+      new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(webhook!.body, webhook!.headers),
+    ).toThrow();
     // The secret is stable: the receiver configures it once.
     expect(await secretOf()).toBe(secret);
   });
@@ -68,14 +79,25 @@ describe('events', () => {
     // The same push again changes nothing: no event.
     expect((await pushLead(server, tenant, 'customers', body)).status).toBe(200);
     // A new callback is a change; both callbacks get the update.
-    const updated = await pushLead(server, tenant, 'customers', { ...body, prospect: { ...body.prospect, telephonenr: '+32 9 222 22 22', callbacks: [receiver.url(second)] } });
+    const updated = await pushLead(server, tenant, 'customers', {
+      ...body,
+      prospect: { ...body.prospect, telephonenr: '+32 9 222 22 22', callbacks: [receiver.url(second)] },
+    });
     expect(updated.status).toBe(200);
     const [, update] = await receiver.waitFor(first, 2);
     const [toSecond] = await receiver.waitFor(second, 1);
     expect(update!.json).toMatchObject({ type: 'lead.updated', data: updated.body });
-    expect(update!.json.data.prospect).toMatchObject({ telephonenr: '+32 9 222 22 22', callbacks: [receiver.url(first), receiver.url(second)] });
+    expect(update!.json.data.prospect).toMatchObject({
+      telephonenr: '+32 9 222 22 22',
+      callbacks: [receiver.url(first), receiver.url(second)],
+    });
     expect(toSecond!.json.id).toBe(update!.json.id);
-    const events = await server.database.handle.db.selectFrom('webhook_events').select('type').where('lead_id', '=', created.body.id).orderBy('created_at').execute();
+    const events = await server.database.handle.db
+      .selectFrom('webhook_events')
+      .select('type')
+      .where('lead_id', '=', created.body.id)
+      .orderBy('created_at')
+      .execute();
     expect(events.map((e) => e.type)).toEqual(['lead.created', 'lead.updated']);
   });
 
@@ -83,24 +105,55 @@ describe('events', () => {
     const path = newPath();
     const pushed = await pushLead(server, tenant, 'customers', customer({ callbacks: [receiver.url(path)] }));
     await receiver.waitFor(path, 1);
-    const patched = await callApi(server, tenant, 'PATCH', `/distributions/${tenant.distributionId}/parties/${pushed.body.party_id}`, { body: { telephonenr: '+32 9 333 33 33' } });
+    const patched = await callApi(
+      server,
+      tenant,
+      'PATCH',
+      `/distributions/${tenant.distributionId}/parties/${pushed.body.party_id}`,
+      { body: { telephonenr: '+32 9 333 33 33' } },
+    );
     expect(patched.status).toBe(200);
     const [, update] = await receiver.waitFor(path, 2);
-    const lead = await callApi(server, tenant, 'GET', `/distributions/${tenant.distributionId}/leads/${pushed.body.id}`);
-    expect(update!.json).toMatchObject({ type: 'party.updated', distribution_id: tenant.distributionId, data: lead.body });
+    const lead = await callApi(
+      server,
+      tenant,
+      'GET',
+      `/distributions/${tenant.distributionId}/leads/${pushed.body.id}`,
+    );
+    expect(update!.json).toMatchObject({
+      type: 'party.updated',
+      distribution_id: tenant.distributionId,
+      data: lead.body,
+    });
   });
 
   it('writes nothing to the outbox for pushes without callbacks', async () => {
-    const count = async () => Number((await server.database.handle.db.selectFrom('webhook_events').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await server.database.handle.db
+            .selectFrom('webhook_events')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const before = await count();
     expect((await pushLead(server, tenant, 'customers', customer({}))).status).toBe(201);
     expect(await count()).toBe(before);
   });
 
   it('refuses callbacks that are not absolute http(s) URLs with 422', async () => {
-    const reply = await pushLead(server, tenant, 'customers', customer({ callbacks: ['ftp://files.example.com/x', '/hooks/relative', 'https://crm.example.com/ok'] }));
+    const reply = await pushLead(
+      server,
+      tenant,
+      'customers',
+      customer({ callbacks: ['ftp://files.example.com/x', '/hooks/relative', 'https://crm.example.com/ok'] }),
+    );
     expect(reply.status).toBe(422);
-    expect(reply.body.detail.errors.map((e: { target: string }) => e.target)).toEqual(['prospect.callbacks.0', 'prospect.callbacks.1']);
+    expect(reply.body.detail.errors.map((e: { target: string }) => e.target)).toEqual([
+      'prospect.callbacks.0',
+      'prospect.callbacks.1',
+    ]);
   });
 });
 
@@ -113,15 +166,29 @@ describe('retries', () => {
     expect(new Set(attempts.map((a) => a.headers['webhook-id'])).size).toBe(1);
     expect(new Set(attempts.map((a) => a.body)).size).toBe(1);
     const secret = await secretOf();
-    for (const attempt of attempts) expect(() => new Webhook(secret).verify(attempt.body, attempt.headers)).not.toThrow();
+    for (const attempt of attempts)
+      expect(() => new Webhook(secret).verify(attempt.body, attempt.headers)).not.toThrow();
 
     const [delivery] = await eventually(async () => {
       const list = await deliveriesOf(pushed.body.id);
       return list[0]?.status === 'delivered' ? list : undefined;
     });
-    expect(delivery).toMatchObject({ event_type: 'lead.created', url: receiver.url(path), status: 'delivered', last_status_code: 204 });
-    expect(delivery.attempts.map((a: any) => [a.attempt_nr, a.outcome, a.status_code])).toEqual([[1, 'retry', 500], [2, 'retry', 503], [3, 'delivered', 204]]);
-    expect(delivery.attempts[0]).toMatchObject({ error: 'HTTP 500', duration_ms: expect.any(Number), started_at: expect.any(String) });
+    expect(delivery).toMatchObject({
+      event_type: 'lead.created',
+      url: receiver.url(path),
+      status: 'delivered',
+      last_status_code: 204,
+    });
+    expect(delivery.attempts.map((a: any) => [a.attempt_nr, a.outcome, a.status_code])).toEqual([
+      [1, 'retry', 500],
+      [2, 'retry', 503],
+      [3, 'delivered', 204],
+    ]);
+    expect(delivery.attempts[0]).toMatchObject({
+      error: 'HTTP 500',
+      duration_ms: expect.any(Number),
+      started_at: expect.any(String),
+    });
     // Five retry intervals later, still no fourth attempt: a delivered delivery is done.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(receiver.received.filter((r) => r.path === path)).toHaveLength(3);
@@ -164,16 +231,24 @@ describe('retries', () => {
 
     // A party update does not list callbacks: its event is recorded, not sent.
     const partyPath = `/distributions/${tenant.distributionId}/parties/${pushed.body.party_id}`;
-    expect((await callApi(server, tenant, 'PATCH', partyPath, { body: { telephonenr: '+32 9 444 44 44' } })).status).toBe(200);
+    expect(
+      (await callApi(server, tenant, 'PATCH', partyPath, { body: { telephonenr: '+32 9 444 44 44' } })).status,
+    ).toBe(200);
     const stopped = await eventually(async () => {
       const list = await deliveriesOf(pushed.body.id);
       return list.length === 2 && list[0].status === 'failed' ? list[0] : undefined;
     });
-    expect(stopped).toMatchObject({ event_type: 'party.updated', attempts: [{ outcome: 'stopped', status_code: null, error: expect.stringMatching(/410 Gone/) }] });
+    expect(stopped).toMatchObject({
+      event_type: 'party.updated',
+      attempts: [{ outcome: 'stopped', status_code: null, error: expect.stringMatching(/410 Gone/) }],
+    });
     expect(receiver.received.filter((r) => r.path === path)).toHaveLength(1);
 
     // The platform lists the URL again: deliveries resume.
-    const again = await pushLead(server, tenant, 'customers', { ...body, prospect: { ...body.prospect, telephonenr: '+32 9 555 55 55' } });
+    const again = await pushLead(server, tenant, 'customers', {
+      ...body,
+      prospect: { ...body.prospect, telephonenr: '+32 9 555 55 55' },
+    });
     const [, resumed] = await receiver.waitFor(path, 2);
     expect(resumed!.json).toMatchObject({ type: 'lead.updated', data: { id: again.body.id } });
   });
@@ -195,7 +270,8 @@ describe('secret rotation', () => {
     await pushLead(server, rotating, 'customers', customer({ callbacks: [receiver.url(path)] }));
     const [webhook] = await receiver.waitFor(path, 1);
     expect(webhook!.headers['webhook-signature']!.split(' ')).toHaveLength(2);
-    for (const secret of [old, rotated.secret]) expect(() => new Webhook(secret).verify(webhook!.body, webhook!.headers)).not.toThrow();
+    for (const secret of [old, rotated.secret])
+      expect(() => new Webhook(secret).verify(webhook!.body, webhook!.headers)).not.toThrow();
   });
 
   it('refuses an unknown distribution', async () => {
@@ -227,7 +303,11 @@ describe('webhook CLI', () => {
     { case: 'a bad limit', args: ['webhook', 'deliveries', '--limit', '0'], code: 2 },
     { case: 'a replay without an id', args: ['webhook', 'replay'], code: 2 },
     { case: 'an unknown subcommand', args: ['webhook', 'resend'], code: 2 },
-    { case: 'a rotation for an unknown distribution', args: ['webhook', 'rotate-secret', '--distribution', '00000000-0000-4000-8000-000000000001'], code: 1 },
+    {
+      case: 'a rotation for an unknown distribution',
+      args: ['webhook', 'rotate-secret', '--distribution', '00000000-0000-4000-8000-000000000001'],
+      code: 1,
+    },
   ])('refuses $case: one line on stderr, exit $code', async ({ args, code }) => {
     const run = await runCli(env(), args);
     expect({ code: run.code, stdout: run.stdout }).toEqual({ code, stdout: '' });

@@ -9,15 +9,50 @@ describe('the advisory: yearly premiums per package, insurer and in total', () =
     const advisory = advisoryOf({
       policy_packages: [{ id: PACKAGE, name: 'Gezin', insurance_company: 'AG' }],
       insurance_policies: [
-        { id: 'p1', name: 'Auto', policy_package_id: PACKAGE, premium: '33.33', payment_interval: 'MONTHLY', coverages: [] },
-        { id: 'p2', name: 'Woning', policy_package_id: PACKAGE, insurance_company: 'Ethias', premium: '100.10', payment_interval: 'QUARTERLY', coverages: [] },
-        { id: 'p3', name: 'Rechtsbijstand', premium: '0.1', payment_interval: 'SEMI_ANNUAL', insurance_company: 'AG', coverages: [] },
-        { id: 'p4', name: 'Familiale', insurance_company: 'AG', premium: '0.2', payment_interval: 'ANNUAL', coverages: [] },
+        {
+          id: 'p1',
+          name: 'Auto',
+          policy_package_id: PACKAGE,
+          premium: '33.33',
+          payment_interval: 'MONTHLY',
+          coverages: [],
+        },
+        {
+          id: 'p2',
+          name: 'Woning',
+          policy_package_id: PACKAGE,
+          insurance_company: 'Ethias',
+          premium: '100.10',
+          payment_interval: 'QUARTERLY',
+          coverages: [],
+        },
+        {
+          id: 'p3',
+          name: 'Rechtsbijstand',
+          premium: '0.1',
+          payment_interval: 'SEMI_ANNUAL',
+          insurance_company: 'AG',
+          coverages: [],
+        },
+        {
+          id: 'p4',
+          name: 'Familiale',
+          insurance_company: 'AG',
+          premium: '0.2',
+          payment_interval: 'ANNUAL',
+          coverages: [],
+        },
       ],
     });
-    expect(advisory.packages.map((p) => [p.name, decimalText(p.total)])).toEqual([['Gezin', '800.36'], [null, '0.40']]);
+    expect(advisory.packages.map((p) => [p.name, decimalText(p.total)])).toEqual([
+      ['Gezin', '800.36'],
+      [null, '0.40'],
+    ]);
     // 33.33 x 12 = 399.96 (AG via the package) + 0.2 + 0.2; 100.10 x 4 = 400.40 (Ethias).
-    expect(advisory.insurers.map((i) => [i.insurer, decimalText(i.total)])).toEqual([['AG', '400.36'], ['Ethias', '400.40']]);
+    expect(advisory.insurers.map((i) => [i.insurer, decimalText(i.total)])).toEqual([
+      ['AG', '400.36'],
+      ['Ethias', '400.40'],
+    ]);
     expect(decimalText(advisory.total)).toBe('800.76');
   });
 
@@ -27,12 +62,22 @@ describe('the advisory: yearly premiums per package, insurer and in total', () =
       insurance_policies: [
         { id: 'o', type: 'OFFER', premium: '500', payment_interval: 'ANNUAL', coverages: [] },
         { id: 't', type: 'TERMINATED', premium: '50', payment_interval: 'MONTHLY', coverages: [] },
-        { id: 'c', type: 'ACTIVE', payment_interval: 'MONTHLY', coverages: [{ premium: '10.005' }, { premium: '1', payment_interval: 'ANNUAL' }] },
+        {
+          id: 'c',
+          type: 'ACTIVE',
+          payment_interval: 'MONTHLY',
+          coverages: [{ premium: '10.005' }, { premium: '1', payment_interval: 'ANNUAL' }],
+        },
       ],
     });
     const lines = advisory.packages[0]!.lines;
-    expect(lines.map((line) => [line.id, line.counted, line.yearly === undefined ? null : decimalText(line.yearly)]))
-      .toEqual([['o', false, '500.00'], ['t', false, '600.00'], ['c', true, '121.06']]);
+    expect(
+      lines.map((line) => [line.id, line.counted, line.yearly === undefined ? null : decimalText(line.yearly)]),
+    ).toEqual([
+      ['o', false, '500.00'],
+      ['t', false, '600.00'],
+      ['c', true, '121.06'],
+    ]);
     expect(decimalText(advisory.total)).toBe('121.06');
   });
 

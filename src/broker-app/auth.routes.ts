@@ -7,7 +7,15 @@ import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { findActiveUser } from '../sso/user.service.ts';
 import { PAGE_HEADERS } from './layout.ts';
-import { beginSignIn, callbackPath, completeSignIn, decodePending, encodePending, ensureAppClient, safeReturnPath } from './oidc-client.ts';
+import {
+  beginSignIn,
+  callbackPath,
+  completeSignIn,
+  decodePending,
+  encodePending,
+  ensureAppClient,
+  safeReturnPath,
+} from './oidc-client.ts';
 import { pageContext } from './page-context.ts';
 import { renderNotice } from './pages/notice.page.ts';
 import { cookieHeader, endSession, findSession, isValidCsrf, readCookie, startSession } from './session.ts';
@@ -22,18 +30,32 @@ export function loginPathFor(path: string): string {
   return `/app/login?return_to=${encodeURIComponent(path)}`;
 }
 
-export const authRoutes: FastifyPluginAsync<{ config: Config; database: DatabaseHandle }> = async (app, { config, database }) => {
+export const authRoutes: FastifyPluginAsync<{ config: Config; database: DatabaseHandle }> = async (
+  app,
+  { config, database },
+) => {
   const { db } = database;
-  const page = (reply: FastifyReply, status: number, body: string) => reply.status(status).headers(PAGE_HEADERS).send(body);
+  const page = (reply: FastifyReply, status: number, body: string) =>
+    reply.status(status).headers(PAGE_HEADERS).send(body);
   const failed = (request: FastifyRequest, reply: FastifyReply, returnTo = '/app') =>
-    page(reply, 400, renderNotice(pageContext(request), 'signInFailedTitle', 'signInFailed', { href: loginPathFor(returnTo), label: 'signIn' }));
+    page(
+      reply,
+      400,
+      renderNotice(pageContext(request), 'signInFailedTitle', 'signInFailed', {
+        href: loginPathFor(returnTo),
+        label: 'signIn',
+      }),
+    );
 
   app.get<{ Querystring: { return_to?: unknown } }>('/login', async (request, reply) => {
     const returnTo = safeReturnPath(request.query.return_to);
     if (await findSession(db, request)) return reply.redirect(returnTo, 303);
     await ensureAppClient(db, config);
     const { url, pending } = beginSignIn(config, pageContext(request).language, returnTo);
-    reply.header('set-cookie', cookieHeader(SIGN_IN_COOKIE, encodePending(pending), { path: callbackPath, maxAgeSeconds: SIGN_IN_SECONDS }));
+    reply.header(
+      'set-cookie',
+      cookieHeader(SIGN_IN_COOKIE, encodePending(pending), { path: callbackPath, maxAgeSeconds: SIGN_IN_SECONDS }),
+    );
     return reply.header('cache-control', 'no-store').redirect(url, 303);
   });
 
@@ -42,7 +64,13 @@ export const authRoutes: FastifyPluginAsync<{ config: Config; database: Database
     reply.header('set-cookie', cookieHeader(SIGN_IN_COOKIE, '', { path: callbackPath, maxAgeSeconds: 0 }));
     const { state, code } = request.query;
     // state ties the answer to this browser's own request (no login CSRF).
-    if (!pending || typeof state !== 'string' || state !== pending.state || typeof code !== 'string' || code.length > 2000) {
+    if (
+      !pending ||
+      typeof state !== 'string' ||
+      state !== pending.state ||
+      typeof code !== 'string' ||
+      code.length > 2000
+    ) {
       return failed(request, reply, pending?.returnTo);
     }
     const client = await ensureAppClient(db, config);
@@ -57,7 +85,14 @@ export const authRoutes: FastifyPluginAsync<{ config: Config; database: Database
     const session = await findSession(db, request);
     if (session) {
       if (!isValidCsrf(session, request.body?.csrf)) {
-        return page(reply, 403, renderNotice(pageContext(request, session), 'forbiddenTitle', 'formExpired', { href: '/app', label: 'inbox' }));
+        return page(
+          reply,
+          403,
+          renderNotice(pageContext(request, session), 'forbiddenTitle', 'formExpired', {
+            href: '/app',
+            label: 'inbox',
+          }),
+        );
       }
       await endSession(db, reply, session);
     }
@@ -65,5 +100,10 @@ export const authRoutes: FastifyPluginAsync<{ config: Config; database: Database
   });
 
   app.get('/signed-out', async (request, reply) =>
-    page(reply, 200, renderNotice(pageContext(request), 'signedOutTitle', 'signedOut', { href: '/app/login', label: 'signIn' })));
+    page(
+      reply,
+      200,
+      renderNotice(pageContext(request), 'signedOutTitle', 'signedOut', { href: '/app/login', label: 'signIn' }),
+    ),
+  );
 };

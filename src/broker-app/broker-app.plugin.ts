@@ -15,24 +15,45 @@ import { pageRoutes } from './page.routes.ts';
 import { renderNotice } from './pages/notice.page.ts';
 import { APP_PATH } from './session.ts';
 
-export async function registerBrokerApp(app: FastifyInstance, options: { config: Config; database: DatabaseHandle; services: LeadServices }): Promise<void> {
-  await app.register(async (scope) => {
-    acceptFormBodies(scope);
-    scope.setNotFoundHandler((request, reply) => {
-      reply.status(404).headers(PAGE_HEADERS).send(renderNotice(pageContext(request, request.appSession), 'notFoundTitle', 'notFound', { href: '/app', label: 'inbox' }));
-    });
-    scope.setErrorHandler((error, request, reply) => {
-      const context = pageContext(request, request.appSession);
-      const status = error instanceof ApiError ? error.status : (error as { statusCode?: unknown }).statusCode;
-      if (typeof status === 'number' && status >= 400 && status < 500) {
-        const [title, message] = status === 404 ? (['notFoundTitle', 'notFound'] as const) : (['badRequestTitle', 'badRequest'] as const);
-        return reply.status(status).headers(error instanceof ApiError ? error.headers : {}).headers(PAGE_HEADERS)
-          .send(renderNotice(context, title, message, { href: '/app', label: 'inbox' }));
-      }
-      request.log.error({ err: error }, 'broker app page failed');
-      return reply.status(500).headers(PAGE_HEADERS).send(renderNotice(context, 'errorTitle', 'error', { href: '/app', label: 'inbox' }));
-    });
-    await scope.register(authRoutes, options);
-    await scope.register(pageRoutes, options);
-  }, { prefix: APP_PATH });
+export async function registerBrokerApp(
+  app: FastifyInstance,
+  options: { config: Config; database: DatabaseHandle; services: LeadServices },
+): Promise<void> {
+  await app.register(
+    async (scope) => {
+      acceptFormBodies(scope);
+      scope.setNotFoundHandler((request, reply) => {
+        reply
+          .status(404)
+          .headers(PAGE_HEADERS)
+          .send(
+            renderNotice(pageContext(request, request.appSession), 'notFoundTitle', 'notFound', {
+              href: '/app',
+              label: 'inbox',
+            }),
+          );
+      });
+      scope.setErrorHandler((error, request, reply) => {
+        const context = pageContext(request, request.appSession);
+        const status = error instanceof ApiError ? error.status : (error as { statusCode?: unknown }).statusCode;
+        if (typeof status === 'number' && status >= 400 && status < 500) {
+          const [title, message] =
+            status === 404 ? (['notFoundTitle', 'notFound'] as const) : (['badRequestTitle', 'badRequest'] as const);
+          return reply
+            .status(status)
+            .headers(error instanceof ApiError ? error.headers : {})
+            .headers(PAGE_HEADERS)
+            .send(renderNotice(context, title, message, { href: '/app', label: 'inbox' }));
+        }
+        request.log.error({ err: error }, 'broker app page failed');
+        return reply
+          .status(500)
+          .headers(PAGE_HEADERS)
+          .send(renderNotice(context, 'errorTitle', 'error', { href: '/app', label: 'inbox' }));
+      });
+      await scope.register(authRoutes, options);
+      await scope.register(pageRoutes, options);
+    },
+    { prefix: APP_PATH },
+  );
 }

@@ -8,14 +8,21 @@ import { hasText } from './texts/index.ts';
 const DATE_FIELDS = new Set(['birth', 'first_registration']);
 const MONEY_FIELDS = new Set(['value', 'premium']);
 /** Enumerated fields and the prefix of their values' texts (policy and residence types share `type_`). */
-const ENUMERATION_PREFIXES: Readonly<Record<string, string>> = { payment_interval: 'interval_', type: 'type_', gender: 'gender_', fuel_type: 'fuel_' };
+const ENUMERATION_PREFIXES: Readonly<Record<string, string>> = {
+  payment_interval: 'interval_',
+  type: 'type_',
+  gender: 'gender_',
+  fuel_type: 'fuel_',
+};
 
 export function formatAddress(value: unknown): string {
   if (typeof value !== 'object' || value === null) return '';
   const a = value as Record<string, unknown>;
   const text = (part: unknown) => (typeof part === 'string' || typeof part === 'number' ? String(part) : '');
   const street = [text(a.street), text(a.housenr), a.boxnr ? `bus ${text(a.boxnr)}` : ''].filter(Boolean).join(' ');
-  return [street, [text(a.zipcode), text(a.city)].filter(Boolean).join(' '), text(a.country_code)].filter(Boolean).join(', ');
+  return [street, [text(a.zipcode), text(a.city)].filter(Boolean).join(' '), text(a.country_code)]
+    .filter(Boolean)
+    .join(', ');
 }
 
 /** A field's value as text for the page. */
@@ -52,12 +59,18 @@ export function fieldLabel(context: PageContext, field: string): string {
 
 /** A definition list of the fields present, in the order given, then any others. */
 export function fieldList(context: PageContext, data: Record<string, unknown>, order: readonly string[]): Html {
-  const keys = [...order.filter((key) => Object.hasOwn(data, key)), ...Object.keys(data).filter((key) => !order.includes(key)).sort()];
+  const keys = [
+    ...order.filter((key) => Object.hasOwn(data, key)),
+    ...Object.keys(data)
+      .filter((key) => !order.includes(key))
+      .sort(),
+  ];
   const items = keys.map((key) => {
     const value = data[key];
     let shown: Html | string = formatValue(context, key, value);
     if (key === 'email' && typeof value === 'string') shown = html`<a href="mailto:${value}">${value}</a>`;
-    if (key === 'telephonenr' && typeof value === 'string') shown = html`<a href="tel:${value.replace(/[^+\d]/g, '')}">${value}</a>`;
+    if (key === 'telephonenr' && typeof value === 'string')
+      shown = html`<a href="tel:${value.replace(/[^+\d]/g, '')}">${value}</a>`;
     return html`<dt>${fieldLabel(context, key)}</dt><dd>${shown}</dd>`;
   });
   return html`<dl class="fields">${items}</dl>`;

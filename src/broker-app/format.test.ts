@@ -14,7 +14,8 @@ describe('exact decimals', () => {
   });
 
   it('refuses what is not numeric text', () => {
-    for (const bad of ['', '1e3', '1.2345678', 'abc', '1,5', null, undefined, {}]) expect(parseDecimal(bad)).toBeUndefined();
+    for (const bad of ['', '1e3', '1.2345678', 'abc', '1,5', null, undefined, {}])
+      expect(parseDecimal(bad)).toBeUndefined();
   });
 });
 

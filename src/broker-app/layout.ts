@@ -89,15 +89,31 @@ export interface PageContext {
 
 export type LeadTab = 'party' | 'proflow' | 'risk-scan' | 'advisory';
 
-const TAB_PATHS: Record<LeadTab, string> = { party: '/app/parties/', proflow: '/app/proflow/parties/', 'risk-scan': '/app/risk-scan/parties/', advisory: '/app/advisory/parties/' };
-const TAB_LABELS = { party: 'tabParty', proflow: 'tabProflow', 'risk-scan': 'tabRiskScan', advisory: 'tabAdvisory' } as const;
+const TAB_PATHS: Record<LeadTab, string> = {
+  party: '/app/parties/',
+  proflow: '/app/proflow/parties/',
+  'risk-scan': '/app/risk-scan/parties/',
+  advisory: '/app/advisory/parties/',
+};
+const TAB_LABELS = {
+  party: 'tabParty',
+  proflow: 'tabProflow',
+  'risk-scan': 'tabRiskScan',
+  advisory: 'tabAdvisory',
+} as const;
 
 export function leadTabs(context: PageContext, partyId: string, current: LeadTab): Html {
-  const tabs = (Object.keys(TAB_PATHS) as LeadTab[]).map((tab) => html`<li><a href="${TAB_PATHS[tab]}${partyId}"${current === tab ? html` aria-current="page"` : ''}>${context.t(TAB_LABELS[tab])}</a></li>`);
+  const tabs = (Object.keys(TAB_PATHS) as LeadTab[]).map(
+    (tab) =>
+      html`<li><a href="${TAB_PATHS[tab]}${partyId}"${current === tab ? html` aria-current="page"` : ''}>${context.t(TAB_LABELS[tab])}</a></li>`,
+  );
   return html`<nav class="tabs" aria-label="${context.t('leadSections')}"><ul>${tabs}</ul></nav>`;
 }
 
-export function renderPage(context: PageContext, { title, body, inboxCurrent = false }: { title: string; body: Html; inboxCurrent?: boolean }): string {
+export function renderPage(
+  context: PageContext,
+  { title, body, inboxCurrent = false }: { title: string; body: Html; inboxCurrent?: boolean },
+): string {
   const { t, user } = context;
   const account = user
     ? html`<div class="user"><span>${t('signedInAs', { user: user.username })}</span>

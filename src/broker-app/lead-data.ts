@@ -37,7 +37,10 @@ export async function partyWithHistory(services: LeadServices, distributionId: s
   const objects = [...lead.risk_object_revisions.cars, ...lead.risk_object_revisions.residences];
   const histories = new Map<string, Revision[]>();
   for (const object of objects) {
-    histories.set(object.risk_object_id, await services.parties.revisions(distributionId, partyId, object.risk_object_id));
+    histories.set(
+      object.risk_object_id,
+      await services.parties.revisions(distributionId, partyId, object.risk_object_id),
+    );
   }
   return { lead, histories };
 }
@@ -52,7 +55,11 @@ export async function timeline(services: LeadServices, distributionId: string, p
     pushes.push(...page.items);
     after = page.next;
   } while (after && pushes.length < TIMELINE_LIMIT);
-  const deliveries = await listDeliveries(services.database.db, { distributionId, leadId: lead.id, limit: TIMELINE_LIMIT });
+  const deliveries = await listDeliveries(services.database.db, {
+    distributionId,
+    leadId: lead.id,
+    limit: TIMELINE_LIMIT,
+  });
   // Oldest first, like a timeline reads.
   return { lead, pushes, deliveries: deliveries.reverse(), callers: await callerNames(services, distributionId) };
 }
@@ -64,7 +71,10 @@ export async function timeline(services: LeadServices, distributionId: string, p
 export type CallerName = { readonly kind: 'token' | 'user'; readonly name: string | null };
 
 async function callerNames(services: LeadServices, distributionId: string): Promise<Map<string, CallerName>> {
-  const [tokens, users] = await Promise.all([listApiTokens(services.database.db, { distributionId }), listUsers(services.database.db, { distributionId })]);
+  const [tokens, users] = await Promise.all([
+    listApiTokens(services.database.db, { distributionId }),
+    listUsers(services.database.db, { distributionId }),
+  ]);
   const names = new Map<string, CallerName>();
   for (const token of tokens) names.set(`token:${token.id}`, { kind: 'token', name: token.name });
   for (const user of users) names.set(`user:${user.id}`, { kind: 'user', name: user.username });
@@ -76,7 +86,12 @@ export async function rawPush(services: LeadServices, distributionId: string, pa
   return { lead, push: await services.reader.push(distributionId, lead.id, pushId) };
 }
 
-export async function replayDelivery(services: LeadServices, distributionId: string, partyId: string, deliveryId: string): Promise<boolean> {
+export async function replayDelivery(
+  services: LeadServices,
+  distributionId: string,
+  partyId: string,
+  deliveryId: string,
+): Promise<boolean> {
   const lead = await leadOfParty(services, distributionId, partyId);
   return replayFailedDelivery(services.database.db, { distributionId, leadId: lead.id, deliveryId });
 }

@@ -5,12 +5,25 @@ import { decodePending, encodePending, safeReturnPath } from './oidc-client.ts';
 describe('where the browser returns after signing in', () => {
   it('keeps a path inside the app, query included', () => {
     expect(safeReturnPath('/app')).toBe('/app');
-    expect(safeReturnPath('/app/parties/019a8f3c-5b2e-7c41-9a57-2f1d1c8b7e01')).toBe('/app/parties/019a8f3c-5b2e-7c41-9a57-2f1d1c8b7e01');
+    expect(safeReturnPath('/app/parties/019a8f3c-5b2e-7c41-9a57-2f1d1c8b7e01')).toBe(
+      '/app/parties/019a8f3c-5b2e-7c41-9a57-2f1d1c8b7e01',
+    );
     expect(safeReturnPath('/app?q=claes&cursor=abc')).toBe('/app?q=claes&cursor=abc');
   });
 
   it('sends anything else to the inbox: no open redirect', () => {
-    for (const hostile of ['https://evil.example/app', '//evil.example/app', '/app//evil.example', '/app\\evil', '/application', '/sso/auth', '', undefined, ['/app'], '/app/\u0000']) {
+    for (const hostile of [
+      'https://evil.example/app',
+      '//evil.example/app',
+      '/app//evil.example',
+      '/app\\evil',
+      '/application',
+      '/sso/auth',
+      '',
+      undefined,
+      ['/app'],
+      '/app/\u0000',
+    ]) {
       expect(safeReturnPath(hostile), String(hostile)).toBe('/app');
     }
   });
@@ -20,7 +33,13 @@ describe('the sign-in in progress (cookie)', () => {
   it('comes back as it left, and anything else is no sign-in', () => {
     const pending = { state: 's', nonce: 'n', verifier: 'v', returnTo: '/app' };
     expect(decodePending(encodePending(pending))).toEqual(pending);
-    for (const bad of [undefined, '', 'not base64 json', Buffer.from('{"state":1}').toString('base64url'), 'x'.repeat(3000)]) {
+    for (const bad of [
+      undefined,
+      '',
+      'not base64 json',
+      Buffer.from('{"state":1}').toString('base64url'),
+      'x'.repeat(3000),
+    ]) {
       expect(decodePending(bad)).toBeUndefined();
     }
   });
@@ -31,6 +50,7 @@ describe('enterprise numbers in a search', () => {
     for (const written of ['0456.789.123', 'BE0456789123', 'be 0456 789 123', '456789123', '0456-789-123']) {
       expect(enterpriseDigits(written), written).toBe('0456789123');
     }
-    for (const other of ['claes', '12345', 'BE045678912345', 'CRM-4711']) expect(enterpriseDigits(other), other).toBeUndefined();
+    for (const other of ['claes', '12345', 'BE045678912345', 'CRM-4711'])
+      expect(enterpriseDigits(other), other).toBeUndefined();
   });
 });

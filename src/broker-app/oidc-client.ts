@@ -33,13 +33,19 @@ export interface AppClient {
 /** Registers (or repairs) the app's client; two processes doing it at once agree. */
 export async function ensureAppClient(db: Kysely<Database>, config: Pick<Config, 'publicUrl'>): Promise<AppClient> {
   const now = new Date().toISOString();
-  await db.insertInto('sso_secrets')
+  await db
+    .insertInto('sso_secrets')
     .values({ name: SECRET_NAME, value: randomBytes(32).toString('base64url'), created_at: now })
     .onConflict((conflict) => conflict.column('name').doNothing())
     .execute();
-  const { value: secret } = await db.selectFrom('sso_secrets').select('value').where('name', '=', SECRET_NAME).executeTakeFirstOrThrow();
+  const { value: secret } = await db
+    .selectFrom('sso_secrets')
+    .select('value')
+    .where('name', '=', SECRET_NAME)
+    .executeTakeFirstOrThrow();
   const registration = { secret_hash: hashToken(secret), redirect_uris: JSON.stringify([redirectUriOf(config)]) };
-  await db.insertInto('sso_clients')
+  await db
+    .insertInto('sso_clients')
     .values({ id: APP_CLIENT_ID, name: APP_CLIENT_NAME, created_at: now, ...registration })
     .onConflict((conflict) => conflict.column('id').doUpdateSet(registration))
     .execute();
@@ -57,7 +63,11 @@ export interface PendingSignIn {
 
 const random = () => randomBytes(32).toString('base64url');
 
-export function beginSignIn(config: Pick<Config, 'publicUrl'>, language: Language, returnTo: string): { url: string; pending: PendingSignIn } {
+export function beginSignIn(
+  config: Pick<Config, 'publicUrl'>,
+  language: Language,
+  returnTo: string,
+): { url: string; pending: PendingSignIn } {
   const pending: PendingSignIn = { state: random(), nonce: random(), verifier: random(), returnTo };
   const url = new URL(`${issuerOf(config)}/auth`);
   url.search = new URLSearchParams({
@@ -86,7 +96,8 @@ export function decodePending(value: string | undefined): PendingSignIn | undefi
   try {
     const parsed = JSON.parse(Buffer.from(value, 'base64url').toString()) as Record<string, unknown>;
     const { state, nonce, verifier, returnTo } = parsed;
-    if ([state, nonce, verifier, returnTo].every((field) => typeof field === 'string')) return parsed as unknown as PendingSignIn;
+    if ([state, nonce, verifier, returnTo].every((field) => typeof field === 'string'))
+      return parsed as unknown as PendingSignIn;
   } catch {
     // not ours: treated as no sign-in in progress
   }
@@ -97,7 +108,9 @@ export function decodePending(value: string | undefined): PendingSignIn | undefi
 export function safeReturnPath(value: unknown): string {
   if (typeof value !== 'string' || value.length > 2000) return '/app';
   // No backslash, space or control character: browsers read some of them as a path separator.
-  return /^\/app(?:[/?][^\\\s\p{Cc}]*)?$/u.test(value) && !value.startsWith('//') && !/^\/app\/\//.test(value) ? value : '/app';
+  return /^\/app(?:[/?][^\\\s\p{Cc}]*)?$/u.test(value) && !value.startsWith('//') && !/^\/app\/\//.test(value)
+    ? value
+    : '/app';
 }
 
 /**
@@ -113,19 +126,30 @@ export async function completeSignIn(
   code: string,
   pending: PendingSignIn,
 ): Promise<string | undefined> {
-  const basic = Buffer.from(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.secret)}`).toString('base64');
+  const basic = Buffer.from(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.secret)}`).toString(
+    'base64',
+  );
   const response = await app.inject({
     method: 'POST',
     url: `${SSO_PATH}/token`,
     headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: pending.verifier, redirect_uri: redirectUriOf(config) }).toString(),
+    payload: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: pending.verifier,
+      redirect_uri: redirectUriOf(config),
+    }).toString(),
   });
   if (response.statusCode !== 200) return undefined;
   const idToken = (response.json() as { id_token?: unknown }).id_token;
   if (typeof idToken !== 'string') return undefined;
   const keys = createLocalJWKSet({ keys: (await loadSigningKeys(db)).map(publicJwk) });
   try {
-    const { payload } = await jwtVerify(idToken, keys, { issuer: issuerOf(config), audience: client.clientId, algorithms: [SIGNING_ALG] });
+    const { payload } = await jwtVerify(idToken, keys, {
+      issuer: issuerOf(config),
+      audience: client.clientId,
+      algorithms: [SIGNING_ALG],
+    });
     return payload.nonce === pending.nonce && typeof payload.sub === 'string' ? payload.sub : undefined;
   } catch {
     return undefined;

@@ -22,7 +22,12 @@ function formats(locale: string): Formats {
 
 /** The user's locale when it speaks the page's language (nl-BE, fr-BE), else the language in Belgium. */
 function localeOf(language: Language, userLocale: string | undefined): string {
-  if (userLocale && userLocale.split('-')[0]?.toLowerCase() === language && Intl.DateTimeFormat.supportedLocalesOf(userLocale).length > 0) return userLocale;
+  if (
+    userLocale &&
+    userLocale.split('-')[0]?.toLowerCase() === language &&
+    Intl.DateTimeFormat.supportedLocalesOf(userLocale).length > 0
+  )
+    return userLocale;
   return `${language}-BE`;
 }
 

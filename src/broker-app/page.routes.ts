@@ -8,7 +8,15 @@ import { decodeCursor, encodeCursor } from '../http/pagination.ts';
 import type { FormBody } from '../sso/form-body.ts';
 import { loginPathFor } from './auth.routes.ts';
 import { PAGE_HEADERS } from './layout.ts';
-import { inbox, type LeadServices, leadOfParty, partyWithHistory, rawPush, replayDelivery, timeline } from './lead-data.ts';
+import {
+  inbox,
+  type LeadServices,
+  leadOfParty,
+  partyWithHistory,
+  rawPush,
+  replayDelivery,
+  timeline,
+} from './lead-data.ts';
 import { pageContext } from './page-context.ts';
 import { renderAdvisory } from './pages/advisory.page.ts';
 import { renderInbox } from './pages/inbox.page.ts';
@@ -39,11 +47,15 @@ function id(value: string, name: string): string {
 function queryText(query: unknown, name: string, maxLength: number): string | undefined {
   const value = (query as Record<string, unknown>)[name];
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || value.length > maxLength) throw new ValidationError([{ target: name, code: 'invalid' }]);
+  if (typeof value !== 'string' || value.length > maxLength)
+    throw new ValidationError([{ target: name, code: 'invalid' }]);
   return value;
 }
 
-export const pageRoutes: FastifyPluginAsync<{ database: DatabaseHandle; services: LeadServices }> = async (app, { database, services }) => {
+export const pageRoutes: FastifyPluginAsync<{ database: DatabaseHandle; services: LeadServices }> = async (
+  app,
+  { database, services },
+) => {
   app.decorateRequest('appSession', undefined);
   app.addHook('preHandler', async (request, reply) => {
     const session = await findSession(database.db, request);
@@ -63,10 +75,22 @@ export const pageRoutes: FastifyPluginAsync<{ database: DatabaseHandle; services
   app.get('/', async (request, reply) => {
     const search = queryText(request.query, 'q', 200)?.trim() ?? '';
     const before = decodeCursor(queryText(request.query, 'cursor', 500));
-    const page = await inbox(services, { distributionId: did(request), search, ...(before && { before }), limit: INBOX_PAGE_SIZE });
+    const page = await inbox(services, {
+      distributionId: did(request),
+      search,
+      ...(before && { before }),
+      limit: INBOX_PAGE_SIZE,
+    });
     const params = new URLSearchParams(search ? { q: search } : {});
     if (page.next) params.set('cursor', encodeCursor(page.next));
-    return send(reply, renderInbox(context(request), page, { search, nextHref: page.next ? `/app?${params}` : undefined, isFirstPage: before === undefined }));
+    return send(
+      reply,
+      renderInbox(context(request), page, {
+        search,
+        nextHref: page.next ? `/app?${params}` : undefined,
+        isFirstPage: before === undefined,
+      }),
+    );
   });
 
   app.get<PartyParams>('/parties/:partyId', async (request, reply) => {
@@ -76,23 +100,44 @@ export const pageRoutes: FastifyPluginAsync<{ database: DatabaseHandle; services
 
   app.get<PartyParams>('/proflow/parties/:partyId', async (request, reply) => {
     const data = await timeline(services, did(request), id(request.params.partyId, 'party_id'));
-    return send(reply, renderProflow(context(request), data, { replayed: queryText(request.query, 'replayed', 10) === '1' }));
+    return send(
+      reply,
+      renderProflow(context(request), data, { replayed: queryText(request.query, 'replayed', 10) === '1' }),
+    );
   });
 
-  app.get<{ Params: { partyId: string; pushId: string } }>('/proflow/parties/:partyId/pushes/:pushId', async (request, reply) => {
-    const { lead, push } = await rawPush(services, did(request), id(request.params.partyId, 'party_id'), id(request.params.pushId, 'push_id'));
-    return send(reply, renderRawPush(context(request), lead, push));
-  });
+  app.get<{ Params: { partyId: string; pushId: string } }>(
+    '/proflow/parties/:partyId/pushes/:pushId',
+    async (request, reply) => {
+      const { lead, push } = await rawPush(
+        services,
+        did(request),
+        id(request.params.partyId, 'party_id'),
+        id(request.params.pushId, 'push_id'),
+      );
+      return send(reply, renderRawPush(context(request), lead, push));
+    },
+  );
 
-  app.post<{ Params: { partyId: string; deliveryId: string }; Body: FormBody }>('/proflow/parties/:partyId/deliveries/:deliveryId/replay', async (request, reply) => {
-    const partyId = id(request.params.partyId, 'party_id');
-    if (!isValidCsrf(session(request), request.body?.csrf)) {
-      return send(reply.status(403), renderNotice(context(request), 'forbiddenTitle', 'formExpired', { href: `/app/proflow/parties/${partyId}`, label: 'backToTimeline' }));
-    }
-    // Only a failed delivery of this lead, in the user's own distribution, is sent again.
-    if (!(await replayDelivery(services, did(request), partyId, id(request.params.deliveryId, 'delivery_id')))) throw new NotFoundError('delivery_id');
-    return reply.redirect(`/app/proflow/parties/${partyId}?replayed=1`, 303);
-  });
+  app.post<{ Params: { partyId: string; deliveryId: string }; Body: FormBody }>(
+    '/proflow/parties/:partyId/deliveries/:deliveryId/replay',
+    async (request, reply) => {
+      const partyId = id(request.params.partyId, 'party_id');
+      if (!isValidCsrf(session(request), request.body?.csrf)) {
+        return send(
+          reply.status(403),
+          renderNotice(context(request), 'forbiddenTitle', 'formExpired', {
+            href: `/app/proflow/parties/${partyId}`,
+            label: 'backToTimeline',
+          }),
+        );
+      }
+      // Only a failed delivery of this lead, in the user's own distribution, is sent again.
+      if (!(await replayDelivery(services, did(request), partyId, id(request.params.deliveryId, 'delivery_id'))))
+        throw new NotFoundError('delivery_id');
+      return reply.redirect(`/app/proflow/parties/${partyId}?replayed=1`, 303);
+    },
+  );
 
   app.get<PartyParams>('/risk-scan/parties/:partyId', async (request, reply) => {
     const lead = await leadOfParty(services, did(request), id(request.params.partyId, 'party_id'));

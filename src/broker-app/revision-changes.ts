@@ -12,7 +12,10 @@ export interface FieldChange {
   readonly after: unknown;
 }
 
-export function revisionChanges(previous: Readonly<Record<string, unknown>>, current: Readonly<Record<string, unknown>>): FieldChange[] {
+export function revisionChanges(
+  previous: Readonly<Record<string, unknown>>,
+  current: Readonly<Record<string, unknown>>,
+): FieldChange[] {
   const fields = [...new Set([...Object.keys(previous), ...Object.keys(current)])];
   return fields
     .filter((field) => !isDeepStrictEqual(previous[field], current[field]))

@@ -38,22 +38,37 @@ export function readCookie(request: FastifyRequest, name: string): string | unde
   return undefined;
 }
 
-export async function startSession(db: Kysely<Database>, reply: FastifyReply, userId: string, now = new Date()): Promise<void> {
+export async function startSession(
+  db: Kysely<Database>,
+  reply: FastifyReply,
+  userId: string,
+  now = new Date(),
+): Promise<void> {
   const secret = randomBytes(32).toString('base64url');
   const expires = new Date(now.getTime() + SESSION_LIFETIME_MS);
   // Expired rows go as new ones come: no timer needed, and the table stays small.
   await db.deleteFrom('app_sessions').where('expires_at', '<', now.toISOString()).execute();
-  await db.insertInto('app_sessions')
-    .values({ id_hash: hashOf(secret), user_id: userId, created_at: now.toISOString(), expires_at: expires.toISOString() })
+  await db
+    .insertInto('app_sessions')
+    .values({
+      id_hash: hashOf(secret),
+      user_id: userId,
+      created_at: now.toISOString(),
+      expires_at: expires.toISOString(),
+    })
     .execute();
-  reply.header('set-cookie', cookieHeader(SESSION_COOKIE, secret, { path: APP_PATH, maxAgeSeconds: SESSION_LIFETIME_MS / 1000 }));
+  reply.header(
+    'set-cookie',
+    cookieHeader(SESSION_COOKIE, secret, { path: APP_PATH, maxAgeSeconds: SESSION_LIFETIME_MS / 1000 }),
+  );
 }
 
 /** The signed-in user of this request: a live session of a user who is not disabled. */
 export async function findSession(db: Kysely<Database>, request: FastifyRequest): Promise<AppSession | undefined> {
   const secret = readCookie(request, SESSION_COOKIE);
   if (!secret || !/^[\w-]{43}$/.test(secret)) return undefined;
-  const user = await db.selectFrom('app_sessions')
+  const user = await db
+    .selectFrom('app_sessions')
     .innerJoin('users', 'users.id', 'app_sessions.user_id')
     .selectAll('users')
     .where('app_sessions.id_hash', '=', hashOf(secret))

@@ -14,7 +14,9 @@ describe('demoCurl', () => {
     const line = demoCurl("http://localhost:8080/it's", token);
     expect(line).not.toContain('\n');
     const words = shellWords(line);
-    expect(words).toContain("http://localhost:8080/it's/v1/api/distributions/00000000-0000-4000-8000-00000000de70/leads/customers");
+    expect(words).toContain(
+      "http://localhost:8080/it's/v1/api/distributions/00000000-0000-4000-8000-00000000de70/leads/customers",
+    );
     expect(words).toContain('Authorization: apikey li_abc-DEF_123');
     const body = JSON.parse(words[words.indexOf('-d') + 1]!);
     expect(body.prospect).toEqual({ first_name: 'Jan', last_name: 'Peeters' });

@@ -68,10 +68,20 @@ export async function bootstrapDemo(
  * Only the process that created the demo distribution gets here, so the user is created
  * once; a failure leaves the rest of the demo working.
  */
-async function createDemoBroker(database: DatabaseHandle, distributionId: string, log: BootstrapLog): Promise<DemoBroker | undefined> {
+async function createDemoBroker(
+  database: DatabaseHandle,
+  distributionId: string,
+  log: BootstrapLog,
+): Promise<DemoBroker | undefined> {
   const password = randomBytes(12).toString('base64url');
   try {
-    await createUser(database.db, { distributionId, email: 'demo-broker@example.com', username: DEMO_BROKER_USERNAME, password, language: 'en' });
+    await createUser(database.db, {
+      distributionId,
+      email: 'demo-broker@example.com',
+      username: DEMO_BROKER_USERNAME,
+      password,
+      language: 'en',
+    });
     return { username: DEMO_BROKER_USERNAME, password };
   } catch (error) {
     log.error({ err: error }, 'could not create the demo broker user');
@@ -82,7 +92,18 @@ async function createDemoBroker(database: DatabaseHandle, distributionId: string
 export function demoCurl(publicUrl: string, token: Pick<IssuedApiToken, 'distribution_id' | 'token'>): string {
   const url = `${publicUrl}/v1/api/distributions/${token.distribution_id}/leads/customers`;
   const body = JSON.stringify({ origin: 'demo', prospect: { first_name: 'Jan', last_name: 'Peeters' } });
-  const args = ['-i', '-X', 'POST', url, '-H', `Authorization: apikey ${token.token}`, '-H', 'Content-Type: application/json', '-d', body];
+  const args = [
+    '-i',
+    '-X',
+    'POST',
+    url,
+    '-H',
+    `Authorization: apikey ${token.token}`,
+    '-H',
+    'Content-Type: application/json',
+    '-d',
+    body,
+  ];
   return ['curl', ...args.map(shellQuote)].join(' ');
 }
 
@@ -94,10 +115,10 @@ function shellQuote(value: string): string {
 function welcomeText(publicUrl: string, token: IssuedApiToken, broker: DemoBroker | undefined): string {
   const signIn = broker
     ? [
-      `Then see it in the broker app: open ${publicUrl}/app and sign in as ${broker.username}`,
-      `with the password ${broker.password} (shown only now; more users: npx lead-intake user create --distribution ${token.distribution_id} ...)`,
-      '',
-    ]
+        `Then see it in the broker app: open ${publicUrl}/app and sign in as ${broker.username}`,
+        `with the password ${broker.password} (shown only now; more users: npx lead-intake user create --distribution ${token.distribution_id} ...)`,
+        '',
+      ]
     : [];
   return [
     '',

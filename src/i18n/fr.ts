@@ -10,7 +10,8 @@ export const fr: Catalogue = {
   max_items: "Erreur pour '{field}'. La liste spécifiée dépasse le nombre maximal d'éléments. ({limit})",
   minimum: "Erreur pour '{field}'. La valeur spécifiée est inférieure au minimum. ({limit})",
   maximum: "Erreur pour '{field}'. La valeur spécifiée est supérieure au maximum. ({limit})",
-  not_allowed_value: "Erreur pour '{field}'. La valeur spécifiée ne fait pas partie des valeurs autorisées. ({allowed})",
+  not_allowed_value:
+    "Erreur pour '{field}'. La valeur spécifiée ne fait pas partie des valeurs autorisées. ({allowed})",
   field_not_allowed: "Erreur pour '{field}'. Ce champ n'est pas autorisé.",
   unknown_reference: "Erreur pour '{field}'. La valeur spécifiée ne fait référence à aucun objet connu.",
   duplicate: "Erreur pour '{field}'. La valeur spécifiée est utilisée plus d'une fois.",

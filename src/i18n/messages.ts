@@ -63,5 +63,7 @@ export function renderMessage(problem: Problem, language: Language): string {
  * stays as written. Nothing is escaped: whoever shows the text does that.
  */
 export function fillPlaceholders(text: string, values: Readonly<Record<string, string | number>>): string {
-  return text.replace(/\{(\w+)\}/g, (placeholder, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : placeholder));
+  return text.replace(/\{(\w+)\}/g, (placeholder, name: string) =>
+    Object.hasOwn(values, name) ? String(values[name]) : placeholder,
+  );
 }

@@ -77,17 +77,23 @@ export function registerMetrics(app: FastifyInstance, statements: StatementCount
     metrics.httpRequestDuration.observe(labels, reply.elapsedTime / 1000);
   });
 
-  app.get('/metrics', {
-    schema: {
-      operationId: 'getMetrics',
-      summary: 'Prometheus metrics',
-      description: 'Metrics in the Prometheus text exposition format.',
-      tags: ['operations'],
-      security: [],
-      response: { 200: { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } } },
+  app.get(
+    '/metrics',
+    {
+      schema: {
+        operationId: 'getMetrics',
+        summary: 'Prometheus metrics',
+        description: 'Metrics in the Prometheus text exposition format.',
+        tags: ['operations'],
+        security: [],
+        response: {
+          200: { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } },
+        },
+      },
     },
-  }, async (_request, reply) => {
-    const body = await metrics.registry.metrics();
-    return reply.type(metrics.registry.contentType).send(body);
-  });
+    async (_request, reply) => {
+      const body = await metrics.registry.metrics();
+      return reply.type(metrics.registry.contentType).send(body);
+    },
+  );
 }

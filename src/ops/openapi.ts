@@ -36,9 +36,17 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       servers: [{ url: config.publicUrl }],
       tags: [
         { name: 'leads', description: 'Push customer and company leads into a distribution.' },
-        { name: 'reference data', description: 'The car, address and company databases (scopes vehicle:read, address:read, enterprise:read; `api` grants all): shared, read-only, imported from public open data with `lead-intake data import`.' },
+        {
+          name: 'reference data',
+          description:
+            'The car, address and company databases (scopes vehicle:read, address:read, enterprise:read; `api` grants all): shared, read-only, imported from public open data with `lead-intake data import`.',
+        },
         { name: 'operations', description: 'Health, readiness and metrics probes for operators.' },
-        { name: 'sso', description: 'Single sign-on. The OpenID provider itself is described by its discovery document, /sso/.well-known/openid-configuration.' },
+        {
+          name: 'sso',
+          description:
+            'Single sign-on. The OpenID provider itself is described by its discovery document, /sso/.well-known/openid-configuration.',
+        },
       ],
       components: {
         securitySchemes: {
@@ -48,7 +56,9 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       },
     },
     transformObject: (documents) =>
-      'openapiObject' in documents ? describeResponses(documents.openapiObject as OpenApiDocument) : documents.swaggerObject,
+      'openapiObject' in documents
+        ? describeResponses(documents.openapiObject as OpenApiDocument)
+        : documents.swaggerObject,
   });
 
   await app.register(fastifySwaggerUi, {
@@ -77,7 +87,7 @@ const STATUS_DESCRIPTIONS: Record<string, string> = {
 };
 
 const PUSH_DESCRIPTIONS: Record<string, string> = {
-  '201': 'Created: nothing matched, so a new lead and party were created. `Location` is the lead\'s `self`.',
+  '201': "Created: nothing matched, so a new lead and party were created. `Location` is the lead's `self`.",
   '200': 'Merged: the push matched an existing lead and was merged into it (same `id` and `party_id`).',
 };
 
@@ -96,10 +106,14 @@ function describeResponses(document: OpenApiDocument): OpenApiDocument {
       const isPush = /^push\w+Lead$/.test(operation.operationId ?? '');
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         if (response.description !== 'Default Response') continue;
-        response.description = (isPush ? PUSH_DESCRIPTIONS[status] : undefined) ?? STATUS_DESCRIPTIONS[status] ?? response.description;
+        response.description =
+          (isPush ? PUSH_DESCRIPTIONS[status] : undefined) ?? STATUS_DESCRIPTIONS[status] ?? response.description;
         if (isPush && status === '201') {
           response.headers = {
-            Location: { description: 'URL of the created lead (its `self`).', schema: { type: 'string', format: 'uri' } },
+            Location: {
+              description: 'URL of the created lead (its `self`).',
+              schema: { type: 'string', format: 'uri' },
+            },
             ...response.headers,
           };
         }

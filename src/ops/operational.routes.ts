@@ -17,38 +17,50 @@ const StatusOk = Type.Object({ status: Type.Literal('ok') });
 export function registerOperationalRoutes(app: FastifyInstance, database: DatabaseHandle): void {
   registerMetrics(app, database.statements);
 
-  app.get('/healthz', {
-    schema: {
-      operationId: 'getHealth',
-      summary: 'Liveness: the process is up',
-      tags: ['operations'],
-      security: [],
-      response: { 200: StatusOk },
+  app.get(
+    '/healthz',
+    {
+      schema: {
+        operationId: 'getHealth',
+        summary: 'Liveness: the process is up',
+        tags: ['operations'],
+        security: [],
+        response: { 200: StatusOk },
+      },
     },
-  }, async () => ({ status: 'ok' as const }));
+    async () => ({ status: 'ok' as const }),
+  );
 
-  app.get('/readyz', {
-    schema: {
-      operationId: 'getReadiness',
-      summary: 'Readiness: the database answers',
-      description: `200 when \`select 1\` succeeds within ${READINESS_TIMEOUT_MS} ms, 503 otherwise.`,
-      tags: ['operations'],
-      security: [],
-      response: { 200: StatusOk, 503: ErrorBody },
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        operationId: 'getReadiness',
+        summary: 'Readiness: the database answers',
+        description: `200 when \`select 1\` succeeds within ${READINESS_TIMEOUT_MS} ms, 503 otherwise.`,
+        tags: ['operations'],
+        security: [],
+        response: { 200: StatusOk, 503: ErrorBody },
+      },
     },
-  }, async (request, reply) => {
-    try {
-      await withTimeout(sql`select 1`.execute(database.db), READINESS_TIMEOUT_MS);
-      return { status: 'ok' as const };
-    } catch (error) {
-      request.log.warn({ err: error }, 'readiness probe: database unreachable');
-      // Answered here rather than thrown: "the service is unavailable" is no client error
-      // to localise, and the cause (driver message) must not reach the body.
-      return reply.status(503).send(
-        errorBody('ServiceUnavailable', 'Readiness', [{ target: 'database', message: 'The database is not reachable.' }]),
-      );
-    }
-  });
+    async (request, reply) => {
+      try {
+        await withTimeout(sql`select 1`.execute(database.db), READINESS_TIMEOUT_MS);
+        return { status: 'ok' as const };
+      } catch (error) {
+        request.log.warn({ err: error }, 'readiness probe: database unreachable');
+        // Answered here rather than thrown: "the service is unavailable" is no client error
+        // to localise, and the cause (driver message) must not reach the body.
+        return reply
+          .status(503)
+          .send(
+            errorBody('ServiceUnavailable', 'Readiness', [
+              { target: 'database', message: 'The database is not reachable.' },
+            ]),
+          );
+      }
+    },
+  );
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

@@ -28,7 +28,9 @@ export interface ImportSummary extends ImportRecord {
 }
 
 export function referenceImporter(database: DatabaseHandle, config: Pick<Config, 'dataDir'>): ReferenceImporter {
-  return database.dialect === 'postgres' ? new PostgresReferenceImporter(database.db) : new SqliteReferenceImporter(config.dataDir);
+  return database.dialect === 'postgres'
+    ? new PostgresReferenceImporter(database.db)
+    : new SqliteReferenceImporter(config.dataDir);
 }
 
 export async function importReference(
@@ -85,7 +87,13 @@ export async function importReference(
     await staging.finish(record);
     const seconds = (performance.now() - started) / 1000;
     peakRss = Math.max(peakRss, process.memoryUsage.rss());
-    return { ...record, rows_read: summary.rowsRead, seconds: round(seconds), rows_per_second: Math.round(summary.rowsRead / seconds), peak_rss_mb: Math.round(peakRss / 2 ** 20) };
+    return {
+      ...record,
+      rows_read: summary.rowsRead,
+      seconds: round(seconds),
+      rows_per_second: Math.round(summary.rowsRead / seconds),
+      peak_rss_mb: Math.round(peakRss / 2 ** 20),
+    };
   } catch (error) {
     await staging.abort().catch(() => {});
     throw error;

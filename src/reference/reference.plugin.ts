@@ -9,7 +9,11 @@ import { vehicleRoutes } from './routes/vehicle.routes.ts';
 import { SqliteReferenceReader } from './store/sqlite-reader.ts';
 import { PostgresReferenceReader } from './store/postgres-reader.ts';
 
-export async function registerReferenceData(app: FastifyInstance, config: Config, database: DatabaseHandle): Promise<void> {
+export async function registerReferenceData(
+  app: FastifyInstance,
+  config: Config,
+  database: DatabaseHandle,
+): Promise<void> {
   const sqlite = database.dialect === 'sqlite' ? new SqliteReferenceReader(config.dataDir) : undefined;
   const reader = sqlite ?? new PostgresReferenceReader(database.db);
   if (sqlite) app.addHook('onClose', async () => sqlite.close());

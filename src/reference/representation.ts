@@ -6,8 +6,17 @@ import { fold } from './search-text.ts';
 import type { EnterpriseRows, EnterpriseSummaryRows, Row } from './store/reference-store.ts';
 
 const DENOMINATION_LANGUAGE: Readonly<Record<string, string>> = { 1: 'fr', 2: 'nl', 3: 'de', 4: 'en' };
-const DENOMINATION_TYPE: Readonly<Record<string, string>> = { '001': 'name', '002': 'abbreviation', '003': 'commercial_name', '004': 'branch_name' };
-const ADDRESS_TYPE: Readonly<Record<string, string>> = { REGO: 'registered_office', BAET: 'establishment', ABBR: 'branch' };
+const DENOMINATION_TYPE: Readonly<Record<string, string>> = {
+  '001': 'name',
+  '002': 'abbreviation',
+  '003': 'commercial_name',
+  '004': 'branch_name',
+};
+const ADDRESS_TYPE: Readonly<Record<string, string>> = {
+  REGO: 'registered_office',
+  BAET: 'establishment',
+  ABBR: 'branch',
+};
 const CONTACT_TYPE: Readonly<Record<string, string>> = { TEL: 'phone', EMAIL: 'email', WEB: 'web', FAX: 'fax' };
 const CLASSIFICATION: Readonly<Record<string, string>> = { MAIN: 'main', SECO: 'secondary', ANCI: 'ancillary' };
 const STATUS: Readonly<Record<string, string>> = { AC: 'active', ST: 'stopped' };
@@ -18,7 +27,8 @@ const digits = (number: unknown) => String(number).padStart(10, '0');
 /** The name the caller reads: the 001 denomination in their language, else the first one. */
 function nameOf(names: readonly Row[], language: Language): string | null {
   const official = names.filter((name) => name.type === '001');
-  const chosen = official.find((name) => DENOMINATION_LANGUAGE[String(name.language)] === language) ?? official[0] ?? names[0];
+  const chosen =
+    official.find((name) => DENOMINATION_LANGUAGE[String(name.language)] === language) ?? official[0] ?? names[0];
   return text(chosen?.name);
 }
 
@@ -29,7 +39,7 @@ function nameOf(names: readonly Row[], language: Language): string | null {
 function inLanguage(language: Language, zipcode: unknown, nl: unknown, fr: unknown): string | null {
   const zip = Number(zipcode);
   const french = language === 'fr' || (language !== 'nl' && (zip < 1500 || (zip >= 4000 && zip < 8000)));
-  return french ? text(fr) ?? text(nl) : text(nl) ?? text(fr);
+  return french ? (text(fr) ?? text(nl)) : (text(nl) ?? text(fr));
 }
 
 function enterpriseAddress(row: Row, language: Language) {
@@ -54,7 +64,10 @@ export function enterpriseSummary({ enterprise, names, address }: EnterpriseSumm
     abbreviation: text(names.find((name) => name.type === '002')?.name),
     status: STATUS[String(enterprise.status)] ?? text(enterprise.status),
     type: enterprise.type_of_enterprise === '1' ? 'natural_person' : 'legal_person',
-    juridical_form: enterprise.juridical_form === null ? null : { code: text(enterprise.juridical_form)!, description: text(enterprise.juridical_form_description) },
+    juridical_form:
+      enterprise.juridical_form === null
+        ? null
+        : { code: text(enterprise.juridical_form)!, description: text(enterprise.juridical_form_description) },
     start_date: text(enterprise.start_date),
     address: address ? enterpriseAddress(address, language) : null,
   };
@@ -70,7 +83,10 @@ export function enterpriseDetail(rows: EnterpriseRows, language: Language) {
       name: String(name.name),
     })),
     addresses: rows.addresses.map((address) => enterpriseAddress(address, language)),
-    contacts: rows.contacts.map((contact) => ({ type: CONTACT_TYPE[String(contact.type)] ?? String(contact.type), value: String(contact.value) })),
+    contacts: rows.contacts.map((contact) => ({
+      type: CONTACT_TYPE[String(contact.type)] ?? String(contact.type),
+      value: String(contact.value),
+    })),
     activities: rows.activities.map((activity) => ({
       nace_version: String(activity.nace_version),
       nace_code: String(activity.nace_code),
@@ -91,7 +107,9 @@ function addressLanguage(row: Row, words: readonly string[], language: Language)
   const candidates = (['nl', 'fr', 'de'] as const).filter((l) => row[`street_${l}`] !== null);
   if (candidates.length <= 1) return candidates[0] ?? (row.region === 'BE-VLG' ? 'nl' : 'fr');
   const score = (l: AddressLanguage) => {
-    const names = fold(`${row[`street_${l}`] ?? ''} ${row[`municipality_${l}`] ?? ''} ${l !== 'de' ? row[`postname_${l}`] ?? '' : ''}`).split(/[^\p{L}\p{N}]+/u);
+    const names = fold(
+      `${row[`street_${l}`] ?? ''} ${row[`municipality_${l}`] ?? ''} ${l !== 'de' ? (row[`postname_${l}`] ?? '') : ''}`,
+    ).split(/[^\p{L}\p{N}]+/u);
     return words.filter((word) => names.some((name) => name.startsWith(word))).length;
   };
   const best = Math.max(...candidates.map(score));
@@ -102,7 +120,11 @@ function addressLanguage(row: Row, words: readonly string[], language: Language)
 
 export function addressItem(row: Row, language: Language, words: readonly string[] = []) {
   const shown = addressLanguage(row, words, language);
-  const pick = (prefix: string) => text(row[`${prefix}_${shown}`]) ?? text(row[`${prefix}_nl`]) ?? text(row[`${prefix}_fr`]) ?? text(row[`${prefix}_de`]);
+  const pick = (prefix: string) =>
+    text(row[`${prefix}_${shown}`]) ??
+    text(row[`${prefix}_nl`]) ??
+    text(row[`${prefix}_fr`]) ??
+    text(row[`${prefix}_de`]);
   return {
     id: String(row.id),
     street: pick('street'),
@@ -110,7 +132,7 @@ export function addressItem(row: Row, language: Language, words: readonly string
     boxnr: text(row.boxnr),
     zipcode: text(row.zipcode),
     municipality: pick('municipality'),
-    postname: shown === 'de' ? text(row.postname_fr) ?? text(row.postname_nl) : pick('postname'),
+    postname: shown === 'de' ? (text(row.postname_fr) ?? text(row.postname_nl)) : pick('postname'),
     language: shown,
     lat: row.lat === null ? null : Number(row.lat),
     lon: row.lon === null ? null : Number(row.lon),

@@ -5,7 +5,10 @@
 
 /** Lower case without accents: "Liège" -> "liege". */
 export function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
 }
 
 /** At most this many words of a query count: more only narrows what is already precise. */

@@ -12,11 +12,14 @@
 export type Tier = readonly { readonly word: string; readonly prefix: boolean }[];
 
 export function searchTiers(words: readonly string[]): Tier[] {
-  const tier = (prefixed: (index: number) => boolean): Tier => words.map((word, index) => ({ word, prefix: prefixed(index) }));
+  const tier = (prefixed: (index: number) => boolean): Tier =>
+    words.map((word, index) => ({ word, prefix: prefixed(index) }));
   const last = (index: number) => index === words.length - 1;
   const tiers = [tier(() => false), tier(last), tier((index) => last(index) || !/^\d+$/.test(words[index]!))];
   // Tiers that ask the same as an earlier one are left out (one word: tiers 2 and 3).
-  return tiers.filter((candidate, index) => !tiers.slice(0, index).some((earlier) => ftsTier(earlier) === ftsTier(candidate)));
+  return tiers.filter(
+    (candidate, index) => !tiers.slice(0, index).some((earlier) => ftsTier(earlier) === ftsTier(candidate)),
+  );
 }
 
 /** An FTS5 MATCH expression for one tier. Words are letters and digits only: quoting keeps FTS5 syntax out. */
@@ -32,5 +35,8 @@ export function tsTier(tier: Tier): string {
 
 /** Every word a prefix: for filters (a municipality) that need no ranking. */
 export function ftsAllPrefixes(words: readonly string[], column?: string): string {
-  return ftsTier(words.map((word) => ({ word, prefix: true })), column);
+  return ftsTier(
+    words.map((word) => ({ word, prefix: true })),
+    column,
+  );
 }

@@ -43,7 +43,9 @@ class VerificationKeys {
       return await this.#keySet(header, token);
     } catch (error) {
       if (!(error instanceof joseErrors.JWKSNoMatchingKey)) throw error;
-      this.#reload ??= loadSigningKeys(this.#db).then(localKeySet).finally(() => (this.#reload = undefined));
+      this.#reload ??= loadSigningKeys(this.#db)
+        .then(localKeySet)
+        .finally(() => (this.#reload = undefined));
       this.#keySet = await this.#reload;
       return this.#keySet(header, token);
     }
@@ -78,7 +80,11 @@ export function createAccessTokenVerifier(
       const row = await db
         .selectFrom('users')
         .selectAll('users')
-        .select((eb) => eb.exists(eb.selectFrom('sso_clients').select('sso_clients.id').where('sso_clients.id', '=', clientId)).as('client_registered'))
+        .select((eb) =>
+          eb
+            .exists(eb.selectFrom('sso_clients').select('sso_clients.id').where('sso_clients.id', '=', clientId))
+            .as('client_registered'),
+        )
         .where('users.id', '=', claims.sub)
         .where('users.disabled_at', 'is', null)
         .executeTakeFirst();

@@ -44,7 +44,10 @@ const HASH_PREFIX = 'sha256:';
 /** True when `presented` is the secret whose hash the client metadata carries. */
 export function verifyClientSecret(storedSecret: string | undefined, presented: string): boolean {
   if (!storedSecret?.startsWith(HASH_PREFIX)) return false;
-  return secretsEqual(Buffer.from(storedSecret.slice(HASH_PREFIX.length), 'hex'), Buffer.from(hashToken(presented), 'hex'));
+  return secretsEqual(
+    Buffer.from(storedSecret.slice(HASH_PREFIX.length), 'hex'),
+    Buffer.from(hashToken(presented), 'hex'),
+  );
 }
 
 /**
@@ -58,15 +61,21 @@ export function checkRedirectUri(raw: string): string {
   } catch {
     throw new ClientInputError(`redirect URI ${JSON.stringify(raw)} is not an absolute URI`);
   }
-  if (url.hash !== '' || raw.includes('#')) throw new ClientInputError(`redirect URI ${JSON.stringify(raw)} must not have a fragment`);
+  if (url.hash !== '' || raw.includes('#'))
+    throw new ClientInputError(`redirect URI ${JSON.stringify(raw)} must not have a fragment`);
   const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-    throw new ClientInputError(`redirect URI ${JSON.stringify(raw)} must use https (http only on localhost or 127.0.0.1)`);
+    throw new ClientInputError(
+      `redirect URI ${JSON.stringify(raw)} must use https (http only on localhost or 127.0.0.1)`,
+    );
   }
   return raw;
 }
 
-export async function createClient(db: Kysely<Database>, input: { name: string; redirectUris: readonly string[] }): Promise<IssuedClient> {
+export async function createClient(
+  db: Kysely<Database>,
+  input: { name: string; redirectUris: readonly string[] },
+): Promise<IssuedClient> {
   const name = input.name.trim();
   if (name === '') throw new ClientInputError('a client needs a non-empty name');
   if (input.redirectUris.length === 0) throw new ClientInputError('a client needs at least one redirect URI');
@@ -117,5 +126,10 @@ export async function findClientMetadata(db: Kysely<Database>, id: string): Prom
 }
 
 function toListing(row: SsoClientTable): ClientListing {
-  return { client_id: row.id, name: row.name, redirect_uris: JSON.parse(row.redirect_uris) as string[], created_at: row.created_at };
+  return {
+    client_id: row.id,
+    name: row.name,
+    redirect_uris: JSON.parse(row.redirect_uris) as string[],
+    created_at: row.created_at,
+  };
 }

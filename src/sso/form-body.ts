@@ -7,14 +7,23 @@ import { isStorableText } from '../http/storable-text.ts';
 export type FormBody = Record<string, string | undefined>;
 
 export function acceptFormBodies(app: FastifyInstance): void {
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) => {
-    const form = Object.fromEntries(new URLSearchParams(body as string));
-    // The JSON bodies' rule (storable-text.ts): a NUL or lone surrogate is refused, not looked up.
-    const refused = Object.entries(form).filter(([name, value]) => !isStorableText(name) || !isStorableText(value));
-    if (refused.length > 0) {
-      done(new ValidationError(refused.map(([name]) => ({ target: isStorableText(name) ? name : '', code: 'invalid_text' as const }))), undefined);
-      return;
-    }
-    done(null, form);
-  });
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 16 * 1024 },
+    (_request, body, done) => {
+      const form = Object.fromEntries(new URLSearchParams(body as string));
+      // The JSON bodies' rule (storable-text.ts): a NUL or lone surrogate is refused, not looked up.
+      const refused = Object.entries(form).filter(([name, value]) => !isStorableText(name) || !isStorableText(value));
+      if (refused.length > 0) {
+        done(
+          new ValidationError(
+            refused.map(([name]) => ({ target: isStorableText(name) ? name : '', code: 'invalid_text' as const })),
+          ),
+          undefined,
+        );
+        return;
+      }
+      done(null, form);
+    },
+  );
 }

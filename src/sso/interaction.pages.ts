@@ -24,7 +24,10 @@ export function languageOf(interaction: Interaction, request: FastifyRequest): L
   return pageLanguage(interaction.params.ui_locales, request.headers['accept-language']);
 }
 
-export async function loginPageFor({ sso, interaction, request }: PageContext, extra: Pick<LoginPage, 'login' | 'error'> = {}): Promise<RenderedPage> {
+export async function loginPageFor(
+  { sso, interaction, request }: PageContext,
+  extra: Pick<LoginPage, 'login' | 'error'> = {},
+): Promise<RenderedPage> {
   const path = interactionPathOf(interaction.uid);
   return renderLoginPage({
     language: languageOf(interaction, request),
@@ -37,7 +40,10 @@ export async function loginPageFor({ sso, interaction, request }: PageContext, e
   });
 }
 
-export async function consentPageFor({ sso, interaction, request }: PageContext, db: Kysely<Database>): Promise<RenderedPage> {
+export async function consentPageFor(
+  { sso, interaction, request }: PageContext,
+  db: Kysely<Database>,
+): Promise<RenderedPage> {
   const user = await findUserById(db, interaction.session?.accountId ?? '');
   const details = interaction.prompt.details as ConsentDetails;
   return renderConsentPage({

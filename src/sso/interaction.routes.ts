@@ -31,7 +31,8 @@ const HIDDEN = { schema: { hide: true } } as const;
 export const interactionRoutes: FastifyPluginAsync<InteractionRoutesOptions> = async (app, { sso, db }) => {
   acceptFormBodies(app);
 
-  const send = (reply: FastifyReply, status: number, page: RenderedPage) => reply.status(status).headers(page.headers).send(page.html);
+  const send = (reply: FastifyReply, status: number, page: RenderedPage) =>
+    reply.status(status).headers(page.headers).send(page.html);
 
   app.setErrorHandler((error, request, reply) => {
     const language = pageLanguage(undefined, request.headers['accept-language']);
@@ -42,22 +43,38 @@ export const interactionRoutes: FastifyPluginAsync<InteractionRoutesOptions> = a
     // its size, too many requests): its status, on the page a browser can show.
     const status = error instanceof ApiError ? error.status : (error as { statusCode?: unknown }).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
-      return send(reply.headers(error instanceof ApiError ? error.headers : {}), status, renderErrorPage(language, 'sessionExpired'));
+      return send(
+        reply.headers(error instanceof ApiError ? error.headers : {}),
+        status,
+        renderErrorPage(language, 'sessionExpired'),
+      );
     }
     request.log.error({ err: error }, 'sign-in page failed');
     return send(reply, 500, renderErrorPage(language, undefined));
   });
 
   /** The interaction of this browser (its cookie), which must be the one in the URL. */
-  async function interactionOf({ provider }: Sso, request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply): Promise<Interaction> {
+  async function interactionOf(
+    { provider }: Sso,
+    request: FastifyRequest<{ Params: { uid: string } }>,
+    reply: FastifyReply,
+  ): Promise<Interaction> {
     const interaction = await provider.interactionDetails(request.raw, reply.raw);
     if (interaction.uid !== request.params.uid) throw new InteractionNotFound();
     return interaction;
   }
 
   /** Hands the step's result to the provider and sends the browser back to it. */
-  async function finish({ provider }: Sso, request: FastifyRequest, reply: FastifyReply, result: InteractionResults, merge: boolean) {
-    const returnTo = await provider.interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: merge });
+  async function finish(
+    { provider }: Sso,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    result: InteractionResults,
+    merge: boolean,
+  ) {
+    const returnTo = await provider.interactionResult(request.raw, reply.raw, result, {
+      mergeWithLastSubmission: merge,
+    });
     return reply.header('cache-control', 'no-store').redirect(returnTo, 303);
   }
 
@@ -81,8 +98,10 @@ export const interactionRoutes: FastifyPluginAsync<InteractionRoutesOptions> = a
     }
     const login = form.login ?? '';
     const result = await signIn(db, { login, password: form.password ?? '', address: request.ip });
-    if (result.outcome === 'throttled') return send(reply, 429, await loginPageFor(context, { login, error: 'throttled' }));
-    if (result.outcome === 'invalid') return send(reply, 401, await loginPageFor(context, { login, error: 'invalidCredentials' }));
+    if (result.outcome === 'throttled')
+      return send(reply, 429, await loginPageFor(context, { login, error: 'throttled' }));
+    if (result.outcome === 'invalid')
+      return send(reply, 401, await loginPageFor(context, { login, error: 'invalidCredentials' }));
     return finish(current, request, reply, { login: { accountId: result.user.id } }, false);
   });
 
@@ -94,7 +113,13 @@ export const interactionRoutes: FastifyPluginAsync<InteractionRoutesOptions> = a
       return send(reply, 403, renderErrorPage(languageOf(interaction, request), 'formExpired'));
     }
     if (request.body?.decision !== 'allow') {
-      return finish(current, request, reply, { error: 'access_denied', error_description: 'the user denied the request' }, false);
+      return finish(
+        current,
+        request,
+        reply,
+        { error: 'access_denied', error_description: 'the user denied the request' },
+        false,
+      );
     }
     const grantId = await grantConsent(current.provider, interaction);
     return finish(current, request, reply, { consent: { grantId } }, true);
@@ -106,6 +131,12 @@ export const interactionRoutes: FastifyPluginAsync<InteractionRoutesOptions> = a
     if (!isValidCsrfToken(current.csrfKey, interaction.jti, request.body?.csrf)) {
       return send(reply, 403, renderErrorPage(languageOf(interaction, request), 'formExpired'));
     }
-    return finish(current, request, reply, { error: 'access_denied', error_description: 'the user cancelled the sign-in' }, false);
+    return finish(
+      current,
+      request,
+      reply,
+      { error: 'access_denied', error_description: 'the user cancelled the sign-in' },
+      false,
+    );
   });
 };

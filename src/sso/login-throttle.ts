@@ -41,7 +41,12 @@ export async function isThrottled(
 }
 
 /** Records one failure for the account and the address. */
-export async function recordFailure(db: Kysely<Database>, loginKey: string, address: string, now = new Date()): Promise<void> {
+export async function recordFailure(
+  db: Kysely<Database>,
+  loginKey: string,
+  address: string,
+  now = new Date(),
+): Promise<void> {
   const { account, address: ip } = subjects(loginKey, address);
   const at = now.toISOString();
   await db
@@ -57,8 +62,15 @@ export async function recordFailure(db: Kysely<Database>, loginKey: string, addr
  * Removes failures that have left the window. isThrottled ignores them anyway, so this
  * runs now and then (sso.plugin.ts) rather than on every failed sign-in.
  */
-export async function deleteExpiredFailures(db: Kysely<Database>, policy: ThrottlePolicy = DEFAULT_THROTTLE, now = new Date()): Promise<void> {
-  await db.deleteFrom('sso_login_failures').where('failed_at', '<=', new Date(now.getTime() - policy.windowMs).toISOString()).execute();
+export async function deleteExpiredFailures(
+  db: Kysely<Database>,
+  policy: ThrottlePolicy = DEFAULT_THROTTLE,
+  now = new Date(),
+): Promise<void> {
+  await db
+    .deleteFrom('sso_login_failures')
+    .where('failed_at', '<=', new Date(now.getTime() - policy.windowMs).toISOString())
+    .execute();
 }
 
 /** A successful sign-in forgets the account's failures (not the address's). */

@@ -3,7 +3,13 @@
 // (an argon2 verification), so neither the message nor the timing tells them apart.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
-import { clearAccountFailures, isThrottled, recordFailure, type ThrottlePolicy, DEFAULT_THROTTLE } from './login-throttle.ts';
+import {
+  clearAccountFailures,
+  isThrottled,
+  recordFailure,
+  type ThrottlePolicy,
+  DEFAULT_THROTTLE,
+} from './login-throttle.ts';
 import { MAX_PASSWORD_LENGTH, verifyAgainstNoAccount, verifyPassword } from './password.ts';
 import type { UserTable } from './sso.table.ts';
 import { findUserByLogin, setLastLogin } from './user.repository.ts';
@@ -24,7 +30,9 @@ export async function signIn(
   // Checked before the password, so a throttled attacker learns nothing from guesses.
   if (await isThrottled(db, key, input.address, policy)) return { outcome: 'throttled' };
   const user = await findUserByLogin(db, key);
-  const valid = user ? await verifyPassword(user.password_hash, input.password) : await verifyAgainstNoAccount(input.password);
+  const valid = user
+    ? await verifyPassword(user.password_hash, input.password)
+    : await verifyAgainstNoAccount(input.password);
   if (!user || !valid || user.disabled_at !== null) {
     await recordFailure(db, key, input.address);
     return { outcome: 'invalid' };

@@ -80,7 +80,11 @@ class PayloadAdapter implements Adapter {
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {
-    await this.#db.deleteFrom('oidc_payloads').where('model', '=', this.#model).where('grant_id', '=', grantId).execute();
+    await this.#db
+      .deleteFrom('oidc_payloads')
+      .where('model', '=', this.#model)
+      .where('grant_id', '=', grantId)
+      .execute();
   }
 
   async #findWhere(column: 'id' | 'uid' | 'user_code', value: string): Promise<AdapterPayload | undefined> {
@@ -108,7 +112,11 @@ class PayloadAdapter implements Adapter {
  */
 function expiresAt(model: string, payload: AdapterPayload, expiresIn: number | undefined): string | null {
   const grantedScopes = new Set(((payload as { openid?: { scope?: string } }).openid?.scope ?? '').split(' '));
-  const ttl = expiresIn ?? (model === 'Grant' && !REFRESH_SCOPES.some((scope) => grantedScopes.has(scope)) ? GRANT_WITHOUT_REFRESH_TTL : undefined);
+  const ttl =
+    expiresIn ??
+    (model === 'Grant' && !REFRESH_SCOPES.some((scope) => grantedScopes.has(scope))
+      ? GRANT_WITHOUT_REFRESH_TTL
+      : undefined);
   return ttl === undefined ? null : new Date(Date.now() + ttl * 1000).toISOString();
 }
 

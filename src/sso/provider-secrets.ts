@@ -11,9 +11,17 @@ const COOKIE_KEYS = 'cookie-keys';
 export async function loadCookieKeys(db: Kysely<Database>): Promise<string[]> {
   await db
     .insertInto('sso_secrets')
-    .values({ name: COOKIE_KEYS, value: JSON.stringify([randomBytes(32).toString('base64url')]), created_at: new Date().toISOString() })
+    .values({
+      name: COOKIE_KEYS,
+      value: JSON.stringify([randomBytes(32).toString('base64url')]),
+      created_at: new Date().toISOString(),
+    })
     .onConflict((conflict) => conflict.column('name').doNothing())
     .execute();
-  const row = await db.selectFrom('sso_secrets').select('value').where('name', '=', COOKIE_KEYS).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('sso_secrets')
+    .select('value')
+    .where('name', '=', COOKIE_KEYS)
+    .executeTakeFirstOrThrow();
   return JSON.parse(row.value) as string[];
 }

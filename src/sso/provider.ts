@@ -78,7 +78,8 @@ export function createProvider({ config, db, signingKeys, cookieKeys }: Provider
         enabled: true,
         // A client revokes its own tokens only (RFC 7009 section 2.1).
         allowedPolicy: async (_ctx, client, token) => {
-          if (token.clientId !== client.clientId) throw new errors.InvalidRequest('client is not authorized to revoke the presented token');
+          if (token.clientId !== client.clientId)
+            throw new errors.InvalidRequest('client is not authorized to revoke the presented token');
           return true;
         },
       },
@@ -125,7 +126,8 @@ export function createProvider({ config, db, signingKeys, cookieKeys }: Provider
     // into a revoked grant.
     rotateRefreshToken: false,
     ttl: providerTtl(lifetimes),
-    renderError: (ctx, out) => respond(ctx, renderErrorPage(languageOf(ctx), undefined, out.error_description ?? out.error)),
+    renderError: (ctx, out) =>
+      respond(ctx, renderErrorPage(languageOf(ctx), undefined, out.error_description ?? out.error)),
     // Partners exchange codes server-side; no browser calls our token endpoint.
     clientBasedCORS: () => false,
     // oidc-provider's own lookup, plus a grant of `openid` for our first-party client
@@ -151,7 +153,10 @@ export function createProvider({ config, db, signingKeys, cookieKeys }: Provider
   // The client metadata carries a hash of the secret (client.service.ts), so the
   // comparison hashes what the client presents (oidc-provider issue #631: a per-provider
   // prototype override is the intended hook).
-  provider.Client.prototype.compareClientSecret = function compareClientSecret(this: { clientSecret?: string }, presented: string) {
+  provider.Client.prototype.compareClientSecret = function compareClientSecret(
+    this: { clientSecret?: string },
+    presented: string,
+  ) {
     return Promise.resolve(verifyClientSecret(this.clientSecret, presented));
   };
   return provider;

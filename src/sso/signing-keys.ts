@@ -60,14 +60,27 @@ export interface Rotation {
  * Adds a new signing key in front, and removes the keys that were replaced more than
  * `retentionSeconds` ago (the longest lifetime of a token they can have signed).
  */
-export async function rotateSigningKeys(db: Kysely<Database>, retentionSeconds: number, now = new Date()): Promise<Rotation> {
+export async function rotateSigningKeys(
+  db: Kysely<Database>,
+  retentionSeconds: number,
+  now = new Date(),
+): Promise<Rotation> {
   const key = await newSigningKey();
   return db.transaction().execute(async (trx) => {
-    const rows = await trx.selectFrom('sso_signing_keys').select(['kid', 'generation', 'created_at']).orderBy('generation', 'desc').execute();
+    const rows = await trx
+      .selectFrom('sso_signing_keys')
+      .select(['kid', 'generation', 'created_at'])
+      .orderBy('generation', 'desc')
+      .execute();
     const created = now.toISOString();
     await trx
       .insertInto('sso_signing_keys')
-      .values({ kid: key.kid, generation: (rows[0]?.generation ?? 0) + 1, private_jwk: JSON.stringify(key), created_at: created })
+      .values({
+        kid: key.kid,
+        generation: (rows[0]?.generation ?? 0) + 1,
+        private_jwk: JSON.stringify(key),
+        created_at: created,
+      })
       .execute();
     // A key stopped signing when its successor was created.
     const cutoff = new Date(now.getTime() - retentionSeconds * 1000).toISOString();

@@ -49,7 +49,11 @@ async function start(config: Config, { db }: DatabaseHandle, log: FastifyBaseLog
   return {
     provider,
     handle: provider.callback(),
-    accessTokens: createAccessTokenVerifier(db, { issuer: issuerOf(config), audience: apiResourceOf(config), signingKeys }),
+    accessTokens: createAccessTokenVerifier(db, {
+      issuer: issuerOf(config),
+      audience: apiResourceOf(config),
+      signingKeys,
+    }),
     csrfKey: cookieKeys[0]!,
   };
 }

@@ -18,7 +18,10 @@ export const Userinfo = Type.Object(
     country: text('Country code, e.g. `BE`.'),
     locale: text('Locale tag, e.g. `nl-BE`.'),
     role: text('Role, e.g. `broker`.'),
-    last_login: Type.Union([text('Last sign-in, UTC, as a timestamp without zone: `2026-11-20T09:30:00`.'), Type.Null()]),
+    last_login: Type.Union([
+      text('Last sign-in, UTC, as a timestamp without zone: `2026-11-20T09:30:00`.'),
+      Type.Null(),
+    ]),
   },
   { additionalProperties: false },
 );

@@ -27,7 +27,12 @@ export async function listUsers(db: Kysely<Database>, distributionId?: string): 
 }
 
 export async function setUserDisabled(db: Kysely<Database>, id: string, at: string): Promise<void> {
-  await db.updateTable('users').set({ disabled_at: at }).where('id', '=', id).where('disabled_at', 'is', null).execute();
+  await db
+    .updateTable('users')
+    .set({ disabled_at: at })
+    .where('id', '=', id)
+    .where('disabled_at', 'is', null)
+    .execute();
 }
 
 export async function setLastLogin(db: Kysely<Database>, id: string, at: string): Promise<void> {

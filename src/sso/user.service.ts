@@ -8,7 +8,13 @@ import { isUniqueViolation } from '../db/errors.ts';
 import { requireDistribution } from '../distributions/distribution.service.ts';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, hashPassword } from './password.ts';
 import type { UserTable } from './sso.table.ts';
-import { findUserById, findUserByLogin, insertUser, listUsers as selectUsers, setUserDisabled } from './user.repository.ts';
+import {
+  findUserById,
+  findUserByLogin,
+  insertUser,
+  listUsers as selectUsers,
+  setUserDisabled,
+} from './user.repository.ts';
 
 /** A bad value for a user field; the message names the field. */
 export class UserInputError extends Error {
@@ -103,7 +109,10 @@ export async function createUser(db: Kysely<Database>, input: NewUser): Promise<
   return toListing(row);
 }
 
-export async function listUsers(db: Kysely<Database>, filter: { distributionId?: string } = {}): Promise<UserListing[]> {
+export async function listUsers(
+  db: Kysely<Database>,
+  filter: { distributionId?: string } = {},
+): Promise<UserListing[]> {
   if (filter.distributionId !== undefined) await requireDistribution(db, filter.distributionId);
   return (await selectUsers(db, filter.distributionId)).map(toListing);
 }
@@ -111,7 +120,9 @@ export async function listUsers(db: Kysely<Database>, filter: { distributionId?:
 /** Disables a user (by id, email or username): no more sign-ins, tokens or userinfo. */
 export async function disableUser(db: Kysely<Database>, reference: string, now = new Date()): Promise<UserListing> {
   return db.transaction().execute(async (trx) => {
-    const user = UUID.test(reference) ? await findUserById(trx, reference.toLowerCase()) : await findUserByLogin(trx, loginKey(reference));
+    const user = UUID.test(reference)
+      ? await findUserById(trx, reference.toLowerCase())
+      : await findUserByLogin(trx, loginKey(reference));
     if (!user) throw new UnknownUserError(reference);
     await setUserDisabled(trx, user.id, now.toISOString());
     return toListing((await findUserById(trx, user.id))!);
@@ -124,6 +135,11 @@ export async function findActiveUser(db: Kysely<Database>, id: string): Promise<
   return user && user.disabled_at === null ? user : undefined;
 }
 
-function toListing({ password_hash: _hash, email_key: _email, username_key: _username, ...listing }: UserTable): UserListing {
+function toListing({
+  password_hash: _hash,
+  email_key: _email,
+  username_key: _username,
+  ...listing
+}: UserTable): UserListing {
   return listing;
 }

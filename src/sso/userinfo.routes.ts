@@ -24,7 +24,10 @@ export const userinfoRoutes: FastifyPluginAsync<UserinfoRoutesOptions> = async (
   const refuse = (reply: FastifyReply, status: 401 | 403, error: string, description: string, extra = '') =>
     reply
       .status(status)
-      .header('www-authenticate', `Bearer realm="${issuer}", error="${error}", error_description="${description}"${extra}`)
+      .header(
+        'www-authenticate',
+        `Bearer realm="${issuer}", error="${error}", error_description="${description}"${extra}`,
+      )
       .header('cache-control', 'no-store')
       .send({ error, error_description: description });
 
@@ -39,18 +42,22 @@ export const userinfoRoutes: FastifyPluginAsync<UserinfoRoutesOptions> = async (
     return reply.header('cache-control', 'no-store').send(userClaims(verified.user));
   };
 
-  app.get('/userinfo', {
-    schema: {
-      operationId: 'userinfo',
-      summary: 'The signed-in user (OpenID Connect userinfo)',
-      description:
-        'Answers for an SSO access token granted the `openid` scope, sent as `Authorization: bearer <ACCESS_TOKEN>`. ' +
-        'Errors follow RFC 6750: `WWW-Authenticate` and `{"error", "error_description"}`. POST works the same.',
-      tags: ['sso'],
-      security: [{ bearer: [] }],
-      response: { 200: Userinfo, 401: OAuthError, 403: OAuthError },
+  app.get(
+    '/userinfo',
+    {
+      schema: {
+        operationId: 'userinfo',
+        summary: 'The signed-in user (OpenID Connect userinfo)',
+        description:
+          'Answers for an SSO access token granted the `openid` scope, sent as `Authorization: bearer <ACCESS_TOKEN>`. ' +
+          'Errors follow RFC 6750: `WWW-Authenticate` and `{"error", "error_description"}`. POST works the same.',
+        tags: ['sso'],
+        security: [{ bearer: [] }],
+        response: { 200: Userinfo, 401: OAuthError, 403: OAuthError },
+      },
     },
-  }, handler);
+    handler,
+  );
   // OpenID Connect Core 1.0 section 5.3.1 allows POST too; one operation documents both.
   app.post('/userinfo', { schema: { hide: true } }, handler);
 };

@@ -43,12 +43,17 @@ describe('AddressGuard.refusal', () => {
     expect(strict.refusal(address)).toBe(reason);
   });
 
-  it.each(['93.184.215.14', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700::6810:84e5', '::ffff:8.8.8.8', '64:ff9b::808:808'])(
-    'allows the public address %s',
-    (address) => {
-      expect(strict.refusal(address)).toBeUndefined();
-    },
-  );
+  it.each([
+    '93.184.215.14',
+    '8.8.8.8',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700::6810:84e5',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+  ])('allows the public address %s', (address) => {
+    expect(strict.refusal(address)).toBeUndefined();
+  });
 
   it('allows private networks when told to, but never the metadata endpoint, multicast or reserved ranges', () => {
     for (const address of ['127.0.0.1', '::1', '10.0.0.1', '192.168.0.1', 'fd12::1', '169.254.1.1', '100.64.0.1']) {
@@ -64,9 +69,15 @@ describe('AddressGuard.refusal', () => {
 describe('AddressGuard.resolve', () => {
   it('resolves names and refuses a host whose addresses include a refused one', async () => {
     await expect(strict.resolve('localhost')).rejects.toThrow(RefusedAddressError);
-    await expect(strict.resolve('[::1]')).rejects.toThrow(/::1, a loopback address \(WEBHOOK_ALLOW_PRIVATE_NETWORKS=true allows it\)/);
-    await expect(strict.resolve('169.254.169.254')).rejects.toThrow(/^refused: 169\.254\.169\.254 resolves to 169\.254\.169\.254, a cloud metadata address$/);
-    expect(await lenient.resolve('localhost')).toEqual(expect.arrayContaining([expect.objectContaining({ address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/) })]));
+    await expect(strict.resolve('[::1]')).rejects.toThrow(
+      /::1, a loopback address \(WEBHOOK_ALLOW_PRIVATE_NETWORKS=true allows it\)/,
+    );
+    await expect(strict.resolve('169.254.169.254')).rejects.toThrow(
+      /^refused: 169\.254\.169\.254 resolves to 169\.254\.169\.254, a cloud metadata address$/,
+    );
+    expect(await lenient.resolve('localhost')).toEqual(
+      expect.arrayContaining([expect.objectContaining({ address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/) })]),
+    );
     expect(await strict.resolve('8.8.8.8')).toEqual([{ address: '8.8.8.8', family: 4 }]);
   });
 });

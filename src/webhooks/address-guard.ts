@@ -23,27 +23,73 @@ const GROUPS: readonly RangeGroup[] = [
   {
     // Never allowed, whatever the setting: no webhook receiver lives there, and the
     // credentials of the machine do.
-    reason: 'a cloud metadata address', privateNetwork: false,
-    ranges: [['169.254.169.254', 32, 'ipv4'], ['100.100.100.200', 32, 'ipv4'], ['fd00:ec2::254', 128, 'ipv6']],
+    reason: 'a cloud metadata address',
+    privateNetwork: false,
+    ranges: [
+      ['169.254.169.254', 32, 'ipv4'],
+      ['100.100.100.200', 32, 'ipv4'],
+      ['fd00:ec2::254', 128, 'ipv6'],
+    ],
   },
-  { reason: 'an unspecified address', privateNetwork: false, ranges: [['0.0.0.0', 8, 'ipv4'], ['::', 128, 'ipv6']] },
-  { reason: 'a loopback address', privateNetwork: true, ranges: [['127.0.0.0', 8, 'ipv4'], ['::1', 128, 'ipv6']] },
   {
-    reason: 'a private address', privateNetwork: true,
-    ranges: [['10.0.0.0', 8, 'ipv4'], ['172.16.0.0', 12, 'ipv4'], ['192.168.0.0', 16, 'ipv4'], ['fc00::', 7, 'ipv6']],
+    reason: 'an unspecified address',
+    privateNetwork: false,
+    ranges: [
+      ['0.0.0.0', 8, 'ipv4'],
+      ['::', 128, 'ipv6'],
+    ],
   },
-  { reason: 'a link-local address', privateNetwork: true, ranges: [['169.254.0.0', 16, 'ipv4'], ['fe80::', 10, 'ipv6']] },
+  {
+    reason: 'a loopback address',
+    privateNetwork: true,
+    ranges: [
+      ['127.0.0.0', 8, 'ipv4'],
+      ['::1', 128, 'ipv6'],
+    ],
+  },
+  {
+    reason: 'a private address',
+    privateNetwork: true,
+    ranges: [
+      ['10.0.0.0', 8, 'ipv4'],
+      ['172.16.0.0', 12, 'ipv4'],
+      ['192.168.0.0', 16, 'ipv4'],
+      ['fc00::', 7, 'ipv6'],
+    ],
+  },
+  {
+    reason: 'a link-local address',
+    privateNetwork: true,
+    ranges: [
+      ['169.254.0.0', 16, 'ipv4'],
+      ['fe80::', 10, 'ipv6'],
+    ],
+  },
   { reason: 'a shared (carrier-grade NAT) address', privateNetwork: true, ranges: [['100.64.0.0', 10, 'ipv4']] },
-  { reason: 'a multicast address', privateNetwork: false, ranges: [['224.0.0.0', 4, 'ipv4'], ['ff00::', 8, 'ipv6']] },
   {
-    reason: 'a reserved address', privateNetwork: false,
+    reason: 'a multicast address',
+    privateNetwork: false,
+    ranges: [
+      ['224.0.0.0', 4, 'ipv4'],
+      ['ff00::', 8, 'ipv6'],
+    ],
+  },
+  {
+    reason: 'a reserved address',
+    privateNetwork: false,
     ranges: [
       ['240.0.0.0', 4, 'ipv4'], // reserved, and 255.255.255.255 broadcast
-      ['192.0.0.0', 24, 'ipv4'], ['192.0.2.0', 24, 'ipv4'], ['192.88.99.0', 24, 'ipv4'], ['198.18.0.0', 15, 'ipv4'],
-      ['198.51.100.0', 24, 'ipv4'], ['203.0.113.0', 24, 'ipv4'],
+      ['192.0.0.0', 24, 'ipv4'],
+      ['192.0.2.0', 24, 'ipv4'],
+      ['192.88.99.0', 24, 'ipv4'],
+      ['198.18.0.0', 15, 'ipv4'],
+      ['198.51.100.0', 24, 'ipv4'],
+      ['203.0.113.0', 24, 'ipv4'],
       ['::', 96, 'ipv6'], // IPv4-compatible (deprecated, RFC 4291 2.5.5.1)
       ['::ffff:0:0:0', 96, 'ipv6'], // IPv4-translated (SIIT)
-      ['100::', 64, 'ipv6'], ['2001::', 23, 'ipv6'], ['2001:db8::', 32, 'ipv6'],
+      ['100::', 64, 'ipv6'],
+      ['2001::', 23, 'ipv6'],
+      ['2001:db8::', 32, 'ipv6'],
       ['2002::', 16, 'ipv6'], // 6to4 (deprecated, RFC 7526): would tunnel to any IPv4 address
       ['fec0::', 10, 'ipv6'], // site-local (deprecated)
     ],
@@ -136,7 +182,9 @@ export class AddressGuard {
     const type: Family = family === 4 ? 'ipv4' : 'ipv6';
     const embedded = type === 'ipv6' && NAT64.check(address, 'ipv6') ? embeddedIPv4(address) : undefined;
     // The first group that holds the address decides (::1 is loopback before it is IPv4-compatible).
-    const group = LISTS.find((g) => g.list.check(address, type) || (embedded !== undefined && g.list.check(embedded, 'ipv4')));
+    const group = LISTS.find(
+      (g) => g.list.check(address, type) || (embedded !== undefined && g.list.check(embedded, 'ipv4')),
+    );
     if (group === undefined || (group.privateNetwork && this.#allowPrivateNetworks)) return undefined;
     return group;
   }
@@ -149,9 +197,10 @@ export class AddressGuard {
   async resolve(hostname: string): Promise<CheckedAddress[]> {
     const host = withoutBrackets(hostname);
     const literal = net.isIP(host);
-    const addresses: CheckedAddress[] = literal !== 0
-      ? [{ address: host, family: literal as 4 | 6 }]
-      : (await this.#lookup(host)).map((a) => ({ address: a.address, family: a.family as 4 | 6 }));
+    const addresses: CheckedAddress[] =
+      literal !== 0
+        ? [{ address: host, family: literal as 4 | 6 }]
+        : (await this.#lookup(host)).map((a) => ({ address: a.address, family: a.family as 4 | 6 }));
     if (addresses.length === 0) throw new Error(`${host} resolves to no address`);
     for (const { address } of addresses) {
       const refused = this.#refusingGroup(address);
@@ -172,7 +221,11 @@ export function withoutBrackets(hostname: string): string {
 /** A `lookup` for http.request that answers with the checked addresses only, never asking DNS again. */
 export function lookupFor(addresses: readonly CheckedAddress[]): LookupFunction {
   return (_hostname, options, callback) => {
-    if (options.all) callback(null, addresses.map((a) => ({ address: a.address, family: a.family })));
+    if (options.all)
+      callback(
+        null,
+        addresses.map((a) => ({ address: a.address, family: a.family })),
+      );
     else callback(null, addresses[0]!.address, addresses[0]!.family);
   };
 }

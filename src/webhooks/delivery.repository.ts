@@ -22,8 +22,13 @@ export interface ClaimedDelivery {
 
 /** Whether anything is due: a cheap read, so an idle worker never opens a write transaction. */
 export async function anyDue(db: Db, now: string): Promise<boolean> {
-  const row = await db.selectFrom('webhook_deliveries').select('id')
-    .where('status', '=', 'pending').where('next_attempt_at', '<=', now).limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .limit(1)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -41,38 +46,70 @@ export async function anyDue(db: Db, now: string): Promise<boolean> {
 export async function claimDue(
   db: Db,
   dialect: Dialect,
-  claim: { now: string; leaseUntil: string; claimId: string; limit: number; perHost: number; busyHosts: readonly string[] },
+  claim: {
+    now: string;
+    leaseUntil: string;
+    claimId: string;
+    limit: number;
+    perHost: number;
+    busyHosts: readonly string[];
+  },
 ): Promise<ClaimedDelivery[]> {
-  let ranked = db.selectFrom('webhook_deliveries')
-    .select(['id', 'next_attempt_at', sql<number>`row_number() over (partition by host order by next_attempt_at, id)`.as('host_rank')])
-    .where('status', '=', 'pending').where('next_attempt_at', '<=', claim.now);
+  let ranked = db
+    .selectFrom('webhook_deliveries')
+    .select([
+      'id',
+      'next_attempt_at',
+      sql<number>`row_number() over (partition by host order by next_attempt_at, id)`.as('host_rank'),
+    ])
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', claim.now);
   if (claim.busyHosts.length > 0) ranked = ranked.where('host', 'not in', [...claim.busyHosts]);
-  const due = db.selectFrom(ranked.as('ranked')).select('ranked.id')
+  const due = db
+    .selectFrom(ranked.as('ranked'))
+    .select('ranked.id')
     .where('ranked.host_rank', '<=', claim.perHost)
-    .orderBy('ranked.next_attempt_at').limit(claim.limit);
+    .orderBy('ranked.next_attempt_at')
+    .limit(claim.limit);
   // PostgreSQL allows no row lock beside a window function: the ids are locked in a query of their own.
-  const ids = dialect === 'postgres'
-    ? db.selectFrom('webhook_deliveries').select('id').where('id', 'in', due).forUpdate().skipLocked()
-    : due;
-  const claimed = await db.updateTable('webhook_deliveries')
+  const ids =
+    dialect === 'postgres'
+      ? db.selectFrom('webhook_deliveries').select('id').where('id', 'in', due).forUpdate().skipLocked()
+      : due;
+  const claimed = await db
+    .updateTable('webhook_deliveries')
     .set({ next_attempt_at: claim.leaseUntil, claim_id: claim.claimId })
     .where('id', 'in', ids)
     .returning(['id', 'event_id', 'distribution_id', 'url', 'host', 'attempts', 'round_start'])
     .execute();
   if (claimed.length === 0) return [];
-  const events = await db.selectFrom('webhook_events').select(['id', 'payload'])
-    .where('id', 'in', [...new Set(claimed.map((d) => d.event_id))]).execute();
+  const events = await db
+    .selectFrom('webhook_events')
+    .select(['id', 'payload'])
+    .where('id', 'in', [...new Set(claimed.map((d) => d.event_id))])
+    .execute();
   const payloads = new Map(events.map((e) => [e.id, e.payload]));
   return claimed.map((d) => ({
-    ...d, host: d.host ?? '', attempts: Number(d.attempts), round_start: Number(d.round_start), claim_id: claim.claimId, payload: payloads.get(d.event_id)!,
+    ...d,
+    host: d.host ?? '',
+    attempts: Number(d.attempts),
+    round_start: Number(d.round_start),
+    claim_id: claim.claimId,
+    payload: payloads.get(d.event_id)!,
   }));
 }
 
 /** The (distribution, URL) pairs among these that a receiver stopped with 410 Gone. */
-export async function stoppedUrls(db: Db, deliveries: ReadonlyArray<{ distribution_id: string; url: string }>): Promise<Map<string, string>> {
+export async function stoppedUrls(
+  db: Db,
+  deliveries: ReadonlyArray<{ distribution_id: string; url: string }>,
+): Promise<Map<string, string>> {
   if (deliveries.length === 0) return new Map();
-  const rows = await db.selectFrom('webhook_stopped_urls').select(['distribution_id', 'url', 'stopped_at'])
-    .where('url', 'in', [...new Set(deliveries.map((d) => d.url))]).execute();
+  const rows = await db
+    .selectFrom('webhook_stopped_urls')
+    .select(['distribution_id', 'url', 'stopped_at'])
+    .where('url', 'in', [...new Set(deliveries.map((d) => d.url))])
+    .execute();
   return new Map(rows.map((row) => [stopKey(row.distribution_id, row.url), row.stopped_at]));
 }
 
@@ -98,41 +135,74 @@ export interface AttemptRecord {
 export async function recordAttempt(db: Db, record: AttemptRecord): Promise<boolean> {
   const { delivery } = record;
   const now = new Date().toISOString();
-  const updated = await db.updateTable('webhook_deliveries')
+  const updated = await db
+    .updateTable('webhook_deliveries')
     .set({
-      status: record.status, next_attempt_at: record.nextAttemptAt, claim_id: null, attempts: delivery.attempts + 1,
-      last_status_code: record.statusCode, last_error: record.error, updated_at: now,
+      status: record.status,
+      next_attempt_at: record.nextAttemptAt,
+      claim_id: null,
+      attempts: delivery.attempts + 1,
+      last_status_code: record.statusCode,
+      last_error: record.error,
+      updated_at: now,
     })
-    .where('id', '=', delivery.id).where('claim_id', '=', delivery.claim_id)
+    .where('id', '=', delivery.id)
+    .where('claim_id', '=', delivery.claim_id)
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) !== 1) return false;
-  await db.insertInto('webhook_attempts').values({
-    id: newRowId(), delivery_id: delivery.id, attempt_nr: delivery.attempts + 1, started_at: record.startedAt,
-    duration_ms: record.durationMs, outcome: record.outcome, status_code: record.statusCode, error: record.error,
-  }).execute();
+  await db
+    .insertInto('webhook_attempts')
+    .values({
+      id: newRowId(),
+      delivery_id: delivery.id,
+      attempt_nr: delivery.attempts + 1,
+      started_at: record.startedAt,
+      duration_ms: record.durationMs,
+      outcome: record.outcome,
+      status_code: record.statusCode,
+      error: record.error,
+    })
+    .execute();
   if (record.stopUrl) {
-    await db.insertInto('webhook_stopped_urls')
-      .values({ distribution_id: delivery.distribution_id, url: delivery.url, stopped_at: now, delivery_id: delivery.id })
-      .onConflict((conflict) => conflict.columns(['distribution_id', 'url']).doUpdateSet({ stopped_at: now, delivery_id: delivery.id }))
+    await db
+      .insertInto('webhook_stopped_urls')
+      .values({
+        distribution_id: delivery.distribution_id,
+        url: delivery.url,
+        stopped_at: now,
+        delivery_id: delivery.id,
+      })
+      .onConflict((conflict) =>
+        conflict.columns(['distribution_id', 'url']).doUpdateSet({ stopped_at: now, delivery_id: delivery.id }),
+      )
       .execute();
   }
   return true;
 }
 
 /** Gives claimed deliveries back, due now and with no attempt counted (the worker is stopping). */
-export async function releaseClaims(db: Db, deliveries: ReadonlyArray<Pick<ClaimedDelivery, 'id' | 'claim_id'>>): Promise<void> {
+export async function releaseClaims(
+  db: Db,
+  deliveries: ReadonlyArray<Pick<ClaimedDelivery, 'id' | 'claim_id'>>,
+): Promise<void> {
   const now = new Date().toISOString();
   for (const delivery of deliveries) {
-    await db.updateTable('webhook_deliveries').set({ next_attempt_at: now, claim_id: null })
-      .where('id', '=', delivery.id).where('claim_id', '=', delivery.claim_id).execute();
+    await db
+      .updateTable('webhook_deliveries')
+      .set({ next_attempt_at: now, claim_id: null })
+      .where('id', '=', delivery.id)
+      .where('claim_id', '=', delivery.claim_id)
+      .execute();
   }
 }
 
 /** How long the oldest due delivery has been waiting, in seconds; 0 when none is due. */
 export async function oldestDueAgeSeconds(db: Db, now: Date): Promise<number> {
-  const row = await db.selectFrom('webhook_deliveries')
+  const row = await db
+    .selectFrom('webhook_deliveries')
     .select((eb) => eb.fn.min('next_attempt_at').as('oldest'))
-    .where('status', '=', 'pending').where('next_attempt_at', '<=', now.toISOString())
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now.toISOString())
     .executeTakeFirst();
   const oldest = row?.oldest as string | null | undefined;
   return oldest ? Math.max(0, (now.getTime() - Date.parse(oldest)) / 1000) : 0;

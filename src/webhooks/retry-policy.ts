@@ -20,13 +20,26 @@ export interface Decision {
  *   first after a replay), 2 for the first retry, ...
  */
 export function decide(result: SendResult, attemptInRound: number, schedule: readonly number[], now: Date): Decision {
-  const done = (outcome: AttemptOutcome, status: DeliveryStatus, stopUrl = false): Decision => ({ outcome, status, nextAttemptAt: null, stopUrl });
+  const done = (outcome: AttemptOutcome, status: DeliveryStatus, stopUrl = false): Decision => ({
+    outcome,
+    status,
+    nextAttemptAt: null,
+    stopUrl,
+  });
   const code = result.statusCode;
   if (code !== null && code >= 200 && code < 300) return done('delivered', 'delivered');
   if (result.refused) return done('refused', 'failed');
   if (code === 410) return done('gone', 'failed', true);
   const wait = schedule[attemptInRound - 1];
   if (wait === undefined) return done('failed', 'failed');
-  const asked = (code === 429 || code === 503) && result.retryAfterMs !== null ? Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS) : 0;
-  return { outcome: 'retry', status: 'pending', nextAttemptAt: new Date(now.getTime() + Math.max(wait, asked)), stopUrl: false };
+  const asked =
+    (code === 429 || code === 503) && result.retryAfterMs !== null
+      ? Math.min(result.retryAfterMs, MAX_RETRY_AFTER_MS)
+      : 0;
+  return {
+    outcome: 'retry',
+    status: 'pending',
+    nextAttemptAt: new Date(now.getTime() + Math.max(wait, asked)),
+    stopUrl: false,
+  };
 }

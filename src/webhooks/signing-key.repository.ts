@@ -32,18 +32,27 @@ export async function rotateSecret(db: Db, distributionId: string): Promise<Sign
   return db.transaction().execute(async (trx) => {
     await requireDistribution(trx, distributionId);
     const now = new Date();
-    await trx.updateTable('webhook_signing_keys')
+    await trx
+      .updateTable('webhook_signing_keys')
       .set({ expires_at: new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString() })
       .where('distribution_id', '=', distributionId)
       .where('expires_at', 'is', null)
       .execute();
     // Keys past their overlap sign nothing any more: no reason to keep them.
-    await trx.deleteFrom('webhook_signing_keys')
+    await trx
+      .deleteFrom('webhook_signing_keys')
       .where('distribution_id', '=', distributionId)
       .where('expires_at', '<=', now.toISOString())
       .execute();
-    await trx.insertInto('webhook_signing_keys')
-      .values({ id: randomUUID(), distribution_id: distributionId, secret: generateSecret(), created_at: now.toISOString(), expires_at: null })
+    await trx
+      .insertInto('webhook_signing_keys')
+      .values({
+        id: randomUUID(),
+        distribution_id: distributionId,
+        secret: generateSecret(),
+        created_at: now.toISOString(),
+        expires_at: null,
+      })
       .execute();
     return describeKeys(trx, distributionId);
   });
@@ -53,15 +62,21 @@ export async function rotateSecret(db: Db, distributionId: string): Promise<Sign
  * Every secret that signs now, per distribution, the current one first. A distribution
  * without a key gets one here, so no event waits for an operator to ask for the secret.
  */
-export async function signingSecrets(db: Db, distributionIds: readonly string[], now: Date): Promise<Map<string, string[]>> {
-  const load = () => db.selectFrom('webhook_signing_keys')
-    .select(['distribution_id', 'secret'])
-    .where('distribution_id', 'in', distributionIds)
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now.toISOString())]))
-    // The current key (no expiry) first, then the most recently retired.
-    .orderBy((eb) => eb.case().when('expires_at', 'is', null).then(0).else(1).end())
-    .orderBy('created_at', 'desc')
-    .execute();
+export async function signingSecrets(
+  db: Db,
+  distributionIds: readonly string[],
+  now: Date,
+): Promise<Map<string, string[]>> {
+  const load = () =>
+    db
+      .selectFrom('webhook_signing_keys')
+      .select(['distribution_id', 'secret'])
+      .where('distribution_id', 'in', distributionIds)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now.toISOString())]))
+      // The current key (no expiry) first, then the most recently retired.
+      .orderBy((eb) => eb.case().when('expires_at', 'is', null).then(0).else(1).end())
+      .orderBy('created_at', 'desc')
+      .execute();
   if (distributionIds.length === 0) return new Map();
   let rows = await load();
   const missing = distributionIds.filter((id) => !rows.some((row) => row.distribution_id === id));
@@ -76,14 +91,23 @@ export async function signingSecrets(db: Db, distributionIds: readonly string[],
 
 async function insertKeyIfNone(db: Db, distributionId: string): Promise<void> {
   // The partial unique index on (distribution_id) where expires_at is null decides a race.
-  await db.insertInto('webhook_signing_keys')
-    .values({ id: randomUUID(), distribution_id: distributionId, secret: generateSecret(), created_at: new Date().toISOString(), expires_at: null })
+  await db
+    .insertInto('webhook_signing_keys')
+    .values({
+      id: randomUUID(),
+      distribution_id: distributionId,
+      secret: generateSecret(),
+      created_at: new Date().toISOString(),
+      expires_at: null,
+    })
     .onConflict((conflict) => conflict.doNothing())
     .execute();
 }
 
 async function describeKeys(db: Db, distributionId: string): Promise<SigningSecret> {
-  const rows = await db.selectFrom('webhook_signing_keys').selectAll()
+  const rows = await db
+    .selectFrom('webhook_signing_keys')
+    .selectAll()
     .where('distribution_id', '=', distributionId)
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', new Date().toISOString())]))
     .orderBy('created_at', 'desc')
@@ -93,6 +117,8 @@ async function describeKeys(db: Db, distributionId: string): Promise<SigningSecr
     distribution_id: distributionId,
     secret: current.secret,
     created_at: current.created_at,
-    previous: rows.filter((row) => row.expires_at !== null).map((row) => ({ created_at: row.created_at, expires_at: row.expires_at! })),
+    previous: rows
+      .filter((row) => row.expires_at !== null)
+      .map((row) => ({ created_at: row.created_at, expires_at: row.expires_at! })),
   };
 }

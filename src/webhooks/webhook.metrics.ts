@@ -27,7 +27,8 @@ export function createWebhookMetrics(registry: Registry, database: DatabaseHandl
   return {
     deliveries: new Counter({
       name: 'lead_intake_webhook_deliveries_total',
-      help: 'Webhook delivery attempts by outcome: delivered (2xx), retry (failed, retried later), failed (the last attempt failed), ' +
+      help:
+        'Webhook delivery attempts by outcome: delivered (2xx), retry (failed, retried later), failed (the last attempt failed), ' +
         'gone (410, URL stopped), refused (address not allowed), stopped (not sent: the URL answered 410 before).',
       labelNames: ['outcome'],
       registers: [registry],
@@ -41,4 +42,3 @@ export function createWebhookMetrics(registry: Registry, database: DatabaseHandl
     }),
   };
 }
-

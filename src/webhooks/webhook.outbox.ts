@@ -31,14 +31,46 @@ export class WebhookOutbox {
     const urls = event.lead.prospect.callbacks;
     if (urls.length === 0) return;
     const id = newRowId();
-    const payload = JSON.stringify({ id, type: event.type, created_at: event.at, distribution_id: event.distributionId, data: event.lead });
-    await db.insertInto('webhook_events').values({
-      id, distribution_id: event.distributionId, type: event.type, lead_id: event.lead.id, party_id: event.lead.party_id, payload, created_at: event.at,
-    }).execute();
-    await db.insertInto('webhook_deliveries').values(urls.map((url) => ({
-      id: newRowId(), event_id: id, distribution_id: event.distributionId, url, host: receiverHost(url), status: 'pending' as const, next_attempt_at: event.at,
-      claim_id: null, attempts: 0, round_start: 0, last_status_code: null, last_error: null, created_at: event.at, updated_at: event.at,
-    }))).execute();
+    const payload = JSON.stringify({
+      id,
+      type: event.type,
+      created_at: event.at,
+      distribution_id: event.distributionId,
+      data: event.lead,
+    });
+    await db
+      .insertInto('webhook_events')
+      .values({
+        id,
+        distribution_id: event.distributionId,
+        type: event.type,
+        lead_id: event.lead.id,
+        party_id: event.lead.party_id,
+        payload,
+        created_at: event.at,
+      })
+      .execute();
+    await db
+      .insertInto('webhook_deliveries')
+      .values(
+        urls.map((url) => ({
+          id: newRowId(),
+          event_id: id,
+          distribution_id: event.distributionId,
+          url,
+          host: receiverHost(url),
+          status: 'pending' as const,
+          next_attempt_at: event.at,
+          claim_id: null,
+          attempts: 0,
+          round_start: 0,
+          last_status_code: null,
+          last_error: null,
+          created_at: event.at,
+          updated_at: event.at,
+        })),
+      )
+      .execute();
   }
 
   /**
@@ -47,7 +79,11 @@ export class WebhookOutbox {
    */
   async resume(db: Kysely<Database>, distributionId: string, urls: readonly string[]): Promise<void> {
     if (urls.length === 0) return;
-    await db.deleteFrom('webhook_stopped_urls').where('distribution_id', '=', distributionId).where('url', 'in', urls).execute();
+    await db
+      .deleteFrom('webhook_stopped_urls')
+      .where('distribution_id', '=', distributionId)
+      .where('url', 'in', urls)
+      .execute();
   }
 
   /** Call after a transaction that recorded events has committed. */

@@ -28,7 +28,9 @@ describe('WebhookSender', () => {
     let seen: { headers: http.IncomingHttpHeaders; body: string; url: string } | undefined;
     const url = await receiver((request, response) => {
       let body = '';
-      request.on('data', (chunk) => { body += chunk; });
+      request.on('data', (chunk) => {
+        body += chunk;
+      });
       request.on('end', () => {
         seen = { headers: request.headers, body, url: request.url! };
         response.writeHead(204).end();
@@ -57,7 +59,9 @@ describe('WebhookSender', () => {
   });
 
   it('gives up after the timeout when the receiver never answers', async () => {
-    const url = await receiver(() => { /* never answers */ });
+    const url = await receiver(() => {
+      /* never answers */
+    });
     const sender = lenient();
     const result = await sender.send(url, {}, '{}');
     sender.close();
@@ -94,7 +98,11 @@ describe('WebhookSender', () => {
     const sender = new WebhookSender({ guard: new AddressGuard({ allowPrivateNetworks: false }) });
     const result = await sender.send(url, {}, '{}');
     sender.close();
-    expect(result).toMatchObject({ refused: true, statusCode: null, error: expect.stringMatching(/^refused: 127\.0\.0\.1 resolves to 127\.0\.0\.1, a loopback address/) });
+    expect(result).toMatchObject({
+      refused: true,
+      statusCode: null,
+      error: expect.stringMatching(/^refused: 127\.0\.0\.1 resolves to 127\.0\.0\.1, a loopback address/),
+    });
     expect(called).toBe(false);
   });
 

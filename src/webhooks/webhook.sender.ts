@@ -52,11 +52,17 @@ export class WebhookSender {
     const deadline = AbortSignal.timeout(this.#timeoutMs);
     const abort = signal ? AbortSignal.any([signal, deadline]) : deadline;
     const result = (fields: Partial<SendResult>): SendResult => ({
-      statusCode: null, error: null, refused: false, retryAfterMs: null, ...fields, durationMs: Math.round(performance.now() - started),
+      statusCode: null,
+      error: null,
+      refused: false,
+      retryAfterMs: null,
+      ...fields,
+      durationMs: Math.round(performance.now() - started),
     });
     try {
       const url = new URL(target);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') return result({ error: `not an http(s) URL`, refused: true });
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        return result({ error: `not an http(s) URL`, refused: true });
       const addresses = await abortable(this.#guard.resolve(url.hostname), abort);
       const answer = await this.#post(url, addresses, headers, body, abort);
       return result({
@@ -99,7 +105,12 @@ export class WebhookSender {
         lookup: lookupFor(addresses),
         signal,
         ...(url.username ? { auth: `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` } : {}),
-        headers: { ...headers, 'content-type': 'application/json', 'content-length': String(payload.length), 'user-agent': 'lead-intake-webhooks/1' },
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': String(payload.length),
+          'user-agent': 'lead-intake-webhooks/1',
+        },
       });
       request.once('error', reject);
       // Redirects are answers like any other: a 3xx is not a 2xx, so it is a failed attempt.
@@ -108,7 +119,9 @@ export class WebhookSender {
         let received = 0;
         const finish = () => {
           const ok = response.statusCode! >= 200 && response.statusCode! < 300;
-          const text = ok ? '' : Buffer.concat(chunks).toString('utf8').replace(/\s+/g, ' ').trim().slice(0, ERROR_BODY_CHARS);
+          const text = ok
+            ? ''
+            : Buffer.concat(chunks).toString('utf8').replace(/\s+/g, ' ').trim().slice(0, ERROR_BODY_CHARS);
           resolve({ statusCode: response.statusCode!, ok, retryAfter: response.headers['retry-after'], text });
         };
         response.on('data', (chunk: Buffer) => {

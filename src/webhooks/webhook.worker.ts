@@ -11,7 +11,15 @@ import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import type { TransactionRunner } from '../db/transaction-runner.ts';
 import { AddressGuard, type HostResolver } from './address-guard.ts';
-import { anyDue, claimDue, recordAttempt, releaseClaims, stopKey, stoppedUrls, type ClaimedDelivery } from './delivery.repository.ts';
+import {
+  anyDue,
+  claimDue,
+  recordAttempt,
+  releaseClaims,
+  stopKey,
+  stoppedUrls,
+  type ClaimedDelivery,
+} from './delivery.repository.ts';
 import { decide, type Decision } from './retry-policy.ts';
 import { signingSecrets } from './signing-key.repository.ts';
 import { signWebhook } from './signing.ts';
@@ -151,14 +159,22 @@ export class WebhookWorker {
     const queued = this.#queue.splice(0).map((q) => q.delivery);
     for (const delivery of queued) this.#hostCount(delivery.host).queued -= 1;
     if (queued.length > 0) {
-      await this.#deps.transactions.run((trx) => releaseClaims(trx, queued))
-        .catch((error) => this.#deps.log.error({ err: error }, 'webhook worker: could not give back claimed deliveries; due again after their lease'));
+      await this.#deps.transactions
+        .run((trx) => releaseClaims(trx, queued))
+        .catch((error) =>
+          this.#deps.log.error(
+            { err: error },
+            'webhook worker: could not give back claimed deliveries; due again after their lease',
+          ),
+        );
     }
     const settled = Promise.allSettled([...this.#unrecorded]);
     let grace: NodeJS.Timeout | undefined;
     const finished = await Promise.race([
       settled.then(() => true),
-      new Promise<false>((resolve) => { grace = setTimeout(() => resolve(false), STOP_GRACE_MS); }),
+      new Promise<false>((resolve) => {
+        grace = setTimeout(() => resolve(false), STOP_GRACE_MS);
+      }),
     ]);
     clearTimeout(grace);
     if (!finished) {
@@ -177,8 +193,12 @@ export class WebhookWorker {
         const now = new Date();
         if (!(await anyDue(this.#deps.database.db, now.toISOString()))) return;
         const claim = {
-          now: now.toISOString(), leaseUntil: new Date(now.getTime() + LEASE_MS).toISOString(), claimId: randomUUID(), limit: free,
-          perHost: PER_HOST_CLAIM, busyHosts: this.#busyHosts(),
+          now: now.toISOString(),
+          leaseUntil: new Date(now.getTime() + LEASE_MS).toISOString(),
+          claimId: randomUUID(),
+          limit: free,
+          perHost: PER_HOST_CLAIM,
+          busyHosts: this.#busyHosts(),
         };
         const claimed = await this.#deps.transactions.run((trx) => claimDue(trx, this.#deps.database.dialect, claim));
         for (const host of claim.busyHosts) this.#hostsWithMore.add(host);
@@ -211,7 +231,11 @@ export class WebhookWorker {
     }
     for (const delivery of claimed) {
       this.#hostCount(delivery.host).queued += 1;
-      this.#queue.push({ delivery, secrets: secrets.get(delivery.distribution_id) ?? [], stoppedAt: stopped.get(stopKey(delivery.distribution_id, delivery.url)) });
+      this.#queue.push({
+        delivery,
+        secrets: secrets.get(delivery.distribution_id) ?? [],
+        stoppedAt: stopped.get(stopKey(delivery.distribution_id, delivery.url)),
+      });
     }
     this.#pump();
   }
@@ -228,12 +252,14 @@ export class WebhookWorker {
 
   /** Hosts this worker holds PER_HOST_CLAIM deliveries of already: the next claim skips them. */
   #busyHosts(): string[] {
-    return [...this.#perHost].filter(([, count]) => count.inFlight + count.queued >= PER_HOST_CLAIM).map(([host]) => host);
+    return [...this.#perHost]
+      .filter(([, count]) => count.inFlight + count.queued >= PER_HOST_CLAIM)
+      .map(([host]) => host);
   }
 
   /** Starts queued attempts, oldest first, while slots are free and their host is below its cap. */
   #pump(): void {
-    for (let index = 0; this.#running && this.#inFlight.size < CONCURRENCY && index < this.#queue.length;) {
+    for (let index = 0; this.#running && this.#inFlight.size < CONCURRENCY && index < this.#queue.length; ) {
       const count = this.#hostCount(this.#queue[index]!.delivery.host);
       if (count.inFlight >= PER_HOST_CONCURRENCY) {
         index += 1;
@@ -245,7 +271,9 @@ export class WebhookWorker {
       const entry: InFlight = { delivery, abort: new AbortController() };
       this.#inFlight.set(delivery.id, entry);
       const done: Promise<void> = this.#attempt(entry, secrets, stoppedAt)
-        .catch((error) => this.#deps.log.error({ err: error, delivery_id: delivery.id }, 'webhook worker: could not record an attempt'))
+        .catch((error) =>
+          this.#deps.log.error({ err: error, delivery_id: delivery.id }, 'webhook worker: could not record an attempt'),
+        )
         .finally(() => {
           this.#freeSlot(entry);
           this.#unrecorded.delete(done);
@@ -290,20 +318,46 @@ export class WebhookWorker {
       }
     }
     this.#freeSlot(entry);
-    const decision: Decision = stoppedAt !== undefined
-      ? { outcome: 'stopped', status: 'failed', nextAttemptAt: null, stopUrl: false }
-      : decide(result, delivery.attempts - delivery.round_start + 1, this.#deps.config.webhookRetrySchedule, new Date());
-    const recorded = await this.#deps.transactions.run((trx) => recordAttempt(trx, {
-      delivery, startedAt: startedAt.toISOString(), durationMs: result.durationMs, outcome: decision.outcome,
-      statusCode: result.statusCode, error: result.error, status: decision.status,
-      nextAttemptAt: decision.nextAttemptAt?.toISOString() ?? null, stopUrl: decision.stopUrl,
-    }));
+    const decision: Decision =
+      stoppedAt !== undefined
+        ? { outcome: 'stopped', status: 'failed', nextAttemptAt: null, stopUrl: false }
+        : decide(
+            result,
+            delivery.attempts - delivery.round_start + 1,
+            this.#deps.config.webhookRetrySchedule,
+            new Date(),
+          );
+    const recorded = await this.#deps.transactions.run((trx) =>
+      recordAttempt(trx, {
+        delivery,
+        startedAt: startedAt.toISOString(),
+        durationMs: result.durationMs,
+        outcome: decision.outcome,
+        statusCode: result.statusCode,
+        error: result.error,
+        status: decision.status,
+        nextAttemptAt: decision.nextAttemptAt?.toISOString() ?? null,
+        stopUrl: decision.stopUrl,
+      }),
+    );
     const { metrics, log } = this.#deps;
     metrics.deliveries.inc({ outcome: decision.outcome });
-    if (stoppedAt === undefined) metrics.attemptDuration.observe({ outcome: decision.outcome }, result.durationMs / 1000);
-    const fields = { delivery_id: delivery.id, event_id: delivery.event_id, url: withoutSecrets(delivery.url), outcome: decision.outcome, status_code: result.statusCode, recorded };
+    if (stoppedAt === undefined)
+      metrics.attemptDuration.observe({ outcome: decision.outcome }, result.durationMs / 1000);
+    const fields = {
+      delivery_id: delivery.id,
+      event_id: delivery.event_id,
+      url: withoutSecrets(delivery.url),
+      outcome: decision.outcome,
+      status_code: result.statusCode,
+      recorded,
+    };
     if (decision.outcome === 'delivered') log.debug(fields, 'webhook delivered');
-    else if (decision.outcome === 'retry') log.info({ ...fields, error: result.error, next_attempt_at: decision.nextAttemptAt }, 'webhook attempt failed; will retry');
+    else if (decision.outcome === 'retry')
+      log.info(
+        { ...fields, error: result.error, next_attempt_at: decision.nextAttemptAt },
+        'webhook attempt failed; will retry',
+      );
     else log.warn({ ...fields, error: result.error }, 'webhook delivery failed');
     if (decision.nextAttemptAt) this.#arm(decision.nextAttemptAt.getTime());
   }
@@ -313,11 +367,14 @@ export class WebhookWorker {
     if (!this.#running || at >= this.#timerAt) return;
     clearTimeout(this.#timer);
     this.#timerAt = at;
-    this.#timer = setTimeout(() => {
-      this.#timerAt = Infinity;
-      this.#timer = undefined;
-      this.wake();
-    }, Math.max(0, at - Date.now()));
+    this.#timer = setTimeout(
+      () => {
+        this.#timerAt = Infinity;
+        this.#timer = undefined;
+        this.wake();
+      },
+      Math.max(0, at - Date.now()),
+    );
   }
 }
 

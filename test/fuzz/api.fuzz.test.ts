@@ -10,7 +10,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leadExamples } from '../../src/party/index.ts';
 import { countRows, pushLead } from '../support/lead-client.ts';
 import { createTenant, dialect, startTestServer, type Tenant, type TestServer } from '../support/test-server.ts';
-import { HOSTILE_VALUES, applyMutations, isRealTarget, mutationsOf, pathsOf, serialise, type Json, type Mutation } from './mutations.ts';
+import {
+  HOSTILE_VALUES,
+  applyMutations,
+  isRealTarget,
+  mutationsOf,
+  pathsOf,
+  serialise,
+  type Json,
+  type Mutation,
+} from './mutations.ts';
 
 /** `npm run fuzz` sets FUZZ=1: a long run, a new seed each time, the figures printed. */
 const LONG_RUN = process.env.FUZZ === '1';
@@ -46,13 +55,22 @@ afterAll(async () => {
 
 async function send(method: string, path: string, body: string, contentType: string) {
   const response = await fetch(`${server.url}${path}`, {
-    method, headers: { authorization: `apikey ${tenant.token}`, 'content-type': contentType }, body,
+    method,
+    headers: { authorization: `apikey ${tenant.token}`, 'content-type': contentType },
+    body,
   });
   return { status: response.status, text: await response.text() };
 }
 
 /** Sends one mutated body and checks the answer; records the figures. */
-async function check(operation: string, base: Json, mutations: readonly Mutation[], method: string, path: string, contentType: string): Promise<boolean> {
+async function check(
+  operation: string,
+  base: Json,
+  mutations: readonly Mutation[],
+  method: string,
+  path: string,
+  contentType: string,
+): Promise<boolean> {
   figures[operation] ??= { tried: 0, statuses: {}, serverErrors: [], partialWrites: 0, badTargets: [] };
   const stats = figures[operation];
   const body = applyMutations(base, mutations);
@@ -67,7 +85,9 @@ async function check(operation: string, base: Json, mutations: readonly Mutation
   }
   if (answer.status < 400) return true;
   const json = JSON.parse(answer.text);
-  expect(json).toEqual({ detail: { type: expect.any(String), errors: expect.any(Array), error_str: expect.any(String) } });
+  expect(json).toEqual({
+    detail: { type: expect.any(String), errors: expect.any(Array), error_str: expect.any(String) },
+  });
   if (answer.status === 422) {
     for (const { target } of json.detail.errors as Array<{ target: string }>) {
       if (!isRealTarget(body, target)) stats.badTargets.push({ target, body: text.slice(0, 2_000) });
@@ -82,8 +102,12 @@ async function check(operation: string, base: Json, mutations: readonly Mutation
 }
 
 const PATCH_BASE = {
-  first_name: 'Jan', email: 'jan@example.be', address: { street: 'Veldstraat', housenr: '1', zipcode: '9000', city: 'Gent' },
-  risk_objects: { cars: [{ id: '3f0c9a43-4f6e-4c9b-9a57-2f1d1c8b7e01', vin: 'WVWZZZ1JZXW000001', brand: 'Volkswagen' }] },
+  first_name: 'Jan',
+  email: 'jan@example.be',
+  address: { street: 'Veldstraat', housenr: '1', zipcode: '9000', city: 'Gent' },
+  risk_objects: {
+    cars: [{ id: '3f0c9a43-4f6e-4c9b-9a57-2f1d1c8b7e01', vin: 'WVWZZZ1JZXW000001', brand: 'Volkswagen' }],
+  },
 } as Json;
 
 interface Operation {
@@ -95,9 +119,27 @@ interface Operation {
 }
 
 const OPERATIONS: readonly Operation[] = [
-  { name: 'push customer', base: leadExamples.CUSTOMER as unknown as Json, method: 'POST', path: () => `/v1/api/distributions/${tenant.distributionId}/leads/customers`, contentType: 'application/json' },
-  { name: 'push company', base: leadExamples.COMPANY as unknown as Json, method: 'POST', path: () => `/v1/api/distributions/${tenant.distributionId}/leads/companies`, contentType: 'application/json' },
-  { name: 'patch party', base: PATCH_BASE, method: 'PATCH', path: () => partyPath, contentType: 'application/merge-patch+json' },
+  {
+    name: 'push customer',
+    base: leadExamples.CUSTOMER as unknown as Json,
+    method: 'POST',
+    path: () => `/v1/api/distributions/${tenant.distributionId}/leads/customers`,
+    contentType: 'application/json',
+  },
+  {
+    name: 'push company',
+    base: leadExamples.COMPANY as unknown as Json,
+    method: 'POST',
+    path: () => `/v1/api/distributions/${tenant.distributionId}/leads/companies`,
+    contentType: 'application/json',
+  },
+  {
+    name: 'patch party',
+    base: PATCH_BASE,
+    method: 'PATCH',
+    path: () => partyPath,
+    contentType: 'application/merge-patch+json',
+  },
 ];
 
 function expectClean(operation: string): void {
@@ -107,22 +149,37 @@ function expectClean(operation: string): void {
 }
 
 describe.each(OPERATIONS)('$name', (operation) => {
-  it.runIf(SWEEP)('every path set to every hostile value, one at a time', async () => {
-    const name = `${operation.name} (sweep)`;
-    for (const path of pathsOf(operation.base)) {
-      for (const value of HOSTILE_VALUES) {
-        await check(name, operation.base, [{ kind: 'set', path, value }], operation.method, operation.path(), operation.contentType);
+  it.runIf(SWEEP)(
+    'every path set to every hostile value, one at a time',
+    async () => {
+      const name = `${operation.name} (sweep)`;
+      for (const path of pathsOf(operation.base)) {
+        for (const value of HOSTILE_VALUES) {
+          await check(
+            name,
+            operation.base,
+            [{ kind: 'set', path, value }],
+            operation.method,
+            operation.path(),
+            operation.contentType,
+          );
+        }
       }
-    }
-    expectClean(name);
-  }, 1_800_000);
+      expectClean(name);
+    },
+    1_800_000,
+  );
 
   it('random combinations of mutations (fast-check)', async () => {
     const name = `${operation.name} (random)`;
-    await fc.assert(
-      fc.asyncProperty(mutationsOf(operation.base), (mutations) => check(name, operation.base, mutations, operation.method, operation.path(), operation.contentType)),
-      { numRuns: RUNS, ...(SEED !== undefined && { seed: SEED }), endOnFailure: false },
-    ).catch(() => undefined);
+    await fc
+      .assert(
+        fc.asyncProperty(mutationsOf(operation.base), (mutations) =>
+          check(name, operation.base, mutations, operation.method, operation.path(), operation.contentType),
+        ),
+        { numRuns: RUNS, ...(SEED !== undefined && { seed: SEED }), endOnFailure: false },
+      )
+      .catch(() => undefined);
     expectClean(name);
   }, 1_800_000);
 });

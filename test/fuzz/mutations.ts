@@ -15,18 +15,61 @@ const raw = (token: string) => `${RAW}${token}\u0001`;
 /** Every path of a JSON value: its containers and its leaves, the root excluded. */
 export function pathsOf(value: Json, prefix: Path = []): Path[] {
   if (value === null || typeof value !== 'object') return [];
-  const entries: Array<[string | number, Json]> = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
+  const entries: Array<[string | number, Json]> = Array.isArray(value)
+    ? value.map((v, i) => [i, v])
+    : Object.entries(value);
   return entries.flatMap(([key, child]) => [[...prefix, key], ...pathsOf(child, [...prefix, key])]);
 }
 
 export const HOSTILE_VALUES: readonly Json[] = [
-  null, true, false, 0, -1, 1.5, -0.0001, 1e308, 2 ** 53 + 1, '', ' ', 'x'.repeat(300), 'x'.repeat(20_000),
-  '\u0000', 'a\u0000b', raw('"a\\ud800b"'), raw('"\\udfff"'), '\ufeff', '\u202e', '😀'.repeat(200), '<script>alert(1)</script>',
-  "'; drop table leads; --", '../../etc/passwd', '2016-12-31T23:59:60Z', '2026-02-30', '0000-00-00', '9999-12-31',
-  '00000000-0000-0000-0000-000000000000', '3f0c9a43-4f6e-4c9b-9a57-2f1d1c8b7e01', 'WVWZZZ1JZXW000001', 'P-2026-001',
-  'http://example.com:99999/', 'https://crm.example.com/hooks/lead-intake', 'BE', 'NL', 'ANNUAL', 'ACTIVE',
-  raw('1e400'), raw('-1e400'), raw('1e-400'), raw('123456789012345678901234567890'),
-  [], {}, [null], [{}], [[]], { '': 1 }, { __lead: 1 },
+  null,
+  true,
+  false,
+  0,
+  -1,
+  1.5,
+  -0.0001,
+  1e308,
+  2 ** 53 + 1,
+  '',
+  ' ',
+  'x'.repeat(300),
+  'x'.repeat(20_000),
+  '\u0000',
+  'a\u0000b',
+  raw('"a\\ud800b"'),
+  raw('"\\udfff"'),
+  '\ufeff',
+  '\u202e',
+  '😀'.repeat(200),
+  '<script>alert(1)</script>',
+  "'; drop table leads; --",
+  '../../etc/passwd',
+  '2016-12-31T23:59:60Z',
+  '2026-02-30',
+  '0000-00-00',
+  '9999-12-31',
+  '00000000-0000-0000-0000-000000000000',
+  '3f0c9a43-4f6e-4c9b-9a57-2f1d1c8b7e01',
+  'WVWZZZ1JZXW000001',
+  'P-2026-001',
+  'http://example.com:99999/',
+  'https://crm.example.com/hooks/lead-intake',
+  'BE',
+  'NL',
+  'ANNUAL',
+  'ACTIVE',
+  raw('1e400'),
+  raw('-1e400'),
+  raw('1e-400'),
+  raw('123456789012345678901234567890'),
+  [],
+  {},
+  [null],
+  [{}],
+  [[]],
+  { '': 1 },
+  { __lead: 1 },
   JSON.parse(`${'['.repeat(40)}${']'.repeat(40)}`) as Json,
 ];
 
@@ -44,9 +87,18 @@ export function mutationsOf(base: Json, maxMutations = 3): fc.Arbitrary<Mutation
   const path = fc.constantFrom(...paths);
   const value = fc.constantFrom(...HOSTILE_VALUES);
   const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-    { weight: 5, arbitrary: fc.record({ kind: fc.constant('set' as const), path: fc.constantFrom(...paths.slice(1)), value }) },
-    { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), path: fc.constantFrom(...paths.slice(1)) }) },
-    { weight: 2, arbitrary: fc.record({ kind: fc.constant('add' as const), path, key: fc.constantFrom(...UNKNOWN_KEYS), value }) },
+    {
+      weight: 5,
+      arbitrary: fc.record({ kind: fc.constant('set' as const), path: fc.constantFrom(...paths.slice(1)), value }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record({ kind: fc.constant('delete' as const), path: fc.constantFrom(...paths.slice(1)) }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record({ kind: fc.constant('add' as const), path, key: fc.constantFrom(...UNKNOWN_KEYS), value }),
+    },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('duplicate' as const), path }) },
   );
   return fc.array(mutation, { minLength: 1, maxLength: maxMutations });
@@ -88,7 +140,10 @@ function at(value: Json, path: Path): Json | undefined {
 
 /** The body as text, with the raw tokens written as they are. */
 export function serialise(body: Json): string {
-  return JSON.stringify(body).replace(/"\\u0001raw:((?:[^\\"]|\\.)*?)\\u0001"/g, (_match, token: string) => JSON.parse(`"${token}"`) as string);
+  return JSON.stringify(body).replace(
+    /"\\u0001raw:((?:[^\\"]|\\.)*?)\\u0001"/g,
+    (_match, token: string) => JSON.parse(`"${token}"`) as string,
+  );
 }
 
 /** Whether a 422 target names a place in the body: an existing path, or a member of an existing object. */
@@ -109,8 +164,9 @@ function splitTarget(body: Json, target: string): Path | undefined {
     if (node === null || typeof node !== 'object') return rest.includes('.') ? undefined : [...path, rest];
     const keys: string[] = Array.isArray(node) ? node.map((_, i) => String(i)) : Object.keys(node);
     const remaining: string = rest;
-    const key: string | undefined = keys.filter((k) => remaining === k || remaining.startsWith(`${k}.`)).sort((a, b) => b.length - a.length)[0]
-      ?? (remaining.includes('.') ? undefined : remaining);
+    const key: string | undefined =
+      keys.filter((k) => remaining === k || remaining.startsWith(`${k}.`)).sort((a, b) => b.length - a.length)[0] ??
+      (remaining.includes('.') ? undefined : remaining);
     if (key === undefined) return undefined;
     path.push(Array.isArray(node) ? Number(key) : key);
     node = (node as Record<string, Json>)[key];

@@ -9,7 +9,7 @@ export interface ApiReply {
 
 /** `credentials`: a tenant, whose API token is sent, or the whole Authorization header. */
 export async function callApi(
-  server: TestServer,
+  server: Pick<TestServer, 'url'>,
   credentials: Pick<Tenant, 'token'> | string,
   method: string,
   path: string,

@@ -16,7 +16,12 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   await page.evaluate(axe.source);
   const violations = await page.evaluate(async () => {
     const result = await (globalThis as unknown as { axe: typeof axe }).axe.run({ resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact ?? null, help: v.help, targets: v.nodes.map((n) => String(n.target)) }));
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact ?? null,
+      help: v.help,
+      targets: v.nodes.map((n) => String(n.target)),
+    }));
   });
   return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
 }

@@ -14,21 +14,33 @@ export interface Broker {
 let counter = 0;
 
 /** A distribution with an API token (leads:write, leads:read) and a broker user (password PASSWORD). */
-export async function createBroker(server: TestServer, user: { language?: string; username?: string } = {}): Promise<Broker> {
+export async function createBroker(
+  server: TestServer,
+  user: { language?: string; username?: string } = {},
+): Promise<Broker> {
   const db = server.database.handle.db;
   const distribution = await insertDistribution(db, 'Broker distribution');
   const token = await createApiToken(db, { distributionId: distribution.id, scopes: ['leads:write', 'leads:read'] });
   counter += 1;
   const username = user.username ?? `broker-${process.pid}-${counter}`;
-  const created = await createUser(db, { distributionId: distribution.id, email: `${username}@example.be`, username, password: PASSWORD, language: user.language ?? 'en' });
+  const created = await createUser(db, {
+    distributionId: distribution.id,
+    email: `${username}@example.be`,
+    username,
+    password: PASSWORD,
+    language: user.language ?? 'en',
+  });
   return { tenant: { distributionId: distribution.id, token: token.token }, user: created };
 }
 
 /** Opens `url` signed out, signs in on the login page it leads to, and returns where the browser lands. */
 export async function openSignedIn(agent: UserAgent, url: string, login: string): Promise<PageReply> {
   const loginPage = await agent.follow(url);
-  if (!loginPage.body.includes('name="password"')) throw new Error(`no login page at ${url} (status ${loginPage.status}):\n${loginPage.body}`);
-  return agent.follow(formAction(loginPage, '/login'), { form: { csrf: inputValue(loginPage.body, 'csrf')!, login, password: PASSWORD } });
+  if (!loginPage.body.includes('name="password"'))
+    throw new Error(`no login page at ${url} (status ${loginPage.status}):\n${loginPage.body}`);
+  return agent.follow(formAction(loginPage, '/login'), {
+    form: { csrf: inputValue(loginPage.body, 'csrf')!, login, password: PASSWORD },
+  });
 }
 
 /** The path (and query) of a URL the service published, for the agent. */

@@ -9,15 +9,25 @@ import { chromium, type Browser } from 'playwright-core';
 import packagedChromium from '@sparticuz/chromium';
 import { ROOT } from './cli.ts';
 
-const PACKAGED_VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/@sparticuz/chromium/package.json'), 'utf8')) as { version: string }).version;
+const PACKAGED_VERSION = (
+  JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/@sparticuz/chromium/package.json'), 'utf8')) as {
+    version: string;
+  }
+).version;
 const CACHE = path.join(ROOT, 'node_modules', '.cache', 'lead-intake-chromium');
 
 export async function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? (await unpackedChromium()),
     args: [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
     ],
   });
 }
@@ -39,7 +49,8 @@ async function unpackedChromium(): Promise<string> {
   process.env.TMPDIR = scratch;
   try {
     const unpacked = await packagedChromium.executablePath();
-    if (path.dirname(unpacked) !== scratch) throw new Error(`@sparticuz/chromium unpacked to ${unpacked}, not into ${scratch}`);
+    if (path.dirname(unpacked) !== scratch)
+      throw new Error(`@sparticuz/chromium unpacked to ${unpacked}, not into ${scratch}`);
   } finally {
     if (previousTmp === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = previousTmp;

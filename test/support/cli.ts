@@ -23,8 +23,9 @@ export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 /** Any command, from the checkout, with `input` on stdin and then end of input. */
 export function run(file: string, args: readonly string[], env: Record<string, string>, input = ''): Promise<CliRun> {
   return new Promise((resolve) => {
-    const child = execFile(file, args, { cwd: ROOT, env: childEnv(env), timeout: 60_000 },
-      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }));
+    const child = execFile(file, args, { cwd: ROOT, env: childEnv(env), timeout: 60_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
+    );
     child.stdin!.end(input);
   });
 }
@@ -59,6 +60,10 @@ export function printedJson<T = any>(result: CliRun, command = 'lead-intake'): T
 }
 
 /** The JSON a CLI command printed; throws with its stderr when it failed. */
-export async function cliJson<T = any>(env: Record<string, string>, args: readonly string[], input?: string): Promise<T> {
+export async function cliJson<T = any>(
+  env: Record<string, string>,
+  args: readonly string[],
+  input?: string,
+): Promise<T> {
   return printedJson<T>(await runCli(env, args, input), `lead-intake ${args.join(' ')}`);
 }

@@ -20,10 +20,24 @@ export async function pushLead(
 /** Row counts of the lead tables: proof that a refused push wrote nothing. */
 export async function countRows(server: TestServer): Promise<Record<string, number>> {
   const db = server.database.handle.db;
-  const tables = ['parties', 'leads', 'external_refs', 'risk_objects', 'risk_object_revisions', 'policy_packages', 'insurance_policies', 'coverages', 'lead_pushes', 'party_callbacks'] as const;
+  const tables = [
+    'parties',
+    'leads',
+    'external_refs',
+    'risk_objects',
+    'risk_object_revisions',
+    'policy_packages',
+    'insurance_policies',
+    'coverages',
+    'lead_pushes',
+    'party_callbacks',
+  ] as const;
   const counts: Record<string, number> = {};
   for (const table of tables) {
-    const row = await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     counts[table] = Number(row.n);
   }
   return counts;

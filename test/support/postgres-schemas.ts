@@ -17,7 +17,9 @@ export default function setup(project: TestProject) {
   const prefix = `test_${randomBytes(4).toString('hex')}_`;
   project.provide('postgresSchemaPrefix', prefix);
   return async function teardown() {
-    const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL ?? project.config.env?.TEST_DATABASE_URL });
+    const client = new pg.Client({
+      connectionString: process.env.TEST_DATABASE_URL ?? project.config.env?.TEST_DATABASE_URL,
+    });
     await client.connect();
     try {
       const { rows } = await client.query<{ nspname: string }>(

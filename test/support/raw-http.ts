@@ -25,7 +25,12 @@ export interface RawRequestOptions {
 }
 
 /** Sends `head` (lines joined with CRLF, ended by an empty line) and then the body. */
-export function rawRequest(url: string, head: readonly string[], body = '', options: RawRequestOptions = {}): Promise<RawAnswer> {
+export function rawRequest(
+  url: string,
+  head: readonly string[],
+  body = '',
+  options: RawRequestOptions = {},
+): Promise<RawAnswer> {
   const { hostname, port } = new URL(url);
   const started = performance.now();
   return new Promise((resolve, reject) => {

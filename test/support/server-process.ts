@@ -20,18 +20,37 @@ export interface ServerProcess {
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [SERVER_SCRIPT], {
-    env: { ...process.env, DATABASE_URL: '', NODE_ENV: 'production', LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: '',
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-2000); });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-2000);
+  });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const url = `http://127.0.0.1:${port}`;
   try {
-    await eventually(async () => {
-      if (child.exitCode !== null) throw new Error('the server exited');
-      return (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) || undefined;
-    }, 60_000, 'the server to start');
+    await eventually(
+      async () => {
+        if (child.exitCode !== null) throw new Error('the server exited');
+        return (
+          (await fetch(`${url}/healthz`).then(
+            (r) => r.ok,
+            () => false,
+          )) || undefined
+        );
+      },
+      60_000,
+      'the server to start',
+    );
   } catch {
     child.kill('SIGKILL');
     throw new Error(`server did not start: ${stderr}`);

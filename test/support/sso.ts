@@ -18,7 +18,11 @@ export interface SsoFixture {
 }
 
 /** A distribution, a user in it (password PASSWORD) and a client redirecting to `redirectUri`. */
-export async function createSsoFixture(server: TestServer, redirectUri = REDIRECT_URI, user: Partial<{ email: string; username: string; language: string }> = {}): Promise<SsoFixture> {
+export async function createSsoFixture(
+  server: Pick<TestServer, 'database'>,
+  redirectUri = REDIRECT_URI,
+  user: Partial<{ email: string; username: string; language: string }> = {},
+): Promise<SsoFixture> {
   const db = server.database.handle.db;
   const distribution = await insertDistribution(db, 'SSO distribution');
   const suffix = randomBytes(4).toString('hex');
@@ -45,8 +49,15 @@ export function pkcePair(): Pkce {
 }
 
 export function authorizationUrl(
-  server: TestServer,
-  params: { clientId: string; redirectUri?: string; scope?: string; challenge?: string; method?: string; extra?: Record<string, string> },
+  server: Pick<TestServer, 'url'>,
+  params: {
+    clientId: string;
+    redirectUri?: string;
+    scope?: string;
+    challenge?: string;
+    method?: string;
+    extra?: Record<string, string>;
+  },
 ): string {
   const url = new URL(`${server.url}/sso/auth`);
   const query: Record<string, string | undefined> = {
@@ -81,13 +92,16 @@ export class UserAgent {
    */
   readonly #public: string;
 
-  constructor(server: Pick<TestServer, 'url' | 'config'>) {
+  constructor(server: { readonly url: string; readonly config: Pick<TestServer['config'], 'publicUrl'> }) {
     this.#origin = new URL(server.url).origin;
     this.#public = new URL(server.config.publicUrl).origin;
   }
 
   /** One request, no redirects followed. */
-  async request(url: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<PageReply> {
+  async request(
+    url: string,
+    init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
+  ): Promise<PageReply> {
     const asked = new URL(url);
     const target = asked.origin === this.#public ? new URL(`${asked.pathname}${asked.search}`, this.#origin) : asked;
     const cookie = [...this.#cookies]
@@ -110,7 +124,10 @@ export class UserAgent {
   }
 
   /** Follows redirects while they stay on the server; returns the first answer that is not one, or the redirect leaving it. */
-  async follow(url: string, init: { form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<PageReply> {
+  async follow(
+    url: string,
+    init: { form?: Record<string, string>; headers?: Record<string, string> } = {},
+  ): Promise<PageReply> {
     let reply = await this.request(url, init);
     for (let hops = 0; hops < 10 && reply.status >= 300 && reply.status < 400; hops++) {
       const next = new URL(reply.headers.get('location')!, reply.url).href;
@@ -127,7 +144,9 @@ export class UserAgent {
     const name = pair.slice(0, index);
     const value = pair.slice(index + 1);
     const path = attributes.find((attribute) => /^path=/i.test(attribute))?.slice(5) ?? '/';
-    const expired = attributes.some((attribute) => /^expires=/i.test(attribute) && Date.parse(attribute.slice(8)) < Date.now());
+    const expired = attributes.some(
+      (attribute) => /^expires=/i.test(attribute) && Date.parse(attribute.slice(8)) < Date.now(),
+    );
     if (expired || value === '') this.#cookies.delete(name);
     else this.#cookies.set(name, { value, path });
   }
@@ -136,7 +155,12 @@ export class UserAgent {
 /** A hidden or visible input's value on a page. */
 export function inputValue(html: string, name: string): string | undefined {
   const match = new RegExp(`<input[^>]*name="${name}"[^>]*value="([^"]*)"`).exec(html);
-  return match?.[1]?.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+  return match?.[1]
+    ?.replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 }
 
 /** The form's action on a page (the first form with one ending in `suffix`). */
@@ -150,21 +174,35 @@ export function formAction(page: PageReply, suffix: string): string {
  * Opens the authorization URL, signs in and allows everything; returns the redirect to
  * the client (its Location carries `code` and `state`, or an `error`).
  */
-export async function signInAndConsent(agent: UserAgent, url: string, login: string, password = PASSWORD): Promise<URL> {
+export async function signInAndConsent(
+  agent: UserAgent,
+  url: string,
+  login: string,
+  password = PASSWORD,
+): Promise<URL> {
   const loginPage = await agent.follow(url);
   const afterLogin = await agent.follow(formAction(loginPage, '/login'), {
     form: { csrf: inputValue(loginPage.body, 'csrf')!, login, password },
   });
   const consented = afterLogin.body.includes('name="decision"')
-    ? await agent.follow(formAction(afterLogin, '/consent'), { form: { csrf: inputValue(afterLogin.body, 'csrf')!, decision: 'allow' } })
+    ? await agent.follow(formAction(afterLogin, '/consent'), {
+        form: { csrf: inputValue(afterLogin.body, 'csrf')!, decision: 'allow' },
+      })
     : afterLogin;
-  if (consented.status < 300 || consented.status >= 400) throw new Error(`no redirect to the client (${consented.status}):\n${consented.body}`);
+  if (consented.status < 300 || consented.status >= 400)
+    throw new Error(`no redirect to the client (${consented.status}):\n${consented.body}`);
   return new URL(consented.headers.get('location')!);
 }
 
 /** POST /sso/token with client_secret_basic. */
-export async function tokenRequest(server: TestServer, client: Pick<IssuedClient, 'client_id' | 'client_secret'>, form: Record<string, string>): Promise<ApiReply> {
-  const basic = Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`).toString('base64');
+export async function tokenRequest(
+  server: Pick<TestServer, 'url'>,
+  client: Pick<IssuedClient, 'client_id' | 'client_secret'>,
+  form: Record<string, string>,
+): Promise<ApiReply> {
+  const basic = Buffer.from(
+    `${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`,
+  ).toString('base64');
   const response = await fetch(`${server.url}/sso/token`, {
     method: 'POST',
     headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
@@ -174,15 +212,34 @@ export async function tokenRequest(server: TestServer, client: Pick<IssuedClient
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
 }
 
-export function exchangeCode(server: TestServer, client: IssuedClient, code: string, verifier: string, redirectUri = REDIRECT_URI) {
-  return tokenRequest(server, client, { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: redirectUri });
+export function exchangeCode(
+  server: Pick<TestServer, 'url'>,
+  client: IssuedClient,
+  code: string,
+  verifier: string,
+  redirectUri = REDIRECT_URI,
+) {
+  return tokenRequest(server, client, {
+    grant_type: 'authorization_code',
+    code,
+    code_verifier: verifier,
+    redirect_uri: redirectUri,
+  });
 }
 
 /** The whole flow without a browser; returns the token response body. */
-export async function signInForTokens(server: TestServer, fixture: SsoFixture, scope = 'openid offline api'): Promise<any> {
+export async function signInForTokens(
+  server: TestServer,
+  fixture: SsoFixture,
+  scope = 'openid offline api',
+): Promise<any> {
   const pkce = pkcePair();
   const agent = new UserAgent(server);
-  const redirect = await signInAndConsent(agent, authorizationUrl(server, { clientId: fixture.client.client_id, scope, challenge: pkce.challenge }), fixture.user.username);
+  const redirect = await signInAndConsent(
+    agent,
+    authorizationUrl(server, { clientId: fixture.client.client_id, scope, challenge: pkce.challenge }),
+    fixture.user.username,
+  );
   const code = redirect.searchParams.get('code');
   if (!code) throw new Error(`no code: ${redirect.href}`);
   const tokens = await exchangeCode(server, fixture.client, code, pkce.verifier);

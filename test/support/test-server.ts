@@ -71,7 +71,12 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   // {PUBLIC_URL}/sso) is the address the tests actually call.
   const port = await freePort();
   const config = loadConfig({
-    ...database.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'silent', ...env,
+    ...database.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: 'silent',
+    ...env,
   });
   const app = await buildApp({ config, database: database.handle });
   const address = await app.listen({ port, host: '127.0.0.1' });

@@ -25,19 +25,22 @@ function line(context: PageContext, entry: AdvisoryLine): Html {
 export function renderAdvisory(context: PageContext, lead: Lead): string {
   const { t, formats } = context;
   const advisory = advisoryOf(lead);
-  const packages = advisory.packages.map((group, index) => html`<table aria-labelledby="package-${index}">
+  const packages = advisory.packages.map(
+    (group, index) => html`<table aria-labelledby="package-${index}">
 <caption id="package-${index}">${group.id === null ? t('noPackage') : (group.name ?? t('packages'))}</caption>
 <thead><tr><th scope="col">${t('policy')}</th><th scope="col">${t('field_insurance_company')}</th><th scope="col" class="amount">${t('field_premium')}</th><th scope="col" class="amount">${t('yearlyPremium')}</th></tr></thead>
 <tbody>${group.lines.map((entry) => line(context, entry))}</tbody>
 <tfoot><tr class="total"><th scope="row" colspan="3">${group.id === null ? t('subtotal') : t('packageTotal')}</th><td class="amount">${formats.money(group.total)}</td></tr></tfoot>
-</table>`);
+</table>`,
+  );
   const insurers = html`<table aria-labelledby="per-insurer">
 <thead><tr><th scope="col">${t('field_insurance_company')}</th><th scope="col" class="amount">${t('yearlyPremium')}</th></tr></thead>
 <tbody>${advisory.insurers.map((entry) => html`<tr><th scope="row">${entry.insurer ?? t('unknownInsurer')}</th><td class="amount">${formats.money(entry.total)}</td></tr>`)}</tbody>
 <tfoot><tr class="total"><th scope="row">${t('totalPerYear')}</th><td class="amount" data-total>${formats.money(advisory.total)}</td></tr></tfoot>
 </table>`;
-  const body = advisory.packages.length === 0
-    ? html`<p>${t('noPremiums')}</p>`
-    : html`<h2>${t('perPackage')}</h2>${packages}<h2 id="per-insurer">${t('perInsurer')}</h2>${insurers}`;
+  const body =
+    advisory.packages.length === 0
+      ? html`<p>${t('noPremiums')}</p>`
+      : html`<h2>${t('perPackage')}</h2>${packages}<h2 id="per-insurer">${t('perInsurer')}</h2>${insurers}`;
   return renderLeadPage(context, lead, 'advisory', body);
 }

@@ -12,9 +12,13 @@ export function displayName(type: string, fields: Record<string, unknown>): stri
 
 function row(context: PageContext, item: InboxItem) {
   const { t, formats } = context;
-  const refs = item.refs.length === 0
-    ? html`<span class="muted">${t('none')}</span>`
-    : joinHtml(item.refs.map((ref) => (ref.company ? `${ref.company}: ${ref.ref}` : ref.ref)), ', ');
+  const refs =
+    item.refs.length === 0
+      ? html`<span class="muted">${t('none')}</span>`
+      : joinHtml(
+          item.refs.map((ref) => (ref.company ? `${ref.company}: ${ref.ref}` : ref.ref)),
+          ', ',
+        );
   return html`<tr>
 <th scope="row"><a href="/app/parties/${item.partyId}">${displayName(item.type, item.fields) || t('notGiven')}</a>${typeof item.fields.email === 'string' ? html`<br><span class="muted">${item.fields.email}</span>` : ''}</th>
 <td>${t(item.type === 'COMPANY' ? 'kindCOMPANY' : 'kindCUSTOMER')}</td>
@@ -25,7 +29,11 @@ function row(context: PageContext, item: InboxItem) {
 </tr>`;
 }
 
-export function renderInbox(context: PageContext, page: InboxPage, { search, nextHref, isFirstPage }: { search: string; nextHref: string | undefined; isFirstPage: boolean }): string {
+export function renderInbox(
+  context: PageContext,
+  page: InboxPage,
+  { search, nextHref, isFirstPage }: { search: string; nextHref: string | undefined; isFirstPage: boolean },
+): string {
   const { t } = context;
   const form = html`<form class="search" method="get" action="/app" role="search">
 <div><label for="q">${t('searchLabel')}</label>
@@ -34,9 +42,10 @@ export function renderInbox(context: PageContext, page: InboxPage, { search, nex
 <button type="submit">${t('searchButton')}</button>
 </form>`;
   const empty = search ? t('noResults', { q: search }) : t('noLeads');
-  const table = page.items.length === 0
-    ? html`<p class="notice" role="status">${empty}</p>`
-    : html`<table>
+  const table =
+    page.items.length === 0
+      ? html`<p class="notice" role="status">${empty}</p>`
+      : html`<table>
 <caption>${search ? t('resultsFor', { q: search }) : t('leadsTable')}</caption>
 <thead><tr><th scope="col">${t('columnName')}</th><th scope="col">${t('columnKind')}</th><th scope="col">${t('columnOrigin')}</th><th scope="col">${t('columnRefs')}</th><th scope="col">${t('columnPushes')}</th><th scope="col">${t('columnChanged')}</th></tr></thead>
 <tbody>${page.items.map((item) => row(context, item))}</tbody>

@@ -3,7 +3,12 @@ import { html } from '../html.ts';
 import { type PageContext, renderPage } from '../layout.ts';
 import type { TextKey } from '../texts/index.ts';
 
-export function renderNotice(context: PageContext, title: TextKey, message: TextKey, link?: { href: string; label: TextKey }): string {
+export function renderNotice(
+  context: PageContext,
+  title: TextKey,
+  message: TextKey,
+  link?: { href: string; label: TextKey },
+): string {
   const { t } = context;
   return renderPage(context, {
     title: t(title),

@@ -9,17 +9,50 @@ import type { Lead, Revision } from '../lead-data.ts';
 import { revisionChanges } from '../revision-changes.ts';
 import { displayName } from './inbox.page.ts';
 
-export const PROSPECT_ORDER = ['first_name', 'last_name', 'name', 'birth', 'gender', 'email', 'telephonenr', 'language', 'address', 'enterprise_nr', 'legal_form'];
-export const CAR_ORDER = ['brand', 'model', 'version', 'vin', 'license_plate', 'first_registration', 'fuel_type', 'kw', 'mileage', 'value'];
+export const PROSPECT_ORDER = [
+  'first_name',
+  'last_name',
+  'name',
+  'birth',
+  'gender',
+  'email',
+  'telephonenr',
+  'language',
+  'address',
+  'enterprise_nr',
+  'legal_form',
+];
+export const CAR_ORDER = [
+  'brand',
+  'model',
+  'version',
+  'vin',
+  'license_plate',
+  'first_registration',
+  'fuel_type',
+  'kw',
+  'mileage',
+  'value',
+];
 export const RESIDENCE_ORDER = ['address', 'type', 'construction_year', 'rooms', 'value'];
 const PACKAGE_ORDER = ['name', 'package_nr', 'insurance_company', 'premium', 'payment_interval'];
 const POLICY_ORDER = ['name', 'policy_nr', 'type', 'insurance_company', 'premium', 'payment_interval'];
 
-export type RiskObject = Lead['risk_object_revisions']['cars'][number] | Lead['risk_object_revisions']['residences'][number];
+export type RiskObject =
+  | Lead['risk_object_revisions']['cars'][number]
+  | Lead['risk_object_revisions']['residences'][number];
 
 /** The fields of a risk object revision that are its data, not its identity. */
 export function objectData(object: RiskObject): Record<string, unknown> {
-  const { self: _self, risk_object_id: _id, risk_object_revision_id: _revision, risk_object_type: _type, revision_nr: _nr, created_at: _at, ...data } = object;
+  const {
+    self: _self,
+    risk_object_id: _id,
+    risk_object_revision_id: _revision,
+    risk_object_type: _type,
+    revision_nr: _nr,
+    created_at: _at,
+    ...data
+  } = object;
   return data;
 }
 
@@ -29,9 +62,10 @@ export function riskObjects(lead: Lead): RiskObject[] {
 
 export function objectTitle(context: PageContext, object: RiskObject): string {
   const data = objectData(object) as Record<string, unknown>;
-  const detail = object.risk_object_type === 'CAR'
-    ? [data.brand, data.model, data.license_plate ?? data.vin].filter((part) => typeof part === 'string').join(' ')
-    : formatValue(context, 'address', data.address);
+  const detail =
+    object.risk_object_type === 'CAR'
+      ? [data.brand, data.model, data.license_plate ?? data.vin].filter((part) => typeof part === 'string').join(' ')
+      : formatValue(context, 'address', data.address);
   return `${context.t(object.risk_object_type)}${detail ? `: ${detail}` : ''}`;
 }
 
@@ -41,7 +75,10 @@ export function leadTitle(context: PageContext, lead: Lead): string {
 }
 
 export function renderLeadPage(context: PageContext, lead: Lead, tab: LeadTab, body: Html, heading?: string): string {
-  return renderPage(context, { title: heading ?? leadTitle(context, lead), body: html`${leadTabs(context, lead.party_id, tab)}${body}` });
+  return renderPage(context, {
+    title: heading ?? leadTitle(context, lead),
+    body: html`${leadTabs(context, lead.party_id, tab)}${body}`,
+  });
 }
 
 function history(context: PageContext, revisions: readonly Revision[]): Html {
@@ -51,12 +88,18 @@ function history(context: PageContext, revisions: readonly Revision[]): Html {
     const label = t('revisionOf', { n: revision.revision_nr, at: formats.dateTime(revision.created_at) });
     if (!previous) return html`<li><h4>${label}</h4><p>${t('firstRevision')}</p></li>`;
     const changes = revisionChanges(previous.data, revision.data);
-    const rows = changes.map((change) => html`<tr><th scope="row">${fieldLabel(context, change.field)}</th>
+    const rows = changes.map(
+      (change) => html`<tr><th scope="row">${fieldLabel(context, change.field)}</th>
 <td>${change.before === undefined ? t('notGiven') : html`<del>${formatValue(context, change.field, change.before)}</del>`}</td>
-<td>${change.after === undefined ? t('notGiven') : html`<ins>${formatValue(context, change.field, change.after)}</ins>`}</td></tr>`);
-    return html`<li><h4>${label}</h4>${changes.length === 0 ? html`<p>${t('noChange')}</p>` : html`<table>
+<td>${change.after === undefined ? t('notGiven') : html`<ins>${formatValue(context, change.field, change.after)}</ins>`}</td></tr>`,
+    );
+    return html`<li><h4>${label}</h4>${
+      changes.length === 0
+        ? html`<p>${t('noChange')}</p>`
+        : html`<table>
 <thead><tr><th scope="col">${t('changeField')}</th><th scope="col">${t('changeBefore')}</th><th scope="col">${t('changeAfter')}</th></tr></thead>
-<tbody>${rows}</tbody></table>`}</li>`;
+<tbody>${rows}</tbody></table>`
+    }</li>`;
   });
   return html`<details><summary>${t('revisionHistory')} (${revisions.length})</summary><ol class="revisions">${entries.reverse()}</ol></details>`;
 }
@@ -88,13 +131,21 @@ function policySection(context: PageContext, lead: Lead, policy: Lead['insurance
 ${fieldList(context, fields, POLICY_ORDER)}
 ${pkg ? html`<p>${t('packages')}: ${pkg.name ?? pkg.package_nr ?? pkg.id}</p>` : ''}
 ${refs.length > 0 ? html`<p>${t('externalRefs')}: ${refs.map((r) => (r.company ? `${r.company}: ${r.ref}` : r.ref)).join(', ')}</p>` : ''}
-${coverages.length === 0 ? html`<p>${t('noCoverages')}</p>` : html`<table><caption>${t('coverages')}</caption>
+${
+  coverages.length === 0
+    ? html`<p>${t('noCoverages')}</p>`
+    : html`<table><caption>${t('coverages')}</caption>
 <thead><tr><th scope="col">${t('coverage')}</th><th scope="col" class="amount">${t('field_insured_value')}</th><th scope="col" class="amount">${t('field_premium')}</th><th scope="col">${t('covers')}</th></tr></thead>
-<tbody>${coverageRows}</tbody></table>`}
+<tbody>${coverageRows}</tbody></table>`
+}
 </section>`;
 }
 
-export function renderParty(context: PageContext, lead: Lead, histories: ReadonlyMap<string, readonly Revision[]>): string {
+export function renderParty(
+  context: PageContext,
+  lead: Lead,
+  histories: ReadonlyMap<string, readonly Revision[]>,
+): string {
   const { t, formats } = context;
   const { id: _id, type: _type, external_refs: refs, callbacks, ...prospect } = lead.prospect;
   const leadFields = html`<dl class="fields">

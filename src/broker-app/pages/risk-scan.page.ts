@@ -14,15 +14,22 @@ type Coverage = Policy['coverages'][number];
 
 const covers = (policy: Policy) => policy.type !== 'OFFER' && policy.type !== 'TERMINATED';
 
-function coverageTable(context: PageContext, entries: ReadonlyArray<{ policy: Policy; coverage: Coverage }>, caption: string, total?: Decimal): Html {
+function coverageTable(
+  context: PageContext,
+  entries: ReadonlyArray<{ policy: Policy; coverage: Coverage }>,
+  caption: string,
+  total?: Decimal,
+): Html {
   const { t, formats } = context;
-  const rows = entries.map(({ policy, coverage }) => html`<tr>
+  const rows = entries.map(
+    ({ policy, coverage }) => html`<tr>
 <td>${policy.name ?? policy.policy_nr ?? t('policy')}${policy.type ? html` <span class="muted">(${formatValue(context, 'type', policy.type)})</span>` : ''}</td>
 <td>${policy.insurance_company ?? t('notGiven')}</td>
 <td>${coverage.name ?? t('coverage')}</td>
 <td class="amount">${formatValue(context, 'insured_value', coverage.insured_value)}</td>
 <td class="amount">${formatValue(context, 'premium', coverage.premium)}${coverage.payment_interval ? html` <span class="muted">${formatValue(context, 'payment_interval', coverage.payment_interval)}</span>` : ''}</td>
-</tr>`);
+</tr>`,
+  );
   // The section's heading already names the object: the caption is for screen readers only.
   return html`<table><caption class="sr-only">${caption}</caption>
 <thead><tr><th scope="col">${t('policy')}</th><th scope="col">${t('field_insurance_company')}</th><th scope="col">${t('coverage')}</th><th scope="col" class="amount">${t('field_insured_value')}</th><th scope="col" class="amount">${t('field_premium')}</th></tr></thead>
@@ -38,7 +45,9 @@ export function renderRiskScan(context: PageContext, lead: Lead): string {
     const entries = all.filter(({ coverage }) => coverage.risk_object_id === object.risk_object_id);
     const covered = entries.some(({ policy }) => covers(policy));
     // Insured values of running policies only, added exactly.
-    const insured = sum(entries.filter(({ policy }) => covers(policy)).map(({ coverage }) => parseDecimal(coverage.insured_value) ?? 0n));
+    const insured = sum(
+      entries.filter(({ policy }) => covers(policy)).map(({ coverage }) => parseDecimal(coverage.insured_value) ?? 0n),
+    );
     const title = objectTitle(context, object);
     return html`<section class="card" aria-labelledby="scan-${object.risk_object_id}">
 <h2 id="scan-${object.risk_object_id}">${title} ${covered ? html`<span class="flag good">${t('covered')}</span>` : html`<span class="flag bad">${t('uncovered')}</span>`}</h2>

@@ -5,7 +5,9 @@ import { ForbiddenError, UnauthenticatedError } from '../../errors.ts';
 import { API_SCOPE } from '../../auth/caller.ts';
 import { chooseLanguage, type Language } from '../../i18n/messages.ts';
 
-export function requireReferenceScope(scope: 'vehicle:read' | 'address:read' | 'enterprise:read'): onRequestHookHandler {
+export function requireReferenceScope(
+  scope: 'vehicle:read' | 'address:read' | 'enterprise:read',
+): onRequestHookHandler {
   return async function authorize(request: FastifyRequest): Promise<void> {
     const caller = await request.server.authenticate(request.headers.authorization);
     if (!caller) throw new UnauthenticatedError();

@@ -8,6 +8,11 @@ export const ReferenceErrors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody,
 
 /** Free text to search: 1 to 200 characters, at least one letter or digit. */
 export const SearchText = (example: string) =>
-  Type.String({ minLength: 1, maxLength: 200, examples: [example], description: 'Words or word prefixes, in any order; case and accents do not matter.' });
+  Type.String({
+    minLength: 1,
+    maxLength: 200,
+    examples: [example],
+    description: 'Words or word prefixes, in any order; case and accents do not matter.',
+  });
 
 export const Zipcode = Type.String({ pattern: '^[0-9]{4}$', examples: ['1000'] });

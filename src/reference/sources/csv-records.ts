@@ -31,12 +31,16 @@ export async function* csvRecords(
   const first = await iterator.next();
   if (first.done) throw new ImportRefused(`${entry.origin}: empty file, expected a header line`);
   const head = Buffer.isBuffer(first.value) ? first.value : Buffer.from(first.value as string);
-  const delimiter = sniffDelimiter(head.subarray(0, head.indexOf(10) === -1 ? head.length : head.indexOf(10)).toString());
+  const delimiter = sniffDelimiter(
+    head.subarray(0, head.indexOf(10) === -1 ? head.length : head.indexOf(10)).toString(),
+  );
   const parser = parse({ delimiter, bom: true, relax_column_count: true, skip_empty_lines: true, relax_quotes: true });
-  Readable.from((async function* () {
-    yield head;
-    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value as Buffer;
-  })()).pipe(parser);
+  Readable.from(
+    (async function* () {
+      yield head;
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value as Buffer;
+    })(),
+  ).pipe(parser);
   let columns: CsvColumns | undefined;
   for await (const record of parser as AsyncIterable<string[]>) {
     if (!columns) {
@@ -56,7 +60,11 @@ function sniffDelimiter(line: string): string {
 }
 
 function normalise(name: string): string {
-  return name.replace(/^\uFEFF/, '').trim().replace(/\s+/g, ' ').toLowerCase();
+  return name
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .replace(/\s+/g, ' ')
+    .toLowerCase();
 }
 
 function matchHeader(entry: InputEntry, header: readonly string[], shape: CsvShape): CsvColumns {
@@ -68,7 +76,9 @@ function matchHeader(entry: InputEntry, header: readonly string[], shape: CsvSha
   }
   const missing = shape.required.filter((name) => at[name] === undefined).map((name) => shape.wanted[name]![0]!);
   if (missing.length > 0) {
-    throw new ImportRefused(`${entry.origin}: not the expected format, missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
+    throw new ImportRefused(
+      `${entry.origin}: not the expected format, missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`,
+    );
   }
   return { at };
 }

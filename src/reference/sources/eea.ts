@@ -12,9 +12,20 @@ import { csvRecords, type CsvShape } from './csv-records.ts';
 
 const SHAPE: CsvShape = {
   wanted: {
-    Mk: ['Mk'], Cn: ['Cn'], T: ['T'], Va: ['Va'], Ve: ['Ve'], Ft: ['Ft'], Fm: ['Fm'],
-    'Ec (cm3)': ['Ec (cm3)'], 'Ep (KW)': ['Ep (KW)'], 'M (kg)': ['M (kg)'],
-    'Ewltp (g/km)': ['Ewltp (g/km)'], 'Electric range (km)': ['Electric range (km)'], R: ['R'], Year: ['Year'],
+    Mk: ['Mk'],
+    Cn: ['Cn'],
+    T: ['T'],
+    Va: ['Va'],
+    Ve: ['Ve'],
+    Ft: ['Ft'],
+    Fm: ['Fm'],
+    'Ec (cm3)': ['Ec (cm3)'],
+    'Ep (KW)': ['Ep (KW)'],
+    'M (kg)': ['M (kg)'],
+    'Ewltp (g/km)': ['Ewltp (g/km)'],
+    'Electric range (km)': ['Electric range (km)'],
+    R: ['R'],
+    Year: ['Year'],
   },
   required: ['Mk', 'Cn', 'T', 'Va', 'Ve', 'Ft', 'Ec (cm3)', 'Ep (KW)'],
 };
@@ -25,9 +36,24 @@ interface Version {
   registrations: number;
 }
 
-const COLUMNS = [['id', 'text'], ['brand', 'text'], ['model', 'text'], ['type', 'text'], ['variant', 'text'], ['version', 'text'],
-  ['fuel', 'text'], ['fuel_mode', 'text'], ['engine_cc', 'int'], ['power_kw', 'int'], ['mass_kg', 'int'], ['co2_wltp', 'real'],
-  ['electric_range_km', 'int'], ['years', 'text'], ['registrations', 'int'], ['seq', 'int']] as const;
+const COLUMNS = [
+  ['id', 'text'],
+  ['brand', 'text'],
+  ['model', 'text'],
+  ['type', 'text'],
+  ['variant', 'text'],
+  ['version', 'text'],
+  ['fuel', 'text'],
+  ['fuel_mode', 'text'],
+  ['engine_cc', 'int'],
+  ['power_kw', 'int'],
+  ['mass_kg', 'int'],
+  ['co2_wltp', 'real'],
+  ['electric_range_km', 'int'],
+  ['years', 'text'],
+  ['registrations', 'int'],
+  ['seq', 'int'],
+] as const;
 
 export const vehicleSource: ReferenceSourceDefinition = {
   name: 'vehicles',
@@ -47,7 +73,12 @@ export const vehicleSource: ReferenceSourceDefinition = {
     for (const entry of entries) {
       const fileYear = Number(/(?:19|20)\d{2}/.exec(entry.name)?.[0] ?? Number.NaN);
       let at: Readonly<Record<string, number>> = {};
-      for await (const r of csvRecords(entry, SHAPE, (n) => progress.bytes(n), (columns) => (at = columns.at))) {
+      for await (const r of csvRecords(
+        entry,
+        SHAPE,
+        (n) => progress.bytes(n),
+        (columns) => (at = columns.at),
+      )) {
         rowsRead += 1;
         const v = (column: string) => (at[column] === undefined ? null : textOrNull(r[at[column]!]));
         const brand = v('Mk')?.toUpperCase() ?? null;
@@ -56,12 +87,30 @@ export const vehicleSource: ReferenceSourceDefinition = {
           skipped['without make or name'] = (skipped['without make or name'] ?? 0) + 1;
           continue;
         }
-        const identity = [brand, model, v('T'), v('Va'), v('Ve'), v('Ft')?.toLowerCase() ?? null, v('Fm'),
-          whole(v('Ec (cm3)')), whole(v('Ep (KW)'))] as const;
+        const identity = [
+          brand,
+          model,
+          v('T'),
+          v('Va'),
+          v('Ve'),
+          v('Ft')?.toLowerCase() ?? null,
+          v('Fm'),
+          whole(v('Ec (cm3)')),
+          whole(v('Ep (KW)')),
+        ] as const;
         const key = identity.join('\u0001');
         let version = versions.get(key);
         if (!version) {
-          version = { row: [...identity, whole(v('M (kg)')), numberOrNull(v('Ewltp (g/km)') ?? ''), whole(v('Electric range (km)'))], years: new Set(), registrations: 0 };
+          version = {
+            row: [
+              ...identity,
+              whole(v('M (kg)')),
+              numberOrNull(v('Ewltp (g/km)') ?? ''),
+              whole(v('Electric range (km)')),
+            ],
+            years: new Set(),
+            registrations: 0,
+          };
           versions.set(key, version);
         }
         const year = whole(v('Year')) ?? (Number.isFinite(fileYear) ? fileYear : null);

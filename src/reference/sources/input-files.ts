@@ -76,7 +76,11 @@ async function zipEntries(file: string): Promise<InputEntry[]> {
 function openZip(file: string): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) =>
     yauzl.open(file, { lazyEntries: true, autoClose: false }, (error, zip) =>
-      error || !zip ? reject(new ImportRefused(`${file}: not a readable zip (${error?.message ?? 'unknown error'})`)) : resolve(zip)));
+      error || !zip
+        ? reject(new ImportRefused(`${file}: not a readable zip (${error?.message ?? 'unknown error'})`))
+        : resolve(zip),
+    ),
+  );
 }
 
 async function openZipMember(file: string, member: string, onBytes: (count: number) => void): Promise<Readable> {

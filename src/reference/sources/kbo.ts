@@ -3,7 +3,13 @@
 // (numbers `2.xxx.xxx.xxx`) are counted and dropped; an address struck off the register
 // (DateStrikingOff set) is no longer an address of the enterprise and is dropped too.
 import { ImportRefused } from '../import-errors.ts';
-import { isoDate, textOrNull, type ReferenceSourceDefinition, type RowSink, type SourceSummary } from '../reference-source.ts';
+import {
+  isoDate,
+  textOrNull,
+  type ReferenceSourceDefinition,
+  type RowSink,
+  type SourceSummary,
+} from '../reference-source.ts';
 import { csvRecords, type CsvShape } from './csv-records.ts';
 
 const shape = (columns: readonly string[], optional: readonly string[] = []): CsvShape => ({
@@ -15,11 +21,27 @@ const shape = (columns: readonly string[], optional: readonly string[] = []): Cs
 const FILES = {
   meta: shape(['Variable', 'Value']),
   code: shape(['Category', 'Code', 'Language', 'Description']),
-  enterprise: shape(['EnterpriseNumber', 'Status', 'JuridicalSituation', 'TypeOfEnterprise', 'JuridicalForm', 'StartDate'], ['JuridicalFormCAC']),
+  enterprise: shape(
+    ['EnterpriseNumber', 'Status', 'JuridicalSituation', 'TypeOfEnterprise', 'JuridicalForm', 'StartDate'],
+    ['JuridicalFormCAC'],
+  ),
   establishment: shape(['EstablishmentNumber', 'EnterpriseNumber']),
   denomination: shape(['EntityNumber', 'Language', 'TypeOfDenomination', 'Denomination']),
-  address: shape(['EntityNumber', 'TypeOfAddress', 'Zipcode', 'MunicipalityNL', 'MunicipalityFR', 'StreetNL', 'StreetFR', 'HouseNumber', 'Box', 'DateStrikingOff'],
-    ['CountryNL', 'CountryFR', 'ExtraAddressInfo']),
+  address: shape(
+    [
+      'EntityNumber',
+      'TypeOfAddress',
+      'Zipcode',
+      'MunicipalityNL',
+      'MunicipalityFR',
+      'StreetNL',
+      'StreetFR',
+      'HouseNumber',
+      'Box',
+      'DateStrikingOff',
+    ],
+    ['CountryNL', 'CountryFR', 'ExtraAddressInfo'],
+  ),
   contact: shape(['EntityNumber', 'EntityContact', 'ContactType', 'Value']),
   activity: shape(['EntityNumber', 'ActivityGroup', 'NaceVersion', 'NaceCode', 'Classification']),
 } as const;
@@ -35,16 +57,53 @@ export const enterpriseSource: ReferenceSourceDefinition = {
   name: 'enterprises',
   keys: { enterprise: 'number' },
   tables: {
-    code: [['category', 'text'], ['code', 'text'], ['language', 'text'], ['description', 'text']],
-    enterprise: [['number', 'int'], ['status', 'text'], ['juridical_situation', 'text'], ['type_of_enterprise', 'text'],
-      ['juridical_form', 'text'], ['start_date', 'text']],
+    code: [
+      ['category', 'text'],
+      ['code', 'text'],
+      ['language', 'text'],
+      ['description', 'text'],
+    ],
+    enterprise: [
+      ['number', 'int'],
+      ['status', 'text'],
+      ['juridical_situation', 'text'],
+      ['type_of_enterprise', 'text'],
+      ['juridical_form', 'text'],
+      ['start_date', 'text'],
+    ],
     establishment: [['number', 'int']],
-    denomination: [['number', 'int'], ['language', 'text'], ['type', 'text'], ['name', 'text']],
-    address: [['number', 'int'], ['type', 'text'], ['country_nl', 'text'], ['country_fr', 'text'], ['zipcode', 'text'],
-      ['municipality_nl', 'text'], ['municipality_fr', 'text'], ['street_nl', 'text'], ['street_fr', 'text'],
-      ['housenr', 'text'], ['boxnr', 'text'], ['extra', 'text']],
-    contact: [['number', 'int'], ['type', 'text'], ['value', 'text']],
-    activity: [['number', 'int'], ['activity_group', 'text'], ['nace_version', 'text'], ['nace_code', 'text'], ['classification', 'text']],
+    denomination: [
+      ['number', 'int'],
+      ['language', 'text'],
+      ['type', 'text'],
+      ['name', 'text'],
+    ],
+    address: [
+      ['number', 'int'],
+      ['type', 'text'],
+      ['country_nl', 'text'],
+      ['country_fr', 'text'],
+      ['zipcode', 'text'],
+      ['municipality_nl', 'text'],
+      ['municipality_fr', 'text'],
+      ['street_nl', 'text'],
+      ['street_fr', 'text'],
+      ['housenr', 'text'],
+      ['boxnr', 'text'],
+      ['extra', 'text'],
+    ],
+    contact: [
+      ['number', 'int'],
+      ['type', 'text'],
+      ['value', 'text'],
+    ],
+    activity: [
+      ['number', 'int'],
+      ['activity_group', 'text'],
+      ['nace_version', 'text'],
+      ['nace_code', 'text'],
+      ['classification', 'text'],
+    ],
   },
 
   select(entries) {
@@ -66,7 +125,12 @@ export const enterpriseSource: ReferenceSourceDefinition = {
     for (const entry of entries) {
       const file = entry.name.toLowerCase().replace(/\.csv$/, '') as FileName;
       let at: Readonly<Record<string, number>> = {};
-      const rows = csvRecords(entry, FILES[file], (n) => progress.bytes(n), (columns) => (at = columns.at));
+      const rows = csvRecords(
+        entry,
+        FILES[file],
+        (n) => progress.bytes(n),
+        (columns) => (at = columns.at),
+      );
       const add = rowWriter(file, sink, skip, (date) => (snapshotDate = date));
       for await (const record of rows) {
         rowsRead += 1;
@@ -80,7 +144,12 @@ export const enterpriseSource: ReferenceSourceDefinition = {
 
 type Writer = (record: string[], at: Readonly<Record<string, number>>) => Promise<void> | undefined;
 
-function rowWriter(file: FileName, sink: RowSink, skip: (reason: string) => void, onSnapshot: (date: string | null) => void): Writer {
+function rowWriter(
+  file: FileName,
+  sink: RowSink,
+  skip: (reason: string) => void,
+  onSnapshot: (date: string | null) => void,
+): Writer {
   const v = (record: string[], at: Readonly<Record<string, number>>, column: string) =>
     at[column] === undefined ? null : textOrNull(record[at[column]!]);
   switch (file) {
@@ -90,13 +159,20 @@ function rowWriter(file: FileName, sink: RowSink, skip: (reason: string) => void
         return undefined;
       };
     case 'code':
-      return (r, at) => sink.add('code', [v(r, at, 'Category'), v(r, at, 'Code'), v(r, at, 'Language'), v(r, at, 'Description')]);
+      return (r, at) =>
+        sink.add('code', [v(r, at, 'Category'), v(r, at, 'Code'), v(r, at, 'Language'), v(r, at, 'Description')]);
     case 'enterprise':
       return (r, at) => {
         const number = enterpriseKey(v(r, at, 'EnterpriseNumber') ?? '');
         if (number === undefined) return void skip('malformed enterprise numbers');
-        return sink.add('enterprise', [number, v(r, at, 'Status'), v(r, at, 'JuridicalSituation'), v(r, at, 'TypeOfEnterprise'),
-          v(r, at, 'JuridicalForm'), isoDate(v(r, at, 'StartDate') ?? '')]);
+        return sink.add('enterprise', [
+          number,
+          v(r, at, 'Status'),
+          v(r, at, 'JuridicalSituation'),
+          v(r, at, 'TypeOfEnterprise'),
+          v(r, at, 'JuridicalForm'),
+          isoDate(v(r, at, 'StartDate') ?? ''),
+        ]);
       };
     case 'establishment':
       return (r, at) => {
@@ -118,7 +194,19 @@ function rowWriter(file: FileName, sink: RowSink, skip: (reason: string) => void
 
 const CHILD_ROWS: Readonly<Record<'denomination' | 'address' | 'contact' | 'activity', readonly string[]>> = {
   denomination: ['Language', 'TypeOfDenomination', 'Denomination'],
-  address: ['TypeOfAddress', 'CountryNL', 'CountryFR', 'Zipcode', 'MunicipalityNL', 'MunicipalityFR', 'StreetNL', 'StreetFR', 'HouseNumber', 'Box', 'ExtraAddressInfo'],
+  address: [
+    'TypeOfAddress',
+    'CountryNL',
+    'CountryFR',
+    'Zipcode',
+    'MunicipalityNL',
+    'MunicipalityFR',
+    'StreetNL',
+    'StreetFR',
+    'HouseNumber',
+    'Box',
+    'ExtraAddressInfo',
+  ],
   contact: ['ContactType', 'Value'],
   activity: ['ActivityGroup', 'NaceVersion', 'NaceCode', 'Classification'],
 };

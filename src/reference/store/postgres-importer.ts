@@ -29,13 +29,16 @@ export class PostgresReferenceImporter implements ReferenceImporter {
     // Each import's own suffix, so two imports at once never write the same tables.
     const suffix = `__s${randomBytes(3).toString('hex')}`;
     const staging = (table: string) => `${schema}."${table}${suffix}"`;
-    const run = (text: string, parameters: readonly unknown[] = []) => db.executeQuery(CompiledQuery.raw(text, [...parameters]));
+    const run = (text: string, parameters: readonly unknown[] = []) =>
+      db.executeQuery(CompiledQuery.raw(text, [...parameters]));
     await run(`create schema if not exists ${schema}`);
     await run(FOLD_FUNCTION(schema));
     const tables = [...Object.keys(source.tables), ...DERIVED_TABLES[source.name], 'meta'];
     for (const [table, columns] of Object.entries(source.tables)) {
       const key = source.keys[table];
-      await run(`create table ${staging(table)} (${columns.map(([name, type]) => `${name} ${SQL_TYPE[type]}${name === key ? ' primary key' : ''}`).join(', ')})`);
+      await run(
+        `create table ${staging(table)} (${columns.map(([name, type]) => `${name} ${SQL_TYPE[type]}${name === key ? ' primary key' : ''}`).join(', ')})`,
+      );
     }
     await run(`create table ${staging('meta')} (record text not null)`);
     const dropStaging = async () => {
@@ -47,7 +50,9 @@ export class PostgresReferenceImporter implements ReferenceImporter {
         const perStatement = Math.floor(MAX_PARAMETERS / columns.length);
         for (let start = 0; start < rows.length; start += perStatement) {
           const chunk = rows.slice(start, start + perStatement);
-          const values = chunk.map((_, r) => `(${columns.map((__, c) => `$${r * columns.length + c + 1}`).join(', ')})`);
+          const values = chunk.map(
+            (_, r) => `(${columns.map((__, c) => `$${r * columns.length + c + 1}`).join(', ')})`,
+          );
           await run(`insert into ${staging(table)} values ${values.join(', ')} on conflict do nothing`, chunk.flat());
         }
       },
@@ -68,13 +73,15 @@ export class PostgresReferenceImporter implements ReferenceImporter {
 
   async status(): Promise<Record<SourceName, ImportRecord | null>> {
     const base = await workingSchema(this.#db);
-    const entries = await Promise.all(SOURCES.map(async (source) => {
-      const meta = `"${liveSchema(base, source)}".meta`;
-      const { rows } = await sql<{ found: string | null }>`select to_regclass(${meta}) as found`.execute(this.#db);
-      if (!rows[0]?.found) return [source, null] as const;
-      const found = await this.#db.executeQuery<{ record: string }>(CompiledQuery.raw(`select record from ${meta}`));
-      return [source, found.rows[0] ? (JSON.parse(found.rows[0].record) as ImportRecord) : null] as const;
-    }));
+    const entries = await Promise.all(
+      SOURCES.map(async (source) => {
+        const meta = `"${liveSchema(base, source)}".meta`;
+        const { rows } = await sql<{ found: string | null }>`select to_regclass(${meta}) as found`.execute(this.#db);
+        if (!rows[0]?.found) return [source, null] as const;
+        const found = await this.#db.executeQuery<{ record: string }>(CompiledQuery.raw(`select record from ${meta}`));
+        return [source, found.rows[0] ? (JSON.parse(found.rows[0].record) as ImportRecord) : null] as const;
+      }),
+    );
     return Object.fromEntries(entries) as Record<SourceName, ImportRecord | null>;
   }
 }

@@ -7,7 +7,17 @@ import type { DB } from '../../db/database.ts';
 import type { SourceName } from '../reference-source.ts';
 import { liveSchema, workingSchema } from './postgres-schemas.ts';
 import { searchTiers, tsTier } from '../search-tiers.ts';
-import type { AddressQuery, CodeLanguage, EnterpriseQuery, EnterpriseRows, EnterpriseSummaryRows, Page, ReferenceReader, Row, VersionQuery } from './reference-store.ts';
+import type {
+  AddressQuery,
+  CodeLanguage,
+  EnterpriseQuery,
+  EnterpriseRows,
+  EnterpriseSummaryRows,
+  Page,
+  ReferenceReader,
+  Row,
+  VersionQuery,
+} from './reference-store.ts';
 
 /**
  * The keys of a page over ranked tiers (search-tiers.ts) in one statement, so one
@@ -15,8 +25,10 @@ import type { AddressQuery, CodeLanguage, EnterpriseQuery, EnterpriseRows, Enter
  * `match(p)` is the statement selecting `key` for the tsquery in parameter p.
  */
 function tieredKeys(key: string, tierParameters: readonly number[], match: (parameter: number) => string): string {
-  const tiers = tierParameters.map((parameter, index) =>
-    `select ${key}, ${index + 1}::bigint * 1000000000 + row_number() over () as rank from (${match(parameter)} limit $1) t${index}`);
+  const tiers = tierParameters.map(
+    (parameter, index) =>
+      `select ${key}, ${index + 1}::bigint * 1000000000 + row_number() over () as rank from (${match(parameter)} limit $1) t${index}`,
+  );
   return `select ${key}, min(rank) as rank from (${tiers.join(' union all ')}) tiers group by ${key} order by rank limit $2 offset $3`;
 }
 
@@ -49,7 +61,9 @@ export class PostgresReferenceReader implements ReferenceReader {
   }
 
   async enterprise(number: number, language: CodeLanguage): Promise<EnterpriseRows | undefined> {
-    const [found] = await this.#query('enterprises', (s) => `select ${SUMMARY(s).replaceAll('$LANG', '$2')},
+    const [found] = await this.#query(
+      'enterprises',
+      (s) => `select ${SUMMARY(s).replaceAll('$LANG', '$2')},
         coalesce((select json_agg(json_build_object('language', d.language, 'type', d.type, 'name', d.name) order by d.ctid)
           from ${s}.denomination d where d.number = e.number), '[]') as all_names,
         coalesce((select json_agg(a order by a.ctid) from ${s}.address a where a.number = e.number), '[]') as addresses,
@@ -62,12 +76,27 @@ export class PostgresReferenceReader implements ReferenceReader {
           order by a.classification = 'MAIN' desc, a.nace_version desc, a.ctid)
           from ${s}.activity a where a.number = e.number), '[]') as activities,
         (select count(*)::integer from ${s}.establishment x where x.number = e.number) as establishment_count
-      from ${s}.enterprise e where e.number = $1`, [number, language]);
+      from ${s}.enterprise e where e.number = $1`,
+      [number, language],
+    );
     if (!found) return undefined;
-    const { names: _summaryNames, all_names, address, addresses, contacts, activities, establishment_count, ...enterprise } = found;
+    const {
+      names: _summaryNames,
+      all_names,
+      address,
+      addresses,
+      contacts,
+      activities,
+      establishment_count,
+      ...enterprise
+    } = found;
     return {
-      enterprise, names: all_names as Row[], address: address as Row | undefined,
-      addresses: addresses as Row[], contacts: contacts as Row[], activities: activities as Row[],
+      enterprise,
+      names: all_names as Row[],
+      address: address as Row | undefined,
+      addresses: addresses as Row[],
+      contacts: contacts as Row[],
+      activities: activities as Row[],
       establishment_count: Number(establishment_count),
     };
   }
@@ -77,19 +106,37 @@ export class PostgresReferenceReader implements ReferenceReader {
     const parameters: unknown[] = [query.offset + query.limit, query.limit, query.offset, language];
     let matches: (s: string) => string;
     if (query.numberRanges) {
-      const ranges = query.numberRanges.map(([low, high]) => `number between ${Math.trunc(low)} and ${Math.trunc(high)}`).join(' or ');
-      const zip = query.zipcode ? `and exists (select 1 from $S.address a where a.number = x.number and a.type = 'REGO' and a.zipcode = $5)` : '';
+      const ranges = query.numberRanges
+        .map(([low, high]) => `number between ${Math.trunc(low)} and ${Math.trunc(high)}`)
+        .join(' or ');
+      const zip = query.zipcode
+        ? `and exists (select 1 from $S.address a where a.number = x.number and a.type = 'REGO' and a.zipcode = $5)`
+        : '';
       // $1 (rows per tier) has no use here, but every parameter needs a type.
-      matches = (s) => `select number, number as rank from ${s}.enterprise x where $1::integer > 0 and (${ranges}) ${zip.replace('$S', s)} order by number limit $2 offset $3`;
+      matches = (s) =>
+        `select number, number as rank from ${s}.enterprise x where $1::integer > 0 and (${ranges}) ${zip.replace('$S', s)} order by number limit $2 offset $3`;
     } else {
       const tierParameters = searchTiers(query.words ?? []).map((tier) => parameters.push(tsTier(tier)));
       const zip = query.zipcode ? `and zipcode = $${parameters.length + 1}` : '';
-      matches = (s) => tieredKeys('number', tierParameters, (p) => `select number from ${s}.enterprise_search where doc @@ to_tsquery('simple', $${p}) ${zip}`);
+      matches = (s) =>
+        tieredKeys(
+          'number',
+          tierParameters,
+          (p) => `select number from ${s}.enterprise_search where doc @@ to_tsquery('simple', $${p}) ${zip}`,
+        );
     }
     if (query.zipcode) parameters.push(query.zipcode);
-    const found = await this.#query('enterprises', (s) => `select ${SUMMARY(s).replaceAll('$LANG', '$4')}
-      from (${matches(s)}) m join ${s}.enterprise e on e.number = m.number order by m.rank`, parameters);
-    return found.map(({ names, address, ...enterprise }) => ({ enterprise, names: names as Row[], address: (address ?? undefined) as Row | undefined }));
+    const found = await this.#query(
+      'enterprises',
+      (s) => `select ${SUMMARY(s).replaceAll('$LANG', '$4')}
+      from (${matches(s)}) m join ${s}.enterprise e on e.number = m.number order by m.rank`,
+      parameters,
+    );
+    return found.map(({ names, address, ...enterprise }) => ({
+      enterprise,
+      names: names as Row[],
+      address: (address ?? undefined) as Row | undefined,
+    }));
   }
 
   async address(id: string): Promise<Row | undefined> {
@@ -103,46 +150,77 @@ export class PostgresReferenceReader implements ReferenceReader {
     const filters: string[] = [];
     if (query.zipcode) filters.push(`and zipcode = $${parameters.push(query.zipcode)}`);
     if (query.municipality?.length) {
-      filters.push(`and place @@ to_tsquery('simple', $${parameters.push(query.municipality.map((word) => `${word}:*`).join(' & '))})`);
+      filters.push(
+        `and place @@ to_tsquery('simple', $${parameters.push(query.municipality.map((word) => `${word}:*`).join(' & '))})`,
+      );
     }
-    return this.#query('addresses', (s) => `select a.* from
+    return this.#query(
+      'addresses',
+      (s) => `select a.* from
         (${tieredKeys('seq', tierParameters, (p) => `select seq from ${s}.address_search where doc @@ to_tsquery('simple', $${p}) ${filters.join(' ')}`)}) m
-      join ${s}.address a on a.seq = m.seq order by m.rank`, parameters);
+      join ${s}.address a on a.seq = m.seq order by m.rank`,
+      parameters,
+    );
   }
 
   async postalCodes(words: readonly string[], page: Page): Promise<Row[]> {
     const where = words.map((_, i) => `(' ' || search) like '% ' || $${i + 3} || '%'`).join(' and ') || 'true';
-    return this.#query('addresses', (s) => `select * from ${s}.postal_code where ${where}
-      order by zipcode, postname_nl, postname_fr limit $1 offset $2`, [page.limit, page.offset, ...words.map(escapeLike)]);
+    return this.#query(
+      'addresses',
+      (s) => `select * from ${s}.postal_code where ${where}
+      order by zipcode, postname_nl, postname_fr limit $1 offset $2`,
+      [page.limit, page.offset, ...words.map(escapeLike)],
+    );
   }
 
   async brands(page: Page): Promise<Row[]> {
-    return this.#query('vehicles', (s) => `select name, versions from ${s}.brand order by name limit $1 offset $2`, [page.limit, page.offset]);
+    return this.#query('vehicles', (s) => `select name, versions from ${s}.brand order by name limit $1 offset $2`, [
+      page.limit,
+      page.offset,
+    ]);
   }
 
   async models(brand: string, page: Page): Promise<Row[] | undefined> {
-    const found = await this.#query('vehicles', (s) => `select m.name, m.versions from ${s}.brand b
+    const found = await this.#query(
+      'vehicles',
+      (s) => `select m.name, m.versions from ${s}.brand b
         left join lateral (select name, versions from ${s}.model where brand = b.name order by name limit $2 offset $3) m on true
-      where b.name = $1`, [brand, page.limit, page.offset]);
+      where b.name = $1`,
+      [brand, page.limit, page.offset],
+    );
     return found.length === 0 ? undefined : found.filter((model) => model.name !== null);
   }
 
   async versions(query: VersionQuery): Promise<Row[]> {
     // $1 rows per tier, $2 limit, $3 offset, then the tiers' queries and the filters.
     const parameters: unknown[] = [query.offset + query.limit, query.limit, query.offset];
-    const tierParameters = query.words?.length ? searchTiers(query.words).map((tier) => parameters.push(tsTier(tier))) : [];
+    const tierParameters = query.words?.length
+      ? searchTiers(query.words).map((tier) => parameters.push(tsTier(tier)))
+      : [];
     const where: string[] = ['$1::integer > 0'];
-    for (const [column, value] of [['brand', query.brand], ['model', query.model], ['fuel', query.fuel]] as const) {
+    for (const [column, value] of [
+      ['brand', query.brand],
+      ['model', query.model],
+      ['fuel', query.fuel],
+    ] as const) {
       if (value !== undefined) where.push(`${column} = $${parameters.push(value)}`);
     }
     if (query.year !== undefined) where.push(`years::jsonb @> to_jsonb($${parameters.push(query.year)}::integer)`);
     // seq is the popularity order (most registrations first, sources/eea.ts).
     if (tierParameters.length === 0) {
-      return this.#query('vehicles', (s) => `select * from ${s}.version where ${where.join(' and ')} order by seq limit $2 offset $3`, parameters);
+      return this.#query(
+        'vehicles',
+        (s) => `select * from ${s}.version where ${where.join(' and ')} order by seq limit $2 offset $3`,
+        parameters,
+      );
     }
-    return this.#query('vehicles', (s) => `select v.* from
+    return this.#query(
+      'vehicles',
+      (s) => `select v.* from
         (${tieredKeys('seq', tierParameters, (p) => `select seq from ${s}.version where doc @@ to_tsquery('simple', $${p}) and ${where.join(' and ')} order by seq`)}) m
-      join ${s}.version v on v.seq = m.seq order by m.rank`, parameters);
+      join ${s}.version v on v.seq = m.seq order by m.rank`,
+      parameters,
+    );
   }
 
   async version(id: string): Promise<Row | undefined> {
@@ -151,7 +229,11 @@ export class PostgresReferenceReader implements ReferenceReader {
 
   async brandOf(candidates: readonly string[]): Promise<string | undefined> {
     if (candidates.length === 0) return undefined;
-    const [found] = await this.#query('vehicles', (s) => `select name from ${s}.brand where name = any($1) order by versions desc limit 1`, [candidates]);
+    const [found] = await this.#query(
+      'vehicles',
+      (s) => `select name from ${s}.brand where name = any($1) order by versions desc limit 1`,
+      [candidates],
+    );
     return found?.name as string | undefined;
   }
 }

@@ -15,6 +15,8 @@ export function liveSchema(base: string, source: SourceName): string {
 }
 
 /** Folds case and the accents of the Latin letters Belgian names use, as search-text.ts does in JavaScript. */
-export const FOLD_FUNCTION = (schema: string) => `create or replace function ${schema}.fold(text) returns text language sql immutable parallel safe as $$
+export const FOLD_FUNCTION = (
+  schema: string,
+) => `create or replace function ${schema}.fold(text) returns text language sql immutable parallel safe as $$
   select translate(lower($1), 'àáâãäåāăąçćčďèéêëēėęěğìíîïīįľñńňòóôõöōőŕřśšşťùúûüūůűųýÿźżž',
                               'aaaaaaaaacccdeeeeeeeegiiiiiilnnnooooooorrssstuuuuuuuuyyzzz') $$`;

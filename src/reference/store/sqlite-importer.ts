@@ -24,12 +24,16 @@ export class SqliteReferenceImporter implements ReferenceImporter {
     const file = stagingFile(this.#dataDir, source.name);
     fs.rmSync(file, { force: true });
     const db = new DatabaseSync(file);
-    db.exec('pragma journal_mode = off; pragma synchronous = off; pragma cache_size = -65536; pragma temp_store = file');
+    db.exec(
+      'pragma journal_mode = off; pragma synchronous = off; pragma cache_size = -65536; pragma temp_store = file',
+    );
     db.function('fold', { deterministic: true }, (text) => (text === null ? null : fold(String(text))));
     const inserts = new Map<string, StatementSync>();
     for (const [table, columns] of Object.entries(source.tables)) {
       const key = source.keys[table];
-      const definitions = columns.map(([name, type]) => `${name} ${SQL_TYPE[type]}${name === key ? ' primary key' : ''}`);
+      const definitions = columns.map(
+        ([name, type]) => `${name} ${SQL_TYPE[type]}${name === key ? ' primary key' : ''}`,
+      );
       db.exec(`create table ${table} (${definitions.join(', ')})`);
       inserts.set(table, db.prepare(`insert or ignore into ${table} values (${columns.map(() => '?').join(', ')})`));
     }
@@ -60,7 +64,10 @@ export class SqliteReferenceImporter implements ReferenceImporter {
   }
 
   async status(): Promise<Record<SourceName, ImportRecord | null>> {
-    return Object.fromEntries(SOURCES.map((source) => [source, readRecord(liveFile(this.#dataDir, source))])) as Record<SourceName, ImportRecord | null>;
+    return Object.fromEntries(SOURCES.map((source) => [source, readRecord(liveFile(this.#dataDir, source))])) as Record<
+      SourceName,
+      ImportRecord | null
+    >;
   }
 }
 

@@ -8,7 +8,17 @@ import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { SourceName } from '../reference-source.ts';
 import { ftsAllPrefixes, ftsTier, searchTiers } from '../search-tiers.ts';
 import { liveFile } from './sqlite-files.ts';
-import type { AddressQuery, CodeLanguage, EnterpriseQuery, EnterpriseRows, EnterpriseSummaryRows, Page, ReferenceReader, Row, VersionQuery } from './reference-store.ts';
+import type {
+  AddressQuery,
+  CodeLanguage,
+  EnterpriseQuery,
+  EnterpriseRows,
+  EnterpriseSummaryRows,
+  Page,
+  ReferenceReader,
+  Row,
+  VersionQuery,
+} from './reference-store.ts';
 
 class ReferenceFile {
   readonly #path: string;
@@ -101,9 +111,16 @@ export class SqliteReferenceReader implements ReferenceReader {
 
   async enterprise(number: number, language: CodeLanguage): Promise<EnterpriseRows | undefined> {
     const statement = this.#files.enterprises.snapshot();
-    const enterprise = row(statement(`select e.*, ${JURIDICAL_FORM} from enterprise e where number = ?`), language, number);
+    const enterprise = row(
+      statement(`select e.*, ${JURIDICAL_FORM} from enterprise e where number = ?`),
+      language,
+      number,
+    );
     if (!enterprise) return undefined;
-    const names = rows(statement('select language, type, name from denomination where number = ? order by rowid'), number);
+    const names = rows(
+      statement('select language, type, name from denomination where number = ? order by rowid'),
+      number,
+    );
     const addresses = rows(statement('select * from address where number = ? order by rowid'), number);
     return {
       enterprise,
@@ -111,10 +128,16 @@ export class SqliteReferenceReader implements ReferenceReader {
       address: addresses.find((address) => address.type === 'REGO'),
       addresses,
       contacts: rows(statement('select type, value from contact where number = ? order by rowid'), number),
-      activities: rows(statement(`select a.*, (select description from code c where c.category = 'Nace' || a.nace_version
+      activities: rows(
+        statement(`select a.*, (select description from code c where c.category = 'Nace' || a.nace_version
           and c.code = a.nace_code order by c.language = ? desc, c.language = 'FR' desc limit 1) as description
-        from activity a where number = ? order by a.classification = 'MAIN' desc, a.nace_version desc, a.rowid`), language, number),
-      establishment_count: Number(row(statement('select count(*) as n from establishment where number = ?'), number)?.n ?? 0),
+        from activity a where number = ? order by a.classification = 'MAIN' desc, a.nace_version desc, a.rowid`),
+        language,
+        number,
+      ),
+      establishment_count: Number(
+        row(statement('select count(*) as n from establishment where number = ?'), number)?.n ?? 0,
+      ),
     };
   }
 
@@ -123,23 +146,45 @@ export class SqliteReferenceReader implements ReferenceReader {
     let numbers: Row[];
     if (query.numberRanges) {
       const ranges = query.numberRanges.map(() => 'number between ? and ?').join(' or ');
-      const zip = query.zipcode ? `and exists (select 1 from address a where a.number = e.number and a.type = 'REGO' and a.zipcode = ?)` : '';
-      numbers = rows(statement(`select number from enterprise e where (${ranges}) ${zip} order by number limit ? offset ?`),
-        ...query.numberRanges.flat(), ...(query.zipcode ? [query.zipcode] : []), query.limit, query.offset);
+      const zip = query.zipcode
+        ? `and exists (select 1 from address a where a.number = e.number and a.type = 'REGO' and a.zipcode = ?)`
+        : '';
+      numbers = rows(
+        statement(`select number from enterprise e where (${ranges}) ${zip} order by number limit ? offset ?`),
+        ...query.numberRanges.flat(),
+        ...(query.zipcode ? [query.zipcode] : []),
+        query.limit,
+        query.offset,
+      );
     } else {
       const zip = query.zipcode ? ` AND zipcode : "${query.zipcode}"` : '';
-      numbers = tiered(statement('select rowid as number from enterprise_search where enterprise_search match ? limit ?'),
-        searchTiers(query.words ?? []).map((tier) => ftsTier(tier, 'names') + zip), query, 'number');
+      numbers = tiered(
+        statement('select rowid as number from enterprise_search where enterprise_search match ? limit ?'),
+        searchTiers(query.words ?? []).map((tier) => ftsTier(tier, 'names') + zip),
+        query,
+        'number',
+      );
     }
-    return numbers.map(({ number }) => this.#summary(statement, Number(number), language)).filter((found) => found !== undefined);
+    return numbers
+      .map(({ number }) => this.#summary(statement, Number(number), language))
+      .filter((found) => found !== undefined);
   }
 
   #summary(statement: Statements, number: number, language: CodeLanguage): EnterpriseSummaryRows | undefined {
-    const enterprise = row(statement(`select e.*, ${JURIDICAL_FORM} from enterprise e where number = ?`), language, number);
+    const enterprise = row(
+      statement(`select e.*, ${JURIDICAL_FORM} from enterprise e where number = ?`),
+      language,
+      number,
+    );
     if (!enterprise) return undefined;
     return {
       enterprise,
-      names: rows(statement(`select language, type, name from denomination where number = ? and type in ('001', '002') order by rowid`), number),
+      names: rows(
+        statement(
+          `select language, type, name from denomination where number = ? and type in ('001', '002') order by rowid`,
+        ),
+        number,
+      ),
       address: row(statement(`select * from address where number = ? and type = 'REGO' limit 1`), number),
     };
   }
@@ -152,33 +197,56 @@ export class SqliteReferenceReader implements ReferenceReader {
     const statement = this.#files.addresses.snapshot();
     let filters = query.zipcode ? ` AND zipcode : "${query.zipcode}"` : '';
     if (query.municipality?.length) filters += ` AND ${ftsAllPrefixes(query.municipality, 'place')}`;
-    const found = tiered(statement('select rowid as seq from address_search where address_search match ? limit ?'),
-      searchTiers(query.words).map((tier) => ftsTier(tier) + filters), query, 'seq');
+    const found = tiered(
+      statement('select rowid as seq from address_search where address_search match ? limit ?'),
+      searchTiers(query.words).map((tier) => ftsTier(tier) + filters),
+      query,
+      'seq',
+    );
     const byKey = statement('select * from address where seq = ?');
     return found.map(({ seq }) => row(byKey, seq as number)!).filter((address) => address !== undefined);
   }
 
   async postalCodes(words: readonly string[], page: Page): Promise<Row[]> {
     const where = words.map(() => `(' ' || search) like '% ' || ? || '%'`).join(' and ') || '1';
-    return rows(this.#files.addresses.snapshot()(`select * from postal_code where ${where} order by zipcode, postname_nl, postname_fr limit ? offset ?`),
-      ...words, page.limit, page.offset);
+    return rows(
+      this.#files.addresses.snapshot()(
+        `select * from postal_code where ${where} order by zipcode, postname_nl, postname_fr limit ? offset ?`,
+      ),
+      ...words,
+      page.limit,
+      page.offset,
+    );
   }
 
   async brands(page: Page): Promise<Row[]> {
-    return rows(this.#files.vehicles.snapshot()('select name, versions from brand order by name limit ? offset ?'), page.limit, page.offset);
+    return rows(
+      this.#files.vehicles.snapshot()('select name, versions from brand order by name limit ? offset ?'),
+      page.limit,
+      page.offset,
+    );
   }
 
   async models(brand: string, page: Page): Promise<Row[] | undefined> {
     const statement = this.#files.vehicles.snapshot();
     if (!row(statement('select 1 as found from brand where name = ?'), brand)) return undefined;
-    return rows(statement('select name, versions from model where brand = ? order by name limit ? offset ?'), brand, page.limit, page.offset);
+    return rows(
+      statement('select name, versions from model where brand = ? order by name limit ? offset ?'),
+      brand,
+      page.limit,
+      page.offset,
+    );
   }
 
   async versions(query: VersionQuery): Promise<Row[]> {
     const statement = this.#files.vehicles.snapshot();
     const where: string[] = [];
     const params: (string | number)[] = [];
-    for (const [column, value] of [['brand', query.brand], ['model', query.model], ['fuel', query.fuel]] as const) {
+    for (const [column, value] of [
+      ['brand', query.brand],
+      ['model', query.model],
+      ['fuel', query.fuel],
+    ] as const) {
       if (value === undefined) continue;
       where.push(`v.${column} = ?`);
       params.push(value);
@@ -190,7 +258,12 @@ export class SqliteReferenceReader implements ReferenceReader {
     const filter = where.length ? `where ${where.join(' and ')}` : '';
     if (!query.words?.length) {
       // seq is the popularity order (most registrations first, sources/eea.ts).
-      return rows(statement(`select v.* from version v ${filter} order by v.seq limit ? offset ?`), ...params, query.limit, query.offset);
+      return rows(
+        statement(`select v.* from version v ${filter} order by v.seq limit ? offset ?`),
+        ...params,
+        query.limit,
+        query.offset,
+      );
     }
     // Ranked by tiers (search-tiers.ts), each in popularity order; the filters apply inside each tier.
     // FTS5 returns matches in rowid (= seq, popularity) order: no sort, and the scan stops
@@ -218,8 +291,11 @@ export class SqliteReferenceReader implements ReferenceReader {
 
   async brandOf(candidates: readonly string[]): Promise<string | undefined> {
     if (candidates.length === 0) return undefined;
-    const found = row(this.#files.vehicles.snapshot()(`select name from brand where name in (${candidates.map(() => '?').join(', ')})
-      order by versions desc limit 1`), ...candidates);
+    const found = row(
+      this.#files.vehicles.snapshot()(`select name from brand where name in (${candidates.map(() => '?').join(', ')})
+      order by versions desc limit 1`),
+      ...candidates,
+    );
     return found?.name as string | undefined;
   }
 }

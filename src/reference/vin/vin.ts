@@ -37,8 +37,31 @@ export function modelYears(code: string): number[] {
 const WEIGHTS = [8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2];
 
 /** 49 CFR 565.15 transliteration: A=1 ... H=8, J=1 ... R=9, S=2 ... Z=9. */
-const VALUES: Readonly<Record<string, number>> = { A: 1, B: 2, C: 3, D: 4, E: 5, F: 6, G: 7, H: 8, J: 1, K: 2, L: 3, M: 4, N: 5,
-  P: 7, R: 9, S: 2, T: 3, U: 4, V: 5, W: 6, X: 7, Y: 8, Z: 9 };
+const VALUES: Readonly<Record<string, number>> = {
+  A: 1,
+  B: 2,
+  C: 3,
+  D: 4,
+  E: 5,
+  F: 6,
+  G: 7,
+  H: 8,
+  J: 1,
+  K: 2,
+  L: 3,
+  M: 4,
+  N: 5,
+  P: 7,
+  R: 9,
+  S: 2,
+  T: 3,
+  U: 4,
+  V: 5,
+  W: 6,
+  X: 7,
+  Y: 8,
+  Z: 9,
+};
 
 /** The check character (0-9 or X) computed from all other positions. */
 export function checkCharacter(vin: string): string {
@@ -61,21 +84,59 @@ function regionOf(first: string): string | null {
 /** Countries by the first two characters: ISO 3780 ranges of the second character, in its order A-Z then 1-9, 0. */
 const ORDER = 'ABCDEFGHJKLMNPRSTUVWXYZ1234567890';
 const COUNTRIES: readonly (readonly [string, string, string])[] = [
-  ['AA', 'AH', 'South Africa'], ['JA', 'J0', 'Japan'], ['KL', 'KR', 'South Korea'], ['LA', 'L0', 'China'],
-  ['MA', 'ME', 'India'], ['NL', 'NR', 'Turkey'], ['PL', 'PR', 'Malaysia'], ['SA', 'SM', 'United Kingdom'], ['SN', 'ST', 'Germany'],
-  ['SU', 'SZ', 'Poland'], ['TA', 'TH', 'Switzerland'], ['TJ', 'TP', 'Czech Republic'], ['TR', 'TV', 'Hungary'], ['TW', 'T1', 'Portugal'],
-  ['UH', 'UM', 'Denmark'], ['UN', 'UT', 'Ireland'], ['UU', 'UZ', 'Romania'], ['U5', 'U7', 'Slovakia'], ['VA', 'VE', 'Austria'],
-  ['VF', 'VR', 'France'], ['VS', 'VW', 'Spain'], ['VX', 'V2', 'Serbia'], ['V3', 'V5', 'Croatia'], ['V6', 'V0', 'Estonia'],
-  ['WA', 'W0', 'Germany'], ['XA', 'XE', 'Bulgaria'], ['XF', 'XK', 'Greece'], ['XL', 'XR', 'Netherlands'], ['XS', 'XW', 'Russia'],
-  ['XX', 'X2', 'Luxembourg'], ['X3', 'X0', 'Russia'], ['YA', 'YE', 'Belgium'], ['YF', 'YK', 'Finland'], ['YS', 'YW', 'Sweden'],
-  ['YX', 'Y2', 'Norway'], ['ZA', 'ZR', 'Italy'], ['ZX', 'Z2', 'Slovenia'], ['1A', '10', 'United States'], ['2A', '20', 'Canada'],
-  ['3A', '3W', 'Mexico'], ['4A', '40', 'United States'], ['5A', '50', 'United States'], ['6A', '6W', 'Australia'], ['7A', '7E', 'New Zealand'],
-  ['8A', '8E', 'Argentina'], ['9A', '9E', 'Brazil'],
+  ['AA', 'AH', 'South Africa'],
+  ['JA', 'J0', 'Japan'],
+  ['KL', 'KR', 'South Korea'],
+  ['LA', 'L0', 'China'],
+  ['MA', 'ME', 'India'],
+  ['NL', 'NR', 'Turkey'],
+  ['PL', 'PR', 'Malaysia'],
+  ['SA', 'SM', 'United Kingdom'],
+  ['SN', 'ST', 'Germany'],
+  ['SU', 'SZ', 'Poland'],
+  ['TA', 'TH', 'Switzerland'],
+  ['TJ', 'TP', 'Czech Republic'],
+  ['TR', 'TV', 'Hungary'],
+  ['TW', 'T1', 'Portugal'],
+  ['UH', 'UM', 'Denmark'],
+  ['UN', 'UT', 'Ireland'],
+  ['UU', 'UZ', 'Romania'],
+  ['U5', 'U7', 'Slovakia'],
+  ['VA', 'VE', 'Austria'],
+  ['VF', 'VR', 'France'],
+  ['VS', 'VW', 'Spain'],
+  ['VX', 'V2', 'Serbia'],
+  ['V3', 'V5', 'Croatia'],
+  ['V6', 'V0', 'Estonia'],
+  ['WA', 'W0', 'Germany'],
+  ['XA', 'XE', 'Bulgaria'],
+  ['XF', 'XK', 'Greece'],
+  ['XL', 'XR', 'Netherlands'],
+  ['XS', 'XW', 'Russia'],
+  ['XX', 'X2', 'Luxembourg'],
+  ['X3', 'X0', 'Russia'],
+  ['YA', 'YE', 'Belgium'],
+  ['YF', 'YK', 'Finland'],
+  ['YS', 'YW', 'Sweden'],
+  ['YX', 'Y2', 'Norway'],
+  ['ZA', 'ZR', 'Italy'],
+  ['ZX', 'Z2', 'Slovenia'],
+  ['1A', '10', 'United States'],
+  ['2A', '20', 'Canada'],
+  ['3A', '3W', 'Mexico'],
+  ['4A', '40', 'United States'],
+  ['5A', '50', 'United States'],
+  ['6A', '6W', 'Australia'],
+  ['7A', '7E', 'New Zealand'],
+  ['8A', '8E', 'Argentina'],
+  ['9A', '9E', 'Brazil'],
 ];
 
 function countryOf(wmi: string): string | null {
   const second = ORDER.indexOf(wmi[1]!);
-  const found = COUNTRIES.find(([from, to]) => from[0] === wmi[0] && ORDER.indexOf(from[1]!) <= second && second <= ORDER.indexOf(to[1]!));
+  const found = COUNTRIES.find(
+    ([from, to]) => from[0] === wmi[0] && ORDER.indexOf(from[1]!) <= second && second <= ORDER.indexOf(to[1]!),
+  );
   return found?.[2] ?? null;
 }
 

@@ -16,7 +16,8 @@ export const de: PageCatalogue = {
   allowButton: 'Erlauben',
   denyButton: 'Ablehnen',
   scopes: {
-    openid: 'zu wissen, wer Sie sind: Ihre E-Mail-Adresse, Ihren Benutzernamen, Ihre Sprache, Ihr Land, Ihre Rolle, Ihren Makler und Ihre Distribution',
+    openid:
+      'zu wissen, wer Sie sind: Ihre E-Mail-Adresse, Ihren Benutzernamen, Ihre Sprache, Ihr Land, Ihre Rolle, Ihren Makler und Ihre Distribution',
     offline: 'diesen Zugriff zu behalten, wenn Sie die Anwendung nicht benutzen, bis Sie ihn widerrufen',
     offline_access: 'diesen Zugriff zu behalten, wenn Sie die Anwendung nicht benutzen, bis Sie ihn widerrufen',
     api: 'die gesamte lead-intake-API in Ihrem Namen zu nutzen: lesen, anlegen, ändern und löschen',
@@ -29,7 +30,8 @@ export const de: PageCatalogue = {
     'enterprise:read': 'Unternehmen in der Unternehmensdatenbank nachzuschlagen',
   },
   errorTitle: 'Etwas ist schiefgelaufen',
-  sessionExpired: 'Diese Anmeldeanfrage ist abgelaufen oder ungültig. Kehren Sie zur Anwendung zurück und beginnen Sie erneut.',
+  sessionExpired:
+    'Diese Anmeldeanfrage ist abgelaufen oder ungültig. Kehren Sie zur Anwendung zurück und beginnen Sie erneut.',
   errorDetail: 'Details',
   signOutTitle: 'Abmelden',
   signOutQuestion: 'Möchten Sie sich abmelden?',

@@ -16,7 +16,8 @@ export const fr: PageCatalogue = {
   allowButton: 'Autoriser',
   denyButton: 'Refuser',
   scopes: {
-    openid: 'savoir qui vous êtes : votre adresse e-mail, nom d’utilisateur, langue, pays, rôle, courtier et distribution',
+    openid:
+      'savoir qui vous êtes : votre adresse e-mail, nom d’utilisateur, langue, pays, rôle, courtier et distribution',
     offline: 'garder cet accès lorsque vous n’utilisez pas l’application, jusqu’à ce que vous le révoquiez',
     offline_access: 'garder cet accès lorsque vous n’utilisez pas l’application, jusqu’à ce que vous le révoquiez',
     api: 'utiliser toute l’API lead-intake en votre nom : lire, créer, modifier et supprimer',

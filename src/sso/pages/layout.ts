@@ -38,9 +38,17 @@ export interface RenderedPage {
 }
 
 /** `formTargets`: origins (besides this service) a form on the page may end up at. */
-export function renderPage(
-  { language, title, body, formTargets = [] }: { language: Language; title: string; body: string; formTargets?: readonly string[] },
-): RenderedPage {
+export function renderPage({
+  language,
+  title,
+  body,
+  formTargets = [],
+}: {
+  language: Language;
+  title: string;
+  body: string;
+  formTargets?: readonly string[];
+}): RenderedPage {
   const formAction = ["'self'", ...new Set(formTargets)].join(' ');
   const html = `<!doctype html>
 <html lang="${language}">

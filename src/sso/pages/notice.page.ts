@@ -4,7 +4,11 @@ import { catalogueFor } from './language.ts';
 import { escapeHtml, renderPage, type RenderedPage } from './layout.ts';
 
 /** An error page; `detail` is the OAuth error description, shown to help a developer. */
-export function renderErrorPage(language: Language, message: 'sessionExpired' | 'formExpired' | undefined, detail?: string): RenderedPage {
+export function renderErrorPage(
+  language: Language,
+  message: 'sessionExpired' | 'formExpired' | undefined,
+  detail?: string,
+): RenderedPage {
   const text = catalogueFor(language);
   const body = `
 <p class="error" role="alert">${escapeHtml(text[message ?? 'sessionExpired'])}</p>
