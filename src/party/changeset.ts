@@ -41,15 +41,3 @@ export interface Changeset {
     readonly insert: readonly { readonly policyId: string; readonly position: number; readonly coverage: Coverage }[];
   };
 }
-
-export const NO_CHANGES: Changeset = {
-  head: undefined,
-  partyRefs: [],
-  callbacks: [],
-  riskObjects: { insert: [], update: [], remove: [] },
-  revisions: [],
-  packages: { insert: [], update: [] },
-  policies: { insert: [], update: [] },
-  policyRefs: [],
-  coverages: { deleteFor: [], insert: [] },
-};
