@@ -191,6 +191,11 @@ describe('vehicles', () => {
       brand: 'TESLA',
       electric_range_km: 513,
     });
+    // The filters apply inside every tier of a search.
+    expect((await get('/vehicles/versions?q=golf&fuel=diesel')).body.items.map((v: any) => v.version)).toEqual([
+      'CDB085',
+    ]);
+    expect((await get('/vehicles/versions?q=golf&fuel=electric')).body.items).toEqual([]);
   });
 
   it('decodes VINs and is 422 on vin for a malformed one', async () => {

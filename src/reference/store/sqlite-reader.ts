@@ -79,14 +79,21 @@ const row = (statement: StatementSync | undefined, ...params: (string | number |
  * The rows of a page over ranked tiers (search-tiers.ts): each tier's match stops at the
  * rows needed so far, rows an earlier tier found are skipped. A tier is one statement
  * returning whole rows, not one statement a row: a page of addresses read row by row spent
- * more in the calls than in the search.
+ * more in the calls than in the search. `statement` takes the match, then `filters`, then
+ * the number of rows wanted.
  */
-function tiered(statement: StatementSync | undefined, matches: readonly string[], page: Page, key: string): Row[] {
+function tiered(
+  statement: StatementSync | undefined,
+  matches: readonly string[],
+  page: Page,
+  key: string,
+  filters: readonly (string | number)[] = [],
+): Row[] {
   const wanted = page.offset + page.limit;
   const seen = new Set<unknown>();
   const found: Row[] = [];
   for (const match of matches) {
-    for (const hit of rows(statement, match, wanted)) {
+    for (const hit of rows(statement, match, ...filters, wanted)) {
       if (seen.has(hit[key])) continue;
       seen.add(hit[key]);
       found.push(hit);
@@ -288,21 +295,14 @@ export class SqliteReferenceReader implements ReferenceReader {
     // Ranked by tiers (search-tiers.ts), each in popularity order; the filters apply inside each tier.
     // FTS5 returns matches in rowid (= seq, popularity) order: no sort, and the scan stops
     // at the rows needed, the filters applied on the way.
-    const byTier = statement(`select v.* from (select rowid as r from version_search where version_search match ?) s
-      cross join version v on v.seq = s.r ${filter} limit ?`);
-    const wanted = query.offset + query.limit;
-    const seen = new Set<unknown>();
-    const found: Row[] = [];
-    for (const tier of searchTiers(query.words)) {
-      for (const hit of rows(byTier, ftsTier(tier), ...params, wanted)) {
-        if (!seen.has(hit.seq)) {
-          seen.add(hit.seq);
-          found.push(hit);
-        }
-      }
-      if (found.length >= wanted) break;
-    }
-    return found.slice(query.offset, wanted);
+    return tiered(
+      statement(`select v.* from (select rowid as r from version_search where version_search match ?) s
+      cross join version v on v.seq = s.r ${filter} limit ?`),
+      searchTiers(query.words).map((tier) => ftsTier(tier)),
+      query,
+      'seq',
+      params,
+    );
   }
 
   async version(id: string): Promise<Row | undefined> {
