@@ -51,6 +51,20 @@ function spawnNode(
   return spawn(command, argv, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
+/**
+ * What every measured server runs with; the database's own environment goes after it.
+ * SQLite unless that environment says otherwise (never a DATABASE_URL the bench was started
+ * with), and no per-credential rate limit: 1,200 a minute by default would stop the load in
+ * a second.
+ */
+export const SERVER_ENV: Readonly<Record<string, string>> = {
+  NODE_ENV: 'production',
+  LOG_LEVEL: 'warn',
+  SQLITE_SYNCHRONOUS: 'NORMAL',
+  DATABASE_URL: '',
+  RATE_LIMIT: 'off',
+};
+
 /** Starts `node <script>` and waits until `readyPath` answers with any HTTP status. */
 export async function startServer(
   script: string,

@@ -18,7 +18,7 @@ import { createApiToken } from '../src/auth/api-token.service.ts';
 import { CARS, MUNICIPALITIES, SURNAMES, TRADES } from '../samples/belgian-names.ts';
 import { enterpriseNumber, generateAddresses, generateEnterprises, generateVehicles } from '../samples/generate.ts';
 import type { BenchOptions } from './options.ts';
-import { ROOT, runLoad, startServer, type Pinning, type ServerProcess } from './processes.ts';
+import { ROOT, runLoad, SERVER_ENV, startServer, type Pinning, type ServerProcess } from './processes.ts';
 import type { ReferenceLoadResult, ReferenceLoadSpec } from './reference-load.ts';
 import { log } from './measure.ts';
 
@@ -208,7 +208,7 @@ async function benchDialect(
   pinning: Pinning,
 ): Promise<ReferenceBenchResult> {
   const db = await target(dialect, options.postgresUrl);
-  const env = { ...db.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT: 'off' };
+  const env = { ...SERVER_ENV, ...db.env };
   const result: ReferenceBenchResult = { dialect, imports: [], loads: [], pushes: [] };
   let server: ServerProcess | undefined;
   try {

@@ -10,7 +10,7 @@ import { measureWriteLimits } from './write-limits.ts';
 import type { LoadSpec } from './load.ts';
 import { readOptions } from './options.ts';
 import type { Scenario } from './payloads.ts';
-import { runLoad, startServer, type ServerProcess } from './processes.ts';
+import { runLoad, SERVER_ENV, startServer, type ServerProcess } from './processes.ts';
 import { describeMachine } from './machine.ts';
 import { log, measure, requireAllSucceeded, waitForQuiet, type Measurement } from './measure.ts';
 import { renderReport, renderWebhookSection, type SeedRun } from './report.ts';
@@ -76,16 +76,7 @@ let seedRun: SeedRun | undefined;
 
 async function measureLeads(run: LeadRun): Promise<Measurement> {
   const database = await (run.database?.() ?? createBenchDatabase(run.dialect, options.postgresUrl));
-  const env = {
-    // The per-credential rate limit (1200/min by default) would stop the load in a second.
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    SQLITE_SYNCHRONOUS: 'NORMAL',
-    DATABASE_URL: '',
-    RATE_LIMIT: 'off',
-    ...database.env,
-    ...run.env,
-  };
+  const env = { ...SERVER_ENV, ...database.env, ...run.env };
   try {
     const storedLeads = run.database ? await database.countLeads() : 0;
     const server = await startServer('src/server.ts', env, {
@@ -126,14 +117,7 @@ async function measureLeads(run: LeadRun): Promise<Measurement> {
  */
 async function seedTemplate(leads: number): Promise<BenchDatabase> {
   const database = await createBenchDatabase('sqlite', options.postgresUrl);
-  const env = {
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: '',
-    RATE_LIMIT: 'off',
-    WEBHOOK_WORKER: 'false',
-    ...database.env,
-  };
+  const env = { ...SERVER_ENV, WEBHOOK_WORKER: 'false', ...database.env };
   const seeder = await startServer('src/server.ts', env, { pinning, readyPath: '/healthz' });
   try {
     log(`pushing ${leads} leads into the stored-leads template`);

@@ -16,7 +16,7 @@ import { log, requireAllSucceeded, waitForQuiet } from './measure.ts';
 import type { BenchOptions } from './options.ts';
 import type { Scenario } from './payloads.ts';
 import { postgresPids, processCpuSeconds, totalCpuSeconds } from './procfs.ts';
-import { ROOT, runLoad, startServer, type Pinning, type ServerProcess } from './processes.ts';
+import { ROOT, runLoad, SERVER_ENV, startServer, type Pinning, type ServerProcess } from './processes.ts';
 import { postgresLimit, type LimitScenario, type LookupVariant } from './write-limits.ts';
 import { spawn } from 'node:child_process';
 
@@ -36,7 +36,7 @@ const LEAD_TABLES = [
 const fmt = (value: number, digits = 0) =>
   value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const SERVER_ENV = { NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT: 'off', WEBHOOK_WORKER: 'false' };
+const SCALING_ENV = { ...SERVER_ENV, WEBHOOK_WORKER: 'false' };
 
 interface PushCost {
   readonly scenario: string;
@@ -93,7 +93,7 @@ async function pushCost(
   const database = await createBenchDatabase('postgres', options.postgresUrl);
   const server = await startServer(
     'src/server.ts',
-    { ...SERVER_ENV, ...database.env },
+    { ...SCALING_ENV, ...database.env },
     { pinning, readyPath: '/readyz' },
   );
   try {
@@ -166,7 +166,7 @@ async function workerRuns(options: BenchOptions, pinning: Pinning, workers: numb
     const database = await createBenchDatabase('postgres', options.postgresUrl);
     const server = await startServer(
       'src/server.ts',
-      { ...SERVER_ENV, ...database.env, WORKERS: String(workers) },
+      { ...SCALING_ENV, ...database.env, WORKERS: String(workers) },
       { pinning: { enabled: false }, readyPath: '/readyz' },
     );
     try {
@@ -205,7 +205,7 @@ async function follow(options: BenchOptions, pinning: Pinning, backlog: number):
   const database = await createBenchDatabase('postgres', options.postgresUrl);
   const server = await startServer(
     'src/server.ts',
-    { ...SERVER_ENV, ...database.env },
+    { ...SCALING_ENV, ...database.env },
     { pinning, readyPath: '/readyz' },
   );
   try {

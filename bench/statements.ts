@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { createBenchDatabase, type BenchDialect } from './database.ts';
 import { readOptions } from './options.ts';
 import { fullBodies, mergeBodies, mergeTargetBodies, minimalBodies, type BodyFactory } from './payloads.ts';
-import { startServer } from './processes.ts';
+import { SERVER_ENV, startServer } from './processes.ts';
 
 export interface StatementCount {
   readonly dialect: BenchDialect;
@@ -31,14 +31,7 @@ export async function countStatements(
   const results: StatementCount[] = [];
   for (const dialect of dialects) {
     const database = await createBenchDatabase(dialect, postgresUrl);
-    const env = {
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
-      RATE_LIMIT: 'off',
-      WEBHOOK_WORKER: 'false',
-      ...database.env,
-    };
+    const env = { ...SERVER_ENV, WEBHOOK_WORKER: 'false', ...database.env };
     const server = await startServer('src/server.ts', env, { pinning: { enabled: false }, readyPath: '/healthz' });
     try {
       const url = `${server.url}/v1/api/distributions/${database.distributionId}/leads/customers`;

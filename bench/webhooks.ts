@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { createBenchDatabase, type BenchDialect } from './database.ts';
 import { log, requireAllSucceeded, type Measurement } from './measure.ts';
 import type { BenchOptions } from './options.ts';
-import { runLoad, startServer, type Pinning } from './processes.ts';
+import { runLoad, SERVER_ENV, startServer, type Pinning } from './processes.ts';
 
 const LAG_SAMPLE_MS = 500;
 const MAX_DRAIN_MS = 180_000;
@@ -58,15 +58,7 @@ export async function measureWebhooks(
   try {
     const server = await startServer(
       'src/server.ts',
-      {
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'warn',
-        SQLITE_SYNCHRONOUS: 'NORMAL',
-        DATABASE_URL: '',
-        RATE_LIMIT: 'off',
-        ...database.env,
-        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-      },
+      { ...SERVER_ENV, ...database.env, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' },
       { pinning, readyPath: '/healthz' },
     );
     try {
