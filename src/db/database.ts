@@ -6,7 +6,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import { NodeSqliteDatabase, createNodeSqliteDialect } from './node-sqlite-dialect.ts';
-import { preparedNameOf } from './statements.ts';
+import { preparedNameOf, registerSqliteConnection } from './statements.ts';
 import type { DistributionTable } from '../distributions/distribution.table.ts';
 import type { ApiTokenTable } from '../auth/api-token.table.ts';
 import type {
@@ -146,6 +146,10 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   const sqlite = new NodeSqliteDatabase({ filename, synchronous: options.sqliteSynchronous });
   const statements = { count: 0 };
   const db = new Kysely<Database>({ dialect: createNodeSqliteDialect(sqlite), log: countingLog(statements) });
+  registerSqliteConnection(db, (text, parameters) => {
+    statements.count++;
+    return sqlite.execute(text, parameters);
+  });
   return {
     db,
     statements,

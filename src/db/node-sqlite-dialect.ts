@@ -14,6 +14,7 @@ import {
   type SqliteStatement,
 } from 'kysely';
 import type { SqliteSynchronous } from '../config.ts';
+import type { StatementResult } from './statements.ts';
 import { startCheckpointer, type Checkpointer } from './sqlite-checkpointer.ts';
 
 const STATEMENT_CACHE_SIZE = 500;
@@ -78,7 +79,7 @@ export class NodeSqliteDatabase implements SqliteDatabase {
     }
   }
 
-  prepare(sql: string): SqliteStatement {
+  prepare(sql: string): NodeSqliteStatement {
     let statement = this.#statements.get(sql);
     if (statement === undefined) {
       statement = new NodeSqliteStatement(this.#db.prepare(sql));
@@ -89,6 +90,13 @@ export class NodeSqliteDatabase implements SqliteDatabase {
       this.#statements.set(sql, statement);
     }
     return statement;
+  }
+
+  /** One statement, straight on the connection (db/statements.ts says when that is safe). */
+  execute(sql: string, parameters: ReadonlyArray<unknown>): StatementResult {
+    const statement = this.prepare(sql);
+    if (statement.reader) return { rows: statement.all(parameters), changes: 0 };
+    return { rows: [], changes: Number(statement.run(parameters).changes) };
   }
 
   /** Kysely's close is synchronous: the checkpoint worker is only told to stop here. */

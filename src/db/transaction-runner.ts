@@ -6,8 +6,9 @@
 // its own savepoint, so one failing job rolls back alone, and every job is answered only
 // after the shared commit, so an acknowledged write is a committed write.
 // PostgreSQL runs many transactions at once over its pool and groups commits itself.
-import { CompiledQuery, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Database, DatabaseHandle } from './database.ts';
+import { runText } from './statements.ts';
 
 export type Work<T> = (trx: Transaction<Database>) => Promise<T>;
 
@@ -86,7 +87,7 @@ class GroupCommitRunner implements TransactionRunner {
           return;
         }
         // Fixed texts, run as they are: nothing to build or compile per job.
-        const run = (text: string) => trx.executeQuery(CompiledQuery.raw(text));
+        const run = (text: string) => runText(trx, text, []);
         for (const job of batch) {
           await run('savepoint job');
           try {
