@@ -146,9 +146,14 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   const sqlite = new NodeSqliteDatabase({ filename, synchronous: options.sqliteSynchronous });
   const statements = { count: 0 };
   const db = new Kysely<Database>({ dialect: createNodeSqliteDialect(sqlite), log: countingLog(statements) });
-  registerSqliteConnection(db, (text, parameters) => {
-    statements.count++;
-    return sqlite.execute(text, parameters);
+  registerSqliteConnection(db, {
+    execute: (text, parameters) => {
+      statements.count++;
+      return sqlite.execute(text, parameters);
+    },
+    get inTransaction() {
+      return sqlite.inTransaction;
+    },
   });
   return {
     db,

@@ -92,6 +92,11 @@ export class NodeSqliteDatabase implements SqliteDatabase {
     return statement;
   }
 
+  /** A closed database counts as busy: its statements go through Kysely, which refuses them. */
+  get inTransaction(): boolean {
+    return !this.#db.isOpen || this.#db.isTransaction;
+  }
+
   /** One statement, straight on the connection (db/statements.ts says when that is safe). */
   execute(sql: string, parameters: ReadonlyArray<unknown>): StatementResult {
     const statement = this.prepare(sql);

@@ -61,41 +61,48 @@ export interface StatementResult {
   readonly changes: number;
 }
 
-/** Runs one statement on a SQLite connection, synchronously, as node:sqlite does. */
-export type SqliteExecute = (text: string, parameters: readonly unknown[]) => StatementResult;
+/** A SQLite connection, run synchronously as node:sqlite does. */
+export interface SqliteConnection {
+  execute(text: string, parameters: readonly unknown[]): StatementResult;
+  /** Whether a transaction is open on it (whoever opened it). */
+  readonly inTransaction: boolean;
+}
 
 // A SQLite database's connection, by the adapter its Kysely instance and every transaction
 // opened from it share (a transaction is a Kysely instance of its own; the adapter is not).
-const sqliteConnections = new WeakMap<object, SqliteExecute>();
+const sqliteConnections = new WeakMap<object, SqliteConnection>();
 
 /** database.ts registers each SQLite database it opens. */
-export function registerSqliteConnection(db: Kysely<Database>, execute: SqliteExecute): void {
-  sqliteConnections.set(db.getExecutor().adapter, execute);
+export function registerSqliteConnection(db: Kysely<Database>, connection: SqliteConnection): void {
+  sqliteConnections.set(db.getExecutor().adapter, connection);
 }
 
 /**
- * Inside a transaction on SQLite the one connection is the transaction's alone (Kysely
- * holds it until the commit; group commit runs its jobs one after another), so a statement
- * runs straight on node:sqlite: Kysely's executor would add half a dozen promise hops per
- * statement, about a sixth of a push's CPU. Outside a transaction Kysely's connection lock
- * is what keeps a read out of another request's open transaction, so those go through it.
+ * On SQLite a statement runs straight on node:sqlite, skipping Kysely's executor (half a
+ * dozen promise hops per statement, about a sixth of a push's CPU), whenever that cannot
+ * change what it sees: inside a transaction, whose connection is its own until the commit
+ * (Kysely holds it; group commit runs its jobs one after another), or while no transaction
+ * is open at all (the statement runs to its end before anything else can). A statement from
+ * outside a transaction that is open goes through Kysely, whose connection lock makes it
+ * wait for the commit instead of reading that transaction's uncommitted rows.
  */
-function directSqlite(db: Kysely<Database>): SqliteExecute | undefined {
-  return db.isTransaction ? sqliteConnections.get(db.getExecutor().adapter) : undefined;
+function directSqlite(db: Kysely<Database>): SqliteConnection | undefined {
+  const connection = sqliteConnections.get(db.getExecutor().adapter);
+  return connection && (db.isTransaction || !connection.inTransaction) ? connection : undefined;
 }
 
 /** Runs SQL text built by this module's callers (a batch whose text depends on its size). */
 export async function runText<Row>(db: Kysely<Database>, text: string, parameters: readonly unknown[]): Promise<Row[]> {
-  const execute = directSqlite(db);
-  if (execute) return execute(text, parameters).rows as Row[];
+  const sqlite = directSqlite(db);
+  if (sqlite) return sqlite.execute(text, parameters).rows as Row[];
   const result = await db.executeQuery<Row>(CompiledQuery.raw(text, [...parameters]));
   return result.rows;
 }
 
 /** Rows changed by an UPDATE or DELETE. */
 export async function runCount(db: Kysely<Database>, text: string, parameters: readonly unknown[]): Promise<number> {
-  const execute = directSqlite(db);
-  if (execute) return execute(text, parameters).changes;
+  const sqlite = directSqlite(db);
+  if (sqlite) return sqlite.execute(text, parameters).changes;
   const result = await db.executeQuery(CompiledQuery.raw(text, [...parameters]));
   return Number(result.numAffectedRows ?? 0n);
 }
