@@ -71,11 +71,13 @@ const children = statement('lead_parts', {
   sqlite: parts('in (select value from json_each(?1))'),
   postgres: parts('= any($1::text[])'),
 });
+/** One lead's parts, as a merge loads them: an equality SQLite looks up once per branch. */
+const childrenOfOne = statement('lead_parts_of_one', { sqlite: parts('= ?1'), postgres: parts('= $1') });
 
 /** Loads the whole lead to change it; on PostgreSQL its party row stays locked to the commit. */
 export async function loadLeadForUpdate(db: Db, partyId: string): Promise<LeadAggregate | undefined> {
-  const head = await run<HeadRow>(db, headForUpdate, [partyId]);
-  return head.length === 0 ? undefined : (await assemble(db, head))[0];
+  const [head] = await run<HeadRow>(db, headForUpdate, [partyId]);
+  return head === undefined ? undefined : assemble([head], await run<PartRow>(db, childrenOfOne, [partyId]))[0];
 }
 
 /** Loads the whole lead, to read it. */
@@ -87,15 +89,13 @@ export async function loadLead(db: Db, partyId: string): Promise<LeadAggregate |
 export async function loadLeads(db: Db, partyIds: readonly string[]): Promise<LeadAggregate[]> {
   if (partyIds.length === 0) return [];
   const found = new Map((await run<HeadRow>(db, heads, [[...new Set(partyIds)]])).map((head) => [head.party_id, head]));
-  return assemble(
-    db,
-    partyIds.flatMap((id) => found.get(id) ?? []),
-  );
+  const ordered = partyIds.flatMap((id) => found.get(id) ?? []);
+  if (ordered.length === 0) return [];
+  return assemble(ordered, await run<PartRow>(db, children, [ordered.map((head) => head.party_id)]));
 }
 
-async function assemble(db: Db, heads: readonly HeadRow[]): Promise<LeadAggregate[]> {
-  if (heads.length === 0) return [];
-  const rows = await run<PartRow>(db, children, [heads.map((head) => head.party_id)]);
+/** Leads from their heads and every row hanging off them (`children`), in the heads' order. */
+function assemble(heads: readonly HeadRow[], rows: readonly PartRow[]): LeadAggregate[] {
   const of = groupBy(rows, (row) => `${row.part}\u0000${row.owner}`);
   const part = (name: PartRow['part'], owner: string) => of.get(`${name}\u0000${owner}`) ?? [];
   const byPosition = (a: PartRow, b: PartRow) => Number(a.n1) - Number(b.n1) || compare(a.id, b.id);

@@ -3,7 +3,7 @@
 // transaction (or the database) as its first argument (kysely example app).
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
-import { run, statement } from '../db/statements.ts';
+import { dialectOf, prepared, run, runText, statement } from '../db/statements.ts';
 import { WRITER_CLOCK_SQL } from './change-clock.ts';
 import type { ExternalRef } from './party.aggregate.ts';
 import type { PartyType } from './party.table.ts';
@@ -37,28 +37,15 @@ interface CandidateRow {
   ref: string | null;
 }
 
-const candidates = statement('push_candidates', {
-  sqlite: `
-    select 'party' as part, p.id, p.type as detail, null as company, null as ref from parties p where p.distribution_id = ?1 and p.id = ?2
-    union all
-    select 'ref', r.entity_id, p.type, r.company, r.ref from external_refs r join parties p on p.id = r.entity_id
-      where r.distribution_id = ?1 and r.entity_type = 'party'
-        and (r.company, r.ref) in (select c.value, f.value from json_each(?3) c join json_each(?4) f on f.key = c.key)
-    union all
-    select 'match', p.id, p.type, null, null from parties p where p.distribution_id = ?1 and p.match_key = ?5
-    union all
-    select 'risk_object', o.id, o.party_id, o.removed_at, null from risk_objects o where o.id in (select value from json_each(?6))
-    union all
-    select 'package', k.id, k.party_id, null, null from policy_packages k where k.id in (select value from json_each(?7))
-    union all
-    select 'policy_ref', r.entity_id, null, r.company, r.ref from external_refs r
-      where r.distribution_id = ?1 and r.entity_type = 'policy'
-        and (r.company, r.ref) in (select c.value, f.value from json_each(?8) c join json_each(?9) f on f.key = c.key)`,
+// On SQLite the lookup is written for the lists the push has (sqliteCandidates below).
+// On PostgreSQL it is one prepared text for every push.
+const postgresCandidates = prepared(
+  'push_candidates',
   // The write's clock comes first (change-clock.ts). Then parameterised index lookups
   // whatever the plan: lists drive the lookups (a subquery kept apart by OFFSET 0 is run
   // once per element), so a generic plan, chosen when the tables were small, never turns
   // into a scan of a distribution's refs.
-  postgres: `
+  `
     with ${WRITER_CLOCK_SQL}
     select 'clock' as part, now as id, null as detail, null as company, null as ref from clock
     union all
@@ -77,7 +64,90 @@ const candidates = statement('push_candidates', {
     select 'policy_ref', r.entity_id, null, r.company, r.ref from unnest($8::text[], $9::text[]) as k(company, ref),
       lateral (select r.entity_id, r.company, r.ref from external_refs r
         where r.distribution_id = $1 and r.entity_type = 'policy' and r.company = k.company and r.ref = k.ref offset 0) as r`,
-});
+);
+
+type Lookup = { readonly keys: number; readonly one: string; readonly many: string };
+
+/**
+ * The SQLite lookups, each run only when the push has keys for it: an empty list would
+ * still cost a JSON parse and a temporary table, and a single key is a plain equality.
+ * `?1` is the distribution; each lookup numbers its own parameters after it.
+ */
+const SQLITE_LOOKUPS = {
+  party: {
+    keys: 1,
+    one: `select 'party' as part, p.id, p.type as detail, null as company, null as ref from parties p where p.distribution_id = ?1 and p.id = ?{0}`,
+    many: '',
+  },
+  ref: {
+    keys: 2,
+    one: `select 'ref' as part, r.entity_id as id, p.type as detail, r.company, r.ref from external_refs r join parties p on p.id = r.entity_id
+      where r.distribution_id = ?1 and r.entity_type = 'party' and r.company = ?{0} and r.ref = ?{1}`,
+    many: `select 'ref' as part, r.entity_id as id, p.type as detail, r.company, r.ref from external_refs r join parties p on p.id = r.entity_id
+      where r.distribution_id = ?1 and r.entity_type = 'party'
+        and (r.company, r.ref) in (select c.value, f.value from json_each(?{0}) c join json_each(?{1}) f on f.key = c.key)`,
+  },
+  match: {
+    keys: 1,
+    one: `select 'match' as part, p.id, p.type as detail, null as company, null as ref from parties p where p.distribution_id = ?1 and p.match_key = ?{0}`,
+    many: '',
+  },
+  riskObject: {
+    keys: 1,
+    one: `select 'risk_object' as part, o.id, o.party_id as detail, o.removed_at as company, null as ref from risk_objects o where o.id = ?{0}`,
+    many: `select 'risk_object' as part, o.id, o.party_id as detail, o.removed_at as company, null as ref from risk_objects o where o.id in (select value from json_each(?{0}))`,
+  },
+  package: {
+    keys: 1,
+    one: `select 'package' as part, k.id, k.party_id as detail, null as company, null as ref from policy_packages k where k.id = ?{0}`,
+    many: `select 'package' as part, k.id, k.party_id as detail, null as company, null as ref from policy_packages k where k.id in (select value from json_each(?{0}))`,
+  },
+  policyRef: {
+    keys: 2,
+    one: `select 'policy_ref' as part, r.entity_id as id, null as detail, r.company, r.ref from external_refs r
+      where r.distribution_id = ?1 and r.entity_type = 'policy' and r.company = ?{0} and r.ref = ?{1}`,
+    many: `select 'policy_ref' as part, r.entity_id as id, null as detail, r.company, r.ref from external_refs r
+      where r.distribution_id = ?1 and r.entity_type = 'policy'
+        and (r.company, r.ref) in (select c.value, f.value from json_each(?{0}) c join json_each(?{1}) f on f.key = c.key)`,
+  },
+} satisfies Record<string, Lookup>;
+
+/** A lookup's values: one value per key for a single item, or per key the JSON list of all. */
+type LookupValues = { readonly count: number; readonly values: readonly (readonly string[])[] };
+
+const sqliteTexts = new Map<string, string>();
+
+/** The statement for the lookups a push needs, and its parameters; undefined: nothing to look up. */
+function sqliteCandidates(
+  distributionId: string,
+  lookups: ReadonlyArray<readonly [Lookup, LookupValues]>,
+): { text: string; parameters: unknown[] } | undefined {
+  const used = lookups.filter(([, { count }]) => count > 0);
+  if (used.length === 0) return undefined;
+  const parameters: unknown[] = [distributionId];
+  for (const [lookup, { count, values }] of used) {
+    for (let key = 0; key < lookup.keys; key++) {
+      const column = values.map((value) => value[key]!);
+      parameters.push(count === 1 ? column[0] : JSON.stringify(column));
+    }
+  }
+  // The text depends only on which lookups run and whether each has one key or several.
+  const shape = lookups.map(([, { count }]) => Math.min(count, 2)).join('');
+  let text = sqliteTexts.get(shape);
+  if (text === undefined) {
+    let next = 2;
+    text = used
+      .map(([lookup, { count }]) => {
+        const first = next;
+        next += lookup.keys;
+        const branch = count === 1 || lookup.many === '' ? lookup.one : lookup.many;
+        return branch.replace(/\?\{(\d)\}/g, (_, i: string) => `?${first + Number(i)}`);
+      })
+      .join('\nunion all\n');
+    sqliteTexts.set(shape, text);
+  }
+  return { text, parameters };
+}
 
 /**
  * Everything matching and the reference checks need to know, in one statement: one
@@ -92,17 +162,7 @@ export async function findPushCandidates(db: Db, distributionId: string, push: L
   const policyRefs = push.policies.flatMap((policy) => policy.refs.map((ref) => ref.value));
   const ids = (list: ReadonlyArray<{ clientId: string | undefined }>) =>
     list.flatMap((item) => (item.clientId === undefined ? [] : [item.clientId]));
-  const rows = await run<CandidateRow>(db, candidates, [
-    distributionId,
-    push.partyId ?? null,
-    partyRefs.map((ref) => ref.company),
-    partyRefs.map((ref) => ref.ref),
-    push.matchKey,
-    ids(push.riskObjects),
-    ids(push.packages),
-    policyRefs.map((ref) => ref.company),
-    policyRefs.map((ref) => ref.ref),
-  ]);
+  const rows = await lookUp(db, distributionId, push, partyRefs, policyRefs, ids(push.riskObjects), ids(push.packages));
   const of = (part: CandidateRow['part']) => rows.filter((row) => row.part === part);
   const [party] = of('party');
   const [match] = of('match');
@@ -124,6 +184,46 @@ export async function findPushCandidates(db: Db, distributionId: string, push: L
       policyId: row.id,
     })),
   };
+}
+
+async function lookUp(
+  db: Db,
+  distributionId: string,
+  push: LeadPush,
+  partyRefs: readonly ExternalRef[],
+  policyRefs: readonly ExternalRef[],
+  riskObjectIds: readonly string[],
+  packageIds: readonly string[],
+): Promise<CandidateRow[]> {
+  if (dialectOf(db) === 'postgres') {
+    return runText<CandidateRow>(db, postgresCandidates, [
+      distributionId,
+      push.partyId ?? null,
+      partyRefs.map((ref) => ref.company),
+      partyRefs.map((ref) => ref.ref),
+      push.matchKey,
+      riskObjectIds,
+      packageIds,
+      policyRefs.map((ref) => ref.company),
+      policyRefs.map((ref) => ref.ref),
+    ]);
+  }
+  const single = (value: string | null | undefined): LookupValues =>
+    value == null ? { count: 0, values: [] } : { count: 1, values: [[value]] };
+  const list = (values: readonly string[]): LookupValues => ({ count: values.length, values: values.map((v) => [v]) });
+  const refs = (values: readonly ExternalRef[]): LookupValues => ({
+    count: values.length,
+    values: values.map((ref) => [ref.company, ref.ref]),
+  });
+  const statement = sqliteCandidates(distributionId, [
+    [SQLITE_LOOKUPS.party, single(push.partyId)],
+    [SQLITE_LOOKUPS.ref, refs(partyRefs)],
+    [SQLITE_LOOKUPS.match, single(push.matchKey)],
+    [SQLITE_LOOKUPS.riskObject, list(riskObjectIds)],
+    [SQLITE_LOOKUPS.package, list(packageIds)],
+    [SQLITE_LOOKUPS.policyRef, refs(policyRefs)],
+  ]);
+  return statement === undefined ? [] : runText<CandidateRow>(db, statement.text, statement.parameters);
 }
 
 const matchKeyOwner = statement('party_by_match_key', {
