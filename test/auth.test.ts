@@ -10,6 +10,8 @@ import {
   revokeApiToken,
 } from '../src/auth/api-token.service.ts';
 import { UnknownDistributionError } from '../src/distributions/distribution.service.ts';
+import { loadConfig } from '../src/config.ts';
+import { openDatabase } from '../src/db/database.ts';
 import { createTenant, startTestServer, type TestServer, type Tenant } from './support/test-server.ts';
 
 const LEAD = { prospect: { first_name: 'A', last_name: 'B' } };
@@ -73,6 +75,30 @@ describe('401 Unauthenticated', () => {
     expectUnauthenticated(await pushLead(`apikey ${issued.token}`));
     // Revoking again changes nothing: the first revocation time stays.
     expect((await revokeApiToken(server.database.handle.db, issued.id)).revoked_at).toBe(revoked.revoked_at);
+  });
+
+  it('for a token revoked by another connection to the database, from the next request on', async () => {
+    const issued = await token(['leads:write']);
+    expect((await pushLead(`apikey ${issued.token}`)).status).not.toBe(401);
+    // As an operator's tool or a second server process would: a connection of its own.
+    const other = openDatabase(loadConfig(server.database.env));
+    try {
+      await other.db
+        .updateTable('api_tokens')
+        .set({ revoked_at: new Date().toISOString() })
+        .where('id', '=', issued.id)
+        .execute();
+    } finally {
+      await other.close();
+    }
+    expectUnauthenticated(await pushLead(`apikey ${issued.token}`));
+  });
+
+  it('for a token that expired after it was used', async () => {
+    const issued = await token(['leads:write'], { expiresAt: new Date(Date.now() + 400) });
+    expect((await pushLead(`apikey ${issued.token}`)).status).not.toBe(401);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expectUnauthenticated(await pushLead(`apikey ${issued.token}`));
   });
 
   it('for an expired token', async () => {

@@ -1,12 +1,14 @@
 // Statements of the hot paths (a push's lookups and writes), written once per dialect as
-// fixed SQL text and run through Kysely's executor like every other query (same
-// connections, transactions and statement count). Kysely would build and compile the same
-// query on every push; here the text is built once, so SQLite's statement cache
-// (node-sqlite-dialect.ts) and PostgreSQL's named prepared statements (database.ts) parse
-// and plan it once per connection.
+// fixed SQL text, on the same connections and transactions as every other query, and
+// counted alike. Kysely would build and compile the same query on every push; here the
+// text is built once, so SQLite's statement cache (node-sqlite-dialect.ts) and
+// PostgreSQL's named prepared statements (database.ts) parse and plan it once per
+// connection. On PostgreSQL they go through Kysely's executor; on SQLite straight to
+// node:sqlite where that is safe (directSqlite below).
 //
 // Lists are one parameter however long: on SQLite a JSON array read with json_each(), on
-// PostgreSQL an array read with unnest() or = any(). So one text serves every push.
+// PostgreSQL an array read with unnest() or = any(). So one text serves every push, with
+// one exception: the SQLite push lookup is written for the keys a push has (party.repository.ts).
 import { CompiledQuery, PostgresAdapter, type Kysely } from 'kysely';
 import type { Database, Dialect } from './database.ts';
 
