@@ -2,7 +2,7 @@
 // cookie scoped to /app, stored server-side only as its hash. Lax, not Strict, because a
 // broker opens lead links from the partner's CRM or mail (a cross-site navigation) and
 // must arrive signed in; forms that change something carry a CSRF token besides.
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHmac, hash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { secretsEqual } from '../auth/secret.ts';
@@ -20,7 +20,7 @@ export interface AppSession {
   readonly user: UserTable;
 }
 
-const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
+const hashOf = (secret: string) => hash('sha256', secret, 'hex');
 
 export function cookieHeader(name: string, value: string, options: { path: string; maxAgeSeconds: number }): string {
   // Secure always: browsers treat http://localhost as secure, and anywhere else the app
