@@ -14,7 +14,7 @@ import { runLoad, SERVER_ENV, startServer, type ServerProcess } from './processe
 import { describeMachine } from './machine.ts';
 import { log, measure, requireAllSucceeded, waitForQuiet, type Measurement } from './measure.ts';
 import { renderReport, renderWebhookSection, type SeedRun } from './report.ts';
-import { summariseCpuProfile } from './cpu-profile.ts';
+import { cpuPerRequestByArea, summariseCpuProfile } from './cpu-profile.ts';
 import { measureWebhooks, type WebhookMeasurement } from './webhooks.ts';
 import { referenceBenchmark } from './reference.ts';
 import { scalingBenchmark } from './scaling.ts';
@@ -145,7 +145,7 @@ async function profile(dir: string): Promise<void> {
   fs.mkdirSync(dir, { recursive: true });
   const before = new Set(fs.readdirSync(dir));
   const { profileScenario: scenario, profileDialect: dialect } = options;
-  await measure(`${dialect} ${scenario} profiled`, options, () =>
+  const measured = await measure(`${dialect} ${scenario} profiled`, options, () =>
     measureLeads({
       label: `${scenario} profiled`,
       dialect,
@@ -155,6 +155,9 @@ async function profile(dir: string): Promise<void> {
   );
   const written = fs.readdirSync(dir).filter((name) => !before.has(name) && name.endsWith('.cpuprofile'));
   for (const name of written) process.stdout.write(summariseCpuProfile(path.join(dir, name)));
+  // The server's main thread wrote the largest profile (the checkpoint worker's is mostly idle).
+  const main = written.sort((a, b) => fs.statSync(path.join(dir, b)).size - fs.statSync(path.join(dir, a)).size)[0];
+  if (main) process.stdout.write(cpuPerRequestByArea(path.join(dir, main), measured.load.requestsPerSecond));
 }
 
 const SCENARIOS: ReadonlyArray<{ scenario: Scenario; label: string }> = [
