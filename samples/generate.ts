@@ -8,7 +8,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { once } from 'node:events';
-import { CARS, JURIDICAL_FORMS, MUNICIPALITIES, SURNAMES, TRADES } from './belgian-names.ts';
+import { CARS, JURIDICAL_FORMS, MUNICIPALITIES, SURNAMES, TRADES, type Municipality } from './belgian-names.ts';
+import { type AddressBook, addressBook, companyName, type Random, surname } from './national-vocabulary.ts';
 
 export interface Scale {
   readonly enterprises: number;
@@ -19,7 +20,7 @@ export interface Scale {
 export const SAMPLE_SCALE: Scale = { enterprises: 300, addresses: 400, vehicleRows: 400 };
 
 /** mulberry32: small, fast, and the same sequence on every machine. */
-function random(seed: number) {
+function random(seed: number): Random {
   let state = seed >>> 0;
   const next = () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -71,7 +72,7 @@ class CsvFile {
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 const dotted = (digits: string) => `${digits.slice(0, 4)}.${digits.slice(4, 7)}.${digits.slice(7)}`;
-const kboDate = (r: ReturnType<typeof random>) => `${pad(1 + r.int(28), 2)}-${pad(1 + r.int(12), 2)}-${1950 + r.int(75)}`;
+const kboDate = (r: Random) => `${pad(1 + r.int(28), 2)}-${pad(1 + r.int(12), 2)}-${1950 + r.int(75)}`;
 
 /** The i-th valid enterprise number: eight digits from 0200.000.0 upwards, with their mod-97 check. */
 export function enterpriseNumber(i: number): string {
@@ -79,9 +80,46 @@ export function enterpriseNumber(i: number): string {
   return `${pad(base, 8)}${pad(97 - (base % 97), 2)}`;
 }
 
-export async function generateEnterprises(dir: string, count: number): Promise<void> {
+/** Where enterprises are and what they are called: the sample's short lists, or the country's long tail. */
+interface EnterpriseVocabulary {
+  place(r: Random, i: number): { zipcode: string; nl: string; fr: string; streetNl: string; streetFr: string; region: Municipality['region'] };
+  name(r: Random, trade: (typeof TRADES)[number], surname: string, french: boolean, town: string): string;
+  surname(r: Random): string;
+}
+
+const SAMPLE_ENTERPRISES: EnterpriseVocabulary = {
+  place(r, i) {
+    // The first is Veneco, in Gent, as in the KBO.
+    const place = i === 0 ? MUNICIPALITIES[4]! : r.pick(MUNICIPALITIES);
+    const [streetNl, streetFr] = r.pick(place.streets);
+    const nl = place.nl ?? place.fr!;
+    const fr = place.fr ?? place.nl!;
+    return { zipcode: place.zipcode, nl, fr, streetNl: streetNl ?? streetFr!, streetFr: streetFr ?? streetNl!, region: place.region };
+  },
+  name: (_r, trade, surname, french) => `${french ? trade[1] : trade[0]} ${surname}`,
+  surname: (r) => r.pick(SURNAMES),
+};
+
+function nationalEnterprises(book: AddressBook): EnterpriseVocabulary {
+  return {
+    place(r, i) {
+      if (i === 0) return SAMPLE_ENTERPRISES.place(r, i);
+      const street = book.street(r);
+      const commune = street.commune;
+      const nl = commune.nl ?? commune.fr ?? commune.de!;
+      const fr = commune.fr ?? nl;
+      return { zipcode: street.area.zipcode, nl, fr, streetNl: street.nl ?? street.fr ?? street.de!, streetFr: street.fr ?? street.nl ?? street.de!, region: commune.region };
+    },
+    name: (r, _trade, _surname, french, town) => companyName(r, french, town),
+    surname,
+  };
+}
+
+/** Enterprises; with an address book, at the country's addresses and under its long tail of names. */
+export async function generateEnterprises(dir: string, count: number, book?: AddressBook): Promise<void> {
   fs.mkdirSync(dir, { recursive: true });
   const r = random(1);
+  const names = book ? nationalEnterprises(book) : SAMPLE_ENTERPRISES;
   const csv = (name: string, header: string[]) => new CsvFile(path.join(dir, `${name}.csv`), header);
   const meta = csv('meta', ['Variable', 'Value']);
   for (const row of [['SnapshotDate', '01-11-2026'], ['ExtractTimestamp', '02-11-2026 06:14:31'], ['ExtractType', 'full'], ['ExtractNumber', '140'], ['Version', '1.0.0']]) await meta.row(row);
@@ -102,29 +140,28 @@ export async function generateEnterprises(dir: string, count: number): Promise<v
   let establishments = 0;
   for (let i = 0; i < count; i++) {
     const number = dotted(enterpriseNumber(i));
-    // The first is Veneco, in Gent, as in the KBO.
-    const place = i === 0 ? MUNICIPALITIES[4]! : r.pick(MUNICIPALITIES);
-    const [streetNl, streetFr] = r.pick(place.streets);
+    const place = names.place(r, i);
     const trade = r.pick(TRADES);
     const form = i === 0 ? JURIDICAL_FORMS[4]! : r.pick(JURIDICAL_FORMS.slice(0, 4));
     const natural = i > 0 && r.int(10) === 0;
     await enterprise.row([number, 'AC', '000', natural ? '1' : '2', natural ? null : form[0], null, kboDate(r)]);
-    const surname = r.pick(SURNAMES);
+    const surname = names.surname(r);
     const french = place.region === 'BE-WAL';
+    const town = french ? place.fr : place.nl;
     if (i === 0) {
       await denomination.row([number, '2', '001', 'Intergemeentelijke Vereniging Veneco']);
       await denomination.row([number, '2', '002', 'Veneco']);
     } else if (!natural) {
-      const name = `${french ? trade[1] : trade[0]} ${surname}${form[4] ? ` ${french ? form[5] : form[4]}` : ''}`;
-      await denomination.row([number, french ? '1' : '2', '001', name]);
+      const name = names.name(r, trade, surname, french, town);
+      await denomination.row([number, french ? '1' : '2', '001', `${name}${form[4] ? ` ${french ? form[5] : form[4]}` : ''}`]);
       // Brussels enterprises often register their name in both languages.
-      if (place.region === 'BE-BRU') await denomination.row([number, '1', '001', `${trade[1]} ${surname} ${form[5]}`]);
+      if (place.region === 'BE-BRU') await denomination.row([number, '1', '001', `${names.name(r, trade, surname, true, place.fr)} ${form[5]}`]);
       if (r.int(4) === 0) await denomination.row([number, '0', '003', `${surname}, ${trade[0]} & Co`]);
     } else {
       await denomination.row([number, french ? '1' : '2', '003', `${french ? trade[1] : trade[0]} ${surname}`]);
     }
     const houseNumber = String(1 + r.int(120));
-    await address.row([number, 'REGO', null, null, place.zipcode, place.nl ?? place.fr, place.fr ?? place.nl, streetNl ?? streetFr, streetFr ?? streetNl,
+    await address.row([number, 'REGO', null, null, place.zipcode, place.nl, place.fr, place.streetNl, place.streetFr,
       houseNumber, r.int(5) === 0 ? String(1 + r.int(9)) : null, null, null]);
     // Now and then an old registered office the register struck off.
     if (r.int(15) === 0) await address.row([number, 'REGO', null, null, '9000', 'Gent', 'Gand', 'Oude Vaartstraat', 'Oude Vaartstraat', '3', null, null, kboDate(r)]);
@@ -135,8 +172,8 @@ export async function generateEnterprises(dir: string, count: number): Promise<v
     for (let e = r.int(3); e > 0; e--) {
       const unit = `2.${pad(100_000_000 + establishments++, 9).replace(/(\d{3})(\d{3})(\d{3})/, '$1.$2.$3')}`;
       await establishment.row([unit, kboDate(r), number]);
-      await denomination.row([unit, '2', '003', `${trade[0]} ${surname} ${place.nl ?? place.fr}`]);
-      await address.row([unit, 'BAET', null, null, place.zipcode, place.nl ?? place.fr, place.fr ?? place.nl, streetNl ?? streetFr, streetFr ?? streetNl, String(1 + r.int(80)), null, null, null]);
+      await denomination.row([unit, '2', '003', `${trade[0]} ${surname} ${place.nl}`]);
+      await address.row([unit, 'BAET', null, null, place.zipcode, place.nl, place.fr, place.streetNl, place.streetFr, String(1 + r.int(80)), null, null, null]);
     }
   }
   for (const file of [enterprise, establishment, branch, denomination, address, contact, activity]) await file.close();
@@ -164,6 +201,39 @@ export async function generateAddresses(dir: string, count: number): Promise<voi
     await out[place.region]!.row([(150000 + lon * 1000).toFixed(2), (170000 + lat * 1000).toFixed(2), lat.toFixed(7), lon.toFixed(7),
       String(1_000_000 + i), r.int(8) === 0 ? String(1 + r.int(12)) : null, house, place.nis, place.de, place.fr, place.nl,
       place.zipcode, place.fr, place.nl, `${place.nis}${pad(streetIndex, 3)}`, de, fr, nl, place.region, status]);
+  }
+  for (const file of Object.values(out)) await file.close();
+}
+
+/**
+ * BeST addresses street by street from the country's address book: house numbers up one
+ * side, apartment buildings with boxes now and then, a few retired addresses.
+ */
+export async function generateNationalAddresses(dir: string, book: AddressBook): Promise<void> {
+  fs.mkdirSync(dir, { recursive: true });
+  const r = random(2);
+  const files = { 'BE-VLG': 'openaddress-bevlg.csv', 'BE-BRU': 'openaddress-bebru.csv', 'BE-WAL': 'openaddress-bewal.csv' } as const;
+  const out = Object.fromEntries(Object.entries(files).map(([region, name]) => [region, new CsvFile(path.join(dir, name), BEST_HEADER, { quoteAll: false })]));
+  let id = 1_000_000;
+  for (const street of book.streets) {
+    const c = street.commune;
+    const lat = c.lat + (r.next() - 0.5) / 50;
+    const lon = c.lon + (r.next() - 0.5) / 50;
+    let house = 1 + r.int(2);
+    let boxes = 0;
+    let box = 0;
+    for (let n = 0; n < street.addresses; n++) {
+      if (box < boxes) box += 1;
+      else {
+        if (n > 0) house += r.int(8) === 0 ? 0 : 2;
+        boxes = r.int(12) === 0 ? 2 + r.int(12) : 0;
+        box = boxes ? 1 : 0;
+      }
+      const suffix = boxes === 0 && r.int(20) === 0 ? 'A' : '';
+      await out[c.region]!.row([(150000 + lon * 1000).toFixed(2), (170000 + lat * 1000).toFixed(2), lat.toFixed(7), lon.toFixed(7),
+        String(id++), box ? String(box) : null, `${house}${suffix}`, c.nis, c.de, c.fr, c.nl, street.area.zipcode, street.area.postnameFr,
+        street.area.postnameNl, street.id, street.de, street.fr, street.nl, c.region, r.int(25) === 0 ? 'retired' : 'current']);
+    }
   }
   for (const file of Object.values(out)) await file.close();
 }
@@ -202,11 +272,24 @@ export async function generateVehicles(dir: string, rows: number, versionsPerCar
   await older.close();
 }
 
+/** All three sources with the country's long tail of names (the benchmark's data). */
+export async function generateCountry(dir: string, scale: Scale, versionsPerCar?: number): Promise<void> {
+  // Enterprises sit at the addresses' streets: one book for both.
+  const book = addressBook(random(4), scale.addresses);
+  await generateEnterprises(path.join(dir, 'enterprises'), scale.enterprises, book);
+  await generateNationalAddresses(path.join(dir, 'addresses'), book);
+  await generateVehicles(path.join(dir, 'vehicles'), scale.vehicleRows, versionsPerCar);
+}
+
 if (import.meta.main) {
-  const [dir = path.join(import.meta.dirname), enterprises, addresses, vehicleRows] = process.argv.slice(2);
+  // A fifth argument "national" draws from the country's long tail (national-vocabulary.ts).
+  const [dir = path.join(import.meta.dirname), enterprises, addresses, vehicleRows, vocabulary] = process.argv.slice(2);
   const scale = enterprises ? { enterprises: Number(enterprises), addresses: Number(addresses), vehicleRows: Number(vehicleRows) } : SAMPLE_SCALE;
-  await generateEnterprises(path.join(dir, 'enterprises'), scale.enterprises);
-  await generateAddresses(path.join(dir, 'addresses'), scale.addresses);
-  await generateVehicles(path.join(dir, 'vehicles'), scale.vehicleRows);
-  process.stdout.write(`${JSON.stringify({ dir, ...scale })}\n`);
+  if (vocabulary === 'national') await generateCountry(dir, scale);
+  else {
+    await generateEnterprises(path.join(dir, 'enterprises'), scale.enterprises);
+    await generateAddresses(path.join(dir, 'addresses'), scale.addresses);
+    await generateVehicles(path.join(dir, 'vehicles'), scale.vehicleRows);
+  }
+  process.stdout.write(`${JSON.stringify({ dir, ...scale, vocabulary: vocabulary ?? 'sample' })}\n`);
 }
