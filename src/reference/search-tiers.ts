@@ -22,9 +22,26 @@ export function searchTiers(words: readonly string[]): Tier[] {
   );
 }
 
+/**
+ * The indexed terms a prefix stands for, when the prefix is longer than FTS5's prefix
+ * indexes reach (sqlite-indexes.ts); undefined to leave it a prefix query. FTS5 answers
+ * such a prefix by merging the whole posting list of every term it covers before the first
+ * row comes back: "bruxelles*" cost 5 ms in 6.6 million addresses, the same as an OR of
+ * its whole terms costs 0.3 ms, since an OR reads its lists only as far as the page needs.
+ */
+export type PrefixTerms = (prefix: string) => readonly string[] | undefined;
+
 /** An FTS5 MATCH expression for one tier. Words are letters and digits only: quoting keeps FTS5 syntax out. */
-export function ftsTier(tier: Tier, column?: string): string {
-  const terms = tier.map(({ word, prefix }) => `"${word}"${prefix ? '*' : ''}`).join(' AND ');
+export function ftsTier(tier: Tier, column?: string, prefixTerms?: PrefixTerms): string {
+  const terms = tier
+    .map(({ word, prefix }) => {
+      if (!prefix) return `"${word}"`;
+      const whole = prefixTerms?.(word);
+      if (!whole) return `"${word}"*`;
+      // No indexed term has the prefix: the word itself, which then matches nothing either.
+      return whole.length === 0 ? `"${word}"` : `(${whole.map((term) => `"${term}"`).join(' OR ')})`;
+    })
+    .join(' AND ');
   return column ? `${column} : (${terms})` : terms;
 }
 
@@ -34,9 +51,10 @@ export function tsTier(tier: Tier): string {
 }
 
 /** Every word a prefix: for filters (a municipality) that need no ranking. */
-export function ftsAllPrefixes(words: readonly string[], column?: string): string {
+export function ftsAllPrefixes(words: readonly string[], column?: string, prefixTerms?: PrefixTerms): string {
   return ftsTier(
     words.map((word) => ({ word, prefix: true })),
     column,
+    prefixTerms,
   );
 }

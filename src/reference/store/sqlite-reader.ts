@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { SourceName } from '../reference-source.ts';
-import { ftsAllPrefixes, ftsTier, searchTiers } from '../search-tiers.ts';
+import { ftsAllPrefixes, ftsTier, type PrefixTerms, searchTiers } from '../search-tiers.ts';
+import { LONGEST_INDEXED_PREFIX } from './sqlite-indexes.ts';
 import { liveFile } from './sqlite-files.ts';
 import type {
   AddressQuery,
@@ -103,6 +104,33 @@ function tiered(
   return found.slice(page.offset, wanted);
 }
 
+/** More whole terms than this and a long prefix stays a prefix query: the OR would cost more. */
+const MOST_PREFIX_TERMS = 64;
+
+/** The whole terms of `table` that prefixes too long for its prefix indexes stand for (one request's). */
+function prefixTerms(statement: Statements, table: string): PrefixTerms {
+  const known = new Map<string, readonly string[] | undefined>();
+  return (prefix) => {
+    if (prefix.length <= LONGEST_INDEXED_PREFIX) return undefined;
+    if (!known.has(prefix)) known.set(prefix, lookUp(prefix));
+    return known.get(prefix);
+  };
+  function lookUp(prefix: string): readonly string[] | undefined {
+    let list: StatementSync | undefined;
+    try {
+      list = statement(`select term from ${table}_term where term >= ? order by term limit ${MOST_PREFIX_TERMS + 1}`);
+    } catch {
+      return undefined; // a file imported before term lists were kept
+    }
+    const terms: string[] = [];
+    for (const { term } of rows(list, prefix)) {
+      if (!String(term).startsWith(prefix)) break;
+      terms.push(String(term));
+    }
+    return terms.length > MOST_PREFIX_TERMS ? undefined : terms;
+  }
+}
+
 const JURIDICAL_FORM = `(select description from code c where c.category = 'JuridicalForm' and c.code = e.juridical_form
   order by c.language = ? desc, c.language = 'FR' desc limit 1) as juridical_form_description`;
 
@@ -170,9 +198,10 @@ export class SqliteReferenceReader implements ReferenceReader {
       );
     } else {
       const zip = query.zipcode ? ` AND zipcode : "${query.zipcode}"` : '';
+      const terms = prefixTerms(statement, 'enterprise_search');
       numbers = tiered(
         statement('select rowid as number from enterprise_search where enterprise_search match ? limit ?'),
-        searchTiers(query.words ?? []).map((tier) => ftsTier(tier, 'names') + zip),
+        searchTiers(query.words ?? []).map((tier) => ftsTier(tier, 'names', terms) + zip),
         query,
         'number',
       );
@@ -223,12 +252,13 @@ export class SqliteReferenceReader implements ReferenceReader {
 
   async searchAddresses(query: AddressQuery): Promise<Row[]> {
     const statement = this.#files.addresses.snapshot();
+    const terms = prefixTerms(statement, 'address_search');
     let filters = query.zipcode ? ` AND zipcode : "${query.zipcode}"` : '';
-    if (query.municipality?.length) filters += ` AND ${ftsAllPrefixes(query.municipality, 'place')}`;
+    if (query.municipality?.length) filters += ` AND ${ftsAllPrefixes(query.municipality, 'place', terms)}`;
     return tiered(
       statement(`select a.* from (select rowid as r from address_search where address_search match ? limit ?) s
         cross join address a on a.seq = s.r`),
-      searchTiers(query.words).map((tier) => ftsTier(tier) + filters),
+      searchTiers(query.words).map((tier) => ftsTier(tier, undefined, terms) + filters),
       query,
       'seq',
     );
@@ -292,13 +322,14 @@ export class SqliteReferenceReader implements ReferenceReader {
         query.offset,
       );
     }
+    const terms = prefixTerms(statement, 'version_search');
     // Ranked by tiers (search-tiers.ts), each in popularity order; the filters apply inside each tier.
     // FTS5 returns matches in rowid (= seq, popularity) order: no sort, and the scan stops
     // at the rows needed, the filters applied on the way.
     return tiered(
       statement(`select v.* from (select rowid as r from version_search where version_search match ?) s
       cross join version v on v.seq = s.r ${filter} limit ?`),
-      searchTiers(query.words).map((tier) => ftsTier(tier)),
+      searchTiers(query.words).map((tier) => ftsTier(tier, undefined, terms)),
       query,
       'seq',
       params,
