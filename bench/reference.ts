@@ -15,8 +15,9 @@ import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { insertDistribution } from '../src/distributions/distribution.repository.ts';
 import { createApiToken } from '../src/auth/api-token.service.ts';
-import { CARS, MUNICIPALITIES, SURNAMES, TRADES } from '../samples/belgian-names.ts';
-import { enterpriseNumber, generateAddresses, generateEnterprises, generateVehicles } from '../samples/generate.ts';
+import readline from 'node:readline';
+import { CARS } from '../samples/belgian-names.ts';
+import { enterpriseNumber, generateCountry } from '../samples/generate.ts';
 import type { BenchOptions } from './options.ts';
 import { ROOT, runLoad, SERVER_ENV, startServer, type Pinning, type ServerProcess } from './processes.ts';
 import type { ReferenceLoadResult, ReferenceLoadSpec } from './reference-load.ts';
@@ -39,14 +40,13 @@ async function dataset(scale: number): Promise<Dataset> {
   const versionsPerCar = Math.max(1, Math.round((FULL.vehicleVersions * scale) / CARS.length));
   // Ten rows per version, so nearly every version occurs (EEA files have ~100).
   const vehicleRows = versionsPerCar * CARS.length * 10;
-  const dir = path.join(ROOT, '.bench-tmp', `reference-${scale}`);
+  // v2: the country's long tail of names (samples/national-vocabulary.ts).
+  const dir = path.join(ROOT, '.bench-tmp', `reference-v2-${scale}`);
   const done = path.join(dir, 'complete');
   if (!fs.existsSync(done)) {
     log(`reference: generating ${enterprises} enterprises, ${addresses} addresses, ${vehicleRows} EEA rows in ${dir}`);
     fs.rmSync(dir, { recursive: true, force: true });
-    await generateEnterprises(path.join(dir, 'enterprises'), enterprises);
-    await generateAddresses(path.join(dir, 'addresses'), addresses);
-    await generateVehicles(path.join(dir, 'vehicles'), vehicleRows, versionsPerCar);
+    await generateCountry(dir, { enterprises, addresses, vehicleRows }, versionsPerCar);
     fs.writeFileSync(done, new Date().toISOString());
   }
   return { dir, enterprises, addresses, vehicleRows, versionsPerCar };
@@ -104,30 +104,73 @@ function runReferenceLoad(spec: ReferenceLoadSpec, pinning: Pinning): Promise<Re
 const pick = <T>(list: readonly T[]) => list[randomInt(list.length)]!;
 const prefixOf = (word: string) => word.slice(0, Math.max(3, Math.ceil(word.length * 0.6)));
 
-/** Requests a person filling a form would send, drawn from what the generator wrote. */
-function workloads(data: Dataset): Record<string, string[]> {
+/** Every `step`-th data line of a generated CSV, split on `delimiter` (these files quote nothing inside a field). */
+async function sampleLines(file: string, step: number, delimiter = ','): Promise<string[][]> {
+  const lines: string[][] = [];
+  let n = 0;
+  for await (const line of readline.createInterface({ input: fs.createReadStream(file) })) {
+    if (n++ % step === 1) lines.push(line.split(delimiter).map((field) => field.replace(/^"|"$/g, '')));
+  }
+  return lines;
+}
+
+/**
+ * Requests a person filling a form would send, drawn from the rows the generator wrote, so
+ * that their words are as frequent as the data's: a busy street more often than a lane.
+ */
+async function workloads(data: Dataset): Promise<Record<string, string[]>> {
   const n = 2000;
   const many = (make: () => string) => Array.from({ length: n }, make);
   const enc = encodeURIComponent;
+  const addresses = (
+    await Promise.all(
+      fs
+        .readdirSync(path.join(data.dir, 'addresses'))
+        .map((name) =>
+          sampleLines(path.join(data.dir, 'addresses', name), Math.max(1, Math.floor(data.addresses / (3 * n)))),
+        ),
+    )
+  ).flat();
+  // BeST columns: 6 house_number, 8-10 municipality de/fr/nl, 11 postcode, 15-17 street de/fr/nl.
+  const address = () => {
+    const row = pick(addresses);
+    const french = row[17] === '' || (row[16] !== '' && randomInt(2) === 0);
+    return {
+      street: (french ? row[16] : row[17]) || row[15]!,
+      house: row[6]!,
+      town: (french ? row[9] : row[10]) || row[8]!,
+      zipcode: row[11]!,
+    };
+  };
+  const names = (
+    await sampleLines(
+      path.join(data.dir, 'enterprises', 'denomination.csv'),
+      Math.max(1, Math.floor(data.enterprises / n)),
+    )
+  ).filter((row) => row[2] === '001');
+  const namePrefixes = () => {
+    const words = pick(names)[3]!
+      .split(/[\s&,]+/)
+      .filter((word) => word.length > 1);
+    return words.slice(0, 2).map(prefixOf).join(' ');
+  };
   return {
     'enterprise by number': many(() => `/v1/api/enterprises/${enterpriseNumber(randomInt(data.enterprises))}`),
-    'enterprise search (name prefixes)': many(
-      () => `/v1/api/enterprises?q=${enc(`${prefixOf(pick(TRADES)[randomInt(2)]!)} ${prefixOf(pick(SURNAMES))}`)}`,
-    ),
+    'enterprise search (name prefixes)': many(() => `/v1/api/enterprises?q=${enc(namePrefixes())}`),
     'enterprise search (number prefix)': many(
       () => `/v1/api/enterprises?q=${enterpriseNumber(randomInt(data.enterprises)).slice(0, 7)}`,
     ),
     'address by id': many(() => `/v1/api/addresses/${1_000_000 + randomInt(data.addresses)}`),
     'address search (street, number, town)': many(() => {
-      const place = pick(MUNICIPALITIES);
-      const street = pick(place.streets);
-      const french = street[0] === null || randomInt(2) === 0;
-      const name = (french ? street[1] : street[0]) ?? street[2]!;
-      return `/v1/api/addresses?q=${enc(`${name} ${1 + randomInt(40)} ${french ? (place.fr ?? place.nl) : (place.nl ?? place.fr)}`)}`;
+      const { street, house, town } = address();
+      return `/v1/api/addresses?q=${enc(`${street} ${house} ${town}`)}`;
+    }),
+    'address search (street, number, postcode)': many(() => {
+      const { street, house, zipcode } = address();
+      return `/v1/api/addresses?q=${enc(`${street} ${house} ${zipcode}`)}`;
     }),
     'address search (typing: street prefix)': many(
-      () =>
-        `/v1/api/addresses?q=${enc(prefixOf(pick(pick(MUNICIPALITIES).streets).find((s) => s !== null)!))}&limit=10`,
+      () => `/v1/api/addresses?q=${enc(prefixOf(address().street))}&limit=10`,
     ),
     'vehicle versions (brand, model)': many(() => {
       const car = pick(CARS);
@@ -226,7 +269,7 @@ async function benchDialect(
       }
     }
     server = await startServer('src/server.ts', env, { pinning, readyPath: '/healthz' });
-    for (const [label, paths] of Object.entries(workloads(full))) {
+    for (const [label, paths] of Object.entries(await workloads(full))) {
       log(`reference ${dialect}: ${label}`);
       const load = await runReferenceLoad(
         {
