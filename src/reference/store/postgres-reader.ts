@@ -7,7 +7,14 @@ import { escapeLiteral } from 'pg';
 import type { DB } from '../../db/database.ts';
 import type { SourceName } from '../reference-source.ts';
 import { liveSchema, workingSchema } from './postgres-schemas.ts';
-import { searchTiers, tsTier } from '../search-tiers.ts';
+import { searchTiers } from '../search-tiers.ts';
+import {
+  ginCondition,
+  NO_FREQUENCIES,
+  probeRows,
+  type TermFrequencies,
+  termFrequencies,
+} from './postgres-gin-words.ts';
 import type {
   AddressQuery,
   CodeLanguage,
@@ -20,48 +27,43 @@ import type {
   VersionQuery,
 } from './reference-store.ts';
 
-/** Rows a tier first reads in key order before it asks the GIN index (see tieredKeys). */
-const PROBE_ROWS = 2000;
-
 /**
  * The keys of a page over ranked tiers (search-tiers.ts) in one statement, so one
  * snapshot. A GIN index cannot stop early: it gathers every match before the first row
  * comes back (50 ns a match here: "rue", in a third of all addresses, would cost 100 ms at
- * full scale). So each tier first reads the first PROBE_ROWS rows of `table` in key order
- * and keeps the matches: a word that frequent fills the page from them in under a
- * millisecond. Only when they are too few does the tier ask the index, and then the word
- * is rare enough (under wanted / PROBE_ROWS of all rows) for that to be cheap.
+ * full scale). So a tier of frequent words first reads the first rows of `table` in key
+ * order (as many as its words' statistics say it needs, probeRows) and keeps the matches:
+ * a word that frequent fills the page from them in a millisecond or so. Only when they are
+ * too few does the tier ask the index, and then its words are rare enough for that to be
+ * cheap. A tier with a word rarer than the statistics list asks the index at once.
  * A tier runs only when each tier before found fewer rows than the page needs (tiers nest:
  * a row of one matches every later one). The counts are uncorrelated subqueries:
  * PostgreSQL evaluates each once and skips a scan whose condition is false.
- * Rows are ranked by their first tier, then by key. `where(tsquery)` is the condition on a
- * row of `table` for a tsquery expression.
+ * The index query's limit is a subquery, unknown to the planner: with the number itself it
+ * would expect the few matches it estimates to come early in a plain scan of the table and
+ * choose that scan, which for a rare word reads all six million rows (760 ms instead of 7).
+ * Rows are ranked by their first tier, then by key. `tiers` holds each tier's condition on
+ * a row of `table` (ginCondition) and its probe's size.
  */
-function tieredKeys(
-  key: string,
-  table: string,
-  tsqueries: readonly string[],
-  where: (tsquery: string) => string,
-  page: Page,
-): string {
+function tieredKeys(key: string, table: string, tiers: readonly SearchTier[], page: Page): string {
   const wanted = page.offset + page.limit;
-  const ctes = tsqueries.flatMap((tsquery, index) => {
+  const ctes = tiers.flatMap(({ condition, probeRows }, index) => {
     const tier = index + 1;
     const earlier =
       Array.from({ length: index }, (_, before) => `(select count(*) from t${before + 1}) < ${wanted}`).join(' and ') ||
       'true';
-    const probed = `(select count(*) from p${tier})`;
+    const probed = probeRows > 0 ? `(select count(*) from p${tier})` : '0';
     return [
-      `p${tier} as materialized (select ${key} from (select * from ${table} order by ${key} limit ${PROBE_ROWS}) w
-        where ${earlier} and ${where(tsquery)} limit ${wanted})`,
+      `p${tier} as materialized (select ${key} from (select * from ${table} order by ${key} limit ${probeRows}) w
+        where ${earlier} and ${probeRows} > 0 and ${condition} limit ${wanted})`,
       `t${tier} as materialized (
         select ${key}, ${tier} as tier from p${tier} where ${probed} >= ${wanted}
         union all
         select ${key}, ${tier} as tier from (select ${key} from ${table} where ${earlier} and ${probed} < ${wanted}
-          and ${where(tsquery)} limit ${wanted}) f)`,
+          and ${condition} limit (select ${wanted})) f)`,
     ];
   });
-  const all = tsqueries.map((_, index) => `select ${key}, tier from t${index + 1}`).join(' union all ');
+  const all = tiers.map((_, index) => `select ${key}, tier from t${index + 1}`).join(' union all ');
   return `with ${ctes.join(', ')}
     select ${key}, min(tier) as tier from (${all}) tiers group by ${key}
     order by min(tier), ${key} limit ${page.limit} offset ${page.offset}`;
@@ -74,6 +76,24 @@ function tieredKeys(
  * 38 ms for "rue" in 660,000 addresses instead of 0.3 ms. Without parameters the statement
  * is planned with its values every time.
  */
+interface SearchTier {
+  readonly condition: string;
+  readonly probeRows: number;
+}
+
+/** The tiers of a search over a GIN-indexed `doc`, each with `filters` (SQL after `and`). */
+function searchTiersOf(
+  words: readonly string[],
+  frequencies: TermFrequencies,
+  page: Page,
+  filters: string,
+): SearchTier[] {
+  return searchTiers(words).map((tier) => ({
+    condition: `${ginCondition('doc', tier, frequencies)} ${filters}`,
+    probeRows: probeRows(tier, frequencies, page.offset + page.limit),
+  }));
+}
+
 const tsquery = (text: string) => `to_tsquery('simple', ${escapeLiteral(text)})`;
 
 const SUMMARY = (s: string) => `e.*,
@@ -102,6 +122,36 @@ export class PostgresReferenceReader implements ReferenceReader {
       if (['3F000', '42P01'].includes((error as { code?: string }).code ?? '')) return [];
       throw error;
     }
+  }
+
+  #frequencies = new Map<string, Promise<TermFrequencies>>();
+
+  /**
+   * The planner's statistics of a search column (postgres-gin-words.ts), read once per
+   * imported schema. Should an import swap the schema between this and the search, the
+   * search runs with the old data's statistics: as correct, at worst slower.
+   */
+  async #termFrequencies(source: SourceName, table: string): Promise<TermFrequencies> {
+    this.#base ??= workingSchema(this.#db);
+    const schema = liveSchema(await this.#base, source);
+    const key = `${schema}.${table}`;
+    let found = this.#frequencies.get(key);
+    if (!found) {
+      found = this.#db
+        .executeQuery<{ elements: string[] | null; shares: number[] | null }>(
+          CompiledQuery.raw(
+            `select most_common_elems::text::text[] as elements, most_common_elem_freqs as shares from pg_stats
+            where schemaname = $1 and tablename = $2 and attname = 'doc'`,
+            [schema, table],
+          ),
+        )
+        .then(({ rows: [stats] }) => termFrequencies(stats?.elements ?? null, stats?.shares ?? null))
+        .catch(() => NO_FREQUENCIES);
+      // Only the live schemas' statistics are kept.
+      for (const old of this.#frequencies.keys()) if (old.endsWith(`.${table}`)) this.#frequencies.delete(old);
+      this.#frequencies.set(key, found);
+    }
+    return found;
   }
 
   async enterprise(number: number, language: CodeLanguage): Promise<EnterpriseRows | undefined> {
@@ -159,14 +209,9 @@ export class PostgresReferenceReader implements ReferenceReader {
         order by number limit ${query.limit} offset ${query.offset}`;
     } else {
       const zip = query.zipcode ? `and zipcode = ${escapeLiteral(query.zipcode)}` : '';
-      matches = (s) =>
-        tieredKeys(
-          'number',
-          `${s}.enterprise_search`,
-          searchTiers(query.words ?? []).map(tsTier),
-          (text) => `doc @@ ${tsquery(text)} ${zip}`,
-          query,
-        );
+      const frequencies = await this.#termFrequencies('enterprises', 'enterprise_search');
+      const conditions = searchTiersOf(query.words ?? [], frequencies, query, zip);
+      matches = (s) => tieredKeys('number', `${s}.enterprise_search`, conditions, query);
     }
     const found = await this.#query(
       'enterprises',
@@ -191,10 +236,12 @@ export class PostgresReferenceReader implements ReferenceReader {
     if (query.municipality?.length) {
       filters.push(`and place @@ ${tsquery(query.municipality.map((word) => `${word}:*`).join(' & '))}`);
     }
+    const frequencies = await this.#termFrequencies('addresses', 'address_search');
+    const conditions = searchTiersOf(query.words, frequencies, query, filters.join(' '));
     return this.#query(
       'addresses',
       (s) => `select a.* from
-        (${tieredKeys('seq', `${s}.address_search`, searchTiers(query.words).map(tsTier), (text) => `doc @@ ${tsquery(text)} ${filters.join(' ')}`, query)}) m
+        (${tieredKeys('seq', `${s}.address_search`, conditions, query)}) m
       join ${s}.address a on a.seq = m.seq order by m.tier, m.seq`,
       [],
     );
@@ -248,10 +295,12 @@ export class PostgresReferenceReader implements ReferenceReader {
         [],
       );
     }
+    const frequencies = await this.#termFrequencies('vehicles', 'version');
+    const conditions = searchTiersOf(words, frequencies, query, `and ${where.join(' and ')}`);
     return this.#query(
       'vehicles',
       (s) => `select v.* from
-        (${tieredKeys('seq', `${s}.version`, searchTiers(words).map(tsTier), (text) => `doc @@ ${tsquery(text)} and ${where.join(' and ')}`, query)}) m
+        (${tieredKeys('seq', `${s}.version`, conditions, query)}) m
       join ${s}.version v on v.seq = m.seq order by m.tier, m.seq`,
       [],
     );
