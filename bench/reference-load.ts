@@ -1,7 +1,8 @@
 // The load generator for the reference databases' GET endpoints: a process of its own
 // (pinned to the load core like bench/load.ts), cycling through a list of paths at N
 // connections. Warm-up and measurement are one autocannon run; only answers after the
-// warm-up count. Prints one ReferenceLoadResult as JSON.
+// warm-up count. Takes the path of a JSON ReferenceLoadSpec; prints one ReferenceLoadResult as JSON.
+import fs from 'node:fs';
 import autocannon from 'autocannon';
 import { processCpuSeconds } from './procfs.ts';
 
@@ -90,6 +91,6 @@ function run(spec: ReferenceLoadSpec): Promise<ReferenceLoadResult> {
 }
 
 if (import.meta.main) {
-  const spec = JSON.parse(process.argv[2] ?? '') as ReferenceLoadSpec;
+  const spec = JSON.parse(fs.readFileSync(process.argv[2] ?? '', 'utf8')) as ReferenceLoadSpec;
   process.stdout.write(`${JSON.stringify(await run(spec))}\n`);
 }
