@@ -248,7 +248,7 @@ export function gzip(text: string): Buffer {
   return gzipSync(Buffer.from(text));
 }
 
-const EEA_RECENT = [
+export const EEA_RECENT = [
   'ID',
   'Country',
   'Mk',

@@ -14,6 +14,14 @@ export const DERIVED_TABLES: Readonly<Record<SourceName, readonly string[]>> = {
 
 type Names = (table: string) => string;
 
+/**
+ * The words of a text as search-text.ts splits a query: runs of letters and digits,
+ * folded. Left to itself, PostgreSQL's parser keeps "petrol/electric" whole as a file
+ * path and "id.3" as a host name, and a search for "petrol" would never find them.
+ */
+const words = (f: string, text: string) =>
+  `to_tsvector('simple', regexp_replace(${f}(${text}), '[^[:alnum:]]+', ' ', 'g'))`;
+
 export const POSTGRES_FINISH: Readonly<Record<SourceName, (t: Names, f: string) => readonly string[]>> = {
   enterprises: (t, f) => [
     `create index on ${t('code')} (category, code, language)`,
@@ -24,7 +32,7 @@ export const POSTGRES_FINISH: Readonly<Record<SourceName, (t: Names, f: string) 
     `create index on ${t('establishment')} (number)`,
     `create table ${t('enterprise_search')} as
        select e.number,
-              to_tsvector('simple', ${f}(coalesce((select string_agg(d.name, ' ') from ${t('denomination')} d where d.number = e.number), ''))) as doc,
+              ${words(f, `coalesce((select string_agg(d.name, ' ') from ${t('denomination')} d where d.number = e.number), '')`)} as doc,
               (select a.zipcode from ${t('address')} a where a.number = e.number and a.type = 'REGO' limit 1) as zipcode
        from ${t('enterprise')} e`,
     `alter table ${t('enterprise_search')} add primary key (number)`,
@@ -35,11 +43,11 @@ export const POSTGRES_FINISH: Readonly<Record<SourceName, (t: Names, f: string) 
     `create index on ${t('address')} (id)`,
     `create table ${t('address_search')} as
        select seq,
-              setweight(to_tsvector('simple', ${f}(concat_ws(' ', street_nl, street_fr, street_de))), 'A')
-              || setweight(to_tsvector('simple', ${f}(concat_ws(' ', housenr, boxnr))), 'B')
-              || to_tsvector('simple', ${f}(concat_ws(' ', zipcode, municipality_nl, municipality_fr, municipality_de, postname_nl, postname_fr))) as doc,
+              setweight(${words(f, `concat_ws(' ', street_nl, street_fr, street_de)`)}, 'A')
+              || setweight(${words(f, `concat_ws(' ', housenr, boxnr)`)}, 'B')
+              || ${words(f, `concat_ws(' ', zipcode, municipality_nl, municipality_fr, municipality_de, postname_nl, postname_fr)`)} as doc,
               zipcode,
-              to_tsvector('simple', ${f}(concat_ws(' ', municipality_nl, municipality_fr, municipality_de, postname_nl, postname_fr))) as place
+              ${words(f, `concat_ws(' ', municipality_nl, municipality_fr, municipality_de, postname_nl, postname_fr)`)} as place
        from ${t('address')}`,
     `alter table ${t('address_search')} add primary key (seq)`,
     `create index on ${t('address_search')} using gin (doc)`,
@@ -57,8 +65,8 @@ export const POSTGRES_FINISH: Readonly<Record<SourceName, (t: Names, f: string) 
     `create table ${t('model')} as select brand, model as name, count(*)::integer as versions from ${t('version')} group by brand, model`,
     `create index on ${t('model')} (brand, name)`,
     `alter table ${t('version')} add column doc tsvector`,
-    `update ${t('version')} set doc = setweight(to_tsvector('simple', ${f}(concat_ws(' ', brand, model))), 'A')
-       || to_tsvector('simple', ${f}(concat_ws(' ', type, variant, version, fuel, fuel_mode)))`,
+    `update ${t('version')} set doc = setweight(${words(f, `concat_ws(' ', brand, model)`)}, 'A')
+       || ${words(f, `concat_ws(' ', type, variant, version, fuel, fuel_mode)`)}`,
     `create index on ${t('version')} using gin (doc)`,
   ],
 };
