@@ -90,16 +90,35 @@ function tiered(
   key: string,
   filters: readonly (string | number)[] = [],
 ): Row[] {
+  if (matches.length === 0) return [];
   const wanted = page.offset + page.limit;
+  const run = (match: string) => rows(statement, match, ...filters, wanted);
   const seen = new Set<unknown>();
   const found: Row[] = [];
-  for (const match of matches) {
-    for (const hit of rows(statement, match, ...filters, wanted)) {
+  const add = (hits: readonly Row[]): void => {
+    for (const hit of hits) {
       if (seen.has(hit[key])) continue;
       seen.add(hit[key]);
       found.push(hit);
     }
-    if (found.length >= wanted) break;
+  };
+  const first = run(matches[0]!);
+  add(first);
+  if (matches.length === 3 && first.length > 0 && first.length < wanted) {
+    // The three tiers nest (search-tiers.ts: a row of one matches every later one). When
+    // the first finds some rows but not a page, as a precise address does ("rue de la
+    // station 24 schaerbeek"), the broadest runs next: if it finds no more rows than the
+    // first, and not a page, the middle one can only find those same rows and is left out,
+    // a third of the search saved. When the first finds nothing, a word is being typed and
+    // the middle tier usually fills the page alone: the tiers run in order.
+    const broadest = run(matches[2]!);
+    if (broadest.length >= wanted || broadest.length > first.length) add(run(matches[1]!));
+    add(broadest);
+  } else {
+    for (const match of matches.slice(1)) {
+      if (found.length >= wanted) break;
+      add(run(match));
+    }
   }
   return found.slice(page.offset, wanted);
 }
