@@ -76,15 +76,16 @@ export async function importReference(
     });
     for (const table of buffers.keys()) await flush(table);
     report('indexing');
-    const record: ImportRecord = {
+    const transient = new Set(source.transient);
+    const record = await staging.finish({
       source: source.name,
       files: entries.map((entry) => entry.origin),
       snapshot_date: summary.snapshotDate,
-      rows: counts,
+      // Tables the source wrote; those the finish statements fill are counted there.
+      rows: Object.fromEntries(Object.entries(counts).filter(([table, count]) => count > 0 && !transient.has(table))),
       skipped: summary.skipped,
       imported_at: new Date().toISOString(),
-    };
-    await staging.finish(record);
+    });
     const seconds = (performance.now() - started) / 1000;
     peakRss = Math.max(peakRss, process.memoryUsage.rss());
     return {

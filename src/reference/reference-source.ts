@@ -31,8 +31,13 @@ export interface SourceSummary {
 
 export interface ReferenceSourceDefinition {
   readonly name: SourceName;
-  /** Staging tables, their columns in the order rows carry them. */
+  /** Staging tables, their columns in the order rows carry them; those not transient are kept. */
   readonly tables: Readonly<Record<string, TableColumns>>;
+  /**
+   * Staging-only tables: the source writes them for the dialect's finish statements to build
+   * the kept tables from (sqlite-indexes.ts, postgres-indexes.ts); never swapped in.
+   */
+  readonly transient?: readonly string[];
   /** Integer primary keys by table: a duplicate row in the source is kept once (the first). */
   readonly keys: Readonly<Record<string, string>>;
   /** The entries it will read, in order; refuses (ImportRefused) when one is missing. */

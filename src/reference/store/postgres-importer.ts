@@ -13,8 +13,6 @@ import { DERIVED_TABLES, POSTGRES_FINISH } from './postgres-indexes.ts';
 import { FOLD_FUNCTION, liveSchema, workingSchema } from './postgres-schemas.ts';
 
 const SQL_TYPE = { int: 'integer', text: 'text', real: 'double precision' } as const;
-/** PostgreSQL takes at most 65,535 parameters in one statement. */
-const MAX_PARAMETERS = 60_000;
 
 export class PostgresReferenceImporter implements ReferenceImporter {
   readonly #db: DB;
@@ -33,7 +31,9 @@ export class PostgresReferenceImporter implements ReferenceImporter {
       db.executeQuery(CompiledQuery.raw(text, [...parameters]));
     await run(`create schema if not exists ${schema}`);
     await run(FOLD_FUNCTION(schema));
-    const tables = [...Object.keys(source.tables), ...DERIVED_TABLES[source.name], 'meta'];
+    const transient = new Set(source.transient);
+    const staged = [...Object.keys(source.tables), ...DERIVED_TABLES[source.name], 'meta'];
+    const kept = staged.filter((table) => !transient.has(table));
     for (const [table, columns] of Object.entries(source.tables)) {
       const key = source.keys[table];
       await run(
@@ -42,30 +42,35 @@ export class PostgresReferenceImporter implements ReferenceImporter {
     }
     await run(`create table ${staging('meta')} (record text not null)`);
     const dropStaging = async () => {
-      for (const table of tables) await run(`drop table if exists ${staging(table)}`);
+      for (const table of staged) await run(`drop table if exists ${staging(table)}`);
     };
     return {
       async insert(table, rows) {
+        // One array per column, unnested into rows: one statement and as many parameters as
+        // columns, whatever the batch's size (PostgreSQL takes at most 65,535 parameters).
         const columns = source.tables[table]!;
-        const perStatement = Math.floor(MAX_PARAMETERS / columns.length);
-        for (let start = 0; start < rows.length; start += perStatement) {
-          const chunk = rows.slice(start, start + perStatement);
-          const values = chunk.map(
-            (_, r) => `(${columns.map((__, c) => `$${r * columns.length + c + 1}`).join(', ')})`,
-          );
-          await run(`insert into ${staging(table)} values ${values.join(', ')} on conflict do nothing`, chunk.flat());
-        }
+        const arrays = columns.map((_, c) => rows.map((row) => row[c]));
+        const unnest = columns.map(([, type], c) => `$${c + 1}::${SQL_TYPE[type]}[]`).join(', ');
+        await run(`insert into ${staging(table)} select * from unnest(${unnest}) on conflict do nothing`, arrays);
       },
-      async finish(record) {
+      async finish(given) {
         for (const statement of POSTGRES_FINISH[source.name](staging, `${schema}.fold`)) await run(statement);
+        for (const table of transient) await run(`drop table ${staging(table)}`);
+        const record = { ...given, rows: { ...given.rows } };
+        for (const table of Object.keys(source.tables)) {
+          if (transient.has(table) || table in record.rows) continue;
+          const { rows } = await run(`select count(*)::integer as count from ${staging(table)}`);
+          record.rows[table] = (rows[0] as { count: number }).count;
+        }
         await run(`insert into ${staging('meta')} (record) values ($1)`, [JSON.stringify(record)]);
-        for (const table of tables) await run(`analyze ${staging(table)}`);
+        for (const table of kept) await run(`analyze ${staging(table)}`);
         await db.transaction().execute(async (trx) => {
-          for (const table of tables) {
+          for (const table of kept) {
             await trx.executeQuery(CompiledQuery.raw(`drop table if exists ${schema}."${table}"`));
             await trx.executeQuery(CompiledQuery.raw(`alter table ${staging(table)} rename to "${table}"`));
           }
         });
+        return record;
       },
       abort: dropStaging,
     };

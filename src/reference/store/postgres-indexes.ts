@@ -59,6 +59,16 @@ export const POSTGRES_FINISH: Readonly<Record<SourceName, (t: Names, f: string) 
     `create index on ${t('postal_code')} (zipcode)`,
   ],
   vehicles: (t, f) => [
+    // The windows of eea.ts summed, as in sqlite-indexes.ts; array_to_json writes the years
+    // as SQLite's json_group_array does, without spaces.
+    `insert into ${t('version')}
+       select s.id, s.brand, s.model, s.type, s.variant, s.version, s.fuel, s.fuel_mode, s.engine_cc, s.power_kw,
+              s.mass_kg, s.co2_wltp, s.electric_range_km, r.years, r.registrations,
+              row_number() over (order by r.registrations desc, s.first_seen)
+       from (select distinct on (id) * from ${t('sighting')} order by id, first_seen) s
+       join (select id, sum(registrations)::integer as registrations,
+                    coalesce(array_to_json(array_agg(distinct year order by year) filter (where year is not null))::text, '[]') as years
+             from ${t('registration')} group by id) r on r.id = s.id`,
     `create unique index on ${t('version')} (id)`,
     `create index on ${t('version')} (brand, model, seq)`,
     `create table ${t('brand')} as select brand as name, count(*)::integer as versions from ${t('version')} group by brand`,

@@ -16,8 +16,12 @@ export interface ImportRecord {
 export interface StagingImport {
   /** Rows in the order of the table's columns. */
   insert(table: string, rows: readonly unknown[][]): Promise<void>;
-  /** Indexes and search entries, then the swap: readers see all of it or none. */
-  finish(record: ImportRecord): Promise<void>;
+  /**
+   * Indexes and search entries, then the swap: readers see all of it or none. Kept tables
+   * missing from `record.rows` (filled by the finish statements) are counted; the record
+   * as stored is returned.
+   */
+  finish(record: ImportRecord): Promise<ImportRecord>;
   /** Drops the staging data; the live data stays as it was. */
   abort(): Promise<void>;
 }

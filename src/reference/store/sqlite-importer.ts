@@ -29,12 +29,15 @@ export class SqliteReferenceImporter implements ReferenceImporter {
     );
     db.function('fold', { deterministic: true }, (text) => (text === null ? null : fold(String(text))));
     const inserts = new Map<string, StatementSync>();
+    const transient = new Set(source.transient);
     for (const [table, columns] of Object.entries(source.tables)) {
       const key = source.keys[table];
       const definitions = columns.map(
         ([name, type]) => `${name} ${SQL_TYPE[type]}${name === key ? ' primary key' : ''}`,
       );
-      db.exec(`create table ${table} (${definitions.join(', ')})`);
+      // Transient tables live in the connection's temporary file, gone at close: dropped
+      // from the reference file they would leave it their size in free pages.
+      db.exec(`create table ${transient.has(table) ? 'temp.' : ''}${table} (${definitions.join(', ')})`);
       inserts.set(table, db.prepare(`insert or ignore into ${table} values (${columns.map(() => '?').join(', ')})`));
     }
     db.exec('create table meta (record text not null)');
@@ -46,8 +49,16 @@ export class SqliteReferenceImporter implements ReferenceImporter {
         for (const row of rows) statement.run(...(row as never[]));
         db.exec('commit');
       },
-      async finish(record) {
+      async finish(given) {
         for (const statement of SQLITE_FINISH[source.name]) db.exec(statement);
+        for (const table of transient) db.exec(`drop table temp.${table}`);
+        const record = { ...given, rows: { ...given.rows } };
+        for (const table of Object.keys(source.tables)) {
+          if (transient.has(table) || table in record.rows) continue;
+          record.rows[table] = (
+            db.prepare(`select count(*) as count from main.${table}`).get() as { count: number }
+          ).count;
+        }
         db.prepare('insert into meta (record) values (?)').run(JSON.stringify(record));
         db.exec('analyze');
         db.close();
@@ -55,6 +66,7 @@ export class SqliteReferenceImporter implements ReferenceImporter {
         fs.fsyncSync(fd);
         fs.closeSync(fd);
         fs.renameSync(file, live);
+        return record;
       },
       async abort() {
         if (db.isOpen) db.close();
