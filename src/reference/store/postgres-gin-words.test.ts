@@ -50,11 +50,12 @@ describe('probeRows', () => {
   it('reads as many rows in key order as the words promise a page from, within bounds', () => {
     expect(probeRows(tier('rue'), frequencies, 21)).toBe(2000);
     expect(probeRows(tier('rue', 'eglise'), frequencies, 21)).toBe(3819);
-    expect(probeRows(tier('station', 'rue'), frequencies, 21)).toBe(20_000);
+    expect(probeRows(tier('l', 'eglise'), frequencies, 21)).toBe(6300);
   });
 
-  it('asks the index at once for a word the statistics do not list, or when no probe could fill the page', () => {
+  it('asks the index at once for a rare word, listed or not, or when no probe could fill the page', () => {
     expect(probeRows(tier('rue', 'virois'), frequencies, 21)).toBe(0);
+    expect(probeRows(tier('station', 'rue'), frequencies, 21)).toBe(0);
     expect(probeRows(tier('station', 'stationsstraat'), frequencies, 21)).toBe(0);
   });
 });
