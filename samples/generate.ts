@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { once } from 'node:events';
 import { CARS, JURIDICAL_FORMS, MUNICIPALITIES, SURNAMES, TRADES, type Municipality } from './belgian-names.ts';
+import { type CatalogueVersion, catalogue, registeredVersion } from './national-catalogue.ts';
 import { type AddressBook, addressBook, companyName, type Random, surname } from './national-vocabulary.ts';
 
 export interface Scale {
@@ -245,27 +246,62 @@ const EEA_OLD = ['ID', 'MS', 'Mp', 'Mh', 'Man', 'MMS', 'Tan', 'T', 'Va', 'Ve', '
   'Ewltp (g/km)', 'W (mm)', 'At1 (mm)', 'At2 (mm)', 'Ft', 'Fm', 'Ec (cm3)', 'Ep (KW)', 'Z (Wh/km)', 'IT', 'Er (g/km)', 'Electric range (km)', 'Year'];
 
 export async function generateVehicles(dir: string, rows: number, versionsPerCar = 4): Promise<void> {
-  fs.mkdirSync(dir, { recursive: true });
   const r = random(3);
-  const recent = new CsvFile(path.join(dir, 'CO2_passenger_cars_2023.csv'), EEA_NEW);
-  const older = new CsvFile(path.join(dir, 'CO2_passenger_cars_2019.csv'), EEA_OLD, { delimiter: '\t' });
-  for (let i = 0; i < rows; i++) {
+  await writeVehicles(dir, rows, () => {
     const [make, model, type, fuel, cc, kw, mass, co2, range] = r.pick(CARS);
     const n = r.int(versionsPerCar);
     const variant = `${type}${String.fromCharCode(65 + (n % 26))}${n >= 26 ? Math.floor(n / 26) : ''}`;
-    const version = `${variant}${pad(kw + n * 10, 3)}`;
-    const power = kw + n * 10;
-    const fm = fuel === 'petrol/electric' ? 'P' : fuel === 'electric' ? 'E' : 'M';
+    return {
+      make,
+      model,
+      type,
+      variant,
+      version: `${variant}${pad(kw + n * 10, 3)}`,
+      fuel,
+      fuelMode: fuel === 'petrol/electric' ? 'P' : fuel === 'electric' ? 'E' : 'M',
+      cc,
+      kw: kw + n * 10,
+      mass: mass + n * 15,
+      co2: co2 + (co2 ? n : 0),
+      range,
+    };
+  }, r);
+}
+
+/**
+ * EEA rows over a continent's catalogue (national-catalogue.ts): every one of `versions`
+ * versions registered at least once, in a shuffled order, then `rows - versions` more rows
+ * drawn by popularity.
+ */
+export async function generateNationalVehicles(dir: string, rows: number, versions: number): Promise<void> {
+  const r = random(5);
+  const byModel = catalogue(r, versions);
+  const everyOnce = byModel.flat();
+  for (let i = everyOnce.length - 1; i > 0; i--) {
+    const j = r.int(i + 1);
+    [everyOnce[i], everyOnce[j]] = [everyOnce[j]!, everyOnce[i]!];
+  }
+  let i = 0;
+  await writeVehicles(dir, Math.max(rows, everyOnce.length), () => everyOnce[i++] ?? registeredVersion(r, byModel), r);
+}
+
+/** Both EEA spellings: three rows in four in this year's file, the fourth in 2019's. */
+async function writeVehicles(dir: string, rows: number, next: () => CatalogueVersion, r: Random): Promise<void> {
+  fs.mkdirSync(dir, { recursive: true });
+  const recent = new CsvFile(path.join(dir, 'CO2_passenger_cars_2023.csv'), EEA_NEW);
+  const older = new CsvFile(path.join(dir, 'CO2_passenger_cars_2019.csv'), EEA_OLD, { delimiter: '\t' });
+  for (let i = 0; i < rows; i++) {
+    const { make, model, type, variant, version, fuel, fuelMode: fm, cc, kw: power, mass, co2, range } = next();
     const country = r.pick(['BE', 'NL', 'FR', 'DE', 'LU']);
     const count = 1 + r.int(40);
     const ft = r.int(2) === 0 ? fuel.toUpperCase() : fuel;
     if (i % 4 !== 3) {
       await recent.row([String(90_000_000 + i), country, null, make, make, make, make, `e1*2007/46*${pad(i % 9999, 4)}`, type, variant, version, make, model, 'M1', 'M1',
-        count, mass + n * 15, mass + n * 15 + 75, null, co2 + (co2 ? n : 0), 2636, 1549, 1520, ft, fm, cc, power, range ? 160 : null, null, null, null, null, null, 'P', 2023,
+        count, mass, mass + 75, null, co2, 2636, 1549, 1520, ft, fm, cc, power, range ? 160 : null, null, null, null, null, null, 'P', 2023,
         '2023-05-17', null, null, null, range]);
     } else {
       await older.row([String(40_000_000 + i), country, make, make, make, make, `e1*2007/46*${pad(i % 9999, 4)}`, type, variant, version, make, model, 'M1', 'M1',
-        count, mass + n * 15, null, co2 + (co2 ? n : 0), 2636, 1549, 1520, ft, fm, cc, power, range ? 160 : null, null, null, range, 2019]);
+        count, mass, null, co2, 2636, 1549, 1520, ft, fm, cc, power, range ? 160 : null, null, null, range, 2019]);
     }
   }
   await recent.close();
@@ -273,12 +309,12 @@ export async function generateVehicles(dir: string, rows: number, versionsPerCar
 }
 
 /** All three sources with the country's long tail of names (the benchmark's data). */
-export async function generateCountry(dir: string, scale: Scale, versionsPerCar?: number): Promise<void> {
+export async function generateCountry(dir: string, scale: Scale, vehicleVersions = Math.ceil(scale.vehicleRows / 10)): Promise<void> {
   // Enterprises sit at the addresses' streets: one book for both.
   const book = addressBook(random(4), scale.addresses);
   await generateEnterprises(path.join(dir, 'enterprises'), scale.enterprises, book);
   await generateNationalAddresses(path.join(dir, 'addresses'), book);
-  await generateVehicles(path.join(dir, 'vehicles'), scale.vehicleRows, versionsPerCar);
+  await generateNationalVehicles(path.join(dir, 'vehicles'), scale.vehicleRows, vehicleVersions);
 }
 
 if (import.meta.main) {
