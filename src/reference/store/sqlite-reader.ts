@@ -4,6 +4,7 @@
 // when the file's identity changes, and since every read here is synchronous a request
 // sees one version of the data from its first statement to its last.
 import fs from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { SourceName } from '../reference-source.ts';
 import { ftsAllPrefixes, ftsTier, type PrefixTerms, searchTiers } from '../search-tiers.ts';
@@ -57,7 +58,14 @@ class ReferenceFile {
     // Reads are synchronous, so no request is between two statements of the old file now.
     this.#statements = new Map();
     this.#db?.close();
-    this.#db = identity ? new DatabaseSync(this.#path, { readOnly: true }) : undefined;
+    // A live file is never written: an import builds a new one and renames it over this
+    // path (sqlite-files.ts), and this handle keeps the file it opened. So it is opened
+    // immutable: SQLite then takes no file locks and checks for no other writer, where a
+    // plain read-only handle pays some ten system calls per statement for both (an
+    // enterprise lookup is six statements: 99 -> 40 µs).
+    const immutable = pathToFileURL(this.#path);
+    immutable.searchParams.set('immutable', '1');
+    this.#db = identity ? new DatabaseSync(immutable, { readOnly: true }) : undefined;
     // Pages straight from the OS page cache through a memory map, not a read() call each:
     // a search touches hundreds of pages, and a system call costs microseconds here.
     this.#db?.exec('pragma mmap_size = 17179869184');
