@@ -7,7 +7,8 @@ import { escapeLiteral } from 'pg';
 import type { DB } from '../../db/database.ts';
 import type { SourceName } from '../reference-source.ts';
 import { liveSchema, workingSchema } from './postgres-schemas.ts';
-import { searchTiers } from '../search-tiers.ts';
+import { searchTiers, type Tier, tsTier } from '../search-tiers.ts';
+import { MOST_STREETS, streetWords } from './postgres-streets.ts';
 import {
   ginCondition,
   NO_FREQUENCIES,
@@ -45,22 +46,52 @@ import type {
  * Rows are ranked by their first tier, then by key. `tiers` holds each tier's condition on
  * a row of `table` (ginCondition) and its probe's size.
  */
-function tieredKeys(key: string, table: string, tiers: readonly SearchTier[], page: Page): string {
+function tieredKeys(key: string, table: string, tiers: readonly SearchTier[], page: Page, streets?: string): string {
+  // `streets`: the schema of an address search's streets and house words (postgres-streets.ts).
   const wanted = page.offset + page.limit;
-  const ctes = tiers.flatMap(({ condition, probeRows }, index) => {
+  const ctes = tiers.flatMap(({ condition, probeRows, check, streetWords }, index) => {
     const tier = index + 1;
     const earlier =
       Array.from({ length: index }, (_, before) => `(select count(*) from t${before + 1}) < ${wanted}`).join(' and ') ||
       'true';
     const probed = probeRows > 0 ? `(select count(*) from p${tier})` : '0';
+    const probe = `p${tier} as materialized (select ${key} from (select * from ${table} order by ${key} limit ${probeRows}) w
+        where ${earlier} and ${probeRows} > 0 and ${condition} limit ${wanted})`;
+    const unprobed = `${earlier} and ${probed} < ${wanted}`;
+    if (streets === undefined || streetWords === undefined) {
+      return [
+        probe,
+        `t${tier} as materialized (
+        select ${key}, ${tier} as tier from p${tier} where ${probed} >= ${wanted}
+        union all
+        select ${key}, ${tier} as tier from (select ${key} from ${table} where ${unprobed}
+          and ${condition} limit (select ${wanted})) f)`,
+      ];
+    }
+    // postgres-streets.ts: the tier's streets first; when they are few, the first rows of
+    // each in key order, else the addresses' own index as above.
+    const streetCount = `(select count(*) from s${tier})`;
     return [
-      `p${tier} as materialized (select ${key} from (select * from ${table} order by ${key} limit ${probeRows}) w
-        where ${earlier} and ${probeRows} > 0 and ${condition} limit ${wanted})`,
+      probe,
+      // The words were told apart from house words as this server last read them; should an
+      // import have changed those since, the statement sees it here and takes the index.
+      `s${tier} as materialized (select street from ${streets}.street where ${unprobed}
+        and doc @@ ${tsquery(tsTier(streetWords))}
+        and not exists (select from ${streets}.house_term h where ${streetWords
+          .map(({ word, prefix }) =>
+            prefix ? `starts_with(h.term, ${escapeLiteral(word)})` : `h.term = ${escapeLiteral(word)}`,
+          )
+          .join(' or ')})
+        limit ${MOST_STREETS + 1})`,
       `t${tier} as materialized (
         select ${key}, ${tier} as tier from p${tier} where ${probed} >= ${wanted}
         union all
-        select ${key}, ${tier} as tier from (select ${key} from ${table} where ${earlier} and ${probed} < ${wanted}
-          and ${condition} limit (select ${wanted})) f)`,
+        select ${key}, ${tier} as tier from (select r.${key} from s${tier} cross join lateral
+          (select ${key} from ${table} a where a.street = s${tier}.street and ${check} order by ${key} limit ${wanted}) r
+          where ${unprobed} and ${streetCount} <= ${MOST_STREETS} order by r.${key} limit ${wanted}) g
+        union all
+        select ${key}, ${tier} as tier from (select ${key} from ${table} where ${unprobed}
+          and ${streetCount} > ${MOST_STREETS} and ${condition} limit (select ${wanted})) f)`,
     ];
   });
   const all = tiers.map((_, index) => `select ${key}, tier from t${index + 1}`).join(' union all ');
@@ -79,6 +110,10 @@ function tieredKeys(key: string, table: string, tiers: readonly SearchTier[], pa
 interface SearchTier {
   readonly condition: string;
   readonly probeRows: number;
+  /** The whole tier and the filters, checked on a row found by other means (a street's). */
+  readonly check: string;
+  /** Words every matching address's street holds, unless a house or box number does (postgres-streets.ts). */
+  readonly streetWords?: Tier;
 }
 
 /** The tiers of a search over a GIN-indexed `doc`, each with `filters` (SQL after `and`). */
@@ -87,14 +122,23 @@ function searchTiersOf(
   frequencies: TermFrequencies,
   page: Page,
   filters: string,
+  houseTerms?: readonly string[],
 ): SearchTier[] {
-  return searchTiers(words).map((tier) => ({
-    condition: `${ginCondition('doc', tier, frequencies)} ${filters}`,
-    probeRows: probeRows(tier, frequencies, page.offset + page.limit),
-  }));
+  return searchTiers(words).map((tier) => {
+    const narrowing = houseTerms ? streetWords(tier, houseTerms) : [];
+    return {
+      condition: `${ginCondition('doc', tier, frequencies)} ${filters}`,
+      probeRows: probeRows(tier, frequencies, page.offset + page.limit),
+      check: `ts_match_vq(doc, ${tsquery(tsTier(tier))}) ${filters}`,
+      ...(narrowing.length > 0 && { streetWords: narrowing }),
+    };
+  });
 }
 
 const tsquery = (text: string) => `to_tsquery('simple', ${escapeLiteral(text)})`;
+
+/** How long a search's hints (statistics, house words) are used before they are read again. */
+const HINTS_FOR_MS = 60_000;
 
 const SUMMARY = (s: string) => `e.*,
   (select description from ${s}.code c where c.category = 'JuridicalForm' and c.code = e.juridical_form
@@ -124,20 +168,29 @@ export class PostgresReferenceReader implements ReferenceReader {
     }
   }
 
-  #frequencies = new Map<string, Promise<TermFrequencies>>();
+  readonly #hints = new Map<string, { value: Promise<unknown>; read: number }>();
 
   /**
-   * The planner's statistics of a search column (postgres-gin-words.ts), read once per
-   * imported schema. Should an import swap the schema between this and the search, the
-   * search runs with the old data's statistics: as correct, at worst slower.
+   * What a search plans with and reads once in a while, not per request: `read` runs again
+   * once the value is a minute old, since an import swaps new tables into the same schema.
+   * A hint only: a stale one makes a search slower, never its answer different.
    */
-  async #termFrequencies(source: SourceName, table: string): Promise<TermFrequencies> {
+  async #hint<T>(source: SourceName, name: string, read: (schema: string) => Promise<T>): Promise<T> {
     this.#base ??= workingSchema(this.#db);
     const schema = liveSchema(await this.#base, source);
-    const key = `${schema}.${table}`;
-    let found = this.#frequencies.get(key);
-    if (!found) {
-      found = this.#db
+    const key = `${schema}.${name}`;
+    let found = this.#hints.get(key);
+    if (!found || performance.now() - found.read > HINTS_FOR_MS) {
+      found = { value: read(schema), read: performance.now() };
+      this.#hints.set(key, found);
+    }
+    return found.value as Promise<T>;
+  }
+
+  /** The planner's statistics of a search column (postgres-gin-words.ts). */
+  #termFrequencies(source: SourceName, table: string): Promise<TermFrequencies> {
+    return this.#hint(source, table, (schema) =>
+      this.#db
         .executeQuery<{ elements: string[] | null; shares: number[] | null }>(
           CompiledQuery.raw(
             `select most_common_elems::text::text[] as elements, most_common_elem_freqs as shares from pg_stats
@@ -146,12 +199,22 @@ export class PostgresReferenceReader implements ReferenceReader {
           ),
         )
         .then(({ rows: [stats] }) => termFrequencies(stats?.elements ?? null, stats?.shares ?? null))
-        .catch(() => NO_FREQUENCIES);
-      // Only the live schemas' statistics are kept.
-      for (const old of this.#frequencies.keys()) if (old.endsWith(`.${table}`)) this.#frequencies.delete(old);
-      this.#frequencies.set(key, found);
-    }
-    return found;
+        .catch(() => NO_FREQUENCIES),
+    );
+  }
+
+  /**
+   * The words of house and box numbers (postgres-streets.ts), sorted; the search statement
+   * checks its street words against the current ones all the same. Undefined for a schema
+   * imported before streets were kept: searched without them.
+   */
+  #houseTerms(): Promise<string[] | undefined> {
+    return this.#hint('addresses', 'house_term', (schema) =>
+      this.#db
+        .executeQuery<{ term: string }>(CompiledQuery.raw(`select term from "${schema}".house_term`))
+        .then(({ rows }) => rows.map(({ term }) => term).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)))
+        .catch(() => undefined),
+    );
   }
 
   async enterprise(number: number, language: CodeLanguage): Promise<EnterpriseRows | undefined> {
@@ -237,11 +300,12 @@ export class PostgresReferenceReader implements ReferenceReader {
       filters.push(`and place @@ ${tsquery(query.municipality.map((word) => `${word}:*`).join(' & '))}`);
     }
     const frequencies = await this.#termFrequencies('addresses', 'address_search');
-    const conditions = searchTiersOf(query.words, frequencies, query, filters.join(' '));
+    const houseTerms = await this.#houseTerms();
+    const conditions = searchTiersOf(query.words, frequencies, query, filters.join(' '), houseTerms);
     return this.#query(
       'addresses',
       (s) => `select a.* from
-        (${tieredKeys('seq', `${s}.address_search`, conditions, query)}) m
+        (${tieredKeys('seq', `${s}.address_search`, conditions, query, houseTerms && s)}) m
       join ${s}.address a on a.seq = m.seq order by m.tier, m.seq`,
       [],
     );
