@@ -104,9 +104,12 @@ export function eeaSource(versionsPerWindow = VERSIONS_PER_WINDOW): ReferenceSou
         for (const [key, seen] of window) {
           // The id is stable across imports: a partner may keep it in a quote.
           const id = hash('sha256', key, 'base64url').slice(0, 16);
-          await sink.add('sighting', [id, ...seen.row, seen.firstSeen]);
+          // A promise only when a batch goes to staging: no await (a microtask) per row.
+          const sighting = sink.add('sighting', [id, ...seen.row, seen.firstSeen]);
+          if (sighting) await sighting;
           for (const [year, registrations] of seen.registrations) {
-            await sink.add('registration', [id, year, registrations]);
+            const registration = sink.add('registration', [id, year, registrations]);
+            if (registration) await registration;
           }
         }
         window.clear();

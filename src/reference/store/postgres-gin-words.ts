@@ -34,13 +34,7 @@ export function termFrequencies(elements: readonly string[] | null, shares: read
 /** The share of rows a tier word matches, at least as far as the statistics know. */
 export function share(frequencies: TermFrequencies, word: string, prefix: boolean): number {
   const { terms, shares } = frequencies;
-  let low = 0;
-  let high = terms.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (terms[mid]! < word) low = mid + 1;
-    else high = mid;
-  }
+  const low = firstAtOrAfter(terms, word);
   if (!prefix) return terms[low] === word ? shares[low]! : 0;
   // A prefix of one or two letters gathers thousands of words, each rare or not.
   if (word.length <= 2) return 1;
@@ -93,4 +87,16 @@ export function ginCondition(column: string, tier: Tier, frequencies: TermFreque
   }
   const indexed = `${column} @@ ${tsquery(tsTier(gathered.map(({ part }) => part)))}`;
   return gathered.length === tier.length ? indexed : `${indexed} and ts_match_vq(${column}, ${tsquery(tsTier(tier))})`;
+}
+
+/** The index of the first of `sorted` (by code unit) not before `word`; its length when none is. */
+export function firstAtOrAfter(sorted: readonly string[], word: string): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (sorted[mid]! < word) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }

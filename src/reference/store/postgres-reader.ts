@@ -58,19 +58,18 @@ function tieredKeys(key: string, table: string, tiers: readonly SearchTier[], pa
     const probe = `p${tier} as materialized (select ${key} from (select * from ${table} order by ${key} limit ${probeRows}) w
         where ${earlier} and ${probeRows} > 0 and ${condition} limit ${wanted})`;
     const unprobed = `${earlier} and ${probed} < ${wanted}`;
+    const fromProbe = `select ${key}, ${tier} as tier from p${tier} where ${probed} >= ${wanted}`;
+    const fromIndex = (when: string) => `select ${key}, ${tier} as tier from (select ${key} from ${table}
+        where ${unprobed} ${when} and ${condition} limit (select ${wanted})) f`;
     if (streets === undefined || streetWords === undefined) {
-      return [
-        probe,
-        `t${tier} as materialized (
-        select ${key}, ${tier} as tier from p${tier} where ${probed} >= ${wanted}
-        union all
-        select ${key}, ${tier} as tier from (select ${key} from ${table} where ${unprobed}
-          and ${condition} limit (select ${wanted})) f)`,
-      ];
+      return [probe, `t${tier} as materialized (${fromProbe} union all ${fromIndex('')})`];
     }
     // postgres-streets.ts: the tier's streets first; when they are few, the first rows of
     // each in key order, else the addresses' own index as above.
     const streetCount = `(select count(*) from s${tier})`;
+    const fromStreets = `select ${key}, ${tier} as tier from (select r.${key} from s${tier} cross join lateral
+          (select ${key} from ${table} a where a.street = s${tier}.street and ${check} order by ${key} limit ${wanted}) r
+        where ${unprobed} and ${streetCount} <= ${MOST_STREETS} order by r.${key} limit ${wanted}) g`;
     return [
       probe,
       // The words were told apart from house words as this server last read them; should an
@@ -83,15 +82,8 @@ function tieredKeys(key: string, table: string, tiers: readonly SearchTier[], pa
           )
           .join(' or ')})
         limit ${MOST_STREETS + 1})`,
-      `t${tier} as materialized (
-        select ${key}, ${tier} as tier from p${tier} where ${probed} >= ${wanted}
-        union all
-        select ${key}, ${tier} as tier from (select r.${key} from s${tier} cross join lateral
-          (select ${key} from ${table} a where a.street = s${tier}.street and ${check} order by ${key} limit ${wanted}) r
-          where ${unprobed} and ${streetCount} <= ${MOST_STREETS} order by r.${key} limit ${wanted}) g
-        union all
-        select ${key}, ${tier} as tier from (select ${key} from ${table} where ${unprobed}
-          and ${streetCount} > ${MOST_STREETS} and ${condition} limit (select ${wanted})) f)`,
+      `t${tier} as materialized (${fromProbe} union all ${fromStreets}
+        union all ${fromIndex(`and ${streetCount} > ${MOST_STREETS}`)})`,
     ];
   });
   const all = tiers.map((_, index) => `select ${key}, tier from t${index + 1}`).join(' union all ');

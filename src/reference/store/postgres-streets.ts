@@ -6,6 +6,7 @@
 // the addresses of those streets are read in key order from an index. The answer is the
 // same: every address row is still checked against the whole tier.
 import type { Tier } from '../search-tiers.ts';
+import { firstAtOrAfter } from './postgres-gin-words.ts';
 
 /** More streets than this and the addresses' own index answers instead (each street is an index probe). */
 export const MOST_STREETS = 256;
@@ -19,19 +20,8 @@ export const MOST_STREETS = 256;
 export function streetWords(tier: Tier, houseTerms: readonly string[]): Tier {
   return tier.filter(({ word, prefix }) => {
     if (prefix && word.length <= 2) return false;
-    const at = lowerBound(houseTerms, word);
+    const at = firstAtOrAfter(houseTerms, word);
     const next = houseTerms[at];
     return !(next !== undefined && (prefix ? next.startsWith(word) : next === word));
   });
-}
-
-function lowerBound(sorted: readonly string[], word: string): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (sorted[mid]! < word) low = mid + 1;
-    else high = mid;
-  }
-  return low;
 }
