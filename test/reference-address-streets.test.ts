@@ -1,6 +1,7 @@
-// PostgreSQL looks for a query's streets before their addresses (store/postgres-streets.ts);
-// the answers must be those of SQLite, which searches the addresses alone: a word a box or
-// house number holds ("a", "12") may be in the address only, and pages run in the same order.
+// Both databases look for a query's streets before their addresses (street-words.ts,
+// store/postgres-streets.ts, store/sqlite-streets.ts); the answers must be those of the
+// addresses' own index: a word a box or house number holds ("a", "12") may be in the
+// address only, or in its street's name, and pages run in the same order.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,6 +60,10 @@ beforeAll(async () => {
       ],
       ['6', '12', '', '1050', 'Jan Van Eyckstraat', 'Rue Jan Van Eyck', '', 'Elsene', 'Ixelles', 'current'],
       ['7', '9', 'A', '1050', 'Jan Van Eyckstraat', 'Rue Jan Van Eyck', '', 'Elsene', 'Ixelles', 'current'],
+      ['8', '3', '', '1000', '', 'Rue du 12 Juillet', '', 'Brussel', 'Bruxelles', 'current'],
+      ['9', '120', '', '1000', '', 'Rue du 12 Juillet', '', 'Brussel', 'Bruxelles', 'current'],
+      ['10', '12', '', '1000', 'Kerkstraat', 'Rue de l’Église', '', 'Brussel', 'Bruxelles', 'current'],
+      ['11', '12', 'B', '1040', 'Kerkstraat', 'Rue de l’Église', '', 'Etterbeek', 'Etterbeek', 'current'],
     ]),
   );
   await cliJson(server.database.env, ['data', 'import', 'addresses', addresses]);
@@ -79,6 +84,30 @@ describe('address search by street, then address', () => {
 
   it('finds a house number as a word of the address, whichever street', async () => {
     expect((await ids('q=jan%20van%2012')).ids).toEqual(['1', '6']);
+  });
+
+  it('finds a number in the street name as in a house number', async () => {
+    // "12": the name of 8 and 9, the house number of 1, 6, 10 and 11.
+    expect((await ids('q=juillet%2012')).ids).toEqual(['8', '9']);
+    expect((await ids('q=rue%2012')).ids).toEqual(['1', '6', '8', '9', '10', '11']);
+    // "3" whole: 5 and 8 only; typed on as "120", only 9.
+    expect((await ids('q=rue%203')).ids).toEqual(['5', '8']);
+    expect((await ids('q=juillet%20120')).ids).toEqual(['9']);
+    // The number before the last word, as a form sends "street number town": whole in every tier.
+    expect((await ids('q=12%20juillet')).ids).toEqual(['8', '9']);
+    expect((await ids('q=rue%203%20brux')).ids).toEqual(['8']);
+    expect((await ids('q=kerkstraat%2012%20brussel')).ids).toEqual(['10']);
+    expect((await ids('q=jan%20van%2012%20elsene')).ids).toEqual(['6']);
+    expect((await ids('q=ruysbroeck%20a%20bruxelles')).ids).toEqual(['1', '3']);
+  });
+
+  it('keeps the postcode and municipality filters, and a number being typed', async () => {
+    expect((await ids('q=kerkstraat%2012&zipcode=1040')).ids).toEqual(['11']);
+    expect((await ids('q=kerkstraat%2012&municipality=brussel')).ids).toEqual(['10']);
+    expect((await ids('q=kerkstraat%2012%20b')).ids).toEqual(['11', '10']);
+    // "1" being typed: house numbers 12 (10, 11) and the postcode 1000 (2), in key order.
+    expect((await ids('q=kerkstraat%201')).ids).toEqual(['2', '10', '11']);
+    expect((await ids('q=eglise%205')).ids).toEqual(['2']);
   });
 
   it('ranks the addresses of several streets in key order, page after page', async () => {

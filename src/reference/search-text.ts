@@ -14,8 +14,12 @@ export function fold(text: string): string {
 /** At most this many words of a query count: more only narrows what is already precise. */
 export const MAX_QUERY_WORDS = 8;
 
+/** The folded words of a text, in order. */
+export function textWords(text: string): string[] {
+  return fold(text).match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
 /** The folded words of a query, in order, duplicates dropped. */
 export function queryWords(text: string): string[] {
-  const words = fold(text).match(/[\p{L}\p{N}]+/gu) ?? [];
-  return [...new Set(words)].slice(0, MAX_QUERY_WORDS);
+  return [...new Set(textWords(text))].slice(0, MAX_QUERY_WORDS);
 }

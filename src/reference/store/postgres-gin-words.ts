@@ -8,6 +8,7 @@
 // table of our own and follows the data.
 import { escapeLiteral } from 'pg';
 import { type Tier, tsTier } from '../search-tiers.ts';
+import { firstAtOrAfter } from '../sorted-words.ts';
 
 /** A word in more than this share of rows is left out of the index condition, only checked. */
 const FREQUENT = 0.01;
@@ -87,16 +88,4 @@ export function ginCondition(column: string, tier: Tier, frequencies: TermFreque
   }
   const indexed = `${column} @@ ${tsquery(tsTier(gathered.map(({ part }) => part)))}`;
   return gathered.length === tier.length ? indexed : `${indexed} and ts_match_vq(${column}, ${tsquery(tsTier(tier))})`;
-}
-
-/** The index of the first of `sorted` (by code unit) not before `word`; its length when none is. */
-export function firstAtOrAfter(sorted: readonly string[], word: string): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (sorted[mid]! < word) low = mid + 1;
-    else high = mid;
-  }
-  return low;
 }

@@ -8,7 +8,8 @@ import type { DB } from '../../db/database.ts';
 import type { SourceName } from '../reference-source.ts';
 import { liveSchema, workingSchema } from './postgres-schemas.ts';
 import { searchTiers, type Tier, tsTier } from '../search-tiers.ts';
-import { MOST_STREETS, streetWords } from './postgres-streets.ts';
+import { MOST_STREETS } from './postgres-streets.ts';
+import { streetWords } from '../street-words.ts';
 import {
   ginCondition,
   NO_FREQUENCIES,

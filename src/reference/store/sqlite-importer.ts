@@ -4,9 +4,9 @@
 import fs from 'node:fs';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { SOURCES, type ReferenceSourceDefinition, type SourceName } from '../reference-source.ts';
-import { fold } from '../search-text.ts';
+import { fold, textWords } from '../search-text.ts';
 import type { ImportRecord, ReferenceImporter, StagingImport } from './reference-store.ts';
-import { SQLITE_FINISH } from './sqlite-indexes.ts';
+import { type FinishStep, SQLITE_FINISH } from './sqlite-indexes.ts';
 import { liveFile, referenceDir, removeAbandonedStaging, stagingFile } from './sqlite-files.ts';
 
 const SQL_TYPE = { int: 'integer', text: 'text', real: 'real' } as const;
@@ -28,6 +28,9 @@ export class SqliteReferenceImporter implements ReferenceImporter {
       'pragma journal_mode = off; pragma synchronous = off; pragma cache_size = -65536; pragma temp_store = file',
     );
     db.function('fold', { deterministic: true }, (text) => (text === null ? null : fold(String(text))));
+    // A text's words between spaces (" 12 a "), so a word is found whole or as a prefix with
+    // instr(). Called in ranges of rows (sqlite-indexes.ts, RangedStatement).
+    db.function('spaced_words', { deterministic: true }, (text) => ` ${textWords(String(text ?? '')).join(' ')} `);
     const inserts = new Map<string, StatementSync>();
     const transient = new Set(source.transient);
     for (const [table, columns] of Object.entries(source.tables)) {
@@ -50,7 +53,7 @@ export class SqliteReferenceImporter implements ReferenceImporter {
         db.exec('commit');
       },
       async finish(given) {
-        for (const statement of SQLITE_FINISH[source.name]) db.exec(statement);
+        for (const step of SQLITE_FINISH[source.name]) run(db, step);
         for (const table of transient) db.exec(`drop table temp.${table}`);
         const record = { ...given, rows: { ...given.rows } };
         for (const table of Object.keys(source.tables)) {
@@ -81,6 +84,22 @@ export class SqliteReferenceImporter implements ReferenceImporter {
       ImportRecord | null
     >;
   }
+}
+
+function run(db: DatabaseSync, step: FinishStep): void {
+  if (typeof step === 'string') {
+    db.exec(step);
+    return;
+  }
+  const statement = db.prepare(step.sql);
+  const { low, high } = db
+    .prepare(`select min(${step.key}) - 1 as low, max(${step.key}) as high from ${step.table}`)
+    .get() as {
+    low: number | null;
+    high: number | null;
+  };
+  if (low === null || high === null) return;
+  for (let after = low; after < high; after += step.rows) statement.run(after, after + step.rows);
 }
 
 export function readRecord(file: string): ImportRecord | null {

@@ -7,9 +7,11 @@ import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { SourceName } from '../reference-source.ts';
-import { ftsAllPrefixes, ftsTier, type PrefixTerms, searchTiers } from '../search-tiers.ts';
+import { ftsAllPrefixes, ftsTier, type PrefixTerms, searchTiers, type Tier } from '../search-tiers.ts';
 import { LONGEST_INDEXED_PREFIX } from './sqlite-indexes.ts';
 import { liveFile } from './sqlite-files.ts';
+import { row, rows, type Statements } from './sqlite-statements.ts';
+import { houseTerms, streetTier } from './sqlite-streets.ts';
 import type {
   AddressQuery,
   CodeLanguage,
@@ -27,6 +29,7 @@ class ReferenceFile {
   #db: DatabaseSync | undefined;
   #identity = '';
   #statements = new Map<string, StatementSync>();
+  #derived = new Map<string, unknown>();
 
   constructor(path: string) {
     this.#path = path;
@@ -54,9 +57,20 @@ class ReferenceFile {
     };
   }
 
+  /**
+   * What requests derive from the current file, read once for all of them (a live file is
+   * never written). `statement` is the request's snapshot, taken in the same synchronous
+   * run, so it reads the handle this is kept for.
+   */
+  derived<T>(name: string, statement: Statements, read: (statement: Statements) => T): T {
+    if (!this.#derived.has(name)) this.#derived.set(name, read(statement));
+    return this.#derived.get(name) as T;
+  }
+
   #reopen(identity: string): void {
     // Reads are synchronous, so no request is between two statements of the old file now.
     this.#statements = new Map();
+    this.#derived = new Map();
     this.#db?.close();
     // A live file is never written: an import builds a new one and renames it over this
     // path (sqlite-files.ts), and this handle keeps the file it opened. So it is opened
@@ -77,30 +91,15 @@ class ReferenceFile {
   }
 }
 
-type Statements = (sql: string) => StatementSync | undefined;
-
-const rows = (statement: StatementSync | undefined, ...params: (string | number | null)[]) =>
-  (statement?.all(...params) ?? []) as Row[];
-const row = (statement: StatementSync | undefined, ...params: (string | number | null)[]) =>
-  statement?.get(...params) as Row | undefined;
-
 /**
  * The rows of a page over ranked tiers (search-tiers.ts): each tier's match stops at the
  * rows needed so far, rows an earlier tier found are skipped. A tier is one statement
  * returning whole rows, not one statement a row: a page of addresses read row by row spent
- * more in the calls than in the search. `statement` takes the match, then `filters`, then
- * the number of rows wanted.
+ * more in the calls than in the search. `run` gives a tier's first `wanted` rows.
  */
-function tiered(
-  statement: StatementSync | undefined,
-  matches: readonly string[],
-  page: Page,
-  key: string,
-  filters: readonly (string | number)[] = [],
-): Row[] {
-  if (matches.length === 0) return [];
+function tiered(tiers: readonly Tier[], run: (tier: Tier, wanted: number) => Row[], page: Page, key: string): Row[] {
+  if (tiers.length === 0) return [];
   const wanted = page.offset + page.limit;
-  const run = (match: string) => rows(statement, match, ...filters, wanted);
   const seen = new Set<unknown>();
   const found: Row[] = [];
   const add = (hits: readonly Row[]): void => {
@@ -110,26 +109,32 @@ function tiered(
       found.push(hit);
     }
   };
-  const first = run(matches[0]!);
+  const first = run(tiers[0]!, wanted);
   add(first);
-  if (matches.length === 3 && first.length > 0 && first.length < wanted) {
+  if (tiers.length === 3 && first.length > 0 && first.length < wanted) {
     // The three tiers nest (search-tiers.ts: a row of one matches every later one). When
     // the first finds some rows but not a page, as a precise address does ("rue de la
     // station 24 schaerbeek"), the broadest runs next: if it finds no more rows than the
     // first, and not a page, the middle one can only find those same rows and is left out,
     // a third of the search saved. When the first finds nothing, a word is being typed and
     // the middle tier usually fills the page alone: the tiers run in order.
-    const broadest = run(matches[2]!);
-    if (broadest.length >= wanted || broadest.length > first.length) add(run(matches[1]!));
+    const broadest = run(tiers[2]!, wanted);
+    if (broadest.length >= wanted || broadest.length > first.length) add(run(tiers[1]!, wanted));
     add(broadest);
   } else {
-    for (const match of matches.slice(1)) {
+    for (const tier of tiers.slice(1)) {
       if (found.length >= wanted) break;
-      add(run(match));
+      add(run(tier, wanted));
     }
   }
   return found.slice(page.offset, wanted);
 }
+
+/** A tier run as one FTS5 MATCH: `statement` takes the match, then `filters`, then the number of rows wanted. */
+const matching =
+  (statement: StatementSync | undefined, match: (tier: Tier) => string, filters: readonly (string | number)[] = []) =>
+  (tier: Tier, wanted: number) =>
+    rows(statement, match(tier), ...filters, wanted);
 
 /** More whole terms than this and a long prefix stays a prefix query: the OR would cost more. */
 const MOST_PREFIX_TERMS = 64;
@@ -227,8 +232,11 @@ export class SqliteReferenceReader implements ReferenceReader {
       const zip = query.zipcode ? ` AND zipcode : "${query.zipcode}"` : '';
       const terms = prefixTerms(statement, 'enterprise_search');
       numbers = tiered(
-        statement('select rowid as number from enterprise_search where enterprise_search match ? limit ?'),
-        searchTiers(query.words ?? []).map((tier) => ftsTier(tier, 'names', terms) + zip),
+        searchTiers(query.words ?? []),
+        matching(
+          statement('select rowid as number from enterprise_search where enterprise_search match ? limit ?'),
+          (tier) => ftsTier(tier, 'names', terms) + zip,
+        ),
         query,
         'number',
       );
@@ -282,10 +290,16 @@ export class SqliteReferenceReader implements ReferenceReader {
     const terms = prefixTerms(statement, 'address_search');
     let filters = query.zipcode ? ` AND zipcode : "${query.zipcode}"` : '';
     if (query.municipality?.length) filters += ` AND ${ftsAllPrefixes(query.municipality, 'place', terms)}`;
-    return tiered(
+    const byIndex = matching(
       statement(`select a.* from (select rowid as r from address_search where address_search match ? limit ?) s
         cross join address a on a.seq = s.r`),
-      searchTiers(query.words).map((tier) => ftsTier(tier, undefined, terms) + filters),
+      (tier) => ftsTier(tier, undefined, terms) + filters,
+    );
+    const houseWords = this.#files.addresses.derived('house terms', statement, houseTerms);
+    return tiered(
+      searchTiers(query.words),
+      (tier, wanted) =>
+        (houseWords && streetTier(statement, tier, filters, terms, houseWords, wanted)) ?? byIndex(tier, wanted),
       query,
       'seq',
     );
@@ -354,12 +368,15 @@ export class SqliteReferenceReader implements ReferenceReader {
     // FTS5 returns matches in rowid (= seq, popularity) order: no sort, and the scan stops
     // at the rows needed, the filters applied on the way.
     return tiered(
-      statement(`select v.* from (select rowid as r from version_search where version_search match ?) s
+      searchTiers(query.words),
+      matching(
+        statement(`select v.* from (select rowid as r from version_search where version_search match ?) s
       cross join version v on v.seq = s.r ${filter} limit ?`),
-      searchTiers(query.words).map((tier) => ftsTier(tier, undefined, terms)),
+        (tier) => ftsTier(tier, undefined, terms),
+        params,
+      ),
       query,
       'seq',
-      params,
     );
   }
 

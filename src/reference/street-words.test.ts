@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { streetWords } from './postgres-streets.ts';
-import { searchTiers } from '../search-tiers.ts';
+import { searchTiers } from './search-tiers.ts';
+import { streetWords } from './street-words.ts';
 
 // House and box numbers' words, sorted: "12", "12a", "a" (box A), "bis".
 const houseTerms = ['12', '12a', '16', 'a', 'bis'];
