@@ -72,14 +72,27 @@ export async function claimDue(
     .orderBy('ranked.next_attempt_at')
     .limit(claim.limit);
   // PostgreSQL allows no row lock beside a window function: the ids are locked in a query of their own.
+  // That query and the update repeat the due conditions on the row itself: the ranking read
+  // the queue as it was when the statement began, so a row another worker claimed since
+  // (and committed) is still in it; READ COMMITTED re-checks a locked or updated row's own
+  // conditions against its newest version, which is no longer due, and so leaves it out.
   const ids =
     dialect === 'postgres'
-      ? db.selectFrom('webhook_deliveries').select('id').where('id', 'in', due).forUpdate().skipLocked()
+      ? db
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          .where('id', 'in', due)
+          .where('status', '=', 'pending')
+          .where('next_attempt_at', '<=', claim.now)
+          .forUpdate()
+          .skipLocked()
       : due;
   const claimed = await db
     .updateTable('webhook_deliveries')
     .set({ next_attempt_at: claim.leaseUntil, claim_id: claim.claimId })
     .where('id', 'in', ids)
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', claim.now)
     .returning(['id', 'event_id', 'distribution_id', 'url', 'host', 'attempts', 'round_start'])
     .execute();
   if (claimed.length === 0) return [];
