@@ -73,7 +73,14 @@ it('gives each due delivery to one of several workers claiming at once', async (
           const claimed = await database.handle.db
             .transaction()
             .execute((trx) =>
-              claimDue(trx, database.handle.dialect, { now, leaseUntil, claimId, limit: 2, perHost: 10, busyHosts: [] }),
+              claimDue(trx, database.handle.dialect, {
+                now,
+                leaseUntil,
+                claimId,
+                limit: 2,
+                perHost: 10,
+                busyHosts: [],
+              }),
             );
           if (claimed.length === 0) return;
           for (const delivery of claimed) {
