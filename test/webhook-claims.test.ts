@@ -69,23 +69,14 @@ it('gives each due delivery to one of several workers claiming at once', async (
     await Promise.all(
       Array.from({ length: workers }, async () => {
         for (;;) {
-          const claimId = newRowId();
+          const claim = { now, leaseUntil, claimId: newRowId(), limit: 2, perHost: 10, busyHosts: [] };
           const claimed = await database.handle.db
             .transaction()
-            .execute((trx) =>
-              claimDue(trx, database.handle.dialect, {
-                now,
-                leaseUntil,
-                claimId,
-                limit: 2,
-                perHost: 10,
-                busyHosts: [],
-              }),
-            );
+            .execute((trx) => claimDue(trx, database.handle.dialect, claim));
           if (claimed.length === 0) return;
           for (const delivery of claimed) {
             if (claimedBy.has(delivery.id)) duplicates.push(delivery.id);
-            claimedBy.set(delivery.id, claimId);
+            claimedBy.set(delivery.id, claim.claimId);
           }
         }
       }),
