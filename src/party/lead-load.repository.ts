@@ -1,11 +1,12 @@
 // Loads whole leads (docs/design.md section 2: the lead with its prospect, risk objects and
 // their current revisions, packages, policies and coverages) in two statements however
 // many leads and however many rows each has: their heads, then every row hanging off them
-// in one union, grouped and ordered here. A page of 100 leads is 2 statements, a merge's
-// load is 2 round trips on PostgreSQL, where the head is locked for the write.
+// in one union, grouped and ordered here. A page of 100 leads is 2 statements. A merge
+// loads its one lead in one statement, the head being one more branch of the union; on
+// PostgreSQL a statement before it locks the head for the write (2 round trips).
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
-import { run, statement } from '../db/statements.ts';
+import { dialectOf, prepared, run, runText, statement } from '../db/statements.ts';
 import { withoutNulls } from './merge.ts';
 import type { Document, InsurancePolicy, LeadAggregate, RiskObject } from './party.aggregate.ts';
 import type { PartyType, RiskObjectType } from './party.table.ts';
@@ -28,7 +29,7 @@ interface HeadRow {
 
 /** One row of any part; what each column holds depends on `part` (see the statement). */
 interface PartRow {
-  part: 'ref' | 'callback' | 'risk_object' | 'package' | 'policy' | 'policy_ref' | 'coverage';
+  part: 'head' | 'ref' | 'callback' | 'risk_object' | 'package' | 'policy' | 'policy_ref' | 'coverage';
   owner: string;
   id: string | null;
   t1: string | null;
@@ -37,6 +38,7 @@ interface PartRow {
   t4: string | null;
   t5: string | null;
   t6: string | null;
+  t7: string | null;
   n1: number | string | null;
   n2: number | string | null;
   data: string | null;
@@ -48,36 +50,62 @@ const heads = statement('lead_heads', {
   sqlite: `${HEAD} where p.id in (select value from json_each(?1))`,
   postgres: `${HEAD} where p.id = any($1::text[])`,
 });
-/** The write's lock: concurrent merges into one party queue up instead of failing their version check. */
-const headForUpdate = statement('lead_head_for_update', {
-  sqlite: `${HEAD} where p.id = ?1`,
-  postgres: `${HEAD} where p.id = $1 for update of p`,
-});
+/**
+ * The write's lock on PostgreSQL: concurrent merges into one party queue up instead of
+ * failing their version check. SQLite has one writer at a time and needs none.
+ */
+const LOCK_HEAD = prepared('lead_head_for_update', 'select 1 from parties where id = $1 for update');
 
 const parts = (ids: string) => `
   select 'ref' as part, entity_id as owner, cast(null as text) as id, company as t1, ref as t2, created_at as t3,
-    cast(null as text) as t4, cast(null as text) as t5, cast(null as text) as t6, cast(null as integer) as n1, cast(null as integer) as n2, cast(null as text) as data
+    cast(null as text) as t4, cast(null as text) as t5, cast(null as text) as t6, cast(null as text) as t7,
+    cast(null as integer) as n1, cast(null as integer) as n2, cast(null as text) as data
     from external_refs where entity_type = 'party' and entity_id ${ids}
-  union all select 'callback', party_id, null, url, created_at, null, null, null, null, null, null, null from party_callbacks where party_id ${ids}
-  union all select 'risk_object', o.party_id, o.id, o.type, o.vin, o.created_at, o.updated_at, r.id, r.created_at, o.position, r.revision_nr, r.data
+  union all select 'callback', party_id, null, url, created_at, null, null, null, null, null, null, null, null from party_callbacks where party_id ${ids}
+  union all select 'risk_object', o.party_id, o.id, o.type, o.vin, o.created_at, o.updated_at, r.id, r.created_at, null, o.position, r.revision_nr, r.data
     from risk_objects o join risk_object_revisions r on r.id = o.current_revision_id where o.party_id ${ids} and o.removed_at is null
-  union all select 'package', party_id, id, null, null, created_at, updated_at, null, null, position, null, data from policy_packages where party_id ${ids}
-  union all select 'policy', party_id, id, policy_package_id, null, created_at, updated_at, null, null, position, null, data from insurance_policies where party_id ${ids}
-  union all select 'policy_ref', r.entity_id, null, r.company, r.ref, r.created_at, null, null, null, null, null, null
+  union all select 'package', party_id, id, null, null, created_at, updated_at, null, null, null, position, null, data from policy_packages where party_id ${ids}
+  union all select 'policy', party_id, id, policy_package_id, null, created_at, updated_at, null, null, null, position, null, data from insurance_policies where party_id ${ids}
+  union all select 'policy_ref', r.entity_id, null, r.company, r.ref, r.created_at, null, null, null, null, null, null, null
     from external_refs r join insurance_policies i on i.id = r.entity_id where r.entity_type = 'policy' and i.party_id ${ids}
-  union all select 'coverage', c.insurance_policy_id, c.id, c.risk_object_id, null, null, null, null, null, c.position, null, c.data
+  union all select 'coverage', c.insurance_policy_id, c.id, c.risk_object_id, null, null, null, null, null, null, c.position, null, c.data
     from coverages c join insurance_policies i on i.id = c.insurance_policy_id where i.party_id ${ids}`;
 const children = statement('lead_parts', {
   sqlite: parts('in (select value from json_each(?1))'),
   postgres: parts('= any($1::text[])'),
 });
-/** One lead's parts, as a merge loads them: an equality SQLite looks up once per branch. */
-const childrenOfOne = statement('lead_parts_of_one', { sqlite: parts('= ?1'), postgres: parts('= $1') });
+/** The head as a row of the parts' union: owner is the party, id the lead, version in n2. */
+const headAsPart = (id: string) => `
+  select 'head' as part, p.id as owner, l.id as id, l.origin as t1, l.backref as t2, l.source as t3, l.created_at as t4,
+    l.updated_at as t5, p.distribution_id as t6, p.type as t7, cast(null as integer) as n1, p.version as n2, p.data as data
+    from parties p join leads l on l.party_id = p.id where p.id ${id}
+  union all`;
+/** One whole lead, as a merge loads it: its head and parts with an equality SQLite looks up once per branch. */
+const leadOfOne = statement('lead_of_one', {
+  sqlite: `${headAsPart('= ?1')} ${parts('= ?1')}`,
+  postgres: `${headAsPart('= $1')} ${parts('= $1')}`,
+});
 
 /** Loads the whole lead to change it; on PostgreSQL its party row stays locked to the commit. */
 export async function loadLeadForUpdate(db: Db, partyId: string): Promise<LeadAggregate | undefined> {
-  const [head] = await run<HeadRow>(db, headForUpdate, [partyId]);
-  return head === undefined ? undefined : assemble([head], await run<PartRow>(db, childrenOfOne, [partyId]))[0];
+  if (dialectOf(db) === 'postgres') await runText(db, LOCK_HEAD, [partyId]);
+  const rows = await run<PartRow>(db, leadOfOne, [partyId]);
+  const head = rows.find((row) => row.part === 'head');
+  if (head === undefined) return undefined;
+  const headRow: HeadRow = {
+    lead_id: head.id!,
+    origin: head.t1,
+    backref: head.t2,
+    source: head.t3,
+    created_at: head.t4!,
+    updated_at: head.t5!,
+    party_id: head.owner,
+    distribution_id: head.t6!,
+    type: head.t7 as PartyType,
+    data: head.data!,
+    version: head.n2!,
+  };
+  return assemble([headRow], rows)[0];
 }
 
 /** Loads the whole lead, to read it. */
