@@ -66,7 +66,8 @@ export function registerMetrics(app: FastifyInstance, statements: StatementCount
   });
   app.decorate('metrics', metrics);
 
-  app.addHook('onResponse', async (request, reply) => {
+  // A callback hook, not an async one: it does no I/O, and every request pays for the promise.
+  app.addHook('onResponse', (request, reply, done) => {
     const labels = {
       method: request.method,
       // The route pattern (/v1/api/distributions/:distribution_id/...), never the raw URL.
@@ -75,6 +76,7 @@ export function registerMetrics(app: FastifyInstance, statements: StatementCount
     };
     metrics.httpRequests.inc(labels);
     metrics.httpRequestDuration.observe(labels, reply.elapsedTime / 1000);
+    done();
   });
 
   app.get(
