@@ -251,10 +251,33 @@ export interface ReferenceBenchResult {
   readonly pushes: { label: string; requestsPerSecond: number; p99Ms: number }[];
 }
 
+/** The same GETs at the benchmark's connections, then one at a time: the time a request takes without waiting behind the others. */
+async function loadAndAlone(
+  server: ServerProcess,
+  token: string,
+  paths: string[],
+  options: BenchOptions,
+  pinning: Pinning,
+): Promise<{ load: ReferenceLoadResult; alone: ReferenceLoadResult }> {
+  const spec = {
+    url: server.url,
+    token,
+    paths,
+    connections: options.connections,
+    warmupSeconds: options.warmupSeconds,
+    durationSeconds: options.durationSeconds,
+    serverPid: server.pid,
+  };
+  const load = await runReferenceLoad(spec, pinning);
+  const alone = await runReferenceLoad({ ...spec, connections: 1 }, pinning);
+  return { load, alone };
+}
+
 async function benchDialect(
   dialect: 'sqlite' | 'postgres',
   full: Dataset,
   tenth: Dataset,
+  requests: Record<string, string[]>,
   options: BenchOptions,
   pinning: Pinning,
 ): Promise<ReferenceBenchResult> {
@@ -277,20 +300,9 @@ async function benchDialect(
       }
     }
     server = await startServer('src/server.ts', env, { pinning, readyPath: '/healthz' });
-    for (const [label, paths] of Object.entries(await workloads(full))) {
+    for (const [label, paths] of Object.entries(requests)) {
       log(`reference ${dialect}: ${label}`);
-      const spec = {
-        url: server.url,
-        token: db.token,
-        paths,
-        connections: options.connections,
-        warmupSeconds: options.warmupSeconds,
-        durationSeconds: options.durationSeconds,
-        serverPid: server.pid,
-      };
-      const load = await runReferenceLoad(spec, pinning);
-      // One request at a time: the time a request takes without waiting behind 49 others.
-      const alone = await runReferenceLoad({ ...spec, connections: 1 }, pinning);
+      const { load, alone } = await loadAndAlone(server, db.token, paths, options, pinning);
       log(
         `  ${load.requestsPerSecond.toFixed(0)} req/s, p50 ${load.p50Ms.toFixed(2)} ms, p99 ${load.p99Ms.toFixed(2)} ms, ${load.serverCpuMsPerRequest?.toFixed(3)} ms CPU/request, failures ${load.failures}${load.firstFailure ? ` (${load.firstFailure})` : ''}; alone p50 ${alone.p50Ms.toFixed(2)} ms, p99 ${alone.p99Ms.toFixed(2)} ms`,
       );
@@ -401,20 +413,10 @@ function renderReference(
  * no auth, no database, at the same connections and alone. A read cannot be quicker than this
  * on this machine, and at 50 connections on one core its p99 is mostly queueing behind the rest.
  */
-async function measureFloor(full: Dataset, options: BenchOptions, pinning: Pinning): Promise<FloorResult> {
+async function measureFloor(paths: string[], options: BenchOptions, pinning: Pinning): Promise<FloorResult> {
   const server = await startServer('bench/echo-server.ts', {}, { pinning, readyPath: '/' });
   try {
-    const spec = {
-      url: server.url,
-      token: 'none',
-      paths: (await workloads(full))['address by id']!,
-      connections: options.connections,
-      warmupSeconds: options.warmupSeconds,
-      durationSeconds: options.durationSeconds,
-      serverPid: server.pid,
-    };
-    const load = await runReferenceLoad(spec, pinning);
-    const alone = await runReferenceLoad({ ...spec, connections: 1 }, pinning);
+    const { load, alone } = await loadAndAlone(server, 'none', paths, options, pinning);
     log(
       `reference floor (bare Fastify GET): ${load.requestsPerSecond.toFixed(0)} req/s, p99 ${load.p99Ms.toFixed(2)} ms, ${load.serverCpuMsPerRequest?.toFixed(3)} ms CPU/request`,
     );
@@ -439,9 +441,12 @@ export async function referenceBenchmark(options: BenchOptions, pinning: Pinning
     .join(' ');
   const full = await dataset(scale);
   const tenth = await dataset(Math.round(scale * 1000) / 10_000);
-  const floor = await measureFloor(full, options, pinning);
+  // Drawn once from the full data (reading it takes a while), for the floor and both databases alike.
+  const requests = await workloads(full);
+  const floor = await measureFloor(requests['address by id']!, options, pinning);
   const results: ReferenceBenchResult[] = [];
-  for (const dialect of options.databases) results.push(await benchDialect(dialect, full, tenth, options, pinning));
+  for (const dialect of options.databases)
+    results.push(await benchDialect(dialect, full, tenth, requests, options, pinning));
   const output = path.resolve(ROOT, process.env.BENCH_REFERENCE_OUTPUT ?? 'docs/benchmarks-reference.md');
   fs.writeFileSync(output, renderReference(results, floor, full, options, scale, startedAt, loadAtStart));
   fs.writeFileSync(
