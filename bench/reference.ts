@@ -394,10 +394,12 @@ function renderReference(
       '|---|---|---|---|---|---|---|---|---|',
     );
     for (const { label, result: r, alone } of result.loads) {
-      // DESIGN targets: exact lookups under 5 ms, searches under 20 ms (p99, SQLite, full scale).
+      // DESIGN targets: exact lookups under 5 ms, searches under 20 ms (p99, SQLite, full scale),
+      // judged both ways: at the benchmark's connections, and for a request on its own.
       const target = label.includes(' by ') ? 5 : 20;
+      const verdict = (p99: number) => (p99 < target ? 'met' : 'missed');
       lines.push(
-        `| ${label} | ${r.requestsPerSecond.toFixed(0)} | ${r.p50Ms.toFixed(2)} ms | ${r.p99Ms.toFixed(2)} ms | ${target} ms ${r.p99Ms < target ? 'met' : 'missed'} | ${r.serverCpuMsPerRequest?.toFixed(3) ?? '?'} ms | ${r.failures} | ${alone.p50Ms.toFixed(2)} ms | ${alone.p99Ms.toFixed(2)} ms |`,
+        `| ${label} | ${r.requestsPerSecond.toFixed(0)} | ${r.p50Ms.toFixed(2)} ms | ${r.p99Ms.toFixed(2)} ms | ${target} ms: ${verdict(r.p99Ms)} at ${options.connections} connections, ${verdict(alone.p99Ms)} alone | ${r.serverCpuMsPerRequest?.toFixed(3) ?? '?'} ms | ${r.failures} | ${alone.p50Ms.toFixed(2)} ms | ${alone.p99Ms.toFixed(2)} ms |`,
       );
     }
     lines.push('', '### Pushes while importing', '', '| | req/s | p99 |', '|---|---|---|');
