@@ -1,17 +1,20 @@
 // `lead-intake data import|status` as an operator runs them, against the published
 // formats: the KBO dump as a folder or a zip, BeST CSVs plain or gzipped, EEA CSVs in both
 // header spellings; a wrong file is refused by name; a new import replaces the old one
-// while the server serves.
+// while the server serves, and while it runs holds nothing that pushes or reads wait for.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
 import { main } from '../src/cli/main.ts';
-import { childEnv, cliJson, runCli } from './support/cli.ts';
+import { childEnv, cliJson, printedJson, runCli, runCliProcess } from './support/cli.ts';
 import { callApi } from './support/api-client.ts';
 import { createTenant, startTestServer, type Tenant, type TestServer } from './support/test-server.ts';
+import { pushLead } from './support/lead-client.ts';
 import {
   BRUSSELS_ADDRESSES,
+  type BestRow,
   bestCsv,
   eeaFiles,
   gzip,
@@ -179,5 +182,56 @@ describe('data status and the command line', () => {
     const missing = await importData('vehicles', '/nonexistent/file.csv');
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('/nonexistent/file.csv: no such file or folder');
+  });
+});
+
+// Last: it leaves other addresses loaded than the tests above expect.
+describe('an import in progress', () => {
+  it('holds nothing that pushes or reads wait for while it runs: an import process parked mid-file', async () => {
+    const current = path.join(tempDir(), 'openaddress-bebru.csv');
+    fs.writeFileSync(current, bestCsv(BRUSSELS_ADDRESSES));
+    await cliJson(server.database.env, ['data', 'import', 'addresses', current]);
+    // A named pipe as the input: the import reads what is written and waits for the rest.
+    const fifo = path.join(tempDir(), 'openaddress-bebru.csv');
+    execFileSync('mkfifo', [fifo]);
+    const importing = runCliProcess(server.database.env, ['data', 'import', 'addresses', fifo]);
+    const rows = Array.from(
+      { length: 3_000 },
+      (_, i): BestRow => [
+        `${1000 + i}`,
+        `${i + 1}`,
+        '',
+        '1000',
+        'Teststraat',
+        'Rue du Test',
+        '',
+        'Brussel',
+        'Bruxelles',
+        'current',
+      ],
+    );
+    const lines = bestCsv(rows).split('\n');
+    const writer = fs.createWriteStream(fifo);
+    // Far more than a pipe holds: the write completes only once the import has read most of it.
+    await new Promise<void>((resolve, reject) =>
+      writer.write(`${lines.slice(0, -2).join('\n')}\n`, (error) => (error ? reject(error) : resolve())),
+    );
+
+    const pusher = await createTenant(server.database.handle, ['leads:write']);
+    for (let i = 0; i < 5; i++) {
+      const pushed = await pushLead(server, pusher, 'customers', {
+        prospect: { first_name: 'During', last_name: `Import ${i}` },
+      });
+      expect(pushed.status).toBe(201);
+    }
+    // The old data still answers, and the new is not there yet.
+    expect((await callApi(server, tenant, 'GET', '/addresses/6')).status).toBe(200);
+    expect((await callApi(server, tenant, 'GET', '/addresses/1000')).status).toBe(404);
+
+    writer.end(`${lines.at(-2)}\n`);
+    const summary = printedJson(await importing);
+    expect(summary.rows).toEqual({ address: 3_000 });
+    expect((await callApi(server, tenant, 'GET', '/addresses/1000')).status).toBe(200);
+    expect((await callApi(server, tenant, 'GET', '/addresses/6')).status).toBe(404);
   });
 });

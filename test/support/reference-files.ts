@@ -195,7 +195,7 @@ const BEST_HEADER = [
   'status',
 ];
 
-type BestRow = [
+export type BestRow = [
   id: string,
   house: string,
   box: string,
