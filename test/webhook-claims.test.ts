@@ -3,7 +3,9 @@
 // worker's claim committed must not take that worker's rows once their locks are released.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { newRowId } from '../src/db/ids.ts';
+import type { LeadResponse } from '../src/party/index.ts';
 import { claimDue } from '../src/webhooks/delivery.repository.ts';
+import { WebhookOutbox } from '../src/webhooks/webhook.outbox.ts';
 import { createTenant, createTestDatabase, dialect, type Tenant, type TestDatabase } from './support/test-server.ts';
 
 let database: TestDatabase;
@@ -17,47 +19,25 @@ afterAll(async () => {
   await database?.drop();
 });
 
+/**
+ * `count` due deliveries of one event, written by the outbox as a push writes them, to
+ * receivers on 7 hosts. Only the fields the outbox reads of the lead are given.
+ */
 async function queueDeliveries(count: number, at: string): Promise<void> {
-  const eventId = newRowId();
-  await database.handle.db
-    .insertInto('webhook_events')
-    .values({
-      id: eventId,
-      distribution_id: tenant.distributionId,
-      type: 'lead.created',
-      lead_id: newRowId(),
-      party_id: newRowId(),
-      payload: '{}',
-      created_at: at,
-    })
-    .execute();
-  await database.handle.db
-    .insertInto('webhook_deliveries')
-    .values(
-      Array.from({ length: count }, (_, i) => ({
-        id: newRowId(),
-        event_id: eventId,
-        distribution_id: tenant.distributionId,
-        url: `http://receiver-${i % 7}.example/hook`,
-        host: `receiver-${i % 7}.example`,
-        status: 'pending' as const,
-        next_attempt_at: at,
-        claim_id: null,
-        attempts: 0,
-        round_start: 0,
-        last_status_code: null,
-        last_error: null,
-        created_at: at,
-        updated_at: at,
-      })),
-    )
-    .execute();
+  const callbacks = Array.from({ length: count }, (_, i) => `http://receiver-${i % 7}.example/hook/${i}`);
+  const lead = { id: newRowId(), party_id: newRowId(), prospect: { callbacks } } as unknown as LeadResponse;
+  await new WebhookOutbox().record(database.handle.db, {
+    type: 'lead.created',
+    lead,
+    distributionId: tenant.distributionId,
+    at,
+  });
 }
 
 // The race needs one claim's read to fall before another's commit and its lock after it: many
 // small claims over several rounds make that all but certain to happen (before the fix, most runs caught it).
 it('gives each due delivery to one of several workers claiming at once', async () => {
-  for (let round = 0; round < 5; round++) {
+  for (let round = 0; round < 10; round++) {
     const count = 300;
     const now = new Date().toISOString();
     await queueDeliveries(count, now);
