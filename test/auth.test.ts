@@ -95,9 +95,11 @@ describe('401 Unauthenticated', () => {
   });
 
   it('for a token that expired after it was used', async () => {
-    const issued = await token(['leads:write'], { expiresAt: new Date(Date.now() + 400) });
+    // Room for the first push on a busy machine; then wait until just past the expiry.
+    const expiresAt = new Date(Date.now() + 1_500);
+    const issued = await token(['leads:write'], { expiresAt });
     expect((await pushLead(`apikey ${issued.token}`)).status).not.toBe(401);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await new Promise((resolve) => setTimeout(resolve, expiresAt.getTime() - Date.now() + 50));
     expectUnauthenticated(await pushLead(`apikey ${issued.token}`));
   });
 
