@@ -4,7 +4,7 @@
 // object": one diff serves both, and the rows written are exactly the objects changed.
 import type { Changeset } from './changeset.ts';
 import type { MergeResult } from './merge.ts';
-import { refKey, type ExternalRef, type LeadAggregate } from './party.aggregate.ts';
+import { refKey, type ExternalRef, type InsurancePolicy, type LeadAggregate } from './party.aggregate.ts';
 
 export function diffAggregates(stored: LeadAggregate | undefined, merged: LeadAggregate, now: string): MergeResult {
   const storedObjects = byId(stored?.riskObjects);
@@ -26,13 +26,25 @@ export function diffAggregates(stored: LeadAggregate | undefined, merged: LeadAg
     head: undefined,
     partyRefs: added(stored?.refs ?? [], merged.refs),
     callbacks: merged.callbacks.filter((url) => !stored?.callbacks.includes(url)),
-    riskObjects: { insert: objects.insert, update: objects.update, remove: removed },
+    riskObjects: {
+      insert: objects.insert,
+      update: objects.update,
+      remove: removed,
+      releaseVins: objects.update
+        .filter((object) => releases(storedObjects.get(object.id)!.vin, object.vin))
+        .map((object) => object.id),
+    },
     revisions: [
       ...objects.insert,
       ...objects.update.filter((object) => object.current !== storedObjects.get(object.id)!.current),
     ].map((object) => ({ riskObjectId: object.id, revision: object.current })),
     packages,
-    policies,
+    policies: {
+      ...policies,
+      releaseNumbers: policies.update
+        .filter((policy) => releases(numberOf(storedPolicies.get(policy.id)!), numberOf(policy)))
+        .map((policy) => policy.id),
+    },
     policyRefs: [
       ...policies.insert.flatMap((policy) =>
         policy.refs.map((ref) => ({ policyId: policy.id, ref, at: policy.created_at })),
@@ -64,6 +76,17 @@ export function diffAggregates(stored: LeadAggregate | undefined, merged: LeadAg
       0;
   if (!changed) return { lead: stored, changes };
   return { lead: { ...merged, version: stored.version + 1, updated_at: now }, changes: { ...changes, head: 'update' } };
+}
+
+/** A unique value given up: held before, another (or none) now. */
+function releases(stored: string | null, merged: string | null): boolean {
+  return stored !== null && stored !== merged;
+}
+
+/** The value of the unique index insurance_policies_number (rule 9), when the policy has one. */
+function numberOf(policy: InsurancePolicy): string | null {
+  const { insurance_company: company, policy_nr: number } = policy.data;
+  return typeof company === 'string' && typeof number === 'string' ? JSON.stringify([company, number]) : null;
 }
 
 function byId<T extends { readonly id: string }>(items: readonly T[] | undefined): Map<string, T> {

@@ -143,8 +143,11 @@ export async function applyChangeset(
   options: { matchKey: string | null; pushLog?: PushLogRow },
 ): Promise<void> {
   if (changes.head === 'update') await updateHead(db, lead, options.matchKey);
-  await updateChildren(db, changes);
+  // New rows go in before the updates, which may point at them (a stored policy moved to a
+  // package this push adds); values they take from updated rows were released first.
+  await releaseUniqueValues(db, changes);
   await insertRows(db, newRows(lead, changes, options));
+  await updateChildren(db, changes);
 }
 
 async function updateHead(db: Db, lead: LeadAggregate, matchKey: string | null): Promise<void> {
@@ -157,16 +160,27 @@ async function updateHead(db: Db, lead: LeadAggregate, matchKey: string | null):
   if (!postgres) await run(db, leadUpdate, leadRow);
 }
 
-async function updateChildren(db: Db, changes: Changeset): Promise<void> {
-  const { riskObjects, packages, policies, coverages } = changes;
-  // Unique values (a car's VIN, a policy's company + number) may move between the party's
-  // rows in one merge, a swap included: rows leave the unique indexes first (removed, or
-  // their value cleared), then take their new values, so no row meets another's old value.
+/**
+ * Unique values (a car's VIN, a policy's company + number) may move between the party's rows
+ * in one merge, a swap included, and a new row may take a value an updated one gives up:
+ * rows leave the unique indexes first (removed, or their released value cleared), then the
+ * inserts and updates give every row its new value, so no row meets another's old value.
+ * Replaced coverages go now too, before the new ones of their policies are inserted.
+ */
+async function releaseUniqueValues(db: Db, changes: Changeset): Promise<void> {
+  const { riskObjects, policies, coverages } = changes;
   if (riskObjects.remove.length > 0)
     await run(db, removeRiskObjects, [riskObjects.remove[0]!.updated_at, riskObjects.remove.map((o) => o.id)]);
-  if (riskObjects.update.length > 1) await run(db, clearVins, [riskObjects.update.map((o) => o.id)]);
-  if (policies.update.length > 1) await run(db, clearPolicyNumbers, [policies.update.map((p) => p.id)]);
+  // A value released with no other row written could be taken by nobody: no statement.
+  if (riskObjects.releaseVins.length > 0 && riskObjects.update.length + riskObjects.insert.length > 1)
+    await run(db, clearVins, [riskObjects.releaseVins]);
+  if (policies.releaseNumbers.length > 0 && policies.update.length + policies.insert.length > 1)
+    await run(db, clearPolicyNumbers, [policies.releaseNumbers]);
+  if (coverages.deleteFor.length > 0) await run(db, deleteCoverages, [coverages.deleteFor]);
+}
 
+async function updateChildren(db: Db, changes: Changeset): Promise<void> {
+  const { riskObjects, packages, policies } = changes;
   await updateRows(
     db,
     RISK_OBJECT_UPDATES,
@@ -182,7 +196,6 @@ async function updateChildren(db: Db, changes: Changeset): Promise<void> {
     POLICY_UPDATES,
     policies.update.map((p) => [p.id, ...policyColumns(p)]),
   );
-  if (coverages.deleteFor.length > 0) await run(db, deleteCoverages, [coverages.deleteFor]);
 }
 
 function policyColumns(policy: LeadAggregate['policies'][number]): Row {

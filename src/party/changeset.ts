@@ -26,13 +26,20 @@ export interface Changeset {
     readonly insert: readonly RiskObject[];
     /** Objects whose current revision, VIN or updated_at changed. */
     readonly update: readonly RiskObject[];
+    /** Updated objects that give up a VIN they held: another row of this write may take it. */
+    readonly releaseVins: readonly string[];
     /** Objects a party update left out: marked removed, their revisions kept. */
     readonly remove: readonly RiskObject[];
   };
   /** New revisions: the first of each new object and the next of each revised one (rule 7). */
   readonly revisions: readonly { readonly riskObjectId: string; readonly revision: RiskObjectRevision }[];
   readonly packages: { readonly insert: readonly PolicyPackage[]; readonly update: readonly PolicyPackage[] };
-  readonly policies: { readonly insert: readonly InsurancePolicy[]; readonly update: readonly InsurancePolicy[] };
+  readonly policies: {
+    readonly insert: readonly InsurancePolicy[];
+    readonly update: readonly InsurancePolicy[];
+    /** Updated policies that give up an insurance company + policy number they held. */
+    readonly releaseNumbers: readonly string[];
+  };
   /** External refs added to policies, new policies' refs included. */
   readonly policyRefs: readonly { readonly policyId: string; readonly ref: ExternalRef; readonly at: string }[];
   readonly coverages: {
