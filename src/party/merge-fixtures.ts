@@ -2,7 +2,7 @@
 // uniqueness): pushes written as a client writes its body, ids that repeat from run to
 // run, and leads "as stored" after a first push. Used by the *.test.ts files beside it.
 import type { LeadBody } from './lead.schema.ts';
-import { mergePush, type IdSource, type MergeContext, type MergeResult } from './merge.ts';
+import { mergePush, type IdSource, type MergeContext, type PushMergeResult } from './merge.ts';
 import type { LeadAggregate } from './party.aggregate.ts';
 import type { PushCandidates } from './party.repository.ts';
 import type { PartyType } from './party.table.ts';
@@ -46,7 +46,7 @@ export function storedAfter(first: LeadPush, ids: IdSource = countingIds()): Lea
 }
 
 /** `second` merged into the lead `first` made, at T1. */
-export function mergedAfter(first: LeadPush, second: LeadPush): MergeResult & { stored: LeadAggregate } {
+export function mergedAfter(first: LeadPush, second: LeadPush): PushMergeResult & { stored: LeadAggregate } {
   const ids = countingIds();
   const stored = storedAfter(first, ids);
   return { stored, ...mergePush(stored, DISTRIBUTION, second, at(T1, ids)) };

@@ -8,6 +8,7 @@ import { diffAggregates } from './aggregate-diff.ts';
 import { RevisionMaker, withoutNulls, type MergeContext, type MergeResult } from './merge.ts';
 import { nextPosition, type Document, type LeadAggregate, type RiskObject } from './party.aggregate.ts';
 import type { RiskObjectType } from './party.table.ts';
+import { canonicalId } from './push.ts';
 
 /** RFC 7396 section 2: objects merge member by member, null removes, anything else replaces. */
 export function applyMergePatch(target: unknown, patch: unknown): unknown {
@@ -37,13 +38,21 @@ export interface PatchedRiskObject {
 export function patchedRiskObjects(document: Document): PatchedRiskObject[] {
   const lists = (document.risk_objects ?? {}) as { cars?: Document[]; residences?: Document[] };
   return [
-    ...(lists.cars ?? []).map((item, i) => ({ type: 'CAR' as const, item, target: `risk_objects.cars.${i}.id` })),
+    ...(lists.cars ?? []).map((item, i) => ({
+      type: 'CAR' as const,
+      item: withCanonicalId(item),
+      target: `risk_objects.cars.${i}.id`,
+    })),
     ...(lists.residences ?? []).map((item, i) => ({
       type: 'RESIDENCE' as const,
-      item,
+      item: withCanonicalId(item),
       target: `risk_objects.residences.${i}.id`,
     })),
   ];
+}
+
+function withCanonicalId(item: Document): Document {
+  return typeof item.id === 'string' ? { ...item, id: canonicalId(item.id) } : item;
 }
 
 /** A stored car's id listed among the residences (or the other way round) names the wrong kind. */

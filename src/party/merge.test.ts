@@ -2,6 +2,9 @@
 // merged into what a first push stored, and the changeset that would be written.
 import { describe, expect, it } from 'vitest';
 import { at, DISTRIBUTION, mergedAfter, policy, push, storedAfter, T0, T1, VIN_1, VIN_2 } from './merge-fixtures.ts';
+
+const emptyPush = push({});
+const ADDRESS = { street: 'Kerkstraat', housenr: '1', zipcode: '9000', city: 'Gent' };
 import { mergeFields, mergePush } from './merge.ts';
 import { duplicateProblems } from './uniqueness.ts';
 
@@ -195,39 +198,64 @@ describe('rule 7: risk objects', () => {
     expect(changes.riskObjects.insert.map((object) => object.id)).toEqual(['car-b']);
   });
 
-  it('gives an object that one push changes twice one new revision, not two', () => {
-    const { lead, changes } = mergedAfter(
-      push({ risk_objects: { cars: [{ vin: VIN_1, kw: 1 }] } }),
+  it('finds two entries of one push that land on one car, by VIN or by id after a VIN, the later one the duplicate', () => {
+    const { lead, landings } = mergedAfter(
+      push({ risk_objects: { cars: [{ id: 'car-a', vin: VIN_1, kw: 1 }] } }),
       push({
         risk_objects: {
           cars: [
             { vin: VIN_1, kw: 2 },
-            { vin: VIN_1, kw: 3 },
+            { id: 'car-new', vin: VIN_1, kw: 3 },
+            { id: 'car-a', kw: 4 },
           ],
         },
       }),
     );
-    expect(lead.riskObjects).toHaveLength(1);
-    expect(changes.revisions.map((r) => [r.revision.revision_nr, r.revision.data.kw])).toEqual([[2, 3]]);
-  });
-
-  it("finds a car given another car's VIN as a duplicate of that VIN (rule 9)", () => {
-    const second = push({ risk_objects: { cars: [{ id: 'car-b', vin: VIN_1 }] } });
-    const { lead } = mergedAfter(
-      push({
-        risk_objects: {
-          cars: [
-            { id: 'car-a', vin: VIN_1 },
-            { id: 'car-b', vin: VIN_2 },
-          ],
-        },
-      }),
-      second,
-    );
-    expect(duplicateProblems(lead, second)).toEqual([
-      { target: 'prospect.risk_objects.cars.0.vin', code: 'duplicate' },
+    expect(duplicateProblems(lead, emptyPush, landings)).toEqual([
+      { target: 'prospect.risk_objects.cars.1.vin', code: 'duplicate' },
+      { target: 'prospect.risk_objects.cars.2.id', code: 'duplicate' },
     ]);
   });
+
+  it('finds two cars of a first push with one VIN and two residences at one address', () => {
+    const first = push({
+      risk_objects: {
+        cars: [
+          { id: 'car-a', vin: VIN_1 },
+          { id: 'car-b', vin: VIN_1 },
+        ],
+        residences: [{ address: ADDRESS }, { address: { ...ADDRESS, city: 'GENT ' } }],
+      },
+    });
+    const { lead, landings } = mergePush(undefined, DISTRIBUTION, first, at(T0));
+    expect(duplicateProblems(lead, first, landings)).toEqual([
+      { target: 'prospect.risk_objects.cars.1.vin', code: 'duplicate' },
+      { target: 'prospect.risk_objects.residences.1.address', code: 'duplicate' },
+    ]);
+  });
+
+  for (const [given, holder] of [
+    ['car-b', 'car-a'],
+    ['car-a', 'car-b'],
+  ] as const) {
+    it(`finds ${given} given ${holder}'s VIN a duplicate of that VIN, whichever comes first (rule 9)`, () => {
+      const second = push({ risk_objects: { cars: [{ id: given, vin: given === 'car-b' ? VIN_1 : VIN_2 }] } });
+      const { lead, landings } = mergedAfter(
+        push({
+          risk_objects: {
+            cars: [
+              { id: 'car-a', vin: VIN_1 },
+              { id: 'car-b', vin: VIN_2 },
+            ],
+          },
+        }),
+        second,
+      );
+      expect(duplicateProblems(lead, second, landings)).toEqual([
+        { target: 'prospect.risk_objects.cars.0.vin', code: 'duplicate' },
+      ]);
+    });
+  }
 
   it('finds no duplicate when two cars swap their VINs', () => {
     const swap = push({
@@ -238,7 +266,7 @@ describe('rule 7: risk objects', () => {
         ],
       },
     });
-    const { lead, changes } = mergedAfter(
+    const { lead, changes, landings } = mergedAfter(
       push({
         risk_objects: {
           cars: [
@@ -249,7 +277,7 @@ describe('rule 7: risk objects', () => {
       }),
       swap,
     );
-    expect(duplicateProblems(lead, swap)).toEqual([]);
+    expect(duplicateProblems(lead, swap, landings)).toEqual([]);
     expect(changes.riskObjects.update.map((object) => [object.id, object.vin])).toEqual([
       ['car-a', VIN_2],
       ['car-b', VIN_1],
@@ -356,9 +384,41 @@ describe('rule 8: packages, policies and coverages', () => {
     expect(changes.policyRefs.map((r) => [r.ref.ref, r.at])).toEqual([['r2', T1]]);
   });
 
-  it("finds a policy found by its ref and given another policy's number as a duplicate of that number (rule 9)", () => {
-    const second = push({ insurance_policies: [policy({ insurance_company: 'AG', policy_nr: '1' }, ['r2'])] });
-    const { lead } = mergedAfter(
+  for (const [ref, number] of [
+    ['r2', '1'],
+    ['r1', '2'],
+  ] as const) {
+    it(`finds a policy found by ${ref} and given another policy's number ${number} a duplicate of that number (rule 9)`, () => {
+      const second = push({
+        insurance_policies: [policy({ insurance_company: 'AG', policy_nr: number }, ['new', ref])],
+      });
+      const { lead, landings } = mergedAfter(
+        push({
+          insurance_policies: [
+            policy({ insurance_company: 'AG', policy_nr: '1' }, ['r1']),
+            policy({ insurance_company: 'AG', policy_nr: '2' }, ['r2']),
+          ],
+        }),
+        second,
+      );
+      expect(duplicateProblems(lead, second, landings)).toEqual([
+        { target: 'prospect.insurance_policies.0.policy_nr', code: 'duplicate' },
+      ]);
+    });
+  }
+
+  it('finds two policies of one push that land on one policy, by ref or by number, and a ref put on two policies', () => {
+    const second = push({
+      insurance_policies: [
+        policy({ name: 'a' }, ['r1']),
+        policy({ name: 'b' }, ['r1']),
+        policy({ insurance_company: 'AG', policy_nr: '2' }, ['new']),
+        policy({ insurance_company: 'AG', policy_nr: '2' }),
+        policy({ name: 'c' }, ['fresh']),
+        policy({ name: 'd' }, ['r2', 'fresh']),
+      ],
+    });
+    const { lead, landings } = mergedAfter(
       push({
         insurance_policies: [
           policy({ insurance_company: 'AG', policy_nr: '1' }, ['r1']),
@@ -367,8 +427,28 @@ describe('rule 8: packages, policies and coverages', () => {
       }),
       second,
     );
-    expect(duplicateProblems(lead, second)).toEqual([
-      { target: 'prospect.insurance_policies.0.policy_nr', code: 'duplicate' },
+    expect(duplicateProblems(lead, second, landings)).toEqual([
+      { target: 'prospect.insurance_policies.1.external_refs.0', code: 'duplicate' },
+      { target: 'prospect.insurance_policies.3.policy_nr', code: 'duplicate' },
+      { target: 'prospect.insurance_policies.5.external_refs.0', code: 'duplicate' },
+      { target: 'prospect.insurance_policies.5.external_refs.1', code: 'duplicate' },
+    ]);
+  });
+
+  it('matches a package with an unknown id by insurance company + package number, so renewed ids find it', () => {
+    const { lead, landings, changes } = mergedAfter(
+      push({ policy_packages: [{ id: 'pkg-a', package_nr: 'P1', insurance_company: 'AG' }] }),
+      push({
+        policy_packages: [{ id: 'pkg-renewed', package_nr: 'P1', insurance_company: 'AG', name: 'Gezin' }],
+        insurance_policies: [policy({ policy_package_id: 'pkg-renewed' })],
+      }),
+    );
+    expect(lead.packages.map((pkg) => [pkg.id, pkg.data.name])).toEqual([['pkg-a', 'Gezin']]);
+    expect(lead.policies[0]!.policy_package_id).toBe('pkg-a');
+    expect(changes.packages.insert).toEqual([]);
+    expect(landings.map((landing) => landing.matchedBy)).toEqual([
+      'prospect.policy_packages.0.package_nr',
+      'prospect.insurance_policies.0',
     ]);
   });
 });

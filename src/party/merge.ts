@@ -43,6 +43,22 @@ export interface MergeResult {
   readonly changes: Changeset;
 }
 
+/** Where one entry of a push landed: the object it merged into (or added), and why. */
+export interface Landing {
+  /** The entry: 'prospect.risk_objects.cars.1'. */
+  readonly entry: string;
+  /** Risk objects, packages and policies are told apart by their table: ids are unique per table only. */
+  readonly table: 'risk_objects' | 'policy_packages' | 'insurance_policies';
+  readonly objectId: string;
+  /** The target of the field it matched by ('...cars.1.vin'); the entry's id target when it added the object. */
+  readonly matchedBy: string;
+}
+
+export interface PushMergeResult extends MergeResult {
+  /** Every risk object, package and policy entry of the push, in push order (uniqueness.ts reads them). */
+  readonly landings: readonly Landing[];
+}
+
 /** A lead with nothing stored yet: what a push that matched no party merges into. */
 export function emptyLead(distributionId: string, type: PartyType, context: MergeContext): LeadAggregate {
   return {
@@ -69,19 +85,20 @@ export function mergePush(
   distributionId: string,
   push: LeadPush,
   context: MergeContext,
-): MergeResult {
+): PushMergeResult {
   const base = stored ?? emptyLead(distributionId, push.kind, context);
   const revisions = new RevisionMaker(context);
+  const landings: Landing[] = [];
   // Client ids in the push may resolve to objects stored under another id (a car found by
   // its VIN): references within the same push follow them.
   const riskIds = new Map<string, string>();
   const riskObjects = [...base.riskObjects];
-  for (const pushed of push.riskObjects) mergeRiskObject(riskObjects, pushed, riskIds, revisions, context);
+  for (const pushed of push.riskObjects) mergeRiskObject(riskObjects, pushed, riskIds, revisions, landings, context);
   const packageIds = new Map<string, string>();
   const packages = [...base.packages];
-  for (const pushed of push.packages) mergePackage(packages, pushed, packageIds, context);
+  for (const pushed of push.packages) mergePackage(packages, pushed, packageIds, landings, context);
   const policies = [...base.policies];
-  for (const pushed of push.policies) mergePolicy(policies, pushed, { packageIds, riskIds }, context);
+  for (const pushed of push.policies) mergePolicy(policies, pushed, { packageIds, riskIds }, landings, context);
 
   const merged: LeadAggregate = {
     ...base,
@@ -92,12 +109,12 @@ export function mergePush(
       base.refs,
       push.refs.map((ref) => ref.value),
     ),
-    callbacks: [...new Set([...base.callbacks, ...push.callbacks])],
+    callbacks: addCallbacks(base.callbacks, push.callbacks),
     riskObjects,
     packages,
     policies,
   };
-  return diffAggregates(stored, merged, context.now);
+  return { ...diffAggregates(stored, merged, context.now), landings };
 }
 
 /**
@@ -119,18 +136,29 @@ export function withoutNulls(fields: Document): Document {
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== null && value !== undefined));
 }
 
+/**
+ * Refs and callbacks are listed in the order they were added, those one push added in text
+ * order (company, then ref): the order a read gives back (lead-load.repository.ts), which
+ * keeps no position of its own for them, so a push's answer and a later read agree.
+ */
 function addRefs(stored: readonly ExternalRef[], pushed: readonly ExternalRef[]): readonly ExternalRef[] {
   const seen = new Set(stored.map(refKey));
   const added = pushed.filter((ref) => !seen.has(refKey(ref)) && seen.add(refKey(ref)));
-  return added.length === 0 ? stored : [...stored, ...added];
+  return added.length === 0 ? stored : [...stored, ...added.sort((a, b) => textOrder(refKey(a), refKey(b)))];
 }
 
-/**
- * New revisions of this merge. An object changed twice by one push (two entries matching
- * one car) gets one new revision, not two: only the last state is stored.
- */
+function addCallbacks(stored: readonly string[], pushed: readonly string[]): readonly string[] {
+  const added = [...new Set(pushed)].filter((url) => !stored.includes(url));
+  return added.length === 0 ? stored : [...stored, ...added.sort(textOrder)];
+}
+
+/** Code point order, as both databases sort these text columns (the C collation). */
+function textOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** New revisions of this merge (rule 7), all at the merge's time. */
 export class RevisionMaker {
-  readonly #made = new Set<RiskObjectRevision>();
   readonly #context: MergeContext;
 
   constructor(context: MergeContext) {
@@ -146,19 +174,12 @@ export class RevisionMaker {
 
   /** Rule 7: changed data is a new revision; the stored one is kept. */
   revise(object: RiskObject, data: Document): RiskObject {
-    const madeNow = this.#made.has(object.current);
-    const current = this.#revision(
-      madeNow ? object.current.revision_nr : object.current.revision_nr + 1,
-      data,
-      madeNow ? object.current.id : undefined,
-    );
+    const current = this.#revision(object.current.revision_nr + 1, data);
     return { ...object, current, vin: vinOf(data), updated_at: this.#context.now };
   }
 
-  #revision(revision_nr: number, data: Document, id = this.#context.ids.row()): RiskObjectRevision {
-    const revision = { id, revision_nr, data, created_at: this.#context.now };
-    this.#made.add(revision);
-    return revision;
+  #revision(revision_nr: number, data: Document): RiskObjectRevision {
+    return { id: this.#context.ids.row(), revision_nr, data, created_at: this.#context.now };
   }
 }
 
@@ -168,9 +189,10 @@ function mergeRiskObject(
   pushed: PushedRiskObject,
   riskIds: Map<string, string>,
   revisions: RevisionMaker,
+  landings: Landing[],
   context: MergeContext,
 ): void {
-  const { type, clientId, data } = pushed;
+  const { type, clientId, data, target } = pushed;
   const vin = typeof data.vin === 'string' ? data.vin : undefined;
   const byId =
     clientId === undefined ? -1 : objects.findIndex((object) => object.type === type && object.id === clientId);
@@ -193,26 +215,31 @@ function mergeRiskObject(
       withoutNulls(data),
     );
     objects.push(object);
+    landings.push({ entry: target, table: 'risk_objects', objectId: object.id, matchedBy: `${target}.id` });
     if (clientId !== undefined) riskIds.set(clientId, object.id);
     return;
   }
   const object = objects[found]!;
+  const matchedBy = byId >= 0 ? 'id' : type === 'CAR' ? 'vin' : 'address';
+  landings.push({ entry: target, table: 'risk_objects', objectId: object.id, matchedBy: `${target}.${matchedBy}` });
   if (clientId !== undefined) riskIds.set(clientId, object.id);
   const merged = mergeFields(object.current.data, data);
   if (merged !== object.current.data) objects[found] = revisions.revise(object, merged);
 }
 
-/** Rule 8: packages by id (and, lacking one, by insurance company + package number). */
+/** Rule 8: packages by id, then by insurance company + package number. */
 function mergePackage(
   packages: PolicyPackage[],
   pushed: PushedPackage,
   packageIds: Map<string, string>,
+  landings: Landing[],
   context: MergeContext,
 ): void {
-  const { clientId, data } = pushed;
+  const { clientId, data, target } = pushed;
+  const byId = clientId === undefined ? -1 : packages.findIndex((pkg) => pkg.id === clientId);
   const found =
-    clientId !== undefined
-      ? packages.findIndex((pkg) => pkg.id === clientId)
+    byId >= 0
+      ? byId
       : typeof data.package_nr === 'string' && typeof data.insurance_company === 'string'
         ? packages.findIndex(
             (pkg) => pkg.data.package_nr === data.package_nr && pkg.data.insurance_company === data.insurance_company,
@@ -227,10 +254,17 @@ function mergePackage(
       updated_at: context.now,
     };
     packages.push(pkg);
+    landings.push({ entry: target, table: 'policy_packages', objectId: pkg.id, matchedBy: `${target}.id` });
     if (clientId !== undefined) packageIds.set(clientId, pkg.id);
     return;
   }
   const pkg = packages[found]!;
+  landings.push({
+    entry: target,
+    table: 'policy_packages',
+    objectId: pkg.id,
+    matchedBy: `${target}.${byId >= 0 ? 'id' : 'package_nr'}`,
+  });
   if (clientId !== undefined) packageIds.set(clientId, pkg.id);
   const merged = mergeFields(pkg.data, data);
   if (merged !== pkg.data) packages[found] = { ...pkg, data: merged, updated_at: context.now };
@@ -241,9 +275,10 @@ function mergePolicy(
   policies: InsurancePolicy[],
   pushed: PushedPolicy,
   resolved: { readonly packageIds: ReadonlyMap<string, string>; readonly riskIds: ReadonlyMap<string, string> },
+  landings: Landing[],
   context: MergeContext,
 ): void {
-  const found = findPolicy(policies, pushed);
+  const { found, matchedBy } = findPolicy(policies, pushed);
   const packageId =
     pushed.packageId === undefined || pushed.packageId === null
       ? pushed.packageId
@@ -259,8 +294,9 @@ function mergePolicy(
   const refs = pushed.refs.map((ref) => ref.value);
 
   if (found < 0) {
+    const id = context.ids.row();
     policies.push({
-      id: context.ids.row(),
+      id,
       position: nextPosition(policies),
       policy_package_id: packageId ?? null,
       data: withoutNulls(pushed.data),
@@ -269,9 +305,11 @@ function mergePolicy(
       created_at: context.now,
       updated_at: context.now,
     });
+    landings.push({ entry: pushed.target, table: 'insurance_policies', objectId: id, matchedBy: pushed.target });
     return;
   }
   const policy = policies[found]!;
+  landings.push({ entry: pushed.target, table: 'insurance_policies', objectId: policy.id, matchedBy });
   const next: InsurancePolicy = {
     ...policy,
     data: mergeFields(policy.data, pushed.data),
@@ -292,14 +330,22 @@ function mergePolicy(
   if (changed) policies[found] = { ...next, updated_at: context.now };
 }
 
-/** The stored (or earlier pushed) policy a pushed one is: by any of its refs, then by company + number. */
-function findPolicy(policies: readonly InsurancePolicy[], pushed: PushedPolicy): number {
-  const pushedRefs = new Set(pushed.refs.map((ref) => refKey(ref.value)));
-  const byRef = policies.findIndex((policy) => policy.refs.some((ref) => pushedRefs.has(refKey(ref))));
-  if (byRef >= 0) return byRef;
+/**
+ * The stored (or earlier pushed) policy a pushed one is: by any of its refs, then by company
+ * + number; with the target of what matched (the ref entry, or `.policy_nr`).
+ */
+function findPolicy(policies: readonly InsurancePolicy[], pushed: PushedPolicy): { found: number; matchedBy: string } {
+  for (const ref of pushed.refs) {
+    const key = refKey(ref.value);
+    const found = policies.findIndex((policy) => policy.refs.some((own) => refKey(own) === key));
+    if (found >= 0) return { found, matchedBy: ref.target };
+  }
   const { insurance_company: company, policy_nr: number } = pushed.data;
-  if (typeof company !== 'string' || typeof number !== 'string') return -1;
-  return policies.findIndex((policy) => policy.data.insurance_company === company && policy.data.policy_nr === number);
+  const found =
+    typeof company === 'string' && typeof number === 'string'
+      ? policies.findIndex((policy) => policy.data.insurance_company === company && policy.data.policy_nr === number)
+      : -1;
+  return { found, matchedBy: `${pushed.target}.policy_nr` };
 }
 
 function coverageContent(coverages: readonly Coverage[]): unknown[] {

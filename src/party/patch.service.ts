@@ -9,7 +9,7 @@ import { commitWrite } from '../db/write.ts';
 import { ApiError, ConflictError, NotFoundError, ValidationError, type Problem } from '../errors.ts';
 import { createAjvCompilers, type Validate } from '../http/validation.ts';
 import { WebhookOutbox } from '../webhooks/webhook.outbox.ts';
-import { writeClock } from './change-clock.ts';
+import { stampAfter, writeClock } from './change-clock.ts';
 import { applyChangeset } from './changeset.repository.ts';
 import type { LeadResponse } from './lead.response.ts';
 import { loadLead, loadLeadForUpdate } from './lead-load.repository.ts';
@@ -23,6 +23,7 @@ import {
   mergePartyDocument,
   misplacedRiskObjects,
   patchedRiskObjects,
+  type PatchedRiskObject,
 } from './merge-patch.ts';
 import type { Document, LeadAggregate } from './party.aggregate.ts';
 import { findMatchKeyOwner, findRiskObjectOwners } from './party.repository.ts';
@@ -147,7 +148,7 @@ export class PartyService {
     if (problems.length > 0) throw new ValidationError(problems, subject);
     await this.#checkRiskObjectIds(db, stored, document);
 
-    const now = await writeClock(db);
+    const now = stampAfter(await writeClock(db), stored.updated_at);
     const { lead, changes } = mergePartyDocument(stored, document, { now, ids: newIds });
     if (changes.head === undefined) return { ...this.#represent(stored), changed: false };
 
@@ -169,18 +170,27 @@ export class PartyService {
     return result;
   }
 
-  /** A new risk object's id must be free (409), and a stored one's listed under its own kind (422). */
+  /**
+   * A new risk object's id must be free: another party's is a 409; one of this party's own
+   * removed objects cannot be a new one (422, as in a push), nor a stored one listed under
+   * the other kind.
+   */
   async #checkRiskObjectIds(db: Kysely<Database>, stored: LeadAggregate, document: Document): Promise<void> {
     const own = new Set(stored.riskObjects.map((object) => object.id));
     const listed = patchedRiskObjects(document);
     const newIds = listed.map((w) => w.item.id).filter((id): id is string => typeof id === 'string' && !own.has(id));
-    const owners = new Set((await findRiskObjectOwners(db, newIds)).map((owner) => owner.id));
+    const owners = new Map((await findRiskObjectOwners(db, newIds)).map((owner) => [owner.id, owner.party_id]));
+    const taken = (w: PatchedRiskObject, byThisParty: boolean) =>
+      owners.has(w.item.id as string) && (owners.get(w.item.id as string) === stored.partyId) === byThisParty;
     const conflicts = listed
-      .filter((w) => owners.has(w.item.id as string))
+      .filter((w) => taken(w, false))
       .map((w) => ({ target: w.target, code: 'owned_elsewhere' as const }));
     if (conflicts.length > 0) throw new ConflictError(conflicts, 'PartyPatch');
-    const misplaced = misplacedRiskObjects(stored, document);
-    if (misplaced.length > 0) throw new ValidationError(misplaced, 'PartyPatch');
+    const invalid = [
+      ...listed.filter((w) => taken(w, true)).map((w) => ({ target: w.target, code: 'invalid' as const })),
+      ...misplacedRiskObjects(stored, document),
+    ];
+    if (invalid.length > 0) throw new ValidationError(invalid, 'PartyPatch');
   }
 }
 

@@ -91,6 +91,71 @@ describe('duplicate ids', () => {
   });
 });
 
+describe('values that name one object, used twice in one push (rule 9)', () => {
+  it('reports the later car with a VIN already given, whatever their ids', () => {
+    const vin = 'WVWZZZ1JZXW000001';
+    const body = {
+      prospect: { risk_objects: { cars: [{ id: ID_A, vin }, { vin: null }, { vin }, { id: ID_B, vin }] } },
+    };
+    expect(checkPayloadRules(body)).toEqual([
+      { target: 'prospect.risk_objects.cars.2.vin', code: 'duplicate' },
+      { target: 'prospect.risk_objects.cars.3.vin', code: 'duplicate' },
+    ]);
+  });
+
+  it('reports a policy number used twice by one insurance company, but not by two, nor without a company', () => {
+    const body = {
+      prospect: {
+        insurance_policies: [
+          { insurance_company: 'AG', policy_nr: '1' },
+          { insurance_company: 'Ethias', policy_nr: '1' },
+          { policy_nr: '1' },
+          { policy_nr: '1' },
+          { insurance_company: 'AG', policy_nr: '1' },
+        ],
+      },
+    };
+    expect(checkPayloadRules(body)).toEqual([{ target: 'prospect.insurance_policies.4.policy_nr', code: 'duplicate' }]);
+  });
+
+  it('reports a policy ref used again in the same policy or another, a ref of another company being another ref', () => {
+    const body = {
+      prospect: {
+        insurance_policies: [
+          { external_refs: [{ ref: 'r1' }, { ref: 'r1', company: 'crm' }, { ref: 'r1', company: null }] },
+          { external_refs: [{ ref: 'r2' }, { ref: 'r1', company: 'crm' }] },
+        ],
+      },
+    };
+    expect(checkPayloadRules(body)).toEqual([
+      { target: 'prospect.insurance_policies.0.external_refs.2', code: 'duplicate' },
+      { target: 'prospect.insurance_policies.1.external_refs.1', code: 'duplicate' },
+    ]);
+  });
+
+  it('reports a prospect ref given twice, in the list or in the older single-object form', () => {
+    const body = {
+      prospect: {
+        external_refs: [
+          { external_ref: 'x', external_ref_company: 'crm' },
+          { external_ref: 'x' },
+          { external_ref: 'x', external_ref_company: 'crm' },
+        ],
+        external_ref: { external_ref: 'x', external_ref_company: null },
+      },
+    };
+    expect(checkPayloadRules(body)).toEqual([
+      { target: 'prospect.external_refs.2', code: 'duplicate' },
+      { target: 'prospect.external_ref', code: 'duplicate' },
+    ]);
+  });
+
+  it('reports a callback URL listed twice', () => {
+    const body = { prospect: { callbacks: ['https://a.example/h', 'https://b.example/h', 'https://a.example/h'] } };
+    expect(checkPayloadRules(body)).toEqual([{ target: 'prospect.callbacks.2', code: 'duplicate' }]);
+  });
+});
+
 describe('a malformed body', () => {
   it.each([
     null,
@@ -103,6 +168,8 @@ describe('a malformed body', () => {
     { prospect: { risk_objects: 'x', address: 'x' } },
     { prospect: { risk_objects: { cars: 'x', residences: [null, 5, { address: null }] }, policy_packages: {} } },
     { prospect: { risk_objects: { cars: [{ id: 5 }, { id: 5 }] } } },
+    { prospect: { insurance_policies: [{ external_refs: 'x' }, null, { policy_nr: 5, insurance_company: 5 }] } },
+    { prospect: { external_refs: [{ external_ref: 5 }, { external_ref: 5 }], callbacks: [5, 5, null, null] } },
   ])('finds nothing to add in %j', (body) => {
     expect(checkPayloadRules(body)).toEqual([]);
   });

@@ -41,7 +41,62 @@ function checkProspect(prospect: unknown, path: string): Problem[] {
   // Cars and residences are both risk objects, which coverages refer to by id: one namespace.
   problems.push(...duplicateIds([...cars, ...residences]));
   problems.push(...duplicateIds(entries(prospect.policy_packages, `${path}policy_packages`)));
+  // Values that name one object whatever else an entry says (docs/design.md section 2, rule
+  // 9): two entries carrying one would be merged into one object or break a unique index.
+  // The merge finds the rest (uniqueness.ts); these can be told from the body alone, so they
+  // join the schema's problems in one answer. A ref is named by its entry, as in a 409.
+  problems.push(...duplicates(cars, 'vin'));
+  const policies = entries(prospect.insurance_policies, `${path}insurance_policies`);
+  problems.push(...duplicates(policies, 'policy_nr', (number, policy) => companyAnd(policy, number)));
+  problems.push(
+    ...duplicates(
+      policies.flatMap((policy) => entries(policy.value.external_refs, `${policy.target}.external_refs`)),
+      'ref',
+      (ref, entry) => companyAnd(entry, ref, 'company'),
+      '',
+    ),
+  );
+  problems.push(
+    ...duplicates(
+      [
+        ...entries(prospect.external_refs, `${path}external_refs`),
+        ...(isRecord(prospect.external_ref) ? [{ target: `${path}external_ref`, value: prospect.external_ref }] : []),
+      ],
+      'external_ref',
+      (ref, entry) => companyAnd(entry, ref, 'external_ref_company'),
+      '',
+    ),
+  );
+  problems.push(...duplicateItems(prospect.callbacks, `${path}callbacks`));
   return problems;
+}
+
+/**
+ * The key of a value qualified by a company (a policy number by its insurance company, a
+ * ref by its company; no company is a company of its own): undefined for an unqualified
+ * policy number, which no unique index holds.
+ */
+function companyAnd(
+  entry: { value: Record<string, unknown> },
+  value: string,
+  companyField = 'insurance_company',
+): string | undefined {
+  const company = entry.value[companyField];
+  if (company === undefined || company === null)
+    return companyField === 'insurance_company' ? undefined : `\u0000${value}`;
+  return typeof company === 'string' ? `${company}\u0000${value}` : undefined;
+}
+
+/** A string used again later in a list (a callback URL): the later element is the problem. */
+function duplicateItems(list: unknown, target: string): Problem[] {
+  if (!Array.isArray(list)) return [];
+  const seen = new Set<string>();
+  return list.flatMap((item: unknown, index) => {
+    if (typeof item !== 'string') return [];
+    if (seen.has(item)) return [{ target: `${target}.${index}`, code: 'duplicate' as const }];
+    seen.add(item);
+    return [];
+  });
 }
 
 function checkZipcode(address: unknown, target: string): Problem[] {
@@ -59,20 +114,27 @@ function duplicateIds(items: ReadonlyArray<{ target: string; value: Record<strin
   return duplicates(items, 'id', (id) => id.toLowerCase());
 }
 
-/** A `field` value used again later in the same collection: the later use is the problem. */
+/**
+ * A `field` value used again later in the same collection: the later use is the problem,
+ * named on `field` (or on `at`, '' for the entry itself). `key` says which values are the
+ * same; undefined leaves a value out.
+ */
 function duplicates(
   items: ReadonlyArray<{ target: string; value: Record<string, unknown> }>,
   field: string,
-  normalise: (value: string) => string = (value) => value,
+  key: (value: string, entry: { target: string; value: Record<string, unknown> }) => string | undefined = (value) =>
+    value,
+  at = `.${field}`,
 ): Problem[] {
   const seen = new Set<string>();
   const problems: Problem[] = [];
-  for (const { target, value } of items) {
-    const raw = value[field];
+  for (const entry of items) {
+    const raw = entry.value[field];
     if (typeof raw !== 'string') continue;
-    const key = normalise(raw);
-    if (seen.has(key)) problems.push({ target: `${target}.${field}`, code: 'duplicate' });
-    seen.add(key);
+    const same = key(raw, entry);
+    if (same === undefined) continue;
+    if (seen.has(same)) problems.push({ target: `${entry.target}${at}`, code: 'duplicate' });
+    seen.add(same);
   }
   return problems;
 }

@@ -12,6 +12,7 @@ import { commitWrite } from '../db/write.ts';
 import { describeCaller, type Caller } from '../auth/caller.ts';
 import { ValidationError } from '../errors.ts';
 import { WebhookOutbox } from '../webhooks/webhook.outbox.ts';
+import { stampAfter } from './change-clock.ts';
 import { applyChangeset } from './changeset.repository.ts';
 import type { LeadBody } from './lead.schema.ts';
 import type { LeadResponse } from './lead.response.ts';
@@ -85,13 +86,13 @@ export class LeadService {
   async #pushOnce(db: Kysely<Database>, command: PushCommand, push: LeadPush): Promise<PushResult> {
     const { distributionId } = command;
     const found = await findPushCandidates(db, distributionId, push);
-    const now = found.now;
     const partyId = matchParty(push, found);
     const stored = partyId === undefined ? undefined : await loadLeadForUpdate(db, partyId);
+    const now = stampAfter(found.now, stored?.updated_at);
     checkReferences(push, found, stored);
 
-    const { lead, changes } = mergePush(stored, distributionId, push, { now, ids: newIds });
-    const duplicates = duplicateProblems(lead, push);
+    const { lead, changes, landings } = mergePush(stored, distributionId, push, { now, ids: newIds });
+    const duplicates = duplicateProblems(lead, push, landings);
     if (duplicates.length > 0) throw new ValidationError(duplicates, push.subject);
     const created = stored === undefined;
     const changed = changes.head !== undefined;

@@ -88,7 +88,7 @@ export function parsePush(body: LeadBody, kind: PartyType): LeadPush {
     kind,
     subject: kind === 'CUSTOMER' ? 'CustomerLead' : 'CompanyLead',
     // A UUID in any case names the same party (RFC 9562 section 4); ours are stored lower-case.
-    partyId: prospect.id?.toLowerCase(),
+    partyId: canonicalId(prospect.id),
     meta,
     fields,
     refs: prospectRefs(prospect),
@@ -98,7 +98,7 @@ export function parsePush(body: LeadBody, kind: PartyType): LeadPush {
       ...riskObjects('RESIDENCE', prospect.risk_objects?.residences, 'prospect.risk_objects.residences'),
     ],
     packages: (prospect.policy_packages ?? []).map(({ id, ...data }, i) => ({
-      clientId: id,
+      clientId: canonicalId(id),
       data,
       target: `prospect.policy_packages.${i}`,
     })),
@@ -107,13 +107,13 @@ export function parsePush(body: LeadBody, kind: PartyType): LeadPush {
       const target = `prospect.insurance_policies.${p}`;
       return {
         data,
-        packageId: policy_package_id,
+        packageId: canonicalId(policy_package_id),
         refs: (external_refs ?? []).map((r, i) => ({
           value: { company: r.company ?? '', ref: r.ref },
           target: `${target}.external_refs.${i}`,
         })),
         coverages: coverages?.map(({ risk_object_id, ...coverage }) => ({
-          riskObjectId: risk_object_id ?? null,
+          riskObjectId: canonicalId(risk_object_id) ?? null,
           data: coverage,
         })),
         target,
@@ -128,7 +128,15 @@ function riskObjects(
   list: ReadonlyArray<{ id?: string }> | undefined,
   path: string,
 ): PushedRiskObject[] {
-  return (list ?? []).map(({ id, ...data }, i) => ({ type, clientId: id, data, target: `${path}.${i}` }));
+  return (list ?? []).map(({ id, ...data }, i) => ({ type, clientId: canonicalId(id), data, target: `${path}.${i}` }));
+}
+
+/**
+ * A UUID in any case names the same object (RFC 9562 section 4): client-chosen ids are kept
+ * and compared in lower case, as the ids we hand out are, so `ABC…` and `abc…` are one car.
+ */
+export function canonicalId<T extends string | null | undefined>(id: T): T {
+  return (typeof id === 'string' ? id.toLowerCase() : id) as T;
 }
 
 /** External refs in one form: the array form and the older single-object form alike. */

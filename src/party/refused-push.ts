@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { Problem } from '../errors.ts';
 import { findStoredClientIds } from './party.repository.ts';
+import { canonicalId } from './push.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -16,7 +17,12 @@ export async function certainlyDanglingReferences(db: Kysely<Database>, body: un
   const prospect = field(body, 'prospect');
   const riskObjects = field(prospect, 'risk_objects');
   const ids = (list: unknown[]) =>
-    new Set(list.map((item) => field(item, 'id')).filter((id): id is string => typeof id === 'string'));
+    new Set(
+      list
+        .map((item) => field(item, 'id'))
+        .filter((id): id is string => typeof id === 'string')
+        .map(canonicalId),
+    );
   const pushedRiskObjects = new Set([
     ...ids(list(riskObjects, 'cars', 50)),
     ...ids(list(riskObjects, 'residences', 50)),
@@ -25,7 +31,7 @@ export async function certainlyDanglingReferences(db: Kysely<Database>, body: un
 
   const wanted: Array<{ table: 'policy_packages' | 'risk_objects'; id: string; target: string }> = [];
   list(prospect, 'insurance_policies', 100).forEach((policy, p) => {
-    const packageId = field(policy, 'policy_package_id');
+    const packageId = lowerCase(field(policy, 'policy_package_id'));
     if (typeof packageId === 'string' && UUID.test(packageId) && !pushedPackages.has(packageId)) {
       wanted.push({
         table: 'policy_packages',
@@ -34,7 +40,7 @@ export async function certainlyDanglingReferences(db: Kysely<Database>, body: un
       });
     }
     list(policy, 'coverages', 100).forEach((coverage, c) => {
-      const riskObjectId = field(coverage, 'risk_object_id');
+      const riskObjectId = lowerCase(field(coverage, 'risk_object_id'));
       if (typeof riskObjectId === 'string' && UUID.test(riskObjectId) && !pushedRiskObjects.has(riskObjectId)) {
         wanted.push({
           table: 'risk_objects',
@@ -50,6 +56,11 @@ export async function certainlyDanglingReferences(db: Kysely<Database>, body: un
   return wanted
     .filter((w) => !stored.has(`${w.table}:${w.id}`))
     .map((w) => ({ target: w.target, code: 'unknown_reference' as const }));
+}
+
+/** Ids compare in lower case, as a push keeps them (push.ts). */
+function lowerCase(value: unknown): unknown {
+  return typeof value === 'string' ? canonicalId(value) : value;
 }
 
 function field(value: unknown, name: string): unknown {

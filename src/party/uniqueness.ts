@@ -1,56 +1,85 @@
-// Rules 7 and 8 give a party's cars one VIN each and its policies one insurance company +
-// policy number each (the unique indexes risk_objects_vin and insurance_policies_number).
-// A merge can still bring two of them together: a car pushed with its id and another
-// car's VIN, a policy found by its external ref and given another policy's number. That
-// is a problem of the push's data, reported as 422 `duplicate` on the pushed field (not
-// 409, which docs/design.md section 3 keeps for a push matching two parties); nothing is written.
+// docs/design.md section 2, rule 9, applied to every identity the merge matches on: two
+// entries of one push that the merge treats as one object, or that would leave two of the
+// party's objects with one value that must be unique (a car's VIN, a policy's insurance
+// company + policy number, a policy's external ref), are a problem of the push's data.
+// Each is a 422 `duplicate` on the later entry's field (409 is kept for a push matching two
+// parties); nothing is written, so nothing a partner sent is dropped or overwritten by a
+// sibling in the same body. Pure: it reads the merged lead and where each entry landed.
 import type { Problem } from '../errors.ts';
+import type { Landing } from './merge.ts';
 import { refKey, type Document, type LeadAggregate } from './party.aggregate.ts';
 import type { LeadPush } from './push.ts';
 
-/** The pushed fields that would store a second car with one VIN or a second policy with one number (on the merged lead). */
-export function duplicateProblems(merged: LeadAggregate, push: LeadPush): Problem[] {
-  return [...duplicateVins(merged, push), ...duplicatePolicyNumbers(merged, push)];
+export function duplicateProblems(merged: LeadAggregate, push: LeadPush, landings: readonly Landing[]): Problem[] {
+  const landedOn = new Map(landings.map((landing) => [landing.entry, landing.objectId]));
+  const objectOf = (entry: string) => landedOn.get(entry)!;
+  return [
+    ...sameObjectTwice(landings),
+    ...claimsOfUniqueValues(
+      merged.riskObjects.map((object) => ({ id: object.id, values: object.vin === null ? [] : [object.vin] })),
+      push.riskObjects.flatMap((car) => {
+        const vin = merged.riskObjects.find((object) => object.id === objectOf(car.target))?.vin;
+        return car.data.vin === undefined || vin == null
+          ? []
+          : [{ objectId: objectOf(car.target), value: vin, target: `${car.target}.vin` }];
+      }),
+    ),
+    ...claimsOfUniqueValues(
+      merged.policies.map((policy) => ({ id: policy.id, values: numberOf(policy.data) })),
+      push.policies.flatMap((pushed) => {
+        const policy = merged.policies.find((own) => own.id === objectOf(pushed.target))!;
+        const sets = pushed.data.insurance_company !== undefined || pushed.data.policy_nr !== undefined;
+        return sets
+          ? numberOf(policy.data).map((value) => ({ objectId: policy.id, value, target: `${pushed.target}.policy_nr` }))
+          : [];
+      }),
+    ),
+    ...claimsOfUniqueValues(
+      merged.policies.map((policy) => ({ id: policy.id, values: policy.refs.map(refKey) })),
+      push.policies.flatMap((pushed) =>
+        pushed.refs.map((ref) => ({ objectId: objectOf(pushed.target), value: refKey(ref.value), target: ref.target })),
+      ),
+    ),
+  ];
 }
 
-function duplicateVins(merged: LeadAggregate, push: LeadPush): Problem[] {
-  const cars = merged.riskObjects.filter((object) => object.type === 'CAR' && object.vin !== null);
-  const holders = firstBy(cars, (object) => object.vin!);
+/** A later entry landing on an object an earlier entry of the push landed on (or added). */
+function sameObjectTwice(landings: readonly Landing[]): Problem[] {
+  const landed = new Set<string>();
   const problems: Problem[] = [];
-  for (const car of push.riskObjects) {
-    if (car.type !== 'CAR' || typeof car.data.vin !== 'string') continue;
-    // A car without an id, or whose id is not stored, was matched by its VIN: it is the holder.
-    const landed = cars.find((object) => object.id === car.clientId);
-    const holder = holders.get(car.data.vin);
-    if (landed && holder && landed.id !== holder.id) problems.push({ target: `${car.target}.vin`, code: 'duplicate' });
+  for (const { table, objectId, matchedBy } of landings) {
+    const object = `${table}:${objectId}`;
+    if (landed.has(object)) problems.push({ target: matchedBy, code: 'duplicate' });
+    landed.add(object);
   }
   return problems;
 }
 
-function duplicatePolicyNumbers(merged: LeadAggregate, push: LeadPush): Problem[] {
-  const numbered = merged.policies.filter((policy) => numberKey(policy.data) !== undefined);
-  const holders = firstBy(numbered, (policy) => numberKey(policy.data)!);
+/**
+ * A unique value is held by the objects the push did not give it to, then claimed by the
+ * pushed entries in their order: an entry claiming a value another object holds is the
+ * problem. Values that move between objects (two cars swapping VINs) are no problem: every
+ * object that gives up a value is one the push gave another value to.
+ */
+function claimsOfUniqueValues(
+  objects: ReadonlyArray<{ id: string; values: readonly string[] }>,
+  claims: ReadonlyArray<{ objectId: string; value: string; target: string }>,
+): Problem[] {
+  const claimed = new Set(claims.map((claim) => `${claim.objectId}\u0000${claim.value}`));
+  const holder = new Map<string, string>();
+  for (const object of objects)
+    for (const value of object.values) if (!claimed.has(`${object.id}\u0000${value}`)) holder.set(value, object.id);
   const problems: Problem[] = [];
-  for (const pushed of push.policies) {
-    const key = numberKey(pushed.data);
-    if (key === undefined || pushed.refs.length === 0) continue;
-    // Only a policy found by its external refs can land on a policy other than the number's.
-    const pushedRef = refKey(pushed.refs[0]!.value);
-    const landed = numbered.find((policy) => policy.refs.some((ref) => refKey(ref) === pushedRef));
-    const holder = holders.get(key);
-    if (landed && holder && landed.id !== holder.id)
-      problems.push({ target: `${pushed.target}.policy_nr`, code: 'duplicate' });
+  for (const { objectId, value, target } of claims) {
+    const current = holder.get(value);
+    if (current !== undefined && current !== objectId) problems.push({ target, code: 'duplicate' });
+    else holder.set(value, objectId);
   }
   return problems;
 }
 
-function numberKey(data: Document): string | undefined {
+/** The value of the unique index insurance_policies_number, when the policy has one. */
+function numberOf(data: Document): string[] {
   const { insurance_company: company, policy_nr: number } = data;
-  return typeof company === 'string' && typeof number === 'string' ? JSON.stringify([company, number]) : undefined;
-}
-
-function firstBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T> {
-  const first = new Map<string, T>();
-  for (const item of items) if (!first.has(key(item))) first.set(key(item), item);
-  return first;
+  return typeof company === 'string' && typeof number === 'string' ? [JSON.stringify([company, number])] : [];
 }
