@@ -101,6 +101,18 @@ async function check(
   return true;
 }
 
+/** The seeded party's ids and refs (the customer example's): another party's, seen from the company pushes. */
+const anotherPartys: Json[] = pathsOf(leadExamples.CUSTOMER as unknown as Json)
+  .filter((path) =>
+    ['id', 'vin', 'ref', 'external_ref', 'risk_object_id', 'policy_package_id'].includes(String(path.at(-1))),
+  )
+  .map((path) =>
+    path.reduce<Json>(
+      (node, key) => (node as Record<string | number, Json>)[key]!,
+      leadExamples.CUSTOMER as unknown as Json,
+    ),
+  );
+
 const PATCH_BASE = {
   first_name: 'Jan',
   email: 'jan@example.be',
@@ -174,7 +186,7 @@ describe.each(OPERATIONS)('$name', (operation) => {
     const name = `${operation.name} (random)`;
     await fc
       .assert(
-        fc.asyncProperty(mutationsOf(operation.base), (mutations) =>
+        fc.asyncProperty(mutationsOf(operation.base, 3, anotherPartys), (mutations) =>
           check(name, operation.base, mutations, operation.method, operation.path(), operation.contentType),
         ),
         { numRuns: RUNS, ...(SEED !== undefined && { seed: SEED }), endOnFailure: false },

@@ -1,6 +1,8 @@
 // Mutations of a valid JSON body at one of its paths, as fast-check arbitraries: a hostile
 // client's edits (a wrong type, an empty or huge value, NUL, a lone surrogate, a number
-// that overflows, deep nesting, a missing or unknown member, a duplicated list element).
+// that overflows, deep nesting, a missing or unknown member, a duplicated list element),
+// and a confused one's (a VIN, ref or id copied onto another object or another kind of
+// object, another party's ids and refs).
 // The body is sent as text, so values JSON cannot carry from JavaScript (1e400, a lone
 // surrogate escape) are spliced into the text by `serialise`.
 import fc from 'fast-check';
@@ -79,13 +81,20 @@ export type Mutation =
   | { readonly kind: 'set'; readonly path: Path; readonly value: Json }
   | { readonly kind: 'delete'; readonly path: Path }
   | { readonly kind: 'add'; readonly path: Path; readonly key: string; readonly value: Json }
-  | { readonly kind: 'duplicate'; readonly path: Path };
+  | { readonly kind: 'duplicate'; readonly path: Path }
+  /** A value of the body given to another member: a VIN, ref or id shared with another object, or of another kind. */
+  | { readonly kind: 'copy'; readonly from: Path; readonly to: Path };
 
-/** One or a few mutations of `base`, each at one of its paths (or its root). */
-export function mutationsOf(base: Json, maxMutations = 3): fc.Arbitrary<Mutation[]> {
+/**
+ * One or a few mutations of `base`, each at one of its paths (or its root). `known` are
+ * values the store already holds (another party's ids and refs): set anywhere, they make a
+ * body name what belongs to someone else.
+ */
+export function mutationsOf(base: Json, maxMutations = 3, known: readonly Json[] = []): fc.Arbitrary<Mutation[]> {
   const paths: Path[] = [[], ...pathsOf(base)];
   const path = fc.constantFrom(...paths);
-  const value = fc.constantFrom(...HOSTILE_VALUES);
+  const value = fc.constantFrom(...HOSTILE_VALUES, ...known);
+  const leaves = paths.filter((leaf) => leaf.length > 0 && typeof at(base, leaf) === 'string');
   const mutation: fc.Arbitrary<Mutation> = fc.oneof(
     {
       weight: 5,
@@ -99,7 +108,19 @@ export function mutationsOf(base: Json, maxMutations = 3): fc.Arbitrary<Mutation
       weight: 2,
       arbitrary: fc.record({ kind: fc.constant('add' as const), path, key: fc.constantFrom(...UNKNOWN_KEYS), value }),
     },
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant('duplicate' as const), path }) },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('duplicate' as const), path }) },
+    ...(leaves.length > 1
+      ? [
+          {
+            weight: 3,
+            arbitrary: fc.record({
+              kind: fc.constant('copy' as const),
+              from: fc.constantFrom(...leaves),
+              to: fc.constantFrom(...leaves),
+            }),
+          },
+        ]
+      : []),
   );
   return fc.array(mutation, { minLength: 1, maxLength: maxMutations });
 }
@@ -108,7 +129,13 @@ export function mutationsOf(base: Json, maxMutations = 3): fc.Arbitrary<Mutation
 export function applyMutations(base: Json, mutations: readonly Mutation[]): Json {
   let body = structuredClone(base);
   for (const mutation of mutations) {
-    if (mutation.kind === 'set' || mutation.kind === 'delete') {
+    if (mutation.kind === 'copy') {
+      const value = at(body, mutation.from);
+      const parent = at(body, mutation.to.slice(0, -1));
+      const key = mutation.to.at(-1)!;
+      if (value === undefined || parent === null || typeof parent !== 'object' || !(key in parent)) continue;
+      (parent as Record<string | number, Json>)[key] = structuredClone(value);
+    } else if (mutation.kind === 'set' || mutation.kind === 'delete') {
       const parent = at(body, mutation.path.slice(0, -1));
       const key = mutation.path.at(-1)!;
       if (parent === null || typeof parent !== 'object' || !(key in parent)) continue;
@@ -121,6 +148,10 @@ export function applyMutations(base: Json, mutations: readonly Mutation[]): Json
         target[mutation.key] = structuredClone(mutation.value);
       } else if (mutation.kind === 'duplicate' && Array.isArray(target) && target.length > 0) {
         target.push(structuredClone(target[0]!));
+      } else if (mutation.kind === 'duplicate' && typeof mutation.path.at(-1) === 'number') {
+        // An element: a copy of it later in its own list (two cars with one VIN and id, ...).
+        const list = at(body, mutation.path.slice(0, -1));
+        if (Array.isArray(list) && target !== undefined) list.push(structuredClone(target));
       } else if (mutation.kind === 'add' && mutation.path.length === 0) {
         body = structuredClone(mutation.value);
       }

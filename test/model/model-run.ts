@@ -1,0 +1,358 @@
+// Runs the model-based test's requests (requests.ts) against a real server and the model
+// (lead-model.ts) side by side, in a distribution of their own, and checks after every step:
+// no 5xx; the answer's status is the model's; a refused request wrote nothing (row counts of
+// every lead table); the distribution holds one party per model party; and every lead read
+// back over the API equals the model's. Throws on the first difference.
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import { callApi, type ApiReply } from '../support/api-client.ts';
+import { countRows, pushLead } from '../support/lead-client.ts';
+import { createTenant, type Tenant, type TestServer } from '../support/test-server.ts';
+import { patch, push, type Kind, type ModelParty, type Outcome } from './lead-model.ts';
+import type { CarListing, Request } from './requests.ts';
+
+type Json = Record<string, unknown>;
+const SCOPES = ['leads:write', 'leads:read', 'parties:read', 'parties:update'];
+
+export interface Run {
+  readonly server: TestServer;
+  readonly tenant: Tenant;
+  /** `{id3}` -> this run's UUID, `{party-unknown3}` -> an id no party has. */
+  readonly symbols: Map<string, string>;
+  parties: ModelParty[];
+  /** The requests sent so far, for a failure's message. */
+  readonly log: string[];
+}
+
+/** How often each request kind got each status, over every run of this process: what the sequences exercised. */
+export const statistics: Record<string, number> = {};
+/** A refusal's first problem, as `field:message` with the target's indexes left out. */
+const reasonOf = (reply: ApiReply) => {
+  const problem = reply.body?.detail?.errors?.[0];
+  if (!problem) return '';
+  const field = String(problem.target).replace(/\.\d+/g, '');
+  return ` ${field}: ${String(problem.message).replace(/^Error for '[^']*'\. /, '')}`;
+};
+const count = (what: string) => {
+  statistics[what] = (statistics[what] ?? 0) + 1;
+};
+
+export async function startRun(server: TestServer): Promise<Run> {
+  return {
+    server,
+    tenant: await createTenant(server.database.handle, SCOPES),
+    symbols: new Map(),
+    parties: [],
+    log: [],
+  };
+}
+
+/** Runs `requests` in a new distribution of `server`, checking every step against the model. */
+export async function replaySequence(server: TestServer, requests: readonly Request[]): Promise<void> {
+  const run = await startRun(server);
+  for (const request of requests) await step(run, request);
+}
+
+export async function step(run: Run, request: Request): Promise<void> {
+  if (request.op === 'push') await single(run, request);
+  else if (request.op === 'patch') await partyPatch(run, request);
+  else await concurrentPair(run, request.first, request.second);
+  await compareStored(run);
+}
+
+async function single(run: Run, request: Request & { op: 'push' }): Promise<void> {
+  const body = resolve(run, request.body) as Json;
+  const expected = push(run.parties, kindOf(request.kind), body as never);
+  const before = expected.status >= 400 ? await countRows(run.server) : undefined;
+  const reply = await pushLead(run.server, run.tenant, request.kind, body);
+  run.log.push(`push ${request.kind} ${JSON.stringify(body)} -> ${reply.status}`);
+  count(`push ${reply.status}${reasonOf(reply)}`);
+  await checkAnswer(run, reply, expected.status, before);
+  if (expected.status >= 400) return;
+  accept(run, expected, [reply]);
+  // The answer is what is stored: a read of the lead gives back the push's answer.
+  const read = await callApi(
+    run.server,
+    run.tenant,
+    'GET',
+    `/distributions/${run.tenant.distributionId}/leads/${reply.body.id}`,
+  );
+  expect(read.body, `the push's answer is the lead as read back\n${run.log.join('\n')}`).toEqual(reply.body);
+}
+
+async function partyPatch(run: Run, request: Request & { op: 'patch' }): Promise<void> {
+  const target = run.parties[request.party];
+  if (target === undefined) return;
+  const current = target.objects.filter((o) => !o.removed && o.type === 'CAR');
+  const body: Json = { ...request.fields };
+  if (request.cars !== undefined)
+    body.risk_objects = { cars: request.cars.map((listing) => carOf(run, current, listing)) };
+  const expected = patch(run.parties, target, body);
+  const before = expected.status >= 400 ? await countRows(run.server) : undefined;
+  const reply = await callApi(
+    run.server,
+    run.tenant,
+    'PATCH',
+    `/distributions/${run.tenant.distributionId}/parties/${target.id}`,
+    {
+      body,
+    },
+  );
+  run.log.push(`patch party ${request.party} ${JSON.stringify(body)} -> ${reply.status}`);
+  count(`patch ${reply.status}${reasonOf(reply)}`);
+  await checkAnswer(run, reply, expected.status, before);
+  if (expected.status < 400) run.parties = expected.parties;
+}
+
+function carOf(run: Run, current: ReadonlyArray<{ id: string | undefined; data: Json }>, listing: CarListing): Json {
+  if ('add' in listing) return resolve(run, listing.add) as Json;
+  const car = current[listing.keep % Math.max(current.length, 1)];
+  return car ? { id: car.id, ...car.data, ...listing.set } : { ...listing.set };
+}
+
+/**
+ * Two pushes at once (docs/design.md rule 10): the answers must be those of one of the two
+ * orders the model can apply them in, and what is stored that order's result.
+ */
+async function concurrentPair(run: Run, a: Request & { op: 'push' }, b: Request & { op: 'push' }): Promise<void> {
+  const bodies = [resolve(run, a.body), resolve(run, b.body)] as Json[];
+  const kinds = [kindOf(a.kind), kindOf(b.kind)] as const;
+  const orders = [
+    [0, 1],
+    [1, 0],
+  ].map((order) => {
+    const first = push(run.parties, kinds[order[0]!]!, bodies[order[0]!] as never);
+    const second = push(first.parties, kinds[order[1]!]!, bodies[order[1]!] as never);
+    const outcomes: Outcome[] = [];
+    outcomes[order[0]!] = first;
+    outcomes[order[1]!] = { ...second, parties: second.parties };
+    return { outcomes, final: second.parties, creations: [first, second] };
+  });
+  const before = await countRows(run.server);
+  const replies = await Promise.all([
+    pushLead(run.server, run.tenant, a.kind, bodies[0]),
+    pushLead(run.server, run.tenant, b.kind, bodies[1]),
+  ]);
+  run.log.push(
+    `concurrently: push ${a.kind} ${JSON.stringify(bodies[0])} -> ${replies[0]!.status}; push ${b.kind} ${JSON.stringify(bodies[1])} -> ${replies[1]!.status}`,
+  );
+  for (const reply of replies) expect(reply.status, `no 5xx\n${run.log.join('\n')}`).toBeLessThan(500);
+  count(`pair ${replies.map((reply) => reply.status).join('+')}`);
+  const possible = orders.filter(({ outcomes }) => outcomes.every((o, i) => o.status === replies[i]!.status));
+  expect(
+    possible.length,
+    `statuses ${replies.map((r) => r.status)} are those of neither order: ${orders.map((o) => o.outcomes.map((x) => x.status))}\n${run.log.join('\n')}`,
+  ).toBeGreaterThan(0);
+  if (replies.every((reply) => reply.status >= 400)) {
+    expect(await countRows(run.server)).toEqual(before);
+    return;
+  }
+  const known = run.parties.length;
+  const stored = await readAll(run, possible[0]!.final);
+  const candidates = possible.map((order) => {
+    const parties = structuredClone(order.final);
+    learnCreated(parties, known, replies, order.outcomes);
+    learnIds(parties, stored(parties));
+    return parties;
+  });
+  // The order whose state is stored; else the first, whose difference compareStored reports.
+  run.parties =
+    candidates.find((parties) => parties.every((party, i) => sameShape(party, stored(parties)[i]))) ?? candidates[0]!;
+}
+
+function sameShape(party: ModelParty, lead: Json | undefined): boolean {
+  try {
+    expect(shapeOfServer(lead)).toEqual(shapeOfModel(party));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The 201 answers name the parties the model added at the end, in the order they were made. */
+function learnCreated(
+  parties: ModelParty[],
+  known: number,
+  replies: readonly ApiReply[],
+  outcomes: readonly Outcome[],
+) {
+  const created = outcomes
+    .map((outcome, i) => ({ outcome, reply: replies[i]! }))
+    .filter(({ outcome }) => outcome.status === 201)
+    .sort((x, y) => x.outcome.parties.length - y.outcome.parties.length);
+  created.forEach(({ reply }, i) => {
+    const party = parties[known + i];
+    if (party) Object.assign(party, { id: reply.body.party_id, leadId: reply.body.id });
+  });
+}
+
+async function checkAnswer(run: Run, reply: ApiReply, status: number, before: unknown): Promise<void> {
+  const trail = `\n${run.log.join('\n')}\n${JSON.stringify(reply.body)}`;
+  expect(reply.status, `no 5xx${trail}`).toBeLessThan(500);
+  expect(reply.status, `the model's status${trail}`).toBe(status);
+  if (status < 400) return;
+  expect(reply.body.detail.errors.length, `a documented error body${trail}`).toBeGreaterThan(0);
+  expect(reply.headers.get('x-request-id')).toBeTruthy();
+  expect(await countRows(run.server), `a refused request wrote nothing${trail}`).toEqual(before);
+}
+
+function accept(run: Run, outcome: Outcome, replies: readonly ApiReply[]): void {
+  run.parties = outcome.parties;
+  if (outcome.status === 201)
+    Object.assign(outcome.party!, { id: replies[0]!.body.party_id, leadId: replies[0]!.body.id });
+}
+
+/** Every lead of the distribution read back; a function giving the reads in the model's order. */
+async function readAll(run: Run, parties: readonly ModelParty[]) {
+  const reads = new Map<string, Json>();
+  const { distributionId } = run.tenant;
+  let next: string | null = `/distributions/${distributionId}/leads?updated_since=2000-01-01T00:00:00Z&limit=100`;
+  while (next) {
+    const reply: ApiReply = await callApi(run.server, run.tenant, 'GET', next);
+    expect(reply.status).toBe(200);
+    for (const lead of reply.body.items as Json[]) reads.set(lead.party_id as string, lead);
+    next = reply.body.next ? (reply.body.next as string).replace(/^.*\/v1\/api/, '') : null;
+  }
+  expect(reads.size, `one party per model party\n${run.log.join('\n')}`).toBe(parties.length);
+  return (order: readonly ModelParty[]) =>
+    order.map((party) => reads.get(party.id ?? '') ?? [...reads.values()].find((lead) => lead.id === party.leadId)!);
+}
+
+async function compareStored(run: Run): Promise<void> {
+  const stored = await readAll(run, run.parties);
+  const reads = stored(run.parties);
+  learnIds(run.parties, reads);
+  run.parties.forEach((party, i) => {
+    expect(reads[i], `party ${i} is stored\n${run.log.join('\n')}`).toBeDefined();
+    expect(shapeOfServer(reads[i]!), `party ${i} as the model has it\n${run.log.join('\n')}`).toEqual(
+      shapeOfModel(party),
+    );
+  });
+}
+
+/** The ids the server gave objects sent without one: the object at the same place in its list. */
+function learnIds(parties: ModelParty[], reads: readonly (Json | undefined)[]): void {
+  parties.forEach((party, i) => {
+    const lead = reads[i] as any;
+    if (!lead) return;
+    const fill = (items: Array<{ id: string | undefined }>, ids: string[]) => {
+      if (items.length !== ids.length) return;
+      items.forEach((item, j) => {
+        item.id ??= ids[j];
+      });
+    };
+    const current = (type: string) => party.objects.filter((o) => !o.removed && o.type === type);
+    fill(
+      current('CAR'),
+      lead.risk_object_revisions.cars.map((c: Json) => c.risk_object_id),
+    );
+    fill(
+      current('RESIDENCE'),
+      lead.risk_object_revisions.residences.map((c: Json) => c.risk_object_id),
+    );
+    fill(
+      party.packages,
+      lead.policy_packages.map((k: Json) => k.id),
+    );
+    fill(
+      party.policies,
+      lead.insurance_policies.map((x: Json) => x.id),
+    );
+  });
+}
+
+function without(record: Json, keys: string[]): Json {
+  return Object.fromEntries(Object.entries(record).filter(([key]) => !keys.includes(key)));
+}
+const nonNull = (record: Json) => Object.fromEntries(Object.entries(record).filter(([, v]) => v !== null));
+
+/** The parts of a lead the model knows, from a read. */
+function shapeOfServer(lead: any): unknown {
+  const revisions = (list: Json[]) =>
+    list.map((revision) => ({
+      id: revision.risk_object_id,
+      revision: revision.revision_nr,
+      data: without(revision, [
+        'self',
+        'risk_object_id',
+        'risk_object_revision_id',
+        'risk_object_type',
+        'revision_nr',
+        'created_at',
+      ]),
+    }));
+  return {
+    kind: lead.prospect.type,
+    meta: nonNull({ origin: lead.origin, backref: lead.backref, source: lead.source }),
+    fields: without(lead.prospect, ['id', 'type', 'external_refs', 'callbacks']),
+    refs: lead.prospect.external_refs.map((r: Json) => ({ company: r.company ?? '', ref: r.ref })),
+    callbacks: lead.prospect.callbacks,
+    cars: revisions(lead.risk_object_revisions.cars),
+    residences: revisions(lead.risk_object_revisions.residences),
+    packages: lead.policy_packages.map((k: Json) => ({ id: k.id, data: without(k, ['id']) })),
+    policies: lead.insurance_policies.map((x: any) => ({
+      id: x.id,
+      data: without(x, ['id', 'policy_package_id', 'external_refs', 'coverages']),
+      package: x.policy_package_id,
+      refs: x.external_refs.map((r: Json) => ({ company: r.company ?? '', ref: r.ref })),
+      coverages: x.coverages.map((c: Json) => ({
+        riskObject: c.risk_object_id ?? null,
+        data: without(c, ['id', 'risk_object_id']),
+      })),
+    })),
+  };
+}
+
+function shapeOfModel(party: ModelParty): unknown {
+  const revisions = (type: string) =>
+    party.objects
+      .filter((o) => !o.removed && o.type === type)
+      .map((o) => ({ id: o.id, revision: o.revision, data: o.data }));
+  return {
+    kind: party.kind,
+    meta: party.meta,
+    fields: party.fields,
+    refs: party.refs,
+    callbacks: party.callbacks,
+    cars: revisions('CAR'),
+    residences: revisions('RESIDENCE'),
+    packages: party.packages.map((k) => ({ id: k.id, data: k.data })),
+    policies: party.policies.map((x) => ({
+      id: x.id,
+      data: x.data,
+      package: x.package?.id ?? null,
+      refs: x.refs,
+      coverages: x.coverages.map((c) => ({ riskObject: c.riskObject?.id ?? null, data: c.data })),
+    })),
+  };
+}
+
+/** The request's symbols replaced by this run's ids; `{newK}` by an id new in every request. */
+function resolve(run: Run, value: unknown, fresh = new Map<string, string>()): unknown {
+  if (typeof value === 'string') {
+    if (value === '{nobody}') return symbolId(run, value);
+    const symbol = /^\{(id|ID|party|new|NEW)(\d+)\}$/.exec(value);
+    if (!symbol) return value;
+    const [, kind, n] = symbol;
+    if (kind === 'new' || kind === 'NEW') {
+      if (!fresh.has(n!)) fresh.set(n!, randomUUID());
+      return kind === 'NEW' ? fresh.get(n!)!.toUpperCase() : fresh.get(n!);
+    }
+    // A party made earlier in the run, counted round; before the first one, nobody.
+    if (kind === 'party')
+      return run.parties[Number(n) % Math.max(run.parties.length, 1)]?.id ?? symbolId(run, '{nobody}');
+    const id = symbolId(run, `{id${n}}`);
+    return kind === 'ID' ? id.toUpperCase() : id;
+  }
+  if (Array.isArray(value)) return value.map((item) => resolve(run, item, fresh));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolve(run, item, fresh)]));
+  return value;
+}
+
+function symbolId(run: Run, symbol: string): string {
+  if (!run.symbols.has(symbol)) run.symbols.set(symbol, randomUUID());
+  return run.symbols.get(symbol)!;
+}
+
+const kindOf = (kind: 'customers' | 'companies'): Kind => (kind === 'customers' ? 'CUSTOMER' : 'COMPANY');

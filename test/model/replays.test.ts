@@ -1,0 +1,125 @@
+// Sequences the model-based test (upsert.model.test.ts) found, kept as they were printed so
+// each stays fixed: each ran against the model and the real server on both databases and
+// the two disagreed before the change named in its title.
+import { afterAll, beforeAll, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/test-server.ts';
+import { replaySequence } from './model-run.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ RATE_LIMIT: 'off', WEBHOOK_WORKER: 'false' });
+});
+afterAll(() => server?.close());
+
+it('lists the refs of one push in the order a read gives them back', () =>
+  replaySequence(server, [
+    {
+      op: 'push',
+      kind: 'customers',
+      body: {
+        prospect: {
+          first_name: 'Els',
+          last_name: 'Peeters',
+          external_refs: [{ external_ref: 'R0', external_ref_company: 'crm' }, { external_ref: 'R0' }],
+        },
+      },
+    },
+  ]));
+
+it('keeps a client id sent in upper case as the same id in lower case', () =>
+  replaySequence(server, [
+    {
+      op: 'push',
+      kind: 'customers',
+      body: { prospect: { first_name: 'Els', last_name: 'Peeters', risk_objects: { cars: [{ id: '{ID0}' }] } } },
+    },
+    {
+      op: 'push',
+      kind: 'customers',
+      body: {
+        prospect: {
+          first_name: 'Els',
+          last_name: 'Peeters',
+          id: '{party0}',
+          risk_objects: { cars: [{ id: '{id0}', kw: 50 }] },
+        },
+      },
+    },
+  ]));
+
+it('tells a car and a package with one id apart: ids are unique per kind of object', () =>
+  replaySequence(server, [
+    {
+      op: 'push',
+      kind: 'customers',
+      body: {
+        prospect: {
+          first_name: 'Els',
+          last_name: 'Peeters',
+          risk_objects: { cars: [{ id: '{ID1}' }] },
+          policy_packages: [{ id: '{id1}' }],
+        },
+      },
+    },
+  ]));
+
+it('keeps the refs of two pushes at once in the order they were added, however close in time', () =>
+  replaySequence(server, [
+    {
+      op: 'pair',
+      first: {
+        op: 'push',
+        kind: 'customers',
+        body: {
+          prospect: {
+            first_name: 'Jan',
+            last_name: 'Peeters',
+            external_refs: [{ external_ref: 'R1', external_ref_company: 'crm' }],
+          },
+        },
+      },
+      second: {
+        op: 'push',
+        kind: 'customers',
+        body: {
+          prospect: {
+            first_name: 'An',
+            last_name: 'Peeters',
+            callbacks: [],
+            external_refs: [{ external_ref: 'R1', external_ref_company: 'crm' }],
+            external_ref: { external_ref: 'R2' },
+          },
+        },
+      },
+    },
+  ]));
+
+it('re-syncs a lead whose package id is renewed: the stored policy moves to the new package', () =>
+  replaySequence(server, [
+    {
+      op: 'push',
+      kind: 'customers',
+      body: {
+        prospect: {
+          first_name: 'Jan',
+          last_name: 'Peeters',
+          external_refs: [{ external_ref: 'R1', external_ref_company: 'crm' }],
+          policy_packages: [{ id: '{new1}', name: 'Gezin' }],
+          insurance_policies: [{ insurance_company: 'AG', policy_nr: '1', policy_package_id: '{new1}' }],
+        },
+      },
+    },
+    {
+      op: 'push',
+      kind: 'customers',
+      body: {
+        prospect: {
+          first_name: 'Jan',
+          last_name: 'Peeters',
+          external_refs: [{ external_ref: 'R1', external_ref_company: 'crm' }],
+          policy_packages: [{ id: '{new1}', name: 'Gezin' }],
+          insurance_policies: [{ insurance_company: 'AG', policy_nr: '1', policy_package_id: '{new1}' }],
+        },
+      },
+    },
+  ]));
