@@ -5,23 +5,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
+import { insertSecretIfAbsent, readSecret } from './provider-secret.repository.ts';
 
 const COOKIE_KEYS = 'cookie-keys';
 
 export async function loadCookieKeys(db: Kysely<Database>): Promise<string[]> {
-  await db
-    .insertInto('sso_secrets')
-    .values({
-      name: COOKIE_KEYS,
-      value: JSON.stringify([randomBytes(32).toString('base64url')]),
-      created_at: new Date().toISOString(),
-    })
-    .onConflict((conflict) => conflict.column('name').doNothing())
-    .execute();
-  const row = await db
-    .selectFrom('sso_secrets')
-    .select('value')
-    .where('name', '=', COOKIE_KEYS)
-    .executeTakeFirstOrThrow();
-  return JSON.parse(row.value) as string[];
+  const generated = JSON.stringify([randomBytes(32).toString('base64url')]);
+  await insertSecretIfAbsent(db, COOKIE_KEYS, generated, new Date().toISOString());
+  return JSON.parse(await readSecret(db, COOKIE_KEYS)) as string[];
 }
