@@ -20,3 +20,16 @@ export async function findClient(db: Db, id: string): Promise<SsoClientTable | u
 export async function deleteClientRow(db: Db, id: string): Promise<void> {
   await db.deleteFrom('sso_clients').where('id', '=', id).execute();
 }
+
+/** Inserts the client, or rewrites its secret hash and redirect URIs when its id exists. */
+export async function upsertClient(
+  db: Db,
+  row: SsoClientTable,
+  registration: Pick<SsoClientTable, 'secret_hash' | 'redirect_uris'>,
+): Promise<void> {
+  await db
+    .insertInto('sso_clients')
+    .values(row)
+    .onConflict((conflict) => conflict.column('id').doUpdateSet(registration))
+    .execute();
+}

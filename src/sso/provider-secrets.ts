@@ -10,7 +10,12 @@ import { insertSecretIfAbsent, readSecret } from './provider-secret.repository.t
 const COOKIE_KEYS = 'cookie-keys';
 
 export async function loadCookieKeys(db: Kysely<Database>): Promise<string[]> {
-  const generated = JSON.stringify([randomBytes(32).toString('base64url')]);
-  await insertSecretIfAbsent(db, COOKIE_KEYS, generated, new Date().toISOString());
-  return JSON.parse(await readSecret(db, COOKIE_KEYS)) as string[];
+  const keys = await loadSharedSecret(db, COOKIE_KEYS, () => JSON.stringify([randomBytes(32).toString('base64url')]));
+  return JSON.parse(keys) as string[];
+}
+
+/** The secret stored under `name`; the first process to ask stores the one it generated. */
+export async function loadSharedSecret(db: Kysely<Database>, name: string, generate: () => string): Promise<string> {
+  await insertSecretIfAbsent(db, name, generate(), new Date().toISOString());
+  return readSecret(db, name);
 }
