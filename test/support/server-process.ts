@@ -41,11 +41,9 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     await eventually(
       async () => {
         if (child.exitCode !== null) throw new Error('the server exited');
-        return (
-          (await fetch(`${url}/healthz`).then(
-            (r) => r.ok,
-            () => false,
-          )) || undefined
+        return fetch(`${url}/healthz`).then(
+          (r) => r.ok,
+          () => false,
         );
       },
       60_000,
