@@ -1,5 +1,5 @@
-// OAuth clients: the partner platforms that send their users to sign in (specification,
-// "Single sign-on": a redirect URL in, a client_id and client_secret out). The secret has
+// OAuth clients: the partner platforms that send their users to sign in (docs/design.md
+// section 12: a redirect URL in, a client_id and client_secret out). The secret has
 // 256 random bits and is stored only as its SHA-256 hash, like API tokens: a full-entropy
 // secret needs no slow hash. oidc-provider compares secrets through the client model's
 // compareClientSecret, which provider.ts points at verifyClientSecret below.

@@ -1,5 +1,5 @@
 // Failed sign-ins are rate limited per account and per client address (docs/design.md
-// section 4, issue 3 point 3). The failures are rows in the database, so every process
+// section 12; README, "Single sign-on"). The failures are rows in the database, so every process
 // serving from one PostgreSQL counts the same attempts. The account is the login as
 // typed (lower-cased), so unknown logins are limited exactly like real ones and the
 // limit does not tell which accounts exist.

@@ -9,11 +9,6 @@ export function parseEnterpriseNumber(text: string): string | undefined {
   return hasValidCheck(digits) ? digits : undefined;
 }
 
-/** Whether the text has the shape of a number at all (then a failed check is a typo, not a name). */
-export function looksLikeEnterpriseNumber(text: string): boolean {
-  return /^\d{9,10}$/.test(text.replace(/[\s.\-/]/g, '').replace(/^BE/i, ''));
-}
-
 export function hasValidCheck(digits: string): boolean {
   const base = Number(digits.slice(0, 8));
   return 97 - (base % 97) === Number(digits.slice(8));
