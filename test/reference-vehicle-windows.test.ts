@@ -1,5 +1,5 @@
 // The EEA import counts versions in bounded windows and sums the windows in the database
-// (sources/eea.ts): a version met in many windows, years apart and in two files, must come
+// (src/reference/vehicles/eea.ts): a version met in many windows, years apart and in two files, must come
 // out exactly as if the whole file had fit in memory, on both databases.
 import fs from 'node:fs';
 import path from 'node:path';
