@@ -23,7 +23,7 @@ import { openDatabase } from '../src/db/database.ts';
 import { insertDistribution } from '../src/distributions/distribution.repository.ts';
 import { createClient } from '../src/sso/client.service.ts';
 import { createUser } from '../src/sso/user.service.ts';
-import { currentSecret } from '../src/webhooks/signing-key.repository.ts';
+import { currentSecret } from '../src/webhooks/signing-key.service.ts';
 import { fullBodies } from '../bench/payloads.ts';
 import { callApi } from '../test/support/api-client.ts';
 import { freePort, type ServerProcess, startServerProcess } from '../test/support/server-process.ts';

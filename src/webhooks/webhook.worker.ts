@@ -21,7 +21,7 @@ import {
   type ClaimedDelivery,
 } from './delivery.repository.ts';
 import { decide, type Decision } from './retry-policy.ts';
-import { signingSecrets } from './signing-key.repository.ts';
+import { signingSecrets } from './signing-key.service.ts';
 import { signWebhook } from './signing.ts';
 import type { WebhookMetrics } from './webhook.metrics.ts';
 import type { WebhookOutbox } from './webhook.outbox.ts';
