@@ -8,7 +8,7 @@ import { errors, type InteractionResults } from 'oidc-provider';
 import type { Database } from '../db/database.ts';
 import { isValidCsrfToken } from './csrf.ts';
 import { acceptFormBodies, type FormBody } from './form-body.ts';
-import { consentPageFor, languageOf, loginPageFor } from './interaction.pages.ts';
+import { consentPageFor, languageOf, loginPageFor } from './interaction-pages.ts';
 import type { Interaction } from './interaction.ts';
 import { ApiError } from '../errors.ts';
 import { signIn } from './login.service.ts';
