@@ -14,7 +14,19 @@ import { v7 } from 'uuid';
 import { createBenchDatabase, type BenchDialect } from './database.ts';
 import { readOptions } from './options.ts';
 import { postgresPids, totalCpuSeconds } from './procfs.ts';
-import { WRITER_CLOCK_SQL } from '../src/party/index.ts';
+import {
+  type CoverageTable,
+  type ExternalRefTable,
+  type InsurancePolicyTable,
+  type LeadPushTable,
+  type LeadTable,
+  type PartyTable,
+  type PolicyPackageTable,
+  type RiskObjectRevisionTable,
+  type RiskObjectTable,
+  WRITER_CLOCK_SQL,
+} from '../src/party/index.ts';
+import { migratedColumns } from './migrated-tables.ts';
 
 export type LimitScenario = 'minimal' | 'full' | 'merge';
 
@@ -28,28 +40,40 @@ export interface WriteLimit {
   readonly postgresCpuMicros: number | null;
 }
 
-type Row = readonly unknown[];
+/** The rows one push writes, by table, each typed as its table's row (src/party/party.table.ts). */
+interface PushTables {
+  parties: PartyTable[];
+  leads: LeadTable[];
+  risk_objects: RiskObjectTable[];
+  risk_object_revisions: RiskObjectRevisionTable[];
+  policy_packages: PolicyPackageTable[];
+  insurance_policies: InsurancePolicyTable[];
+  coverages: CoverageTable[];
+  external_refs: ExternalRefTable[];
+  lead_pushes: LeadPushTable[];
+}
+type Table = keyof PushTables;
 
-/** The rows one push writes, table by table (columns as in changeset.repository.ts). */
+/** In the order a push inserts them, as changeset.repository.ts does. */
+const TABLES: readonly Table[] = [
+  'parties',
+  'leads',
+  'risk_objects',
+  'risk_object_revisions',
+  'policy_packages',
+  'insurance_policies',
+  'coverages',
+  'external_refs',
+  'lead_pushes',
+];
+
+/** Each table's columns as the migrations create them: the statements below name them all, in order. */
+const COLUMNS = await migratedColumns(TABLES);
+
 interface PushRows {
   readonly ref: string;
-  readonly tables: ReadonlyArray<{ readonly table: string; readonly columns: string; readonly rows: Row[] }>;
+  readonly tables: ReadonlyArray<{ readonly table: Table; readonly rows: readonly unknown[][] }>;
 }
-
-const COLUMNS = {
-  parties: 'id distribution_id type data match_key version created_at updated_at',
-  leads: 'id distribution_id party_id origin backref source created_at updated_at',
-  risk_objects: 'id position distribution_id party_id type vin current_revision_id created_at updated_at removed_at',
-  risk_object_revisions: 'id risk_object_id revision_nr data created_at',
-  policy_packages: 'id position distribution_id party_id data created_at updated_at',
-  insurance_policies:
-    'id position distribution_id party_id policy_package_id insurance_company policy_nr data created_at updated_at',
-  coverages: 'id insurance_policy_id position risk_object_id data',
-  external_refs: 'distribution_id entity_type company ref entity_id created_at',
-  lead_pushes: 'id lead_id distribution_id received_at status caller origin kind payload',
-} as const;
-type Table = keyof typeof COLUMNS;
-const INTEGER_COLUMNS = new Set(['version', 'position', 'revision_nr', 'status']);
 
 /** A new lead's rows: names and one ref, or (full) 3 cars, 2 packages, 6 policies of 3 coverages, as bench/payloads.ts sends. */
 function newLeadRows(distributionId: string, n: number, full: boolean): PushRows {
@@ -63,27 +87,49 @@ function newLeadRows(distributionId: string, n: number, full: boolean): PushRows
     email: `${ref}@example.be`,
     telephonenr: '+32 9 123 45 67',
   });
-  const rows: Record<Table, Row[]> = {
-    parties: [[partyId, distributionId, 'CUSTOMER', data, null, 1, now, now]],
-    leads: [[leadId, distributionId, partyId, 'bench', null, 'bench', now, now]],
+  const created = { created_at: now, updated_at: now };
+  const rows: PushTables = {
+    parties: [
+      { id: partyId, distribution_id: distributionId, type: 'CUSTOMER', data, match_key: null, version: 1, ...created },
+    ],
+    leads: [
+      {
+        id: leadId,
+        distribution_id: distributionId,
+        party_id: partyId,
+        origin: 'bench',
+        backref: null,
+        source: 'bench',
+        ...created,
+      },
+    ],
     risk_objects: [],
     risk_object_revisions: [],
     policy_packages: [],
     insurance_policies: [],
     coverages: [],
-    external_refs: [[distributionId, 'party', 'bench-crm', ref, partyId, now]],
+    external_refs: [
+      {
+        distribution_id: distributionId,
+        entity_type: 'party',
+        company: 'bench-crm',
+        ref,
+        entity_id: partyId,
+        created_at: now,
+      },
+    ],
     lead_pushes: [
-      [
-        v7(),
-        leadId,
-        distributionId,
-        now,
-        201,
-        'token:bench',
-        'bench',
-        'CUSTOMER',
-        JSON.stringify({ prospect: { first_name: 'Jan' } }),
-      ],
+      {
+        id: v7(),
+        lead_id: leadId,
+        distribution_id: distributionId,
+        received_at: now,
+        status: 201,
+        caller: 'token:bench',
+        origin: 'bench',
+        kind: 'CUSTOMER',
+        payload: JSON.stringify({ prospect: { first_name: 'Jan' } }),
+      },
     ],
   };
   if (full) {
@@ -93,62 +139,86 @@ function newLeadRows(distributionId: string, n: number, full: boolean): PushRows
       vin: `WVWZZZ${String(n * 3 + c).padStart(11, '0')}`,
     }));
     for (const [position, car] of cars.entries()) {
-      rows.risk_objects.push([car.id, position, distributionId, partyId, 'CAR', car.vin, car.revision, now, now, null]);
-      rows.risk_object_revisions.push([
-        car.revision,
-        car.id,
-        1,
-        JSON.stringify({ vin: car.vin, brand: 'Volkswagen', kw: 85, value: '24500.00' }),
-        now,
-      ]);
+      rows.risk_objects.push({
+        id: car.id,
+        position,
+        distribution_id: distributionId,
+        party_id: partyId,
+        type: 'CAR',
+        vin: car.vin,
+        current_revision_id: car.revision,
+        ...created,
+        removed_at: null,
+      });
+      rows.risk_object_revisions.push({
+        id: car.revision,
+        risk_object_id: car.id,
+        revision_nr: 1,
+        data: JSON.stringify({ vin: car.vin, brand: 'Volkswagen', kw: 85, value: '24500.00' }),
+        created_at: now,
+      });
     }
     const packages = [0, 1].map(() => randomUUID());
     for (const [position, id] of packages.entries()) {
-      rows.policy_packages.push([
+      rows.policy_packages.push({
         id,
         position,
-        distributionId,
-        partyId,
-        JSON.stringify({ name: 'Family', premium: '899.95', payment_interval: 'ANNUAL' }),
-        now,
-        now,
-      ]);
+        distribution_id: distributionId,
+        party_id: partyId,
+        data: JSON.stringify({ name: 'Family', premium: '899.95', payment_interval: 'ANNUAL' }),
+        ...created,
+      });
     }
     for (let k = 0; k < 6; k++) {
       const policyId = v7();
-      rows.insurance_policies.push([
-        policyId,
-        k,
-        distributionId,
-        partyId,
-        packages[k % 2],
-        'Example Insurance',
-        `P-${ref}-${k}`,
-        JSON.stringify({
+      rows.insurance_policies.push({
+        id: policyId,
+        position: k,
+        distribution_id: distributionId,
+        party_id: partyId,
+        policy_package_id: packages[k % 2]!,
+        insurance_company: 'Example Insurance',
+        policy_nr: `P-${ref}-${k}`,
+        data: JSON.stringify({
           name: `Policy ${k}`,
           policy_nr: `P-${ref}-${k}`,
           type: 'ACTIVE',
           insurance_company: 'Example Insurance',
           premium: '320.00',
         }),
-        now,
-        now,
-      ]);
-      rows.external_refs.push([distributionId, 'policy', 'bench-crm', `pol-${ref}-${k}`, policyId, now]);
+        ...created,
+      });
+      rows.external_refs.push({
+        distribution_id: distributionId,
+        entity_type: 'policy',
+        company: 'bench-crm',
+        ref: `pol-${ref}-${k}`,
+        entity_id: policyId,
+        created_at: now,
+      });
       for (let v = 0; v < 3; v++) {
-        rows.coverages.push([
-          v7(),
-          policyId,
-          v,
-          cars[(k + v) % 3]!.id,
-          JSON.stringify({ name: 'Omnium', insured_value: 25000, premium: '106.67' }),
-        ]);
+        rows.coverages.push({
+          id: v7(),
+          insurance_policy_id: policyId,
+          position: v,
+          risk_object_id: cars[(k + v) % 3]!.id,
+          data: JSON.stringify({ name: 'Omnium', insured_value: 25000, premium: '106.67' }),
+        });
       }
     }
   }
   return {
     ref,
-    tables: (Object.keys(COLUMNS) as Table[]).map((table) => ({ table, columns: COLUMNS[table], rows: rows[table] })),
+    tables: TABLES.map((table) => ({
+      table,
+      // In the columns' order; a column a row lacks would fail here, not write a shifted row.
+      rows: (rows[table] as readonly object[]).map((row) =>
+        COLUMNS[table].names.map((name) => {
+          if (!(name in row)) throw new Error(`a ${table} row has no ${name}`);
+          return (row as Readonly<Record<string, unknown>>)[name];
+        }),
+      ),
+    })),
   };
 }
 
@@ -181,13 +251,11 @@ async function sqliteLimit(dataDir: string, distributionId: string, scenario: Li
     'insert into lead_pushes (id, lead_id, distribution_id, received_at, status, caller, origin, kind, payload) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const write = ({ tables }: PushRows) => {
-    for (const { table, columns, rows } of tables) {
+    for (const { table, rows } of tables) {
       if (rows.length === 0) continue;
-      const width = columns.split(' ').length;
-      const values = Array.from({ length: rows.length }, () => `(${Array(width).fill('?').join(', ')})`).join(', ');
-      prepared(`insert into ${table} (${columns.replaceAll(' ', ', ')}) values ${values}`).run(
-        ...(rows.flat() as never[]),
-      );
+      const { names } = COLUMNS[table];
+      const values = Array.from({ length: rows.length }, () => `(${names.map(() => '?').join(', ')})`).join(', ');
+      prepared(`insert into ${table} (${names.join(', ')}) values ${values}`).run(...(rows.flat() as never[]));
     }
   };
 
@@ -272,15 +340,15 @@ export async function postgresLimit(
     const used = tables.filter((t) => t.rows.length > 0);
     const key = used.map((t) => t.table).join(',');
     let next = 1;
-    const parts = used.map(({ table, columns }) => {
-      const names = columns.split(' ');
-      const arrays = names.map((name) => `$${next++}::${INTEGER_COLUMNS.has(name) ? 'integer' : 'text'}[]`).join(', ');
+    const parts = used.map(({ table }) => {
+      const { names, integers } = COLUMNS[table];
+      const arrays = names.map((name) => `$${next++}::${integers.has(name) ? 'integer' : 'text'}[]`).join(', ');
       return `insert into ${table} (${names.join(', ')}) select * from unnest(${arrays})`;
     });
     const last = parts.pop()!;
     const text = parts.length === 0 ? last : `with ${parts.map((p, i) => `i${i} as (${p})`).join(', ')} ${last}`;
     if (!texts.has(key)) texts.set(key, `limit_insert_${texts.size}`);
-    const values = used.flatMap(({ columns, rows }) => columns.split(' ').map((_, c) => rows.map((row) => row[c])));
+    const values = used.flatMap(({ table, rows }) => COLUMNS[table].names.map((_, c) => rows.map((row) => row[c])));
     return { name: texts.get(key)!, text, values };
   };
   const findRef =

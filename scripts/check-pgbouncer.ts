@@ -9,11 +9,11 @@
 // README gives for such a pooler (must pass), then with the default (told, not required).
 // Not part of npm test: it needs a PostgreSQL superuser and may install a package.
 //   npm run check:pgbouncer                 (CHECK_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/postgres)
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -23,9 +23,10 @@ import { openDatabase } from '../src/db/database.ts';
 import { insertDistribution } from '../src/distributions/distribution.repository.ts';
 import { createClient } from '../src/sso/client.service.ts';
 import { createUser } from '../src/sso/user.service.ts';
-import { currentSecret } from '../src/webhooks/signing-key.repository.ts';
+import { currentSecret } from '../src/webhooks/signing-key.service.ts';
 import { fullBodies } from '../bench/payloads.ts';
 import { callApi } from '../test/support/api-client.ts';
+import { freePort, type ServerProcess, startServerProcess } from '../test/support/server-process.ts';
 import {
   authorizationUrl,
   exchangeCode,
@@ -36,7 +37,6 @@ import {
   UserAgent,
 } from '../test/support/sso.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const ADMIN_URL = process.env.CHECK_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PUBLIC_URL = 'https://leads.pgbouncer.test';
 
@@ -57,14 +57,6 @@ function pgbouncerBinary(): string {
     env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
   });
   return pgbouncerBinary();
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
@@ -134,33 +126,11 @@ async function startPgbouncer(binary: string): Promise<{ port: number; version: 
   };
 }
 
-function startServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess; output: () => string }> {
-  return freePort().then(async (port) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'src', 'server.ts')], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'warn',
-        RATE_LIMIT: 'off',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        PUBLIC_URL,
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout!.on('data', (chunk) => {
-      output = (output + chunk).slice(-4000);
-    });
-    child.stderr!.on('data', (chunk) => {
-      output = (output + chunk).slice(-4000);
-    });
-    const url = `http://127.0.0.1:${port}`;
-    await waitFor('the server', async () => child.exitCode === null && (await fetch(`${url}/readyz`)).ok, 60_000);
-    return { url, child, output: () => output };
-  });
+/** The real server through the pooler, once it reaches the database. */
+async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+  const server = await startServerProcess({ RATE_LIMIT: 'off', PUBLIC_URL, ...env });
+  await waitFor('the server', async () => (await fetch(`${server.url}/readyz`)).ok, 60_000);
+  return server;
 }
 
 /** The whole tour through one server; each step a check. */
@@ -312,8 +282,7 @@ async function tour(databaseUrl: string, preparedStatements: boolean): Promise<C
       return 'received and verified';
     });
   } finally {
-    server.child.kill('SIGTERM');
-    await new Promise((resolve) => server.child.once('exit', resolve));
+    await server.stop();
     receiver.close();
     await handle.close();
   }
@@ -338,7 +307,7 @@ async function webhookReceiver(): Promise<{
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
+  const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}/hook`, received, close: () => server.close() };
 }
 

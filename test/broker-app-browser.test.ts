@@ -1,4 +1,4 @@
-// The broker app in a real headless Chromium (issue 10): a broker opens a pushed lead's
+// The broker app in a real headless Chromium (docs/design.md section 7): a broker opens a pushed lead's
 // link while signed out, signs in on the provider's page, lands on the lead, follows every
 // link of the push answer, searches the inbox, reads a push's raw body, replays a failed
 // webhook delivery, and signs out. Every page passes axe-core without a serious

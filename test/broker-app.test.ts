@@ -1,4 +1,4 @@
-// The broker app over real HTTP on both databases (issue 10): sign-in through the embedded
+// The broker app over real HTTP on both databases (docs/design.md section 7): sign-in through the embedded
 // provider and back to the page asked for, every href of a push answer, the inbox with its
 // search and paging, another distribution's 404, replay and sign-out.
 import { randomUUID } from 'node:crypto';

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
 import { type Config, loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
-import { DEMO_DISTRIBUTION_ID, bootstrapDemo } from '../src/distributions/demo-bootstrap.ts';
+import { DEMO_DISTRIBUTION_ID, bootstrapDemo } from '../src/demo-data.ts';
 import {
   createTestDatabase,
   dialect,
@@ -194,7 +194,7 @@ describe('lead-intake CLI', () => {
 });
 
 // ---------------------------------------------------------------------------------------
-// First start: the demo distribution and the curl (src/distributions/demo-bootstrap.ts).
+// First start: the demo distribution and the curl (src/demo-data.ts).
 
 interface ServeProcess {
   stdout(): string;

@@ -1,4 +1,4 @@
-// Hostile bodies, paths and queries (issue 11; docs/design.md section 8): each is refused with a
+// Hostile bodies, paths and queries (docs/design.md section 8): each is refused with a
 // 4xx in the documented body, names the offending value's target, and writes nothing; the
 // same on SQLite and PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

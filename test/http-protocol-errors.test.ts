@@ -84,8 +84,10 @@ describe('slow clients', () => {
       { trickle: Array.from({ length: 100 }, () => ' '), intervalMs: 100, timeoutMs: 8_000 },
     );
     expectDocumentedError(answer, 408, 'RequestTimeout');
-    // 1 s, checked every 250 ms: cut off well before the 10 s the trickle would take.
-    expect(answer.elapsedMs).toBeLessThan(3_000);
+    // Cut off by the server (REQUEST_TIMEOUT, 1 s), while the client still had most of its
+    // 10 s trickle to send and before its own 8 s deadline.
+    expect(answer.closedByServer).toBe(true);
+    expect(answer.unsentChunks).toBeGreaterThan(0);
   });
 
   it('a connection that stops in the middle of its headers is answered 408 and closed', async () => {
@@ -94,7 +96,7 @@ describe('slow clients', () => {
       timeoutMs: 8_000,
     });
     expectDocumentedError(answer, 408, 'RequestTimeout');
-    expect(answer.elapsedMs).toBeLessThan(3_000);
+    expect(answer.closedByServer).toBe(true);
   });
 });
 
@@ -131,6 +133,7 @@ describe('headers on every answer', () => {
 describe('idle connections', () => {
   it('a connection that sends nothing is closed after the headers timeout', async () => {
     const answer = await rawRequest(server.url, [], '', { unterminated: true, timeoutMs: 8_000 });
-    expect(answer.elapsedMs).toBeLessThan(3_000);
+    // Closed by the server, not by the client giving up after 8 s.
+    expect(answer.closedByServer).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-// Reading and updating parties (issue 5): representation, revisions, JSON Merge Patch,
+// Reading and updating parties (docs/design.md section 2): representation, revisions, JSON Merge Patch,
 // If-Match.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';

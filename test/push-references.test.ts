@@ -1,5 +1,5 @@
 // A push with schema problems and references that name nothing reports both in one 422
-// (issue 11: a car id `not-a-uuid` used to hide a dangling policy_package_id).
+// (docs/design.md section 3: a car id `not-a-uuid` used to hide a dangling policy_package_id).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createTenant, startTestServer, type Tenant, type TestServer } from './support/test-server.ts';

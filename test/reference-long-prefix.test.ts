@@ -1,5 +1,5 @@
 // A word typed longer than FTS5's prefix indexes reach (eight letters) is looked up as the
-// whole indexed words it begins (search-tiers.ts): it must find every one of them, and
+// whole indexed words it begins (src/reference/search/search-tiers.ts): it must find every one of them, and
 // still every one when they are too many to list.
 import fs from 'node:fs';
 import path from 'node:path';

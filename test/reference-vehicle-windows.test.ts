@@ -1,11 +1,11 @@
 // The EEA import counts versions in bounded windows and sums the windows in the database
-// (sources/eea.ts): a version met in many windows, years apart and in two files, must come
+// (src/reference/vehicles/eea.ts): a version met in many windows, years apart and in two files, must come
 // out exactly as if the whole file had fit in memory, on both databases.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importReference, referenceImporter } from '../src/reference/import.ts';
-import { eeaSource } from '../src/reference/sources/eea.ts';
+import { importReference, referenceImporter } from '../src/reference/import/import.ts';
+import { eeaSource } from '../src/reference/vehicles/eea.ts';
 import { callApi } from './support/api-client.ts';
 import { createTenant, startTestServer, type Tenant, type TestServer } from './support/test-server.ts';
 import { csv, EEA_RECENT, tempDir } from './support/reference-files.ts';

@@ -1,5 +1,5 @@
 // Words are runs of letters and digits on both databases, in the data as in a query
-// (search-text.ts): "petrol/electric" and "ID.3" are two words each, found by either.
+// (src/reference/search/search-text.ts): "petrol/electric" and "ID.3" are two words each, found by either.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

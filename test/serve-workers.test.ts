@@ -66,7 +66,7 @@ describe.runIf(dialect === 'postgres')('on PostgreSQL', () => {
       for (const line of complete) if (line.startsWith('{')) lines.push(JSON.parse(line) as LogLine);
     });
     await eventually(
-      async () => lines.filter((line) => line.msg === 'lead-intake is serving').length >= 2 || undefined,
+      async () => lines.filter((line) => line.msg === 'lead-intake is serving').length >= 2,
       60_000,
       'two workers serving',
     );
@@ -102,7 +102,7 @@ describe.runIf(dialect === 'postgres')('on PostgreSQL', () => {
             .filter((line) => line.msg === 'request completed' && line.res?.statusCode === 201)
             .map((line) => line.pid),
         );
-        return answered.size === 2 && [...answered].every((pid) => workers.has(pid)) ? true : undefined;
+        return answered.size === 2 && [...answered].every((pid) => workers.has(pid));
       },
       10_000,
       'pushes answered by both workers',
@@ -116,7 +116,7 @@ describe.runIf(dialect === 'postgres')('on PostgreSQL', () => {
     // dies with the worker, as with any process a load balancer sends to), the survivor
     // serves alone until the new worker is up.
     await eventually(
-      async () => lines.some((line) => line.msg === 'a worker died; starting a new one') || undefined,
+      async () => lines.some((line) => line.msg === 'a worker died; starting a new one'),
       10_000,
       'the primary to notice',
     );
@@ -128,7 +128,7 @@ describe.runIf(dialect === 'postgres')('on PostgreSQL', () => {
       { connection: 'close' },
     );
     expect(reply.status).toBe(201);
-    await eventually(async () => serving().length >= 3 || undefined, 30_000, 'a new worker');
+    await eventually(async () => serving().length >= 3, 30_000, 'a new worker');
     const replacement = serving().at(-1)!;
     expect([victim, survivor]).not.toContain(replacement);
     expect(() => process.kill(replacement, 0)).not.toThrow();

@@ -39,21 +39,13 @@ describe.runIf(process.env.TEST_DIALECT !== 'postgres')('SQLite WAL checkpoints'
     await writeBatch(0);
     const before = size(file);
     // About 1 MB went into the WAL; only a checkpoint moves it into the database file.
-    await eventually(
-      async () => size(file) > before + 500_000 || undefined,
-      15_000,
-      'the database file to receive the first batch',
-    );
+    await eventually(async () => size(file) > before + 500_000, 15_000, 'the database file to receive the first batch');
 
     const walSizes: number[] = [];
     for (let batch = 1; batch <= 6; batch += 1) {
       const fileBefore = size(file);
       await writeBatch(batch);
-      await eventually(
-        async () => size(file) > fileBefore + 500_000 || undefined,
-        15_000,
-        `batch ${batch} to be checkpointed`,
-      );
+      await eventually(async () => size(file) > fileBefore + 500_000, 15_000, `batch ${batch} to be checkpointed`);
       walSizes.push(size(`${file}-wal`));
     }
     // Once every frame is copied back, the next transaction writes the WAL from its start

@@ -1,5 +1,5 @@
-// SSO access tokens at userinfo and on the API (issue 3 points 5 and 6): the scheme in any
-// case, the claims of the specification, the scope and distribution rules with the
+// SSO access tokens at userinfo and on the API (docs/design.md sections 4 and 12): the scheme
+// in any case, the documented claims, the scope and distribution rules with the
 // documented error body, and every check of the JWT (signature, issuer, audience, typ,
 // expiry). Tokens that fail one check are signed with the provider's real key, so only
 // that check can refuse them.
@@ -25,7 +25,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-// The specification's request also carries `Content-Type: application/json` (and no body).
+// Partners' userinfo calls may also carry `Content-Type: application/json` (and no body).
 const userinfo = (token: string | undefined, scheme = 'bearer', method = 'GET', base = server.url) =>
   fetch(`${base}/sso/userinfo`, {
     method,
@@ -63,7 +63,7 @@ async function forgedToken(claims: JWTPayload, header: { typ?: string } = {}): P
 }
 
 describe('GET /sso/userinfo', () => {
-  it('answers the claims of the specification for the bearer scheme in any case, GET or POST', async () => {
+  it('answers the documented claims for the bearer scheme in any case, GET or POST', async () => {
     const { access_token: token } = await signInForTokens(server, fixture, 'openid api');
     for (const [scheme, method] of [
       ['bearer', 'GET'],

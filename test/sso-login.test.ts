@@ -1,4 +1,4 @@
-// The login and consent pages over HTTP (issue 3 point 3): one answer for an unknown
+// The login and consent pages over HTTP (docs/design.md section 12): one answer for an unknown
 // login and a wrong password, CSRF tokens, rate-limited failures, the four languages, a
 // strict Content-Security-Policy with nothing loaded from elsewhere, and a consent that
 // can be refused.

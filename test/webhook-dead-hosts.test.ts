@@ -1,4 +1,4 @@
-// One dead receiver must not stall everyone's webhooks (issue 11): 200 deliveries to
+// One dead receiver must not stall everyone's webhooks (docs/design.md section 5): 200 deliveries to
 // a host whose name never resolves are pending when a healthy receiver's event comes in,
 // and that event is still attempted at once. The worker is a real one on its own database
 // handle (as `lead-intake webhook work` runs it), the pushes go through a real server, and
@@ -51,6 +51,16 @@ afterAll(async () => {
   await receiver?.close();
 });
 
+/** The attempts recorded of deliveries to the dead host, with their errors. */
+function deadHostAttempts() {
+  return database.db
+    .selectFrom('webhook_attempts')
+    .innerJoin('webhook_deliveries', 'webhook_deliveries.id', 'webhook_attempts.delivery_id')
+    .select(['webhook_attempts.error'])
+    .where('webhook_deliveries.host', '=', 'dead.example')
+    .execute();
+}
+
 describe('a callback host that never resolves', () => {
   it('holds at most its share of the worker, and a healthy receiver gets its event at once', async () => {
     // More than one claim can hold (64 in flight and 64 ahead): the healthy event is newer than all of them.
@@ -80,12 +90,11 @@ describe('a callback host that never resolves', () => {
       dnsTimeoutMs: DNS_TIMEOUT_MS,
       pollIntervalMs: 100,
     });
-    const started = performance.now();
     worker.start();
     try {
-      const [event] = await receiver.waitFor('/healthy', 1, 2_000);
-      // Well before the dead host's first lookups time out.
-      expect(performance.now() - started).toBeLessThan(DNS_TIMEOUT_MS / 2);
+      const [event] = await receiver.waitFor('/healthy', 1);
+      // Before the dead host's first lookups time out: none of its attempts is recorded yet.
+      expect(await deadHostAttempts()).toEqual([]);
       expect(event!.json.data.id).toBe(healthy.body.id);
       // The dead host's deliveries wait for their turn: one lookup shared by the attempts
       // in flight, at most PER_HOST_CONCURRENCY of those.
@@ -101,23 +110,16 @@ describe('a callback host that never resolves', () => {
       // The lookup gives up after DNS_TIMEOUT_MS: those attempts are recorded, to be retried.
       const attempts = await eventually(
         async () => {
-          const rows = await database.db
-            .selectFrom('webhook_attempts')
-            .innerJoin('webhook_deliveries', 'webhook_deliveries.id', 'webhook_attempts.delivery_id')
-            .select(['webhook_attempts.error', 'webhook_attempts.duration_ms'])
-            .where('webhook_deliveries.host', '=', 'dead.example')
-            .execute();
+          const rows = await deadHostAttempts();
           return rows.length >= PER_HOST_CONCURRENCY ? rows : undefined;
         },
         DNS_TIMEOUT_MS + 3_000,
         'the first attempts to the dead host',
       );
-      expect(
-        attempts
-          .slice(0, PER_HOST_CONCURRENCY)
-          .every((a) => /^DNS lookup of dead\.example did not finish within 3 s/.test(a.error ?? '')),
-      ).toBe(true);
-      expect(attempts.every((a) => Number(a.duration_ms) < DNS_TIMEOUT_MS + 1_000)).toBe(true);
+      // Every one of them ended by the lookup's deadline, not by the attempt's own, longer one.
+      expect(attempts.every((a) => /^DNS lookup of dead\.example did not finish within 3 s/.test(a.error ?? ''))).toBe(
+        true,
+      );
     } finally {
       await worker.stop();
     }

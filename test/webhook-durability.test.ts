@@ -76,9 +76,7 @@ it('delivers events whose receiver was down when the server was killed with SIGK
           .select(['attempts', 'claim_id'])
           .where('url', '=', callback)
           .execute();
-        return rows.length === 5 && rows.every((r) => Number(r.attempts) >= 1 && r.claim_id === null)
-          ? true
-          : undefined;
+        return rows.length === 5 && rows.every((r) => Number(r.attempts) >= 1 && r.claim_id === null);
       },
       10_000,
       'first attempts',

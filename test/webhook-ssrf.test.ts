@@ -77,10 +77,10 @@ it('refuses loopback, private and metadata targets by default: recorded with the
       '--status',
       'failed',
     ]);
-    return list.length === callbacks.length &&
+    return (
+      list.length === callbacks.length &&
       list.every((d) => d.attempts.length === 2 && d.attempts[1].outcome === 'refused')
-      ? true
-      : undefined;
+    );
   });
   expect(receiver.received).toEqual([]);
 });

@@ -5,8 +5,8 @@
 import { hash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
-import { run, statement } from '../db/statements.ts';
 import { requireDistribution } from '../distributions/distribution.service.ts';
+import { findApiToken, findTokenByHash, insertApiToken, markRevoked, selectApiTokens } from './api-token.repository.ts';
 import type { ApiTokenTable } from './api-token.table.ts';
 import { API_TOKEN_SCOPES, parseScopes, type Caller } from './caller.ts';
 
@@ -71,7 +71,7 @@ export async function createApiToken(
   };
   const insert = async (trx: Kysely<Database>) => {
     await requireDistribution(trx, row.distribution_id);
-    await trx.insertInto('api_tokens').values(row).execute();
+    await insertApiToken(trx, row);
   };
   await (db.isTransaction ? insert(db) : db.transaction().execute(insert));
   const { id, name, scopes, distribution_id, created_at, expires_at } = toListing(row);
@@ -83,36 +83,20 @@ export async function listApiTokens(
   db: Kysely<Database>,
   filter: { distributionId?: string } = {},
 ): Promise<ApiTokenListing[]> {
-  let query = db.selectFrom('api_tokens').selectAll().orderBy('created_at').orderBy('id');
-  if (filter.distributionId !== undefined) {
-    await requireDistribution(db, filter.distributionId);
-    query = query.where('distribution_id', '=', filter.distributionId);
-  }
-  return (await query.execute()).map(toListing);
+  if (filter.distributionId !== undefined) await requireDistribution(db, filter.distributionId);
+  return (await selectApiTokens(db, filter.distributionId)).map(toListing);
 }
 
 /** Revokes at once (the next request with it gets 401); revoking twice keeps the first time. */
 export async function revokeApiToken(db: Kysely<Database>, id: string, now = new Date()): Promise<ApiTokenListing> {
   const revoke = async (trx: Kysely<Database>) => {
-    await trx
-      .updateTable('api_tokens')
-      .set({ revoked_at: now.toISOString() })
-      .where('id', '=', id)
-      .where('revoked_at', 'is', null)
-      .execute();
-    const row = await trx.selectFrom('api_tokens').selectAll().where('id', '=', id).executeTakeFirst();
+    await markRevoked(trx, id, now.toISOString());
+    const row = await findApiToken(trx, id);
     if (!row) throw new UnknownApiTokenError(id);
     return toListing(row);
   };
   return db.isTransaction ? revoke(db) : db.transaction().execute(revoke);
 }
-
-const tokenByHash = statement('api_token_by_hash', {
-  sqlite:
-    'select id, distribution_id, scopes, token_hash, expires_at, revoked_at from api_tokens where token_hash = ?1',
-  postgres:
-    'select id, distribution_id, scopes, token_hash, expires_at, revoked_at from api_tokens where token_hash = $1',
-});
 
 /** The caller a token stands for, or undefined for an unknown, revoked or expired token. */
 export async function authenticateApiToken(
@@ -121,10 +105,7 @@ export async function authenticateApiToken(
   now = new Date(),
 ): Promise<Caller | undefined> {
   const tokenHash = hashToken(token);
-  // Every API request asks this: one prepared statement (db/statements.ts).
-  const [row] = await run<
-    Pick<ApiTokenTable, 'id' | 'distribution_id' | 'scopes' | 'token_hash' | 'expires_at' | 'revoked_at'>
-  >(db, tokenByHash, [tokenHash]);
+  const row = await findTokenByHash(db, tokenHash);
   // The index lookup already matched; the constant-time comparison keeps the final check
   // free of timing differences all the same.
   if (!row || !timingSafeEqual(Buffer.from(row.token_hash), Buffer.from(tokenHash))) return undefined;

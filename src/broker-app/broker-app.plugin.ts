@@ -1,4 +1,4 @@
-// The broker app under /app (docs/design.md section 7; issue 10): server-rendered pages behind
+// The broker app under /app (docs/design.md section 7): server-rendered pages behind
 // the `href` links of every lead answer, signed in through the embedded OpenID provider.
 // Its own scope: form bodies, HTML error pages in the user's language, and a 404 page for
 // unknown /app paths, none of which touch the API's JSON conventions.

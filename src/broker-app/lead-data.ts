@@ -5,7 +5,7 @@ import { listApiTokens } from '../auth/api-token.service.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import type { LeadReader, LeadResponse, PartyService } from '../party/index.ts';
 import { listUsers } from '../sso/user.service.ts';
-import { listDeliveries, replayFailedDelivery } from '../webhooks/delivery-admin.ts';
+import { listDeliveries, replayFailedDelivery } from '../webhooks/delivery-admin.service.ts';
 
 export interface LeadServices {
   readonly database: DatabaseHandle;

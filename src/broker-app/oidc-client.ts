@@ -13,7 +13,9 @@ import { hashToken } from '../auth/api-token.service.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { Language } from '../i18n/messages.ts';
+import { upsertClient } from '../sso/client.repository.ts';
 import { FIRST_PARTY_CLIENT_ID } from '../sso/first-party.ts';
+import { loadSharedSecret } from '../sso/provider-secrets.ts';
 import { issuerOf, SSO_PATH } from '../sso/provider.ts';
 import { loadSigningKeys, publicJwk, SIGNING_ALG } from '../sso/signing-keys.ts';
 
@@ -33,22 +35,9 @@ export interface AppClient {
 /** Registers (or repairs) the app's client; two processes doing it at once agree. */
 export async function ensureAppClient(db: Kysely<Database>, config: Pick<Config, 'publicUrl'>): Promise<AppClient> {
   const now = new Date().toISOString();
-  await db
-    .insertInto('sso_secrets')
-    .values({ name: SECRET_NAME, value: randomBytes(32).toString('base64url'), created_at: now })
-    .onConflict((conflict) => conflict.column('name').doNothing())
-    .execute();
-  const { value: secret } = await db
-    .selectFrom('sso_secrets')
-    .select('value')
-    .where('name', '=', SECRET_NAME)
-    .executeTakeFirstOrThrow();
+  const secret = await loadSharedSecret(db, SECRET_NAME, () => randomBytes(32).toString('base64url'));
   const registration = { secret_hash: hashToken(secret), redirect_uris: JSON.stringify([redirectUriOf(config)]) };
-  await db
-    .insertInto('sso_clients')
-    .values({ id: APP_CLIENT_ID, name: APP_CLIENT_NAME, created_at: now, ...registration })
-    .onConflict((conflict) => conflict.column('id').doUpdateSet(registration))
-    .execute();
+  await upsertClient(db, { id: APP_CLIENT_ID, name: APP_CLIENT_NAME, created_at: now, ...registration }, registration);
   return { clientId: APP_CLIENT_ID, secret };
 }
 

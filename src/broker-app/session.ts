@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import { secretsEqual } from '../auth/secret.ts';
 import type { Database } from '../db/database.ts';
 import type { UserTable } from '../sso/sso.table.ts';
+import { deleteSession, deleteSessionsExpiredBefore, findSessionUser, insertSession } from './session.repository.ts';
 
 export const APP_PATH = '/app';
 export const SESSION_COOKIE = 'lead_intake_app';
@@ -47,16 +48,13 @@ export async function startSession(
   const secret = randomBytes(32).toString('base64url');
   const expires = new Date(now.getTime() + SESSION_LIFETIME_MS);
   // Expired rows go as new ones come: no timer needed, and the table stays small.
-  await db.deleteFrom('app_sessions').where('expires_at', '<', now.toISOString()).execute();
-  await db
-    .insertInto('app_sessions')
-    .values({
-      id_hash: hashOf(secret),
-      user_id: userId,
-      created_at: now.toISOString(),
-      expires_at: expires.toISOString(),
-    })
-    .execute();
+  await deleteSessionsExpiredBefore(db, now.toISOString());
+  await insertSession(db, {
+    id_hash: hashOf(secret),
+    user_id: userId,
+    created_at: now.toISOString(),
+    expires_at: expires.toISOString(),
+  });
   reply.header(
     'set-cookie',
     cookieHeader(SESSION_COOKIE, secret, { path: APP_PATH, maxAgeSeconds: SESSION_LIFETIME_MS / 1000 }),
@@ -67,19 +65,12 @@ export async function startSession(
 export async function findSession(db: Kysely<Database>, request: FastifyRequest): Promise<AppSession | undefined> {
   const secret = readCookie(request, SESSION_COOKIE);
   if (!secret || !/^[\w-]{43}$/.test(secret)) return undefined;
-  const user = await db
-    .selectFrom('app_sessions')
-    .innerJoin('users', 'users.id', 'app_sessions.user_id')
-    .selectAll('users')
-    .where('app_sessions.id_hash', '=', hashOf(secret))
-    .where('app_sessions.expires_at', '>', new Date().toISOString())
-    .where('users.disabled_at', 'is', null)
-    .executeTakeFirst();
+  const user = await findSessionUser(db, hashOf(secret), new Date().toISOString());
   return user && { secret, user };
 }
 
 export async function endSession(db: Kysely<Database>, reply: FastifyReply, session: AppSession): Promise<void> {
-  await db.deleteFrom('app_sessions').where('id_hash', '=', hashOf(session.secret)).execute();
+  await deleteSession(db, hashOf(session.secret));
   reply.header('set-cookie', cookieHeader(SESSION_COOKIE, '', { path: APP_PATH, maxAgeSeconds: 0 }));
 }
 

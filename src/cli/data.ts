@@ -2,9 +2,9 @@
 // (docs/design.md section 6): the reference databases, imported from their published files.
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { importReference, referenceImporter, type ImportProgress } from '../reference/import.ts';
-import { SOURCES, type SourceName } from '../reference/reference-source.ts';
-import { SOURCE_DEFINITIONS } from '../reference/source-registry.ts';
+import { importReference, referenceImporter, type ImportProgress } from '../reference/import/import.ts';
+import { SOURCES, type SourceName } from '../reference/import/reference-source.ts';
+import { SOURCE_DEFINITIONS } from '../reference/data-sets.ts';
 import {
   type CliIo,
   type CommandGroup,

@@ -1,6 +1,6 @@
 // lead-intake webhook secret|rotate-secret|deliveries|replay|work (docs/design.md section 5).
-import { listDeliveries, replayDeliveries } from '../webhooks/delivery-admin.ts';
-import { currentSecret, rotateSecret } from '../webhooks/signing-key.repository.ts';
+import { listDeliveries, replayDeliveries } from '../webhooks/delivery-admin.service.ts';
+import { currentSecret, rotateSecret } from '../webhooks/signing-key.service.ts';
 import { DELIVERY_STATUSES } from '../webhooks/webhook.table.ts';
 import {
   type CliIo,

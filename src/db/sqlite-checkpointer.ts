@@ -19,7 +19,7 @@ export interface CheckpointerOptions {
 }
 
 export function startCheckpointer(options: CheckpointerOptions): Checkpointer {
-  const worker = new Worker(new URL('./sqlite-checkpoint.worker.ts', import.meta.url), {
+  const worker = new Worker(new URL('./sqlite-checkpoint-thread.ts', import.meta.url), {
     workerData: { filename: options.filename, synchronous: options.synchronous, intervalMs: options.intervalMs ?? 250 },
   });
   // The CLI opens the same database and must still exit when its command is done.

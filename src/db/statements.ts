@@ -10,7 +10,7 @@
 // PostgreSQL an array read with unnest() or = any(). So one text serves every push, with
 // one exception: the SQLite push lookup is written for the keys a push has (party.repository.ts).
 import { CompiledQuery, PostgresAdapter, type Kysely } from 'kysely';
-import type { Database, Dialect } from './database.ts';
+import type { Database, Dialect } from './tables.ts';
 
 export interface Statement {
   /** Unique: PostgreSQL's prepared statement name. */

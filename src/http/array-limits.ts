@@ -1,7 +1,7 @@
 // Lists longer than their schema's maxItems, found before the schema validates the items:
 // Ajv (allErrors) would otherwise check, and report, every element of a 20,000-element
-// list that is refused anyway (issue 11: 60 KB of empty residences cost seconds of CPU
-// and a 4.6 MB answer). Such a list is reported once for its length, and validation sees
+// list that is refused anyway (docs/design.md section 8: 60 KB of empty residences cost
+// seconds of CPU and a 4.6 MB answer). Such a list is reported once for its length, and validation sees
 // only its first maxItems elements, so every other problem of the body is still found in
 // the same pass at a bounded cost.
 import type { Problem } from '../errors.ts';

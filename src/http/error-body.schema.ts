@@ -1,4 +1,4 @@
-// The body of every non-2xx answer (specification, "Errors"; docs/design.md section 3).
+// The body of every non-2xx answer (docs/design.md section 3; README, "Errors").
 import Type from 'typebox';
 
 export const ErrorEntry = Type.Object({

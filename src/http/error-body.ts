@@ -1,5 +1,5 @@
-// Renders an ApiError as the documented body (specification, "Errors"; docs/design.md
-// section 3): {"detail": {"type", "errors": [{"type", "target", "message"}], "error_str"}}.
+// Renders an ApiError as the documented body (docs/design.md section 3; README,
+// "Errors"): {"detail": {"type", "errors": [{"type", "target", "message"}], "error_str"}}.
 import type { ApiError } from '../errors.ts';
 import { renderMessage, type Language } from '../i18n/messages.ts';
 

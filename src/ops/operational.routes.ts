@@ -3,11 +3,11 @@
 // /readyz fails, so /healthz must never depend on the database and /readyz must.
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { sql } from 'kysely';
 import type { DatabaseHandle } from '../db/database.ts';
 import { errorBody } from '../http/error-body.ts';
 import { ErrorBody } from '../http/error-body.schema.ts';
 import { registerMetrics } from './metrics.ts';
+import { selectOne } from './readiness.repository.ts';
 
 /** A probe that waits longer than this for the database reports it unreachable. */
 const READINESS_TIMEOUT_MS = 2_000;
@@ -45,7 +45,7 @@ export function registerOperationalRoutes(app: FastifyInstance, database: Databa
     },
     async (request, reply) => {
       try {
-        await withTimeout(sql`select 1`.execute(database.db), READINESS_TIMEOUT_MS);
+        await withTimeout(selectOne(database.db), READINESS_TIMEOUT_MS);
         return { status: 'ok' as const };
       } catch (error) {
         request.log.warn({ err: error }, 'readiness probe: database unreachable');

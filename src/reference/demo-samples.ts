@@ -5,9 +5,9 @@
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
-import { importReference, referenceImporter } from './import.ts';
-import { SOURCES } from './reference-source.ts';
-import { SOURCE_DEFINITIONS } from './source-registry.ts';
+import { importReference, referenceImporter } from './import/import.ts';
+import { SOURCES } from './import/reference-source.ts';
+import { SOURCE_DEFINITIONS } from './data-sets.ts';
 
 export const SAMPLES_DIR = path.resolve(import.meta.dirname, '..', '..', 'samples');
 

@@ -1,24 +1,64 @@
-// The reference databases' routes (docs/design.md section 6), registered by app.ts in one line.
-// The reader is the dialect's: SQLite files of their own, or PostgreSQL schemas.
+// The reference databases' routes (docs/design.md section 6), registered by app.ts in one
+// line. Each data set's reader is the dialect's: a SQLite file of its own, or a PostgreSQL
+// schema of its own.
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
-import { enterpriseRoutes } from './routes/enterprise.routes.ts';
-import { addressRoutes } from './routes/address.routes.ts';
-import { vehicleRoutes } from './routes/vehicle.routes.ts';
-import { SqliteReferenceReader } from './store/sqlite-reader.ts';
-import { PostgresReferenceReader } from './store/postgres-reader.ts';
+import { PostgresAddressReader } from './addresses/address-postgres.ts';
+import type { AddressReader } from './addresses/address-reader.ts';
+import { SqliteAddressReader } from './addresses/address-sqlite.ts';
+import { addressRoutes } from './addresses/address.routes.ts';
+import { PostgresEnterpriseReader } from './enterprises/enterprise-postgres.ts';
+import type { EnterpriseReader } from './enterprises/enterprise-reader.ts';
+import { SqliteEnterpriseReader } from './enterprises/enterprise-sqlite.ts';
+import { enterpriseRoutes } from './enterprises/enterprise.routes.ts';
+import { ReferenceSchemas } from './store/reference-schemas.ts';
+import { ReferenceFile } from './store/reference-file.ts';
+import { liveFile } from './store/sqlite-files.ts';
+import { PostgresVehicleReader } from './vehicles/vehicle-postgres.ts';
+import type { VehicleReader } from './vehicles/vehicle-reader.ts';
+import { SqliteVehicleReader } from './vehicles/vehicle-sqlite.ts';
+import { vehicleRoutes } from './vehicles/vehicle.routes.ts';
+
+interface Readers {
+  readonly enterprises: EnterpriseReader;
+  readonly addresses: AddressReader;
+  readonly vehicles: VehicleReader;
+}
 
 export async function registerReferenceData(
   app: FastifyInstance,
   config: Config,
   database: DatabaseHandle,
 ): Promise<void> {
-  const sqlite = database.dialect === 'sqlite' ? new SqliteReferenceReader(config.dataDir) : undefined;
-  const reader = sqlite ?? new PostgresReferenceReader(database.db);
-  if (sqlite) app.addHook('onClose', async () => sqlite.close());
-  const options = { prefix: '/v1/api', reader, publicUrl: config.publicUrl };
-  await app.register(enterpriseRoutes, options);
-  await app.register(addressRoutes, options);
-  await app.register(vehicleRoutes, options);
+  const readers = database.dialect === 'sqlite' ? sqliteReaders(app, config.dataDir) : postgresReaders(database);
+  const options = { prefix: '/v1/api', publicUrl: config.publicUrl };
+  await app.register(enterpriseRoutes, { ...options, reader: readers.enterprises });
+  await app.register(addressRoutes, { ...options, reader: readers.addresses });
+  await app.register(vehicleRoutes, { ...options, reader: readers.vehicles });
+}
+
+function sqliteReaders(app: FastifyInstance, dataDir: string): Readers {
+  const files = {
+    enterprises: new ReferenceFile(liveFile(dataDir, 'enterprises')),
+    addresses: new ReferenceFile(liveFile(dataDir, 'addresses')),
+    vehicles: new ReferenceFile(liveFile(dataDir, 'vehicles')),
+  };
+  app.addHook('onClose', async () => {
+    for (const file of Object.values(files)) file.close();
+  });
+  return {
+    enterprises: new SqliteEnterpriseReader(files.enterprises),
+    addresses: new SqliteAddressReader(files.addresses),
+    vehicles: new SqliteVehicleReader(files.vehicles),
+  };
+}
+
+function postgresReaders(database: DatabaseHandle): Readers {
+  const schemas = new ReferenceSchemas(database.db);
+  return {
+    enterprises: new PostgresEnterpriseReader(schemas),
+    addresses: new PostgresAddressReader(schemas),
+    vehicles: new PostgresVehicleReader(schemas),
+  };
 }

@@ -9,6 +9,7 @@ import { parseScopes } from '../auth/caller.ts';
 import type { Database } from '../db/database.ts';
 import { SIGNING_ALG, loadSigningKeys, publicJwk, type PrivateJwk } from './signing-keys.ts';
 import type { UserTable } from './sso.table.ts';
+import { findActiveUserWithClient } from './user.repository.ts';
 
 export interface VerifiedAccessToken {
   readonly user: UserTable;
@@ -77,17 +78,7 @@ export function createAccessTokenVerifier(
       }
       const clientId = claims.client_id;
       if (typeof clientId !== 'string' || typeof claims.sub !== 'string') return undefined;
-      const row = await db
-        .selectFrom('users')
-        .selectAll('users')
-        .select((eb) =>
-          eb
-            .exists(eb.selectFrom('sso_clients').select('sso_clients.id').where('sso_clients.id', '=', clientId))
-            .as('client_registered'),
-        )
-        .where('users.id', '=', claims.sub)
-        .where('users.disabled_at', 'is', null)
-        .executeTakeFirst();
+      const row = await findActiveUserWithClient(db, claims.sub, clientId);
       // SQLite answers exists() with 0/1, PostgreSQL with a boolean.
       if (!row || !Number(row.client_registered)) return undefined;
       const { client_registered: _registered, ...user } = row;

@@ -1,5 +1,5 @@
-// OAuth clients: the partner platforms that send their users to sign in (specification,
-// "Single sign-on": a redirect URL in, a client_id and client_secret out). The secret has
+// OAuth clients: the partner platforms that send their users to sign in (docs/design.md
+// section 12: a redirect URL in, a client_id and client_secret out). The secret has
 // 256 random bits and is stored only as its SHA-256 hash, like API tokens: a full-entropy
 // secret needs no slow hash. oidc-provider compares secrets through the client model's
 // compareClientSecret, which provider.ts points at verifyClientSecret below.
@@ -10,6 +10,7 @@ import type { ClientMetadata } from 'oidc-provider';
 import { hashToken } from '../auth/api-token.service.ts';
 import { secretsEqual } from '../auth/secret.ts';
 import type { Database } from '../db/database.ts';
+import { deleteClientRow, findClient, insertClient, selectClients } from './client.repository.ts';
 import type { SsoClientTable } from './sso.table.ts';
 
 export class ClientInputError extends Error {
@@ -88,22 +89,21 @@ export async function createClient(
     redirect_uris: JSON.stringify(redirectUris),
     created_at: new Date().toISOString(),
   };
-  await db.insertInto('sso_clients').values(row).execute();
+  await insertClient(db, row);
   const { client_id, ...listing } = toListing(row);
   return { client_id, client_secret: secret, ...listing };
 }
 
 export async function listClients(db: Kysely<Database>): Promise<ClientListing[]> {
-  const rows = await db.selectFrom('sso_clients').selectAll().orderBy('created_at').orderBy('id').execute();
-  return rows.map(toListing);
+  return (await selectClients(db)).map(toListing);
 }
 
 /** Deletes a client: its code exchanges, refreshes and access tokens stop working at once. */
 export async function deleteClient(db: Kysely<Database>, id: string): Promise<ClientListing> {
   return db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('sso_clients').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await findClient(trx, id);
     if (!row) throw new UnknownClientError(id);
-    await trx.deleteFrom('sso_clients').where('id', '=', id).execute();
+    await deleteClientRow(trx, id);
     return toListing(row);
   });
 }
@@ -112,7 +112,7 @@ export async function deleteClient(db: Kysely<Database>, id: string): Promise<Cl
 export async function findClientMetadata(db: Kysely<Database>, id: string): Promise<ClientMetadata | undefined> {
   // A client_id from a form or Basic credentials: one PostgreSQL cannot compare names no client.
   if (!isStorableText(id)) return undefined;
-  const row = await db.selectFrom('sso_clients').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await findClient(db, id);
   if (!row) return undefined;
   return {
     client_id: row.id,

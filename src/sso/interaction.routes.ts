@@ -1,4 +1,4 @@
-// The login and consent challenges (issue 3 point 3). oidc-provider sends the browser to
+// The login and consent challenges (docs/design.md section 12). oidc-provider sends the browser to
 // GET /sso/interaction/{uid} whenever it needs the user; the forms post back here, and a
 // finished step hands the result to the provider, which carries on with the
 // authorization request. Server-rendered, in en/nl/fr/de, with a CSRF token per form.
@@ -8,7 +8,7 @@ import { errors, type InteractionResults } from 'oidc-provider';
 import type { Database } from '../db/database.ts';
 import { isValidCsrfToken } from './csrf.ts';
 import { acceptFormBodies, type FormBody } from './form-body.ts';
-import { consentPageFor, languageOf, loginPageFor } from './interaction.pages.ts';
+import { consentPageFor, languageOf, loginPageFor } from './interaction-pages.ts';
 import type { Interaction } from './interaction.ts';
 import { ApiError } from '../errors.ts';
 import { signIn } from './login.service.ts';

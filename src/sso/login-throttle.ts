@@ -1,11 +1,16 @@
 // Failed sign-ins are rate limited per account and per client address (docs/design.md
-// section 4, issue 3 point 3). The failures are rows in the database, so every process
+// section 12; README, "Single sign-on"). The failures are rows in the database, so every process
 // serving from one PostgreSQL counts the same attempts. The account is the login as
 // typed (lower-cased), so unknown logins are limited exactly like real ones and the
 // limit does not tell which accounts exist.
-import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
+import {
+  countFailuresSince,
+  deleteFailuresOf,
+  deleteFailuresUntil,
+  insertFailures,
+} from './login-failure.repository.ts';
 
 export interface ThrottlePolicy {
   /** Failures per account within the window before sign-ins for it are refused. */
@@ -29,13 +34,7 @@ export async function isThrottled(
 ): Promise<boolean> {
   const since = new Date(now.getTime() - policy.windowMs).toISOString();
   const { account, address: ip } = subjects(loginKey, address);
-  const rows = await db
-    .selectFrom('sso_login_failures')
-    .select(['subject', (eb) => eb.fn.countAll<number | string>().as('failures')])
-    .where('subject', 'in', [account, ip])
-    .where('failed_at', '>', since)
-    .groupBy('subject')
-    .execute();
+  const rows = await countFailuresSince(db, [account, ip], since);
   const count = (subject: string) => Number(rows.find((row) => row.subject === subject)?.failures ?? 0);
   return count(account) >= policy.perAccount || count(ip) >= policy.perAddress;
 }
@@ -48,14 +47,7 @@ export async function recordFailure(
   now = new Date(),
 ): Promise<void> {
   const { account, address: ip } = subjects(loginKey, address);
-  const at = now.toISOString();
-  await db
-    .insertInto('sso_login_failures')
-    .values([
-      { id: randomUUID(), subject: account, failed_at: at },
-      { id: randomUUID(), subject: ip, failed_at: at },
-    ])
-    .execute();
+  await insertFailures(db, [account, ip], now.toISOString());
 }
 
 /**
@@ -67,13 +59,10 @@ export async function deleteExpiredFailures(
   policy: ThrottlePolicy = DEFAULT_THROTTLE,
   now = new Date(),
 ): Promise<void> {
-  await db
-    .deleteFrom('sso_login_failures')
-    .where('failed_at', '<=', new Date(now.getTime() - policy.windowMs).toISOString())
-    .execute();
+  await deleteFailuresUntil(db, new Date(now.getTime() - policy.windowMs).toISOString());
 }
 
 /** A successful sign-in forgets the account's failures (not the address's). */
 export async function clearAccountFailures(db: Kysely<Database>, loginKey: string): Promise<void> {
-  await db.deleteFrom('sso_login_failures').where('subject', '=', subjects(loginKey, '').account).execute();
+  await deleteFailuresOf(db, subjects(loginKey, '').account);
 }

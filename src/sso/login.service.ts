@@ -1,4 +1,4 @@
-// Signing in with email or username and password (issue 3 point 3). An unknown login, a
+// Signing in with email or username and password (docs/design.md section 12). An unknown login, a
 // wrong password and a disabled account all give the same answer, after the same work
 // (an argon2 verification), so neither the message nor the timing tells them apart.
 import type { Kysely } from 'kysely';

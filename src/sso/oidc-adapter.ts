@@ -9,6 +9,13 @@ import type { Database } from '../db/database.ts';
 import type { OidcPayloadTable } from './sso.table.ts';
 import { findClientMetadata } from './client.service.ts';
 import { isStorableText } from '../http/storable-text.ts';
+import {
+  deletePayload,
+  deletePayloadsOfGrant,
+  findPayload,
+  markConsumed,
+  upsertPayload,
+} from './oidc-payload.repository.ts';
 import { REFRESH_SCOPES } from './scopes.ts';
 import { GRANT_WITHOUT_REFRESH_TTL } from './token-lifetimes.ts';
 
@@ -38,12 +45,7 @@ class PayloadAdapter implements Adapter {
       expires_at: expiresAt(this.#model, payload, expiresIn),
       consumed_at: typeof payload.consumed === 'number' ? payload.consumed : null,
     };
-    const { model: _model, id: _id, ...changes } = row;
-    await this.#db
-      .insertInto('oidc_payloads')
-      .values(row)
-      .onConflict((conflict) => conflict.columns(['model', 'id']).doUpdateSet(changes))
-      .execute();
+    await upsertPayload(this.#db, row);
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
@@ -64,41 +66,24 @@ class PayloadAdapter implements Adapter {
    */
   async consume(id: string): Promise<void> {
     if (!isStorableText(id)) throw new errors.InvalidGrant('grant not found');
-    const result = await this.#db
-      .updateTable('oidc_payloads')
-      .set({ consumed_at: epochSeconds() })
-      .where('model', '=', this.#model)
-      .where('id', '=', id)
-      .where('consumed_at', 'is', null)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) throw new errors.InvalidGrant('grant already consumed');
+    if (!(await markConsumed(this.#db, this.#model, id, epochSeconds())))
+      throw new errors.InvalidGrant('grant already consumed');
   }
 
   async destroy(id: string): Promise<void> {
     if (!isStorableText(id)) return;
-    await this.#db.deleteFrom('oidc_payloads').where('model', '=', this.#model).where('id', '=', id).execute();
+    await deletePayload(this.#db, this.#model, id);
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {
-    await this.#db
-      .deleteFrom('oidc_payloads')
-      .where('model', '=', this.#model)
-      .where('grant_id', '=', grantId)
-      .execute();
+    await deletePayloadsOfGrant(this.#db, this.#model, grantId);
   }
 
   async #findWhere(column: 'id' | 'uid' | 'user_code', value: string): Promise<AdapterPayload | undefined> {
     // Codes, tokens and session ids come from the client (form fields, cookies): one with a
     // NUL or a lone surrogate names nothing, and PostgreSQL could not even compare it.
     if (!isStorableText(value)) return undefined;
-    const row = await this.#db
-      .selectFrom('oidc_payloads')
-      .select(['payload', 'consumed_at'])
-      .where('model', '=', this.#model)
-      .where(column, '=', value)
-      // Expired rows are as good as gone; deleteExpiredPayloads removes them later.
-      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', new Date().toISOString())]))
-      .executeTakeFirst();
+    const row = await findPayload(this.#db, this.#model, column, value, new Date().toISOString());
     if (!row) return undefined;
     const payload = JSON.parse(row.payload) as AdapterPayload;
     return row.consumed_at === null ? payload : { ...payload, consumed: row.consumed_at };
@@ -143,10 +128,4 @@ class ClientAdapter implements Adapter {
   }
   async consume(): Promise<void> {}
   async revokeByGrantId(): Promise<void> {}
-}
-
-/** Removes what has expired; every process runs it now and then (sso.plugin.ts), which is harmless. */
-export async function deleteExpiredPayloads(db: Kysely<Database>, now = new Date()): Promise<number> {
-  const result = await db.deleteFrom('oidc_payloads').where('expires_at', '<=', now.toISOString()).executeTakeFirst();
-  return Number(result.numDeletedRows);
 }

@@ -5,23 +5,17 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
+import { insertSecretIfAbsent, readSecret } from './provider-secret.repository.ts';
 
 const COOKIE_KEYS = 'cookie-keys';
 
 export async function loadCookieKeys(db: Kysely<Database>): Promise<string[]> {
-  await db
-    .insertInto('sso_secrets')
-    .values({
-      name: COOKIE_KEYS,
-      value: JSON.stringify([randomBytes(32).toString('base64url')]),
-      created_at: new Date().toISOString(),
-    })
-    .onConflict((conflict) => conflict.column('name').doNothing())
-    .execute();
-  const row = await db
-    .selectFrom('sso_secrets')
-    .select('value')
-    .where('name', '=', COOKIE_KEYS)
-    .executeTakeFirstOrThrow();
-  return JSON.parse(row.value) as string[];
+  const keys = await loadSharedSecret(db, COOKIE_KEYS, () => JSON.stringify([randomBytes(32).toString('base64url')]));
+  return JSON.parse(keys) as string[];
+}
+
+/** The secret stored under `name`; the first process to ask stores the one it generated. */
+export async function loadSharedSecret(db: Kysely<Database>, name: string, generate: () => string): Promise<string> {
+  await insertSecretIfAbsent(db, name, generate(), new Date().toISOString());
+  return readSecret(db, name);
 }

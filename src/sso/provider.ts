@@ -1,4 +1,4 @@
-// The embedded OpenID Connect provider (docs/design.md section 4; issue 3): panva's
+// The embedded OpenID Connect provider (docs/design.md sections 4 and 12): panva's
 // oidc-provider with issuer {PUBLIC_URL}/sso, Authorization Code with PKCE (S256 only,
 // for every client), JWT access tokens (RFC 9068) for the API, refresh tokens only with
 // `offline`/`offline_access`, revocation and end-session. Its options are checked when
@@ -59,7 +59,7 @@ export function createProvider({ config, db, signingKeys, cookieKeys }: Provider
       const user = await findActiveUser(db, id);
       return user && { accountId: user.id, claims: () => userClaims(user) };
     },
-    // Every claim of the specification's userinfo table comes with `openid`.
+    // Every userinfo claim (docs/design.md section 12) comes with `openid`.
     claims: { openid: [...USER_CLAIMS] },
     scopes: [...SSO_SCOPES],
     responseTypes: ['code'],
@@ -151,8 +151,8 @@ export function createProvider({ config, db, signingKeys, cookieKeys }: Provider
   const provider = new Provider(issuer, configuration);
   pinProviderOrigin(provider, config.publicUrl);
   // The client metadata carries a hash of the secret (client.service.ts), so the
-  // comparison hashes what the client presents (oidc-provider issue #631: a per-provider
-  // prototype override is the intended hook).
+  // comparison hashes what the client presents: oidc-provider documents overriding
+  // compareClientSecret on a provider's Client prototype as the hook for stored hashes.
   provider.Client.prototype.compareClientSecret = function compareClientSecret(
     this: { clientSecret?: string },
     presented: string,

@@ -10,6 +10,14 @@ import { promisify } from 'node:util';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
+import {
+  deleteSigningKeys,
+  hasSigningKey,
+  insertFirstSigningKey,
+  insertSigningKey,
+  selectKeyGenerations,
+  selectPrivateJwks,
+} from './signing-key.repository.ts';
 
 export const SIGNING_ALG = 'RS256';
 
@@ -31,20 +39,19 @@ export function publicJwk({ kty, n, e, kid, alg, use }: PrivateJwk): JWK {
 
 /** Creates the first key unless one exists; two processes starting at once create one. */
 export async function ensureSigningKey(db: Kysely<Database>): Promise<void> {
-  const existing = await db.selectFrom('sso_signing_keys').select('kid').limit(1).executeTakeFirst();
-  if (existing) return;
+  if (await hasSigningKey(db)) return;
   const key = await newSigningKey();
-  await db
-    .insertInto('sso_signing_keys')
-    .values({ kid: key.kid, generation: 1, private_jwk: JSON.stringify(key), created_at: new Date().toISOString() })
-    .onConflict((conflict) => conflict.doNothing())
-    .execute();
+  await insertFirstSigningKey(db, {
+    kid: key.kid,
+    generation: 1,
+    private_jwk: JSON.stringify(key),
+    created_at: new Date().toISOString(),
+  });
 }
 
 /** Every stored key, newest first: the first one signs. */
 export async function loadSigningKeys(db: Kysely<Database>): Promise<PrivateJwk[]> {
-  const rows = await db.selectFrom('sso_signing_keys').select('private_jwk').orderBy('generation', 'desc').execute();
-  return rows.map((row) => JSON.parse(row.private_jwk) as PrivateJwk);
+  return (await selectPrivateJwks(db)).map((jwk) => JSON.parse(jwk) as PrivateJwk);
 }
 
 export interface Rotation {
@@ -67,21 +74,14 @@ export async function rotateSigningKeys(
 ): Promise<Rotation> {
   const key = await newSigningKey();
   return db.transaction().execute(async (trx) => {
-    const rows = await trx
-      .selectFrom('sso_signing_keys')
-      .select(['kid', 'generation', 'created_at'])
-      .orderBy('generation', 'desc')
-      .execute();
+    const rows = await selectKeyGenerations(trx);
     const created = now.toISOString();
-    await trx
-      .insertInto('sso_signing_keys')
-      .values({
-        kid: key.kid,
-        generation: (rows[0]?.generation ?? 0) + 1,
-        private_jwk: JSON.stringify(key),
-        created_at: created,
-      })
-      .execute();
+    await insertSigningKey(trx, {
+      kid: key.kid,
+      generation: (rows[0]?.generation ?? 0) + 1,
+      private_jwk: JSON.stringify(key),
+      created_at: created,
+    });
     // A key stopped signing when its successor was created.
     const cutoff = new Date(now.getTime() - retentionSeconds * 1000).toISOString();
     const removed: string[] = [];
@@ -90,7 +90,7 @@ export async function rotateSigningKeys(
       const replacedAt = index === 0 ? created : rows[index - 1]!.created_at;
       (replacedAt <= cutoff ? removed : kept).push(row.kid);
     });
-    if (removed.length > 0) await trx.deleteFrom('sso_signing_keys').where('kid', 'in', removed).execute();
+    if (removed.length > 0) await deleteSigningKeys(trx, removed);
     return { kid: key.kid, kept, removed };
   });
 }

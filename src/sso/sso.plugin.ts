@@ -5,7 +5,7 @@ import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { interactionRoutes } from './interaction.routes.ts';
 import { deleteExpiredFailures } from './login-throttle.ts';
-import { deleteExpiredPayloads } from './oidc-adapter.ts';
+import { deleteExpiredPayloads } from './oidc-payload.repository.ts';
 import { providerMount } from './provider.mount.ts';
 import { SSO_PATH, issuerOf } from './provider.ts';
 import type { SsoRuntime } from './sso-runtime.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TOKEN_LIFETIMES, providerTtl, signingKeyRetention } from './token-lifetimes.ts';
 
 describe('token lifetimes', () => {
-  it('follow the specification: staging 2 h / 8 h, production 24 h / no expiry', () => {
+  it('follow the contract: staging 2 h / 8 h, production 24 h / no expiry', () => {
     expect(providerTtl(TOKEN_LIFETIMES.staging)).toMatchObject({ AccessToken: 7200, RefreshToken: 28_800 });
     const production = providerTtl(TOKEN_LIFETIMES.production);
     expect(production.AccessToken).toBe(86_400);

@@ -1,4 +1,4 @@
-// Token lifetimes by TOKEN_PROFILE (specification, "Token lifetimes").
+// Token lifetimes by TOKEN_PROFILE (docs/design.md section 12; README, "Configuration").
 import type { Configuration } from 'oidc-provider';
 import type { TokenProfile } from '../config.ts';
 
@@ -38,7 +38,7 @@ export function signingKeyRetention(profile: TokenProfile): number {
  * would fall back to a default (14 days for refresh tokens). An object that is not plain
  * replaces the defaults as a whole; then an absent entry means "never expires", which the
  * provider's own configuration check allows. That is how production refresh tokens (and
- * the grants they live on) do not expire (specification, "Token lifetimes").
+ * the grants they live on) do not expire (docs/design.md section 12).
  */
 export function providerTtl(lifetimes: TokenLifetimes): NonNullable<Configuration['ttl']> {
   const ttl: NonNullable<Configuration['ttl']> = Object.create(null);

@@ -1,4 +1,4 @@
-// The userinfo answer (specification, "Userinfo"); the ID token carries the same claims.
+// The userinfo answer (docs/design.md section 12); the ID token carries the same claims.
 // One schema: it documents and checks the userinfo reply, types userClaims, and names
 // the claims the provider releases with `openid`.
 import Type, { type Static } from 'typebox';
@@ -46,7 +46,7 @@ export function userClaims(user: UserTable): UserClaims {
   };
 }
 
-/** `2026-11-20T09:30:00`: the specification's "timestamp without zone", in UTC. */
+/** `2026-11-20T09:30:00`: a timestamp without zone, in UTC (docs/design.md section 12). */
 export function timestampWithoutZone(iso: string | null): string | null {
   return iso === null ? null : new Date(iso).toISOString().slice(0, 19);
 }

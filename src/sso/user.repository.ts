@@ -38,3 +38,21 @@ export async function setUserDisabled(db: Kysely<Database>, id: string, at: stri
 export async function setLastLogin(db: Kysely<Database>, id: string, at: string): Promise<void> {
   await db.updateTable('users').set({ last_login: at }).where('id', '=', id).execute();
 }
+
+/**
+ * The user a bearer token names, while the user is active, with whether the client the
+ * token was issued to is still registered: one indexed read per request.
+ */
+export async function findActiveUserWithClient(db: Kysely<Database>, userId: string, clientId: string) {
+  return db
+    .selectFrom('users')
+    .selectAll('users')
+    .select((eb) =>
+      eb
+        .exists(eb.selectFrom('sso_clients').select('sso_clients.id').where('sso_clients.id', '=', clientId))
+        .as('client_registered'),
+    )
+    .where('users.id', '=', userId)
+    .where('users.disabled_at', 'is', null)
+    .executeTakeFirst();
+}

@@ -1,4 +1,4 @@
-// GET (or POST) /sso/userinfo (specification, "Userinfo"): the user behind an access
+// GET (or POST) /sso/userinfo (docs/design.md section 12): the user behind an access
 // token, for `Authorization: bearer <token>` with the scheme in any case, when the token
 // was granted `openid`. The same access token that calls the API works here, which
 // oidc-provider's own userinfo endpoint does not allow for tokens with an audience, so

@@ -128,7 +128,8 @@ const systemResolver: HostResolver = (hostname) => dns.lookup(hostname, { all: t
 /**
  * A name that has not resolved by then fails the attempt (retried on the schedule): the
  * system resolver retries a dead name server for seconds, and an attempt must not wait
- * on that (issue 11: names that never resolved held every slot for ~6 s each).
+ * on that (docs/design.md section 5: names that never resolved held every slot for ~6 s
+ * each).
  */
 export const DNS_TIMEOUT_MS = 5_000;
 

@@ -41,7 +41,7 @@ export async function anyDue(db: Db, now: string): Promise<boolean> {
  *
  * Oldest first, but at most `perHost` per receiver host, and none for `busyHosts` (those
  * this worker already has enough of): a backlog for one dead or slow host must not fill
- * the claim and hide another host's due delivery behind it (issue 11).
+ * the claim and hide another host's due delivery behind it (docs/design.md section 5).
  */
 export async function claimDue(
   db: Db,

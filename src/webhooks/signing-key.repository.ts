@@ -1,124 +1,72 @@
-// The `whsec_` signing secret of each distribution (docs/design.md section 5). It is stored as
-// is, not hashed: it is a key the service signs with and hands to the receiver, not a
-// password to verify. A rotation keeps the previous key signing for ROTATION_OVERLAP_MS,
-// so receivers can switch to the new secret without missing a message.
+// The SQL of the distributions' webhook signing keys (webhook_signing_keys): at most one
+// current key (no expiry) per distribution, and the retired ones until they expire.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
-import { requireDistribution } from '../distributions/distribution.service.ts';
-import { generateSecret } from './signing.ts';
+import type { WebhookSigningKeyTable } from './webhook.table.ts';
 
 type Db = Kysely<Database>;
 
-export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
-
-export interface SigningSecret {
-  readonly distribution_id: string;
-  readonly secret: string;
-  readonly created_at: string;
-  /** Keys a rotation retired that still sign until their expiry (secrets not shown). */
-  readonly previous: ReadonlyArray<{ readonly created_at: string; readonly expires_at: string }>;
-}
-
-/** The distribution's current secret, created on first use (by whichever process asks first). */
-export async function currentSecret(db: Db, distributionId: string): Promise<SigningSecret> {
-  await requireDistribution(db, distributionId);
-  await insertKeyIfNone(db, distributionId);
-  return describeKeys(db, distributionId);
-}
-
-/** A new current secret; the previous one keeps signing for 24 hours. One transaction. */
-export async function rotateSecret(db: Db, distributionId: string): Promise<SigningSecret> {
-  return db.transaction().execute(async (trx) => {
-    await requireDistribution(trx, distributionId);
-    const now = new Date();
-    await trx
-      .updateTable('webhook_signing_keys')
-      .set({ expires_at: new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString() })
-      .where('distribution_id', '=', distributionId)
-      .where('expires_at', 'is', null)
-      .execute();
-    // Keys past their overlap sign nothing any more: no reason to keep them.
-    await trx
-      .deleteFrom('webhook_signing_keys')
-      .where('distribution_id', '=', distributionId)
-      .where('expires_at', '<=', now.toISOString())
-      .execute();
-    await trx
-      .insertInto('webhook_signing_keys')
-      .values({
-        id: randomUUID(),
-        distribution_id: distributionId,
-        secret: generateSecret(),
-        created_at: now.toISOString(),
-        expires_at: null,
-      })
-      .execute();
-    return describeKeys(trx, distributionId);
-  });
-}
-
-/**
- * Every secret that signs now, per distribution, the current one first. A distribution
- * without a key gets one here, so no event waits for an operator to ask for the secret.
- */
-export async function signingSecrets(
-  db: Db,
-  distributionIds: readonly string[],
-  now: Date,
-): Promise<Map<string, string[]>> {
-  const load = () =>
-    db
-      .selectFrom('webhook_signing_keys')
-      .select(['distribution_id', 'secret'])
-      .where('distribution_id', 'in', distributionIds)
-      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now.toISOString())]))
-      // The current key (no expiry) first, then the most recently retired.
-      .orderBy((eb) => eb.case().when('expires_at', 'is', null).then(0).else(1).end())
-      .orderBy('created_at', 'desc')
-      .execute();
-  if (distributionIds.length === 0) return new Map();
-  let rows = await load();
-  const missing = distributionIds.filter((id) => !rows.some((row) => row.distribution_id === id));
-  if (missing.length > 0) {
-    for (const id of missing) await insertKeyIfNone(db, id);
-    rows = await load();
-  }
-  const secrets = new Map<string, string[]>();
-  for (const row of rows) secrets.set(row.distribution_id, [...(secrets.get(row.distribution_id) ?? []), row.secret]);
-  return secrets;
-}
-
-async function insertKeyIfNone(db: Db, distributionId: string): Promise<void> {
-  // The partial unique index on (distribution_id) where expires_at is null decides a race.
+/** A new current key, unless the distribution has one: the partial unique index on (distribution_id) where expires_at is null decides a race. */
+export async function insertKeyIfNone(db: Db, distributionId: string, secret: string, at: string): Promise<void> {
   await db
     .insertInto('webhook_signing_keys')
-    .values({
-      id: randomUUID(),
-      distribution_id: distributionId,
-      secret: generateSecret(),
-      created_at: new Date().toISOString(),
-      expires_at: null,
-    })
+    .values({ id: randomUUID(), distribution_id: distributionId, secret, created_at: at, expires_at: null })
     .onConflict((conflict) => conflict.doNothing())
     .execute();
 }
 
-async function describeKeys(db: Db, distributionId: string): Promise<SigningSecret> {
-  const rows = await db
+export async function insertCurrentKey(db: Db, distributionId: string, secret: string, at: string): Promise<void> {
+  await db
+    .insertInto('webhook_signing_keys')
+    .values({ id: randomUUID(), distribution_id: distributionId, secret, created_at: at, expires_at: null })
+    .execute();
+}
+
+/** The current key gets an expiry: it becomes a retired one. */
+export async function retireCurrentKey(db: Db, distributionId: string, expiresAt: string): Promise<void> {
+  await db
+    .updateTable('webhook_signing_keys')
+    .set({ expires_at: expiresAt })
+    .where('distribution_id', '=', distributionId)
+    .where('expires_at', 'is', null)
+    .execute();
+}
+
+export async function deleteKeysExpiredBy(db: Db, distributionId: string, at: string): Promise<void> {
+  await db
+    .deleteFrom('webhook_signing_keys')
+    .where('distribution_id', '=', distributionId)
+    .where('expires_at', '<=', at)
+    .execute();
+}
+
+/** The keys of these distributions that sign at `at`, the current one first, then the most recently retired. */
+export async function selectSigningKeys(
+  db: Db,
+  distributionIds: readonly string[],
+  at: string,
+): Promise<Array<Pick<WebhookSigningKeyTable, 'distribution_id' | 'secret'>>> {
+  return (
+    db
+      .selectFrom('webhook_signing_keys')
+      .select(['distribution_id', 'secret'])
+      .where('distribution_id', 'in', distributionIds)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', at)]))
+      // The current key (no expiry) first, then the most recently retired.
+      .orderBy((eb) => eb.case().when('expires_at', 'is', null).then(0).else(1).end())
+      .orderBy('created_at', 'desc')
+      .execute()
+  );
+}
+
+/** One distribution's keys that sign at `at`, newest first. */
+export async function selectLiveKeys(db: Db, distributionId: string, at: string): Promise<WebhookSigningKeyTable[]> {
+  return db
     .selectFrom('webhook_signing_keys')
     .selectAll()
     .where('distribution_id', '=', distributionId)
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', new Date().toISOString())]))
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', at)]))
     .orderBy('created_at', 'desc')
     .execute();
-  const current = rows.find((row) => row.expires_at === null)!;
-  return {
-    distribution_id: distributionId,
-    secret: current.secret,
-    created_at: current.created_at,
-    previous: rows
-      .filter((row) => row.expires_at !== null)
-      .map((row) => ({ created_at: row.created_at, expires_at: row.expires_at! })),
-  };
 }

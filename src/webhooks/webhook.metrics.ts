@@ -1,4 +1,4 @@
-// Webhook metrics (issue 4, point 7), on the app's own registry (src/ops/metrics.ts):
+// Webhook metrics (README, "Operations"), on the app's own registry (src/ops/metrics.ts):
 // attempts by outcome, attempt latency, and the outbox lag: how long the oldest due
 // delivery has been waiting. The lag is read from the database when scraped, so every
 // process sharing a database reports it, the ones without a worker too.

@@ -6,13 +6,23 @@
 import { newRowId } from '../db/ids.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
-import type { LeadResponse } from '../party/index.ts';
+import { deleteStoppedUrls, insertEvent } from './outbox.repository.ts';
 import { receiverHost, type WebhookEventType } from './webhook.table.ts';
+
+/**
+ * The lead as the API returns it, sent as the event's `data` as it is: the outbox reads
+ * only what it files the event under and the callback URLs it sends it to, so it needs
+ * nothing of the party module that produces the lead.
+ */
+export interface LeadPayload {
+  readonly id: string;
+  readonly party_id: string;
+  readonly prospect: { readonly callbacks: readonly string[] };
+}
 
 export interface LeadEvent {
   readonly type: WebhookEventType;
-  /** The lead as the API returns it. */
-  readonly lead: LeadResponse;
+  readonly lead: LeadPayload;
   readonly distributionId: string;
   /** When the change happened (the push's or update's time). */
   readonly at: string;
@@ -22,7 +32,7 @@ export class WebhookOutbox {
   readonly #listeners = new Set<() => void>();
 
   /** True when an event was written: the prospect has callbacks to send it to. */
-  static hasRecipients(lead: LeadResponse): boolean {
+  static hasRecipients(lead: LeadPayload): boolean {
     return lead.prospect.callbacks.length > 0;
   }
 
@@ -38,9 +48,9 @@ export class WebhookOutbox {
       distribution_id: event.distributionId,
       data: event.lead,
     });
-    await db
-      .insertInto('webhook_events')
-      .values({
+    await insertEvent(
+      db,
+      {
         id,
         distribution_id: event.distributionId,
         type: event.type,
@@ -48,29 +58,24 @@ export class WebhookOutbox {
         party_id: event.lead.party_id,
         payload,
         created_at: event.at,
-      })
-      .execute();
-    await db
-      .insertInto('webhook_deliveries')
-      .values(
-        urls.map((url) => ({
-          id: newRowId(),
-          event_id: id,
-          distribution_id: event.distributionId,
-          url,
-          host: receiverHost(url),
-          status: 'pending' as const,
-          next_attempt_at: event.at,
-          claim_id: null,
-          attempts: 0,
-          round_start: 0,
-          last_status_code: null,
-          last_error: null,
-          created_at: event.at,
-          updated_at: event.at,
-        })),
-      )
-      .execute();
+      },
+      urls.map((url) => ({
+        id: newRowId(),
+        event_id: id,
+        distribution_id: event.distributionId,
+        url,
+        host: receiverHost(url),
+        status: 'pending' as const,
+        next_attempt_at: event.at,
+        claim_id: null,
+        attempts: 0,
+        round_start: 0,
+        last_status_code: null,
+        last_error: null,
+        created_at: event.at,
+        updated_at: event.at,
+      })),
+    );
   }
 
   /**
@@ -79,11 +84,7 @@ export class WebhookOutbox {
    */
   async resume(db: Kysely<Database>, distributionId: string, urls: readonly string[]): Promise<void> {
     if (urls.length === 0) return;
-    await db
-      .deleteFrom('webhook_stopped_urls')
-      .where('distribution_id', '=', distributionId)
-      .where('url', 'in', urls)
-      .execute();
+    await deleteStoppedUrls(db, distributionId, urls);
   }
 
   /** Call after a transaction that recorded events has committed. */

@@ -21,7 +21,7 @@ import {
   type ClaimedDelivery,
 } from './delivery.repository.ts';
 import { decide, type Decision } from './retry-policy.ts';
-import { signingSecrets } from './signing-key.repository.ts';
+import { signingSecrets } from './signing-key.service.ts';
 import { signWebhook } from './signing.ts';
 import type { WebhookMetrics } from './webhook.metrics.ts';
 import type { WebhookOutbox } from './webhook.outbox.ts';
@@ -36,7 +36,7 @@ const CONCURRENCY = 64;
 /**
  * Attempts in flight to one receiver host, at most: a host that never answers, or whose
  * name takes seconds to fail to resolve, holds half the slots, and every other host's
- * deliveries go on in the rest (issue 11). Half, not less: a busy healthy receiver gets
+ * deliveries go on in the rest (docs/design.md section 5). Half, not less: a busy healthy receiver gets
  * its throughput from attempts in flight (the benchmark's scenario d).
  */
 export const PER_HOST_CONCURRENCY = CONCURRENCY / 2;

@@ -11,8 +11,10 @@ export interface RawAnswer {
   readonly body: string;
   /** The body parsed as JSON, when it is JSON. */
   readonly json: any;
-  /** Milliseconds from connecting to the connection's end. */
-  readonly elapsedMs: number;
+  /** The server ended the connection, not the client's `timeoutMs`. */
+  readonly closedByServer: boolean;
+  /** Chunks of the trickle not yet written when the connection ended. */
+  readonly unsentChunks: number;
 }
 
 export interface RawRequestOptions {
@@ -32,12 +34,16 @@ export function rawRequest(
   options: RawRequestOptions = {},
 ): Promise<RawAnswer> {
   const { hostname, port } = new URL(url);
-  const started = performance.now();
+  const rest = [...(options.trickle ?? [])];
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), hostname);
     const chunks: Buffer[] = [];
     let timer: NodeJS.Timeout | undefined;
-    const deadline = setTimeout(() => socket.destroy(), options.timeoutMs ?? 10_000);
+    let timedOut = false;
+    const deadline = setTimeout(() => {
+      timedOut = true;
+      socket.destroy();
+    }, options.timeoutMs ?? 10_000);
     socket.on('data', (chunk) => chunks.push(chunk));
     socket.on('error', (error: NodeJS.ErrnoException) => {
       // A server that answers and then resets the connection still answered.
@@ -46,11 +52,11 @@ export function rawRequest(
     socket.on('close', () => {
       clearTimeout(deadline);
       clearInterval(timer);
-      resolve(parseAnswer(Buffer.concat(chunks).toString('latin1'), performance.now() - started));
+      const ending = { closedByServer: !timedOut, unsentChunks: rest.length };
+      resolve({ ...parseAnswer(Buffer.concat(chunks).toString('latin1')), ...ending });
     });
     socket.on('connect', () => {
       if (head.length > 0) socket.write(`${head.join('\r\n')}\r\n${options.unterminated ? '' : '\r\n'}${body}`);
-      const rest = [...(options.trickle ?? [])];
       if (rest.length === 0) return;
       timer = setInterval(() => {
         if (socket.destroyed || rest.length === 0) return clearInterval(timer);
@@ -60,9 +66,11 @@ export function rawRequest(
   });
 }
 
-function parseAnswer(text: string, elapsedMs: number): RawAnswer {
+type ParsedAnswer = Omit<RawAnswer, 'closedByServer' | 'unsentChunks'>;
+
+function parseAnswer(text: string): ParsedAnswer {
   const end = text.indexOf('\r\n\r\n');
-  if (end < 0) return { status: 0, headers: {}, body: '', json: undefined, elapsedMs };
+  if (end < 0) return { status: 0, headers: {}, body: '', json: undefined };
   const [statusLine = '', ...lines] = text.slice(0, end).split('\r\n');
   const headers: Record<string, string> = {};
   for (const line of lines) {
@@ -77,5 +85,5 @@ function parseAnswer(text: string, elapsedMs: number): RawAnswer {
   } catch {
     json = undefined;
   }
-  return { status: Number(statusLine.split(' ')[1] ?? 0), headers, body, json, elapsedMs };
+  return { status: Number(statusLine.split(' ')[1] ?? 0), headers, body, json };
 }

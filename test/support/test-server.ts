@@ -1,7 +1,6 @@
 // A real server on loopback over a fresh database of the dialect this project run is for
 // (vitest.config.ts): a temporary SQLite file, or a PostgreSQL schema of its own.
 import fs from 'node:fs';
-import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -13,6 +12,7 @@ import { migrateToLatest } from '../../src/db/migrate.ts';
 import { buildApp, type App } from '../../src/app.ts';
 import { insertDistribution } from '../../src/distributions/distribution.repository.ts';
 import { createApiToken } from '../../src/auth/api-token.service.ts';
+import { freePort } from './server-process.ts';
 
 export const dialect = (process.env.TEST_DIALECT ?? 'sqlite') as 'sqlite' | 'postgres';
 
@@ -92,14 +92,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   };
 }
 
-/** A port nobody listens on right now (the OS picks it). */
-export async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
+/** Re-exported: tests that start servers of their own take their ports from here too. */
+export { freePort };
 
 export interface Tenant {
   readonly distributionId: string;

@@ -1,4 +1,4 @@
-// Each delivery names its receiver's host (issue 11): the worker caps attempts per host,
+// Each delivery names its receiver's host (docs/design.md section 5): the worker caps attempts per host,
 // so one dead or slow receiver cannot hold every slot, and it claims per host, so a
 // backlog for one host never hides another host's due delivery. Frozen in time: written
 // against Kysely<any>, never importing app code (the host is derived here as the outbox

@@ -1,4 +1,4 @@
-// Sessions of the broker app under /app (issue 10): one row per signed-in browser, keyed
+// Sessions of the broker app under /app (docs/design.md section 7): one row per signed-in browser, keyed
 // by the SHA-256 of the random cookie value, so a copy of the table signs nobody in.
 // Server-side rows (not a self-contained cookie) make sign-out end the session for good,
 // and every process behind a load balancer sees the same sessions.

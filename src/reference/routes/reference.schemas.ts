@@ -16,3 +16,6 @@ export const SearchText = (example: string) =>
   });
 
 export const Zipcode = Type.String({ pattern: '^[0-9]{4}$', examples: ['1000'] });
+
+/** A stored value that may be absent: null in the answer. */
+export const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

@@ -7,9 +7,9 @@
 import { randomBytes } from 'node:crypto';
 import { CompiledQuery, sql } from 'kysely';
 import type { DB } from '../../db/database.ts';
-import { SOURCES, type ReferenceSourceDefinition, type SourceName } from '../reference-source.ts';
-import type { ImportRecord, ReferenceImporter, StagingImport } from './reference-store.ts';
-import { DERIVED_TABLES, POSTGRES_FINISH } from './postgres-indexes.ts';
+import { SOURCES, type ReferenceSourceDefinition, type SourceName } from '../import/reference-source.ts';
+import { DATA_SET_INDEXES } from '../data-sets.ts';
+import type { ImportRecord, ReferenceImporter, StagingImport } from './staging.ts';
 import { FOLD_FUNCTION, liveSchema, workingSchema } from './postgres-schemas.ts';
 
 const SQL_TYPE = { int: 'integer', text: 'text', real: 'double precision' } as const;
@@ -32,7 +32,8 @@ export class PostgresReferenceImporter implements ReferenceImporter {
     await run(`create schema if not exists ${schema}`);
     await run(FOLD_FUNCTION(schema));
     const transient = new Set(source.transient);
-    const staged = [...Object.keys(source.tables), ...DERIVED_TABLES[source.name], 'meta'];
+    const indexes = DATA_SET_INDEXES[source.name];
+    const staged = [...Object.keys(source.tables), ...indexes.postgresDerivedTables, 'meta'];
     const kept = staged.filter((table) => !transient.has(table));
     for (const [table, columns] of Object.entries(source.tables)) {
       const key = source.keys[table];
@@ -54,7 +55,7 @@ export class PostgresReferenceImporter implements ReferenceImporter {
         await run(`insert into ${staging(table)} select * from unnest(${unnest}) on conflict do nothing`, arrays);
       },
       async finish(given) {
-        for (const statement of POSTGRES_FINISH[source.name](staging, `${schema}.fold`)) await run(statement);
+        for (const statement of indexes.postgres(staging, `${schema}.fold`)) await run(statement);
         for (const table of transient) await run(`drop table ${staging(table)}`);
         const record = { ...given, rows: { ...given.rows } };
         for (const table of Object.keys(source.tables)) {

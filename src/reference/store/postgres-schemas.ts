@@ -3,7 +3,7 @@
 // any other, so test schemas stay apart). postgres-importer.ts swaps tables inside it.
 import { sql } from 'kysely';
 import type { DB } from '../../db/database.ts';
-import type { SourceName } from '../reference-source.ts';
+import type { SourceName } from '../import/reference-source.ts';
 
 export async function workingSchema(db: DB): Promise<string> {
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);

@@ -4,7 +4,7 @@
 // rename is atomic, and readers that still have the old file open keep reading it.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { SourceName } from '../reference-source.ts';
+import type { SourceName } from '../import/reference-source.ts';
 
 export function referenceDir(dataDir: string): string {
   return path.join(dataDir, 'reference');

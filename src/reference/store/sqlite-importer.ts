@@ -3,10 +3,10 @@
 // then renamed over the live file in one atomic step.
 import fs from 'node:fs';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import { SOURCES, type ReferenceSourceDefinition, type SourceName } from '../reference-source.ts';
-import { fold, textWords } from '../search-text.ts';
-import type { ImportRecord, ReferenceImporter, StagingImport } from './reference-store.ts';
-import { type FinishStep, SQLITE_FINISH } from './sqlite-indexes.ts';
+import { SOURCES, type ReferenceSourceDefinition, type SourceName } from '../import/reference-source.ts';
+import { fold, textWords } from '../search/search-text.ts';
+import { DATA_SET_INDEXES } from '../data-sets.ts';
+import type { FinishStep, ImportRecord, ReferenceImporter, StagingImport } from './staging.ts';
 import { liveFile, referenceDir, removeAbandonedStaging, stagingFile } from './sqlite-files.ts';
 
 const SQL_TYPE = { int: 'integer', text: 'text', real: 'real' } as const;
@@ -29,7 +29,7 @@ export class SqliteReferenceImporter implements ReferenceImporter {
     );
     db.function('fold', { deterministic: true }, (text) => (text === null ? null : fold(String(text))));
     // A text's words between spaces (" 12 a "), so a word is found whole or as a prefix with
-    // instr(). Called in ranges of rows (sqlite-indexes.ts, RangedStatement).
+    // instr(). Called in ranges of rows (staging.ts, RangedStatement).
     db.function('spaced_words', { deterministic: true }, (text) => ` ${textWords(String(text ?? '')).join(' ')} `);
     const inserts = new Map<string, StatementSync>();
     const transient = new Set(source.transient);
@@ -53,7 +53,7 @@ export class SqliteReferenceImporter implements ReferenceImporter {
         db.exec('commit');
       },
       async finish(given) {
-        for (const step of SQLITE_FINISH[source.name]) run(db, step);
+        for (const step of DATA_SET_INDEXES[source.name].sqlite) run(db, step);
         for (const table of transient) db.exec(`drop table temp.${table}`);
         const record = { ...given, rows: { ...given.rows } };
         for (const table of Object.keys(source.tables)) {

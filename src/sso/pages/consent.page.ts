@@ -1,4 +1,4 @@
-// The consent challenge: the requested scopes in plain words (issue 3 point 3).
+// The consent challenge: the requested scopes in plain words (docs/design.md section 12).
 import { fillPlaceholders, type Language } from '../../i18n/messages.ts';
 import { SSO_SCOPES, type SsoScope } from '../scopes.ts';
 import { catalogueFor } from './language.ts';

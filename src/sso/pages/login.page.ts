@@ -1,4 +1,4 @@
-// The login challenge: email or username, and password (issue 3 point 3).
+// The login challenge: email or username, and password (docs/design.md section 12).
 import { fillPlaceholders, type Language } from '../../i18n/messages.ts';
 import { catalogueFor } from './language.ts';
 import { escapeHtml, renderPage, type RenderedPage } from './layout.ts';

@@ -1,0 +1,64 @@
+// Every table of the database by name, assembled from the row types each feature declares
+// in its own *.table.ts (docs/design.md section 10). Only types: it imports no feature's
+// code, so the database layer and the features that use it never import each other.
+import type { Kysely } from 'kysely';
+import type { DistributionTable } from '../distributions/distribution.table.ts';
+import type { ApiTokenTable } from '../auth/api-token.table.ts';
+import type {
+  OidcPayloadTable,
+  SsoClientTable,
+  SsoLoginFailureTable,
+  SsoSecretTable,
+  SsoSigningKeyTable,
+  UserTable,
+} from '../sso/sso.table.ts';
+import type {
+  CoverageTable,
+  ExternalRefTable,
+  InsurancePolicyTable,
+  LeadPushTable,
+  LeadTable,
+  PartyCallbackTable,
+  PartyTable,
+  PolicyPackageTable,
+  RiskObjectRevisionTable,
+  RiskObjectTable,
+} from '../party/party.table.ts';
+import type {
+  WebhookAttemptTable,
+  WebhookDeliveryTable,
+  WebhookEventTable,
+  WebhookSigningKeyTable,
+  WebhookStoppedUrlTable,
+} from '../webhooks/webhook.table.ts';
+import type { AppSessionTable } from '../broker-app/session.table.ts';
+
+export interface Database {
+  distributions: DistributionTable;
+  api_tokens: ApiTokenTable;
+  parties: PartyTable;
+  leads: LeadTable;
+  external_refs: ExternalRefTable;
+  party_callbacks: PartyCallbackTable;
+  risk_objects: RiskObjectTable;
+  risk_object_revisions: RiskObjectRevisionTable;
+  policy_packages: PolicyPackageTable;
+  insurance_policies: InsurancePolicyTable;
+  coverages: CoverageTable;
+  lead_pushes: LeadPushTable;
+  users: UserTable;
+  sso_clients: SsoClientTable;
+  oidc_payloads: OidcPayloadTable;
+  sso_signing_keys: SsoSigningKeyTable;
+  sso_secrets: SsoSecretTable;
+  sso_login_failures: SsoLoginFailureTable;
+  webhook_signing_keys: WebhookSigningKeyTable;
+  webhook_events: WebhookEventTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  webhook_attempts: WebhookAttemptTable;
+  webhook_stopped_urls: WebhookStoppedUrlTable;
+  app_sessions: AppSessionTable;
+}
+
+export type Dialect = 'sqlite' | 'postgres';
+export type DB = Kysely<Database>;

@@ -1,0 +1,35 @@
+// Belgian enterprise numbers (KBO/BCE): ten digits, the last two a mod-97 check of the
+// first eight (97 - n mod 97). Written `0200.065.765`; VAT number `BE0200065765`.
+
+/** The ten digits of a number as a person may type it (`0200.065.765`, `BE 0200065765`, `200065765`), or undefined when it is not one. */
+export function parseEnterpriseNumber(text: string): string | undefined {
+  const compact = text.replace(/[\s.\-/]/g, '').replace(/^BE/i, '');
+  if (!/^\d{9,10}$/.test(compact)) return undefined;
+  const digits = compact.padStart(10, '0');
+  return hasValidCheck(digits) ? digits : undefined;
+}
+
+export function hasValidCheck(digits: string): boolean {
+  const base = Number(digits.slice(0, 8));
+  return 97 - (base % 97) === Number(digits.slice(8));
+}
+
+/** `0200065765` -> `0200.065.765` */
+export function formatEnterpriseNumber(digits: string): string {
+  return `${digits.slice(0, 4)}.${digits.slice(4, 7)}.${digits.slice(7)}`;
+}
+
+/**
+ * A query that is a number being typed (`0200.06`, `BE02000`): its digits, or undefined
+ * for text. Searches then look for numbers starting with them.
+ */
+export function numberPrefix(text: string): string | undefined {
+  const compact = text.replace(/[\s.\-/]/g, '').replace(/^BE/i, '');
+  return /^\d{1,10}$/.test(compact) ? compact : undefined;
+}
+
+/** The numeric range [low, high] of the ten-digit numbers that start with `prefix`. */
+export function prefixRange(prefix: string): [number, number] {
+  const missing = 10 - prefix.length;
+  return [Number(prefix) * 10 ** missing, (Number(prefix) + 1) * 10 ** missing - 1];
+}

@@ -1,0 +1,28 @@
+// The outbox's SQL: an event and its deliveries, written in the transaction of the change
+// they report (docs/design.md section 5), and the stopped URLs a push or a replay resumes.
+import type { Insertable, Kysely } from 'kysely';
+import type { Database } from '../db/database.ts';
+import type { WebhookDeliveryTable, WebhookEventTable } from './webhook.table.ts';
+
+type Db = Kysely<Database>;
+
+export async function insertEvent(
+  db: Db,
+  event: Insertable<WebhookEventTable>,
+  deliveries: readonly Insertable<WebhookDeliveryTable>[],
+): Promise<void> {
+  await db.insertInto('webhook_events').values(event).execute();
+  await db
+    .insertInto('webhook_deliveries')
+    .values([...deliveries])
+    .execute();
+}
+
+/** Deliveries to these URLs are sent again: the 410 Gone that stopped them no longer holds. */
+export async function deleteStoppedUrls(db: Db, distributionId: string, urls: readonly string[]): Promise<void> {
+  await db
+    .deleteFrom('webhook_stopped_urls')
+    .where('distribution_id', '=', distributionId)
+    .where('url', 'in', urls)
+    .execute();
+}
