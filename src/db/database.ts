@@ -2,10 +2,11 @@
 // DATABASE_URL says so (docs/design.md section 1).
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import { NodeSqliteDatabase, createNodeSqliteDialect } from './node-sqlite-dialect.ts';
+import { CurrentSchemaPostgresDialect } from './current-schema-introspector.ts';
 import { preparedNameOf, registerSqliteConnection } from './statements.ts';
 import type { DB, Database, Dialect } from './tables.ts';
 
@@ -80,7 +81,10 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     // still answers every query, as it would without them.
     pool.on('connect', (client) => void client.query(settings.join('; ')).catch(() => undefined));
     const statements = { count: 0 };
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: countingLog(statements) });
+    const db = new Kysely<Database>({
+      dialect: new CurrentSchemaPostgresDialect({ pool }),
+      log: countingLog(statements),
+    });
     return {
       db,
       statements,

@@ -22,23 +22,9 @@ const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 /** Applies every pending migration; returns the names applied now. */
 export async function migrateToLatest(db: DB): Promise<string[]> {
   const migrator = new Migrator({ db, provider, ...(await migrationTableSchema(db)) });
-  for (let attempt = 1; ; attempt++) {
-    const { error, results } = await migrator.migrateToLatest();
-    if (error && results === undefined && attempt < 5 && isDroppedWhileIntrospecting(error)) continue;
-    if (error) throw error instanceof Error ? error : new Error(String(error));
-    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
-  }
-}
-
-/**
- * Before it runs anything, Kysely's migrator introspects every table of the database, and
- * PostgreSQL fails that catalogue query (42P01, 3F000) when another session drops a table or
- * schema anywhere meanwhile: a reference-data swap, another tenant's or test's schema. No
- * migration has run then (no results), so trying again is safe.
- */
-function isDroppedWhileIntrospecting(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return code === '42P01' || code === '3F000';
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
 /**

@@ -1,8 +1,6 @@
-// Global setup of the postgres test project. Each test file works in a schema of its own;
-// dropping one while another file runs its migrations made Kysely's migrator fail with
-// `schema "..." does not exist` (its introspection lists the tables of every schema, and
-// a schema dropped halfway through that query breaks it). So no file drops its schema:
-// they all carry this run's prefix, and this teardown drops them once every file is done.
+// Global setup of the postgres test project. Each test file works in a schema of its own,
+// named with this run's prefix; this teardown drops them all once every file is done (a
+// file's servers may still be closing when the file ends).
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
