@@ -78,7 +78,7 @@ export class CurrentSchemaIntrospector implements DatabaseIntrospector {
 
 /** PostgreSQL, introspected in the connection's own schema only. */
 export class CurrentSchemaPostgresDialect extends PostgresDialect {
-  override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+  override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
     return new CurrentSchemaIntrospector(db);
   }
 }
