@@ -17,11 +17,8 @@ import { generateRequestId } from './http/request-id.ts';
 import { SECURITY_HEADERS, registerResponseHeaders } from './http/response-headers.ts';
 import { registerOpenApi } from './ops/openapi.ts';
 import { registerOperationalRoutes } from './ops/operational.routes.ts';
-import { leadRoutes } from './leads/lead.routes.ts';
 import { createTransactionRunner } from './db/transaction-runner.ts';
-import { leadReadRoutes } from './leads/lead-read.routes.ts';
-import { LeadReader, LeadService, PartyService } from './party/index.ts';
-import { partyRoutes } from './parties/party.routes.ts';
+import { LeadReader, leadPushRoutes, leadReadRoutes, LeadService, PartyService, partyRoutes } from './party/index.ts';
 import { registerSso } from './sso/sso.plugin.ts';
 import { createSsoRuntime } from './sso/sso-runtime.ts';
 import { authenticateApiToken } from './auth/api-token.service.ts';
@@ -98,7 +95,7 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   // Pushes and party updates write their webhook events here, in their own transaction.
   const outbox = new WebhookOutbox();
   const leads = new LeadService({ database, config, transactions, outbox });
-  await app.register(leadRoutes, { prefix: '/v1/api', leads, validation: compilers });
+  await app.register(leadPushRoutes, { prefix: '/v1/api', leads, validation: compilers });
   const reader = new LeadReader({ database, config });
   const parties = new PartyService({ database, config, transactions, outbox });
   await app.register(leadReadRoutes, { prefix: '/v1/api', reader, config });

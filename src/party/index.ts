@@ -8,6 +8,11 @@ export { LeadService, type PushCommand, type PushResult } from './push.service.t
 export { LeadReader } from './read.service.ts';
 export { PartyService, type PatchResult } from './patch.service.ts';
 
+// Its routes (registered by app.ts under /v1/api): pushes, lead reads, party reads and PATCH.
+export { leadPushRoutes } from './routes/lead-push.routes.ts';
+export { leadReadRoutes } from './routes/lead-read.routes.ts';
+export { partyRoutes } from './routes/party.routes.ts';
+
 // Shapes the routes declare (request bodies, answers) and their documented examples.
 export { CompanyLeadBody, CustomerLeadBody, type LeadBody } from './lead.schema.ts';
 export { LeadResponse } from './lead.response.ts';

@@ -5,11 +5,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import type { Config } from '../config.ts';
-import { requireScope } from '../auth/authorize.ts';
-import { ErrorBody } from '../http/error-body.schema.ts';
-import { decodeCursor, nextLink, PageQuery } from '../http/pagination.ts';
-import { LeadResponse, type LeadReader } from '../party/index.ts';
+import type { Config } from '../../config.ts';
+import { requireScope } from '../../auth/authorize.ts';
+import { ErrorBody } from '../../http/error-body.schema.ts';
+import { decodeCursor, nextLink, PageQuery } from '../../http/pagination.ts';
+import { LeadResponse } from '../lead.response.ts';
+import type { LeadReader } from '../read.service.ts';
 
 export interface LeadReadRoutesOptions {
   readonly reader: LeadReader;

@@ -6,10 +6,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { requireScope } from '../auth/authorize.ts';
-import { NotFoundError } from '../errors.ts';
-import { ErrorBody } from '../http/error-body.schema.ts';
-import { PartyPatch, PartyResponse, RevisionOut, type PartyService } from '../party/index.ts';
+import { requireScope } from '../../auth/authorize.ts';
+import { NotFoundError } from '../../errors.ts';
+import { ErrorBody } from '../../http/error-body.schema.ts';
+import type { PartyService } from '../patch.service.ts';
+import { PartyPatch, PartyResponse, RevisionOut } from '../party.schema.ts';
 
 export interface PartyRoutesOptions {
   readonly parties: PartyService;

@@ -3,21 +3,18 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { requireScope } from '../auth/authorize.ts';
-import { ValidationError } from '../errors.ts';
-import {
-  checkPayloadRules,
-  CompanyLeadBody,
-  CustomerLeadBody,
-  leadExamples,
-  LeadResponse,
-  type LeadService,
-  type PartyType,
-} from '../party/index.ts';
-import { ErrorBody } from '../http/error-body.schema.ts';
-import type { AjvCompilers } from '../http/validation.ts';
+import { requireScope } from '../../auth/authorize.ts';
+import { ValidationError } from '../../errors.ts';
+import { ErrorBody } from '../../http/error-body.schema.ts';
+import type { AjvCompilers } from '../../http/validation.ts';
+import { leadExamples } from '../lead.examples.ts';
+import { LeadResponse } from '../lead.response.ts';
+import { CompanyLeadBody, CustomerLeadBody } from '../lead.schema.ts';
+import type { PartyType } from '../party.table.ts';
+import { checkPayloadRules } from '../payload-rules.ts';
+import type { LeadService } from '../push.service.ts';
 
-export interface LeadRoutesOptions {
+export interface LeadPushRoutesOptions {
   readonly leads: LeadService;
   readonly validation: AjvCompilers;
 }
@@ -38,7 +35,7 @@ const errorResponses = {
   500: ErrorBody,
 };
 
-export const leadRoutes: FastifyPluginAsync<LeadRoutesOptions> = async (fastify, { leads, validation }) => {
+export const leadPushRoutes: FastifyPluginAsync<LeadPushRoutesOptions> = async (fastify, { leads, validation }) => {
   // The push's rules beyond its schema run with it, so one 422 reports both (docs/design.md section 3).
   const validatorCompiler = validation.withBodyRules(checkPayloadRules);
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
