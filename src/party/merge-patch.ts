@@ -5,7 +5,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Problem } from '../errors.ts';
 import { diffAggregates } from './aggregate-diff.ts';
-import { RevisionMaker, withoutNulls, type MergeContext, type MergeResult } from './merge.ts';
+import type { MergeResult } from './changeset.ts';
+import { RevisionMaker, withoutNulls, type MergeContext } from './merge.ts';
 import { nextPosition, type Document, type LeadAggregate, type RiskObject } from './party.aggregate.ts';
 import type { RiskObjectType } from './party.table.ts';
 import { canonicalId } from './push.ts';
