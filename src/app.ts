@@ -18,7 +18,14 @@ import { SECURITY_HEADERS, registerResponseHeaders } from './http/response-heade
 import { registerOpenApi } from './ops/openapi.ts';
 import { registerOperationalRoutes } from './ops/operational.routes.ts';
 import { createTransactionRunner } from './db/transaction-runner.ts';
-import { LeadReader, leadPushRoutes, leadReadRoutes, LeadService, PartyService, partyRoutes } from './party/index.ts';
+import {
+  LeadReader,
+  leadPushRoutes,
+  leadReadRoutes,
+  LeadPushService,
+  PartyService,
+  partyRoutes,
+} from './party/index.ts';
 import { registerSso } from './sso/sso.plugin.ts';
 import { createSsoRuntime } from './sso/sso-runtime.ts';
 import { authenticateApiToken } from './auth/api-token.service.ts';
@@ -94,8 +101,8 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   const transactions = createTransactionRunner(database);
   // Pushes and party updates write their webhook events here, in their own transaction.
   const outbox = new WebhookOutbox();
-  const leads = new LeadService({ database, config, transactions, outbox });
-  await app.register(leadPushRoutes, { prefix: '/v1/api', leads, validation: compilers });
+  const leadPush = new LeadPushService({ database, config, transactions, outbox });
+  await app.register(leadPushRoutes, { prefix: '/v1/api', leadPush, validation: compilers });
   const reader = new LeadReader({ database, config });
   const parties = new PartyService({ database, config, transactions, outbox });
   await app.register(leadReadRoutes, { prefix: '/v1/api', reader, config });

@@ -4,7 +4,7 @@
 // matching, merge, revisions and ETags. Push, read and PATCH are its use cases.
 
 // Use cases (wired in app.ts).
-export { LeadService, type PushCommand, type PushResult } from './push.service.ts';
+export { LeadPushService, type PushCommand, type PushResult } from './lead-push.service.ts';
 export { LeadReader } from './read.service.ts';
 export { PartyService, type PatchResult } from './patch.service.ts';
 

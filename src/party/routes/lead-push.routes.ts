@@ -12,10 +12,10 @@ import { LeadResponse } from '../lead.response.ts';
 import { CompanyLeadBody, CustomerLeadBody } from '../lead.schema.ts';
 import type { PartyType } from '../party.table.ts';
 import { checkPayloadRules } from '../payload-rules.ts';
-import type { LeadService } from '../push.service.ts';
+import type { LeadPushService } from '../lead-push.service.ts';
 
 export interface LeadPushRoutesOptions {
-  readonly leads: LeadService;
+  readonly leadPush: LeadPushService;
   readonly validation: AjvCompilers;
 }
 
@@ -35,7 +35,7 @@ const errorResponses = {
   500: ErrorBody,
 };
 
-export const leadPushRoutes: FastifyPluginAsync<LeadPushRoutesOptions> = async (fastify, { leads, validation }) => {
+export const leadPushRoutes: FastifyPluginAsync<LeadPushRoutesOptions> = async (fastify, { leadPush, validation }) => {
   // The push's rules beyond its schema run with it, so one 422 reports both (docs/design.md section 3).
   const validatorCompiler = validation.withBodyRules(checkPayloadRules);
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -71,9 +71,9 @@ export const leadPushRoutes: FastifyPluginAsync<LeadPushRoutesOptions> = async (
         const invalid = request.validationError;
         if (invalid) {
           const inBody = invalid instanceof ValidationError && invalid.validationContext === 'body';
-          throw inBody ? await leads.refusal(invalid, request.body) : invalid;
+          throw inBody ? await leadPush.refusal(invalid, request.body) : invalid;
         }
-        const result = await leads.push({
+        const result = await leadPush.push({
           distributionId: request.params.distribution_id,
           kind,
           body: request.body,
