@@ -25,6 +25,7 @@ import {
   LeadPushService,
   PartyService,
   partyRoutes,
+  PushLogReader,
 } from './party/index.ts';
 import { registerSso } from './sso/sso.plugin.ts';
 import { createSsoRuntime } from './sso/sso-runtime.ts';
@@ -103,15 +104,16 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   const outbox = new WebhookOutbox();
   const leadPush = new LeadPushService({ database, config, transactions, outbox });
   await app.register(leadPushRoutes, { prefix: '/v1/api', leadPush, validation: compilers });
-  const reader = new LeadReader({ database, config });
+  const leads = new LeadReader({ database, config });
+  const pushLog = new PushLogReader({ database });
   const parties = new PartyService({ database, config, transactions, outbox });
-  await app.register(leadReadRoutes, { prefix: '/v1/api', reader, config });
+  await app.register(leadReadRoutes, { prefix: '/v1/api', leads, pushLog, config });
   await app.register(partyRoutes, { prefix: '/v1/api', parties });
   await registerReferenceData(app, config, database);
   registerWebhooks(app, { config, database, transactions, outbox });
   await registerSso(app, { config, database, sso });
   // The pages behind the leads' href links read through the same services as the API.
-  await registerBrokerApp(app, { config, database, services: { database, reader, parties } });
+  await registerBrokerApp(app, { config, database, services: { database, leads, pushLog, parties } });
   app.addHook('onClose', async () => transactions.close());
   return app;
 }

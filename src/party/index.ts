@@ -5,7 +5,8 @@
 
 // Use cases (wired in app.ts).
 export { LeadPushService, type PushCommand, type PushResult } from './lead-push.service.ts';
-export { LeadReader } from './read.service.ts';
+export { LeadReader } from './lead-read.service.ts';
+export { PushLogReader } from './push-log-read.service.ts';
 export { PartyService, type PatchResult } from './patch.service.ts';
 
 // Its routes (registered by app.ts under /v1/api): pushes, lead reads, party reads and PATCH.

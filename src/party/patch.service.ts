@@ -11,6 +11,7 @@ import { createAjvCompilers, type Validate } from '../http/validation.ts';
 import { WebhookOutbox } from '../webhooks/webhook.outbox.ts';
 import { stampAfter, writeClock } from './change-clock.ts';
 import { applyChangeset } from './changeset.repository.ts';
+import { etagOf } from './etag.ts';
 import type { LeadResponse } from './lead.response.ts';
 import { loadLead, loadLeadForUpdate } from './lead-load.repository.ts';
 import { findPartyKind, listRevisionRows } from './lead-read.repository.ts';
@@ -29,7 +30,6 @@ import type { Document, LeadAggregate } from './party.aggregate.ts';
 import { findMatchKeyOwner, findRiskObjectOwners } from './party.repository.ts';
 import { CompanyPartyDocument, CustomerPartyDocument, type PartyResponse } from './party.schema.ts';
 import { checkPartyDocument } from './payload-rules.ts';
-import { etagOf } from './read.service.ts';
 import { partyUrl, representLead } from './representation.ts';
 
 export interface PatchResult {

@@ -10,10 +10,12 @@ import { requireScope } from '../../auth/authorize.ts';
 import { ErrorBody } from '../../http/error-body.schema.ts';
 import { decodeCursor, nextLink, PageQuery } from '../../http/pagination.ts';
 import { LeadResponse } from '../lead.response.ts';
-import type { LeadReader } from '../read.service.ts';
+import type { LeadReader } from '../lead-read.service.ts';
+import type { PushLogReader } from '../push-log-read.service.ts';
 
 export interface LeadReadRoutesOptions {
-  readonly reader: LeadReader;
+  readonly leads: LeadReader;
+  readonly pushLog: PushLogReader;
   readonly config: Config;
 }
 
@@ -42,7 +44,10 @@ export const LeadPush = Type.Object({
   }),
 });
 
-export const leadReadRoutes: FastifyPluginAsync<LeadReadRoutesOptions> = async (fastify, { reader, config }) => {
+export const leadReadRoutes: FastifyPluginAsync<LeadReadRoutesOptions> = async (
+  fastify,
+  { leads, pushLog, config },
+) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const onRequest = requireScope('leads:read');
 
@@ -61,7 +66,7 @@ export const leadReadRoutes: FastifyPluginAsync<LeadReadRoutesOptions> = async (
       onRequest,
     },
     async (request, reply) => {
-      const { lead, etag } = await reader.get(request.params.distribution_id, request.params.lead_id);
+      const { lead, etag } = await leads.get(request.params.distribution_id, request.params.lead_id);
       return reply.header('etag', etag).send(lead);
     },
   );
@@ -97,7 +102,7 @@ export const leadReadRoutes: FastifyPluginAsync<LeadReadRoutesOptions> = async (
     },
     async (request) => {
       const { external_ref, external_ref_company, updated_since, limit = 50, cursor } = request.query;
-      const page = await reader.list({
+      const page = await leads.list({
         distributionId: request.params.distribution_id,
         ...(external_ref !== undefined && { ref: { ref: external_ref, company: external_ref_company ?? '' } }),
         // Stored timestamps are UTC ISO text: normalise any offset so text order is time order.
@@ -130,7 +135,7 @@ export const leadReadRoutes: FastifyPluginAsync<LeadReadRoutesOptions> = async (
     },
     async (request) => {
       const { limit = 50, cursor } = request.query;
-      const page = await reader.pushes(
+      const page = await pushLog.list(
         request.params.distribution_id,
         request.params.lead_id,
         decodeCursor(cursor),

@@ -1,0 +1,8 @@
+// A lead's entity tag (README, "Reading and updating"): answered by GET as `ETag`, checked by
+// PATCH's `If-Match`.
+import type { LeadAggregate } from './party.aggregate.ts';
+
+/** A strong ETag that changes with every stored change to the lead (its party's version). */
+export function etagOf(lead: Pick<LeadAggregate, 'partyId' | 'version'>): string {
+  return `"${lead.partyId.slice(0, 8)}-${lead.version}"`;
+}
