@@ -23,7 +23,8 @@ import {
   leadPushRoutes,
   leadReadRoutes,
   LeadPushService,
-  PartyService,
+  PartyPatchService,
+  PartyReader,
   partyRoutes,
   PushLogReader,
 } from './party/index.ts';
@@ -106,9 +107,10 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   await app.register(leadPushRoutes, { prefix: '/v1/api', leadPush, validation: compilers });
   const leads = new LeadReader({ database, config });
   const pushLog = new PushLogReader({ database });
-  const parties = new PartyService({ database, config, transactions, outbox });
+  const parties = new PartyReader({ database, config });
+  const partyPatch = new PartyPatchService({ config, transactions, outbox });
   await app.register(leadReadRoutes, { prefix: '/v1/api', leads, pushLog, config });
-  await app.register(partyRoutes, { prefix: '/v1/api', parties });
+  await app.register(partyRoutes, { prefix: '/v1/api', parties, partyPatch });
   await registerReferenceData(app, config, database);
   registerWebhooks(app, { config, database, transactions, outbox });
   await registerSso(app, { config, database, sso });

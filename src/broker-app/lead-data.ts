@@ -3,7 +3,7 @@
 // deliveries with their attempts. The one place the app touches the domain modules.
 import { listApiTokens } from '../auth/api-token.service.ts';
 import type { DatabaseHandle } from '../db/database.ts';
-import type { LeadReader, LeadResponse, PartyService, PushLogReader } from '../party/index.ts';
+import type { LeadReader, LeadResponse, PartyReader, PushLogReader } from '../party/index.ts';
 import { listUsers } from '../sso/user.service.ts';
 import { listDeliveries, replayFailedDelivery } from '../webhooks/delivery-admin.service.ts';
 
@@ -11,11 +11,11 @@ export interface LeadServices {
   readonly database: DatabaseHandle;
   readonly leads: LeadReader;
   readonly pushLog: PushLogReader;
-  readonly parties: PartyService;
+  readonly parties: PartyReader;
 }
 
 export type Lead = LeadResponse;
-export type Revision = Awaited<ReturnType<PartyService['revisions']>>[number];
+export type Revision = Awaited<ReturnType<PartyReader['revisions']>>[number];
 export type InboxPage = Awaited<ReturnType<LeadReader['inbox']>>;
 export type InboxItem = InboxPage['items'][number];
 export type Delivery = Awaited<ReturnType<typeof listDeliveries>>[number];

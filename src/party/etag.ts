@@ -6,3 +6,12 @@ import type { LeadAggregate } from './party.aggregate.ts';
 export function etagOf(lead: Pick<LeadAggregate, 'partyId' | 'version'>): string {
   return `"${lead.partyId.slice(0, 8)}-${lead.version}"`;
 }
+
+/** RFC 9110 section 13.1.1: `*` or a list of entity tags; weak tags never match If-Match. */
+export function matchesEtag(header: string, etag: string): boolean {
+  if (header.trim() === '*') return true;
+  return header
+    .split(',')
+    .map((tag) => tag.trim())
+    .includes(etag);
+}

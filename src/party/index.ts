@@ -7,7 +7,8 @@
 export { LeadPushService, type PushCommand, type PushResult } from './lead-push.service.ts';
 export { LeadReader } from './lead-read.service.ts';
 export { PushLogReader } from './push-log-read.service.ts';
-export { PartyService, type PatchResult } from './patch.service.ts';
+export { PartyReader } from './party-read.service.ts';
+export { PartyPatchService, type PatchResult } from './party-patch.service.ts';
 
 // Its routes (registered by app.ts under /v1/api): pushes, lead reads, party reads and PATCH.
 export { leadPushRoutes } from './routes/lead-push.routes.ts';

@@ -5,6 +5,7 @@
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { NotFoundError } from '../errors.ts';
+import { partyInDistribution } from './distribution-scope.ts';
 import { etagOf } from './etag.ts';
 import { findLeadParty, listLeadRows, type LeadListQuery } from './lead-read.repository.ts';
 import { loadLead, loadLeads } from './lead-load.repository.ts';
@@ -48,9 +49,7 @@ export class LeadReader {
 
   /** The lead of a party (the broker app's pages are addressed by party id, as `href` is). */
   async getByParty(distributionId: string, partyId: string): Promise<LeadResponse> {
-    const lead = await loadLead(this.#database.db, partyId);
-    // Another distribution's party is as unknown as one that does not exist.
-    if (!lead || lead.distributionId !== distributionId) throw new NotFoundError('party_id');
+    const lead = partyInDistribution(await loadLead(this.#database.db, partyId), distributionId);
     return representLead(lead, this.#config);
   }
 

@@ -9,11 +9,13 @@ import Type from 'typebox';
 import { requireScope } from '../../auth/authorize.ts';
 import { NotFoundError } from '../../errors.ts';
 import { ErrorBody } from '../../http/error-body.schema.ts';
-import type { PartyService } from '../patch.service.ts';
+import type { PartyPatchService } from '../party-patch.service.ts';
+import type { PartyReader } from '../party-read.service.ts';
 import { PartyPatch, PartyResponse, RevisionOut } from '../party.schema.ts';
 
 export interface PartyRoutesOptions {
-  readonly parties: PartyService;
+  readonly parties: PartyReader;
+  readonly partyPatch: PartyPatchService;
 }
 
 const security: Array<Record<string, string[]>> = [{ apikey: [] }, { bearer: [] }];
@@ -25,7 +27,7 @@ const RevisionParams = Type.Object({
 });
 const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
-export const partyRoutes: FastifyPluginAsync<PartyRoutesOptions> = async (fastify, { parties }) => {
+export const partyRoutes: FastifyPluginAsync<PartyRoutesOptions> = async (fastify, { parties, partyPatch }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const read = requireScope('parties:read');
 
@@ -116,7 +118,7 @@ export const partyRoutes: FastifyPluginAsync<PartyRoutesOptions> = async (fastif
       onRequest: requireScope('parties:update'),
     },
     async (request, reply) => {
-      const result = await parties.patch({
+      const result = await partyPatch.patch({
         distributionId: request.params.distribution_id,
         partyId: request.params.party_id,
         patch: request.body,
