@@ -21,9 +21,8 @@ export { partyRoutes } from './routes/party.routes.ts';
 export type { LeadResponse } from './lead.response.ts';
 export { leadExamples } from './lead.examples.ts';
 
-// What the broker app counts or searches by (the inbox matches enterprise numbers by digits).
+// What the broker app's advisory counts premiums by.
 export { PAYMENT_INTERVALS } from './enumerations.ts';
-export { enterpriseDigits } from './inbox.repository.ts';
 
 // The SQL a PostgreSQL write reads its clock with, which bench/write-limits.ts measures.
 export { WRITER_CLOCK_SQL } from './change-clock.ts';
