@@ -1,8 +1,8 @@
-// The broker app's lead inbox (issue 10): a distribution's leads, newest change first,
-// optionally narrowed by a search, with what the inbox shows of each (name, kind, origin,
-// external refs, created/merged counts). Each kind of match is an IN subquery bounded by
-// the distribution, so the database does the search and the page is cut by a keyset
-// cursor: a page holds still while new leads arrive above it.
+// The broker app's lead inbox (docs/design.md section 7; README, "Broker app"): a
+// distribution's leads, newest change first, optionally narrowed by a search, with what the
+// inbox shows of each (name, kind, origin, external refs, created/merged counts). Each kind
+// of match is an IN subquery bounded by the distribution, so the database does the search
+// and the page is cut by a keyset cursor: a page holds still while new leads arrive above it.
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Database, Dialect } from '../db/database.ts';
 import type { Position } from '../http/pagination.ts';

@@ -90,7 +90,7 @@ export function mergePartyDocument(stored: LeadAggregate, document: Document, co
         ),
       );
   }
-  // In the order a read shows them (repository.ts loads by position), whatever the patch's order.
+  // In the order a read shows them (lead-load.repository.ts loads by position), whatever the patch's order.
   riskObjects.sort((a, b) => a.position - b.position);
   const merged = { ...stored, fields: isDeepStrictEqual(fields, stored.fields) ? stored.fields : fields, riskObjects };
   return diffAggregates(stored, merged, context.now);

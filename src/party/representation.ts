@@ -1,5 +1,6 @@
-// The aggregate as clients see it (docs/design.md "Response"): the push reply today, and the
-// same shape for reads and webhook payloads.
+// The aggregate as clients see it (README, "Response (201 and 200)"): one representation
+// for the push reply, reads and webhook payloads (docs/design.md section 2), and the party
+// reply built from it.
 import type { Config } from '../config.ts';
 import type { ExternalRef, LeadAggregate, RiskObject } from './party.aggregate.ts';
 import type { LeadResponse } from './lead.response.ts';

@@ -1,5 +1,6 @@
-// POST /v1/api/distributions/{distribution_id}/leads/customers|companies (specification,
-// "Endpoints"). Thin: authorize, hand the validated body to the service, shape the reply.
+// POST /v1/api/distributions/{distribution_id}/leads/customers|companies (docs/design.md
+// section 2; README, "Pushing a lead"). Thin: authorize, hand the validated body to the
+// use case, shape the reply.
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
@@ -64,7 +65,7 @@ export const leadPushRoutes: FastifyPluginAsync<LeadPushRoutesOptions> = async (
         onRequest: requireScope('leads:write'),
         validatorCompiler,
         // A body that fails its schema reaches the handler, which adds the references that
-        // certainly dangle to the same 422 (issue 11).
+        // certainly dangle to the same 422 (docs/design.md section 3).
         attachValidation: true,
       },
       async (request, reply) => {

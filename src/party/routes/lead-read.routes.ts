@@ -1,4 +1,4 @@
-// Reading leads back (issue 5), all with `leads:read`:
+// Reading leads back (README, "Reading and updating"), all with `leads:read`:
 //   GET /distributions/{did}/leads/{lead_id}          the push's representation (`self`)
 //   GET /distributions/{did}/leads?external_ref=...    find a lead again / sync changes
 //   GET /distributions/{did}/leads/{lead_id}/pushes   the append-only push log

@@ -1,4 +1,4 @@
-// Parties (issue 5):
+// Parties (README, "Reading and updating"):
 //   GET   /distributions/{did}/parties/{party_id}                               parties:read
 //   GET   /distributions/{did}/parties/{party_id}/risk_objects/{id}/revisions    parties:read
 //   GET   /distributions/{did}/parties/{party_id}/risk_objects/{id}/revisions/{revision_id}
