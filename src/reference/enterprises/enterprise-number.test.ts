@@ -17,20 +17,10 @@ describe('enterprise numbers as written', () => {
       expect(enterpriseNumberDigits(other), other).toBeUndefined();
   });
 
-  it('reads a number the same way for the lookup, which also verifies the mod-97 check', () => {
-    for (const written of [
-      '0200.065.765',
-      '0200065765',
-      '200065765',
-      'BE0200065765',
-      'be0200.065.765',
-      'BE 0200 065 765',
-      '0200-065-765',
-      '0200/065/765',
-    ]) {
-      expect(parseEnterpriseNumber(written), written).toBe('0200065765');
-      expect(enterpriseNumberDigits(written), written).toBe('0200065765');
-    }
+  it('is read alike by the lookup, which also verifies the mod-97 check', () => {
+    // The forms both read are shown end to end in test/enterprise-number-forms.test.ts.
+    expect(parseEnterpriseNumber('be 0200/065/765')).toBe('0200065765');
+    expect(enterpriseNumberDigits('be 0200/065/765')).toBe('0200065765');
     // Written as a number but failing its check: the inbox still reads it (it finds the number a
     // partner sent), the lookup refuses it.
     expect(enterpriseNumberDigits('0200.065.766')).toBe('0200065766');
