@@ -17,11 +17,17 @@ import { generateRequestId } from './http/request-id.ts';
 import { SECURITY_HEADERS, registerResponseHeaders } from './http/response-headers.ts';
 import { registerOpenApi } from './ops/openapi.ts';
 import { registerOperationalRoutes } from './ops/operational.routes.ts';
-import { leadRoutes } from './leads/lead.routes.ts';
 import { createTransactionRunner } from './db/transaction-runner.ts';
-import { leadReadRoutes } from './leads/lead-read.routes.ts';
-import { LeadReader, LeadService, PartyService } from './party/index.ts';
-import { partyRoutes } from './parties/party.routes.ts';
+import {
+  LeadReader,
+  leadPushRoutes,
+  leadReadRoutes,
+  LeadPushService,
+  PartyPatchService,
+  PartyReader,
+  partyRoutes,
+  PushLogReader,
+} from './party/index.ts';
 import { registerSso } from './sso/sso.plugin.ts';
 import { createSsoRuntime } from './sso/sso-runtime.ts';
 import { authenticateApiToken } from './auth/api-token.service.ts';
@@ -97,17 +103,19 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   const transactions = createTransactionRunner(database);
   // Pushes and party updates write their webhook events here, in their own transaction.
   const outbox = new WebhookOutbox();
-  const leads = new LeadService({ database, config, transactions, outbox });
-  await app.register(leadRoutes, { prefix: '/v1/api', leads, validation: compilers });
-  const reader = new LeadReader({ database, config });
-  const parties = new PartyService({ database, config, transactions, outbox });
-  await app.register(leadReadRoutes, { prefix: '/v1/api', reader, config });
-  await app.register(partyRoutes, { prefix: '/v1/api', parties });
+  const leadPush = new LeadPushService({ database, config, transactions, outbox });
+  await app.register(leadPushRoutes, { prefix: '/v1/api', leadPush, validation: compilers });
+  const leads = new LeadReader({ database, config });
+  const pushLog = new PushLogReader({ database });
+  const parties = new PartyReader({ database, config });
+  const partyPatch = new PartyPatchService({ config, transactions, outbox });
+  await app.register(leadReadRoutes, { prefix: '/v1/api', leads, pushLog, config });
+  await app.register(partyRoutes, { prefix: '/v1/api', parties, partyPatch });
   await registerReferenceData(app, config, database);
   registerWebhooks(app, { config, database, transactions, outbox });
   await registerSso(app, { config, database, sso });
   // The pages behind the leads' href links read through the same services as the API.
-  await registerBrokerApp(app, { config, database, services: { database, reader, parties } });
+  await registerBrokerApp(app, { config, database, services: { database, leads, pushLog, parties } });
   app.addHook('onClose', async () => transactions.close());
   return app;
 }

@@ -3,32 +3,33 @@
 // deliveries with their attempts. The one place the app touches the domain modules.
 import { listApiTokens } from '../auth/api-token.service.ts';
 import type { DatabaseHandle } from '../db/database.ts';
-import type { LeadReader, LeadResponse, PartyService } from '../party/index.ts';
+import type { LeadReader, LeadResponse, PartyReader, PushLogReader } from '../party/index.ts';
 import { listUsers } from '../sso/user.service.ts';
 import { listDeliveries, replayFailedDelivery } from '../webhooks/delivery-admin.service.ts';
 
 export interface LeadServices {
   readonly database: DatabaseHandle;
-  readonly reader: LeadReader;
-  readonly parties: PartyService;
+  readonly leads: LeadReader;
+  readonly pushLog: PushLogReader;
+  readonly parties: PartyReader;
 }
 
 export type Lead = LeadResponse;
-export type Revision = Awaited<ReturnType<PartyService['revisions']>>[number];
+export type Revision = Awaited<ReturnType<PartyReader['revisions']>>[number];
 export type InboxPage = Awaited<ReturnType<LeadReader['inbox']>>;
 export type InboxItem = InboxPage['items'][number];
 export type Delivery = Awaited<ReturnType<typeof listDeliveries>>[number];
-export type Push = Awaited<ReturnType<LeadReader['pushes']>>['items'][number];
+export type Push = Awaited<ReturnType<PushLogReader['list']>>['items'][number];
 
 /** The timeline shows this many pushes and deliveries; the rest stay in the API and CLI. */
 export const TIMELINE_LIMIT = 200;
 
 export function inbox(services: LeadServices, query: Parameters<LeadReader['inbox']>[0]): Promise<InboxPage> {
-  return services.reader.inbox(query);
+  return services.leads.inbox(query);
 }
 
 export function leadOfParty(services: LeadServices, distributionId: string, partyId: string): Promise<Lead> {
-  return services.reader.getByParty(distributionId, partyId);
+  return services.leads.getByParty(distributionId, partyId);
 }
 
 /** The lead and every risk object's revisions, oldest first. */
@@ -49,9 +50,9 @@ export async function partyWithHistory(services: LeadServices, distributionId: s
 export async function timeline(services: LeadServices, distributionId: string, partyId: string) {
   const lead = await leadOfParty(services, distributionId, partyId);
   const pushes: Push[] = [];
-  let after: Parameters<LeadReader['pushes']>[2];
+  let after: Parameters<PushLogReader['list']>[2];
   do {
-    const page = await services.reader.pushes(distributionId, lead.id, after, 100);
+    const page = await services.pushLog.list(distributionId, lead.id, after, 100);
     pushes.push(...page.items);
     after = page.next;
   } while (after && pushes.length < TIMELINE_LIMIT);
@@ -83,7 +84,7 @@ async function callerNames(services: LeadServices, distributionId: string): Prom
 
 export async function rawPush(services: LeadServices, distributionId: string, partyId: string, pushId: string) {
   const lead = await leadOfParty(services, distributionId, partyId);
-  return { lead, push: await services.reader.push(distributionId, lead.id, pushId) };
+  return { lead, push: await services.pushLog.get(distributionId, lead.id, pushId) };
 }
 
 export async function replayDelivery(

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { enterpriseDigits } from '../party/index.ts';
 import { decodePending, encodePending, safeReturnPath } from './oidc-client.ts';
 
 describe('where the browser returns after signing in', () => {
@@ -42,15 +41,5 @@ describe('the sign-in in progress (cookie)', () => {
     ]) {
       expect(decodePending(bad)).toBeUndefined();
     }
-  });
-});
-
-describe('enterprise numbers in a search', () => {
-  it('reads the usual ways of writing one, and nothing else', () => {
-    for (const written of ['0456.789.123', 'BE0456789123', 'be 0456 789 123', '456789123', '0456-789-123']) {
-      expect(enterpriseDigits(written), written).toBe('0456789123');
-    }
-    for (const other of ['claes', '12345', 'BE045678912345', 'CRM-4711'])
-      expect(enterpriseDigits(other), other).toBeUndefined();
   });
 });

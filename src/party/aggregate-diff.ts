@@ -2,8 +2,7 @@
 // (merge.ts for a push, merge-patch.ts for a party update) replace every object they
 // change with a new one and keep the others as they are, so "changed" is "not the same
 // object": one diff serves both, and the rows written are exactly the objects changed.
-import type { Changeset } from './changeset.ts';
-import type { MergeResult } from './merge.ts';
+import type { Changeset, MergeResult } from './changeset.ts';
 import { refKey, type ExternalRef, type InsurancePolicy, type LeadAggregate } from './party.aggregate.ts';
 
 export function diffAggregates(stored: LeadAggregate | undefined, merged: LeadAggregate, now: string): MergeResult {

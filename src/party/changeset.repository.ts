@@ -128,7 +128,7 @@ const deleteCoverages = statement('coverages_delete', {
   postgres: 'delete from coverages where insurance_policy_id = any($1::text[])',
 });
 
-/** The push log's row (docs/design.md rule 11), written with the changes. */
+/** The push log's row (docs/design.md section 2, rule 11), written with the changes. */
 export type PushLogRow = LeadPushTable;
 
 /**

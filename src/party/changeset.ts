@@ -6,6 +6,7 @@ import type {
   Coverage,
   ExternalRef,
   InsurancePolicy,
+  LeadAggregate,
   PolicyPackage,
   RiskObject,
   RiskObjectRevision,
@@ -47,4 +48,10 @@ export interface Changeset {
     readonly deleteFor: readonly string[];
     readonly insert: readonly { readonly policyId: string; readonly position: number; readonly coverage: Coverage }[];
   };
+}
+
+/** What a merge returns: the new aggregate and the changeset that turns the stored one into it. */
+export interface MergeResult {
+  readonly lead: LeadAggregate;
+  readonly changes: Changeset;
 }

@@ -1,11 +1,12 @@
-// The broker app's lead inbox (issue 10): a distribution's leads, newest change first,
-// optionally narrowed by a search, with what the inbox shows of each (name, kind, origin,
-// external refs, created/merged counts). Each kind of match is an IN subquery bounded by
-// the distribution, so the database does the search and the page is cut by a keyset
-// cursor: a page holds still while new leads arrive above it.
+// The broker app's lead inbox (docs/design.md section 7; README, "Broker app"): a
+// distribution's leads, newest change first, optionally narrowed by a search, with what the
+// inbox shows of each (name, kind, origin, external refs, created/merged counts). Each kind
+// of match is an IN subquery bounded by the distribution, so the database does the search
+// and the page is cut by a keyset cursor: a page holds still while new leads arrive above it.
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Database, Dialect } from '../db/database.ts';
 import type { Position } from '../http/pagination.ts';
+import { enterpriseNumberDigits } from '../reference/enterprises/enterprise-number.ts';
 import type { PartyType } from './party.table.ts';
 
 type Db = Kysely<Database>;
@@ -38,15 +39,6 @@ function jsonField(dialect: Dialect, key: string) {
 
 /** LIKE pattern for "contains", with the pattern characters of the input taken literally. */
 const containsPattern = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-/** Digits of an enterprise number as written in any usual form (0200.065.765, BE0200065765, 200065765). */
-export function enterpriseDigits(text: string): string | undefined {
-  const compact = text
-    .toUpperCase()
-    .replace(/[\s.-]/g, '')
-    .replace(/^BE/, '');
-  return /^\d{9,10}$/.test(compact) ? compact.padStart(10, '0') : undefined;
-}
 
 /** Lead rows of one inbox page, one more than `limit` to tell if another page follows. */
 export async function listInboxRows(db: Db, dialect: Dialect, query: InboxQuery): Promise<InboxRow[]> {
@@ -103,7 +95,9 @@ export async function listInboxRows(db: Db, dialect: Dialect, query: InboxQuery)
       .select('party_id')
       .where('distribution_id', '=', distributionId)
       .where('vin', '=', search.toUpperCase().replace(/\s/g, ''));
-    const digits = enterpriseDigits(search);
+    // The search read as the enterprise lookup reads a number; a stored enterprise_nr holds no
+    // `/` and no lower case (its pattern in lead.schema.ts), so these replacements suffice.
+    const digits = enterpriseNumberDigits(search);
     const storedDigits = sql<string>`replace(replace(replace(replace(upper(${jsonField(dialect, 'enterprise_nr')}), 'BE', ''), '.', ''), ' ', ''), '-', '')`;
     const byEnterprise =
       digits === undefined

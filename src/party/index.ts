@@ -1,27 +1,32 @@
-// The party module's public surface: the only file outside src/party/ may import.
-// It owns the party aggregate (prospect, refs, callbacks, risk objects with their
-// revisions, policy packages, policies, coverages): its tables, its one repository,
-// matching, merge, revisions and ETags. Push, read and PATCH are its use cases.
+// The party module's public surface: outside src/party/, only this file may be imported
+// (docs/design.md section 10; db/tables.ts alone takes the row types from party.table.ts).
+// The module owns the party aggregate (prospect, refs, callbacks, risk objects with their
+// revisions, policy packages, policies, coverages): matching, merge, revisions and ETags,
+// the SQL of its tables (its *.repository.ts files), its use cases and its routes.
 
-// Use cases (wired in app.ts).
-export { LeadService, type PushCommand, type PushResult } from './push.service.ts';
-export { LeadReader } from './read.service.ts';
-export { PartyService, type PatchResult } from './patch.service.ts';
+// Use cases, built by app.ts: a push and a PATCH write; the readers only read.
+export { LeadPushService } from './lead-push.service.ts';
+export { PartyPatchService } from './party-patch.service.ts';
+export { LeadReader } from './lead-read.service.ts';
+export { PartyReader } from './party-read.service.ts';
+export { PushLogReader } from './push-log-read.service.ts';
 
-// Shapes the routes declare (request bodies, answers) and their documented examples.
-export { CompanyLeadBody, CustomerLeadBody, type LeadBody } from './lead.schema.ts';
-export { LeadResponse } from './lead.response.ts';
-export { PartyPatch, PartyResponse, RevisionOut } from './party.schema.ts';
+// Its routes, registered by app.ts under /v1/api.
+export { leadPushRoutes } from './routes/lead-push.routes.ts';
+export { leadReadRoutes } from './routes/lead-read.routes.ts';
+export { partyRoutes } from './routes/party.routes.ts';
+
+// The lead as answers, reads and webhooks carry it (the broker app renders it), and the
+// documented example pushes (tests push them).
+export type { LeadResponse } from './lead.response.ts';
 export { leadExamples } from './lead.examples.ts';
-// The push rules JSON Schema cannot express, injected into body validation by the routes.
-export { checkPayloadRules } from './payload-rules.ts';
 
-// What the broker app shows or searches by (the inbox matches enterprise numbers by digits).
+// What the broker app's advisory counts premiums by.
 export { PAYMENT_INTERVALS } from './enumerations.ts';
-export { enterpriseDigits } from './inbox.repository.ts';
 
 // The SQL a PostgreSQL write reads its clock with, which bench/write-limits.ts measures.
 export { WRITER_CLOCK_SQL } from './change-clock.ts';
 
-// Table types, for the database's schema type (db/database.ts).
+// Row types: bench/write-limits.ts types the rows it writes straight to the database with
+// them, and the walls let bench/ import nothing of the module but this file.
 export type * from './party.table.ts';

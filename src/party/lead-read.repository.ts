@@ -1,6 +1,7 @@
-// Reads for the read endpoints (issue 5): a lead by id, the change listing, the push log
-// and a risk object's revisions. Every query is bounded by the caller's distribution.
-// Whole leads are loaded by lead-load.repository.ts.
+// Reads for the read endpoints (README, "Reading and updating"): a lead by id, the change
+// listing and a risk object's revisions. Every query is bounded by the caller's
+// distribution. Whole leads are loaded by lead-load.repository.ts, the push log read by
+// push-log.repository.ts.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { Position } from '../http/pagination.ts';
@@ -77,33 +78,6 @@ export async function listLeadRows(
     .orderBy('leads.id')
     .limit(query.limit + 1)
     .execute();
-}
-
-export async function listPushRows(db: Db, leadId: string, after: Position | undefined, limit: number) {
-  let select = db
-    .selectFrom('lead_pushes')
-    .select(['id', 'received_at', 'status', 'caller', 'origin', 'kind', 'payload'])
-    .where('lead_id', '=', leadId);
-  if (after) {
-    select = select.where((eb) =>
-      eb.or([eb('received_at', '>', after.at), eb.and([eb('received_at', '=', after.at), eb('id', '>', after.id)])]),
-    );
-  }
-  return select
-    .orderBy('received_at')
-    .orderBy('id')
-    .limit(limit + 1)
-    .execute();
-}
-
-/** One push of a lead, its body exactly as received (the broker app shows it on demand). */
-export async function findPushRow(db: Db, leadId: string, pushId: string) {
-  return db
-    .selectFrom('lead_pushes')
-    .select(['id', 'received_at', 'status', 'caller', 'origin', 'kind', 'payload'])
-    .where('lead_id', '=', leadId)
-    .where('id', '=', pushId)
-    .executeTakeFirst();
 }
 
 export async function listRevisionRows(db: Db, partyId: string, riskObjectId: string) {

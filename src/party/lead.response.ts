@@ -1,6 +1,6 @@
-// The lead representation returned by a push (specification, "Lead creation response";
-// docs/design.md "Response") and, later, by reads and webhooks. The schema also serialises
-// the reply, so a field missing here never reaches a client.
+// The lead representation returned by a push (README, "Response (201 and 200)"), and by
+// reads and webhooks alike (docs/design.md section 2). The schema also serialises the
+// reply, so a field missing here never reaches a client.
 import Type, { type Static } from 'typebox';
 import {
   Car,

@@ -1,6 +1,6 @@
-// The push payloads of the specification ("Resources and their fields") and docs/design.md
-// section 2. These schemas validate the request, type the handlers and feed the OpenAPI
-// document. Unknown fields are refused everywhere (additionalProperties: false).
+// The push payloads (docs/design.md section 2; README, "Pushing a lead"). These schemas
+// validate the request, type the handlers and feed the OpenAPI document. Unknown fields
+// are refused everywhere (additionalProperties: false).
 import Type, { type Static } from 'typebox';
 import {
   EXTERNAL_LABEL_TYPES,
@@ -28,7 +28,7 @@ export const Address = Type.Object(
   closed,
 );
 
-/** The request form of an external reference (specification, "External reference"). */
+/** The request form of an external reference (README, "Pushing a lead": `external_refs`). */
 export const ProspectExternalRef = Type.Object(
   { external_ref: Text(255), external_ref_company: Opt(Nullable(Text(255))) },
   closed,

@@ -5,7 +5,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Problem } from '../errors.ts';
 import { diffAggregates } from './aggregate-diff.ts';
-import { RevisionMaker, withoutNulls, type MergeContext, type MergeResult } from './merge.ts';
+import type { MergeResult } from './changeset.ts';
+import { RevisionMaker, withoutNulls, type MergeContext } from './merge.ts';
 import { nextPosition, type Document, type LeadAggregate, type RiskObject } from './party.aggregate.ts';
 import type { RiskObjectType } from './party.table.ts';
 import { canonicalId } from './push.ts';
@@ -89,7 +90,7 @@ export function mergePartyDocument(stored: LeadAggregate, document: Document, co
         ),
       );
   }
-  // In the order a read shows them (repository.ts loads by position), whatever the patch's order.
+  // In the order a read shows them (lead-load.repository.ts loads by position), whatever the patch's order.
   riskObjects.sort((a, b) => a.position - b.position);
   const merged = { ...stored, fields: isDeepStrictEqual(fields, stored.fields) ? stored.fields : fields, riskObjects };
   return diffAggregates(stored, merged, context.now);

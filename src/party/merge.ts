@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { newRowId } from '../db/ids.ts';
 import { diffAggregates } from './aggregate-diff.ts';
-import type { Changeset } from './changeset.ts';
+import type { MergeResult } from './changeset.ts';
 import { sameAddress } from './match-key.ts';
 import {
   nextPosition,
@@ -36,11 +36,6 @@ export interface MergeContext {
   /** The write's time: `updated_at` of everything it changes. */
   readonly now: string;
   readonly ids: IdSource;
-}
-
-export interface MergeResult {
-  readonly lead: LeadAggregate;
-  readonly changes: Changeset;
 }
 
 /** Where one entry of a push landed: the object it merged into (or added), and why. */

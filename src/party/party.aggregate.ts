@@ -1,5 +1,5 @@
 // The lead as the merge sees it: one party with everything hanging off it. It is loaded
-// once per write (repository.ts), never changed in place: the merge (merge.ts) returns a
+// once per write (lead-load.repository.ts), never changed in place: the merge (merge.ts) returns a
 // new aggregate and the changeset (changeset.ts) that turns the stored one into it, and
 // representation.ts renders it. JSON documents (a prospect's fields, a car's data) are
 // stored as sent, so they stay plain JSON objects here.

@@ -1,8 +1,10 @@
-// The aggregate as clients see it (docs/design.md "Response"): the push reply today, and the
-// same shape for reads and webhook payloads.
+// The aggregate as clients see it (README, "Response (201 and 200)"): one representation
+// for the push reply, reads and webhook payloads (docs/design.md section 2), and the party
+// reply built from it.
 import type { Config } from '../config.ts';
 import type { ExternalRef, LeadAggregate, RiskObject } from './party.aggregate.ts';
 import type { LeadResponse } from './lead.response.ts';
+import type { PartyResponse } from './party.schema.ts';
 
 type Links = Pick<Config, 'publicUrl' | 'appUrl'>;
 
@@ -51,6 +53,25 @@ export function representLead(lead: LeadAggregate, config: Links): LeadResponse 
     href_to_advisory_flow: `${config.appUrl}/app/advisory/parties/${lead.partyId}`,
     created_at: lead.created_at,
     updated_at: lead.updated_at,
+  };
+}
+
+/** The party as GET and PATCH .../parties/{id} answer it, from the lead's representation. */
+export function representParty(
+  lead: LeadAggregate,
+  represented: LeadResponse,
+  config: Pick<Config, 'publicUrl'>,
+): PartyResponse {
+  const { prospect, risk_object_revisions, policy_packages, insurance_policies, created_at, updated_at } = represented;
+  return {
+    ...prospect,
+    lead_id: lead.leadId,
+    risk_objects: risk_object_revisions,
+    policy_packages,
+    insurance_policies,
+    self: partyUrl(config, lead.distributionId, lead.partyId),
+    created_at,
+    updated_at,
   };
 }
 

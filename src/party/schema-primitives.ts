@@ -5,7 +5,7 @@ import Type, { type TSchema, type Static } from 'typebox';
 
 const UUID_V4_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$';
 
-/** A client-chosen identifier: UUID version 4 (specification, "Policy package"). */
+/** A client-chosen identifier: UUID version 4 (docs/design.md section 2). */
 export const Uuid4 = (options: object = {}) =>
   Type.String({ pattern: UUID_V4_PATTERN, examples: ['3f0c9a43-4f6e-4c9b-9a57-2f1d1c8b7e01'], ...options });
 
@@ -31,7 +31,7 @@ export function Enum<const T extends readonly string[]>(values: T, options: obje
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
 
-/** An optional field that `null` clears (docs/design.md merge rule 6). */
+/** An optional field that `null` clears (docs/design.md section 2, rule 6). */
 export function Nullable<T extends TSchema>(schema: T) {
   const { type, enum: values, ...rest } = schema as unknown as { type: string; enum?: unknown[] };
   return Type.Unsafe<Static<T> | null>({

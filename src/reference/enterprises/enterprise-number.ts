@@ -1,15 +1,30 @@
 // Belgian enterprise numbers (KBO/BCE): ten digits, the last two a mod-97 check of the
-// first eight (97 - n mod 97). Written `0200.065.765`; VAT number `BE0200065765`.
+// first eight (97 - n mod 97). Written `0200.065.765`; VAT number `BE0200065765`. The one
+// reading of the ways a person writes one, for the enterprise lookup and search here and
+// for the broker app's inbox search (party/inbox.repository.ts).
 
-/** The ten digits of a number as a person may type it (`0200.065.765`, `BE 0200065765`, `200065765`), or undefined when it is not one. */
-export function parseEnterpriseNumber(text: string): string | undefined {
-  const compact = text.replace(/[\s.\-/]/g, '').replace(/^BE/i, '');
-  if (!/^\d{9,10}$/.test(compact)) return undefined;
-  const digits = compact.padStart(10, '0');
-  return hasValidCheck(digits) ? digits : undefined;
+/** The text without its separators (spaces, `.`, `-`, `/`) and without a leading `BE`. */
+function compact(text: string): string {
+  return text.replace(/[\s.\-/]/g, '').replace(/^BE/i, '');
 }
 
-export function hasValidCheck(digits: string): boolean {
+/**
+ * The ten digits of a number as a person may type it (`0200.065.765`, `BE 0200065765`,
+ * `0200/065/765`, `200065765`), or undefined when it is not written as one. The check is
+ * not verified: the inbox finds a lead by the number its partner sent, valid or not.
+ */
+export function enterpriseNumberDigits(text: string): string | undefined {
+  const digits = compact(text);
+  return /^\d{9,10}$/.test(digits) ? digits.padStart(10, '0') : undefined;
+}
+
+/** The ten digits of a number as a person may type it, or undefined when it is not one or fails its check. */
+export function parseEnterpriseNumber(text: string): string | undefined {
+  const digits = enterpriseNumberDigits(text);
+  return digits !== undefined && hasValidCheck(digits) ? digits : undefined;
+}
+
+function hasValidCheck(digits: string): boolean {
   const base = Number(digits.slice(0, 8));
   return 97 - (base % 97) === Number(digits.slice(8));
 }
@@ -24,8 +39,8 @@ export function formatEnterpriseNumber(digits: string): string {
  * for text. Searches then look for numbers starting with them.
  */
 export function numberPrefix(text: string): string | undefined {
-  const compact = text.replace(/[\s.\-/]/g, '').replace(/^BE/i, '');
-  return /^\d{1,10}$/.test(compact) ? compact : undefined;
+  const digits = compact(text);
+  return /^\d{1,10}$/.test(digits) ? digits : undefined;
 }
 
 /** The numeric range [low, high] of the ten-digit numbers that start with `prefix`. */

@@ -1,19 +1,20 @@
-// Reading and updating a party (issue 5): the prospect with its current risk objects,
-// policy packages, policies and coverages; risk object revisions; and JSON Merge Patch
-// updates guarded by If-Match, in one transaction each.
+// Updating a party (docs/design.md section 2; README, "Reading and updating"): a JSON Merge
+// Patch (RFC 7396) of the party as GET shows it, guarded by If-Match, checked with the
+// push's schemas and rules and written in one transaction with its party.updated event.
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
-import type { Database, DatabaseHandle } from '../db/database.ts';
+import type { Database } from '../db/database.ts';
 import type { TransactionRunner } from '../db/transaction-runner.ts';
 import { commitWrite } from '../db/write.ts';
-import { ApiError, ConflictError, NotFoundError, ValidationError, type Problem } from '../errors.ts';
+import { ApiError, ConflictError, ValidationError, type Problem } from '../errors.ts';
 import { createAjvCompilers, type Validate } from '../http/validation.ts';
 import { WebhookOutbox } from '../webhooks/webhook.outbox.ts';
 import { stampAfter, writeClock } from './change-clock.ts';
 import { applyChangeset } from './changeset.repository.ts';
+import { partyInDistribution } from './distribution-scope.ts';
+import { etagOf, matchesEtag } from './etag.ts';
 import type { LeadResponse } from './lead.response.ts';
-import { loadLead, loadLeadForUpdate } from './lead-load.repository.ts';
-import { findPartyKind, listRevisionRows } from './lead-read.repository.ts';
+import { loadLeadForUpdate } from './lead-load.repository.ts';
 import { customerMatchKey } from './match-key.ts';
 import { matchKeyConflict } from './matching.ts';
 import { newIds } from './merge.ts';
@@ -29,8 +30,15 @@ import type { Document, LeadAggregate } from './party.aggregate.ts';
 import { findMatchKeyOwner, findRiskObjectOwners } from './party.repository.ts';
 import { CompanyPartyDocument, CustomerPartyDocument, type PartyResponse } from './party.schema.ts';
 import { checkPartyDocument } from './payload-rules.ts';
-import { etagOf } from './read.service.ts';
-import { partyUrl, representLead } from './representation.ts';
+import { representLead, representParty } from './representation.ts';
+
+export interface PatchCommand {
+  readonly distributionId: string;
+  readonly partyId: string;
+  /** The body as sent: a merge patch of the party document. */
+  readonly patch: unknown;
+  readonly ifMatch: string | undefined;
+}
 
 export interface PatchResult {
   readonly party: PartyResponse;
@@ -40,20 +48,13 @@ export interface PatchResult {
   readonly lead: LeadResponse;
 }
 
-export class PartyService {
-  readonly #database: DatabaseHandle;
+export class PartyPatchService {
   readonly #config: Config;
   readonly #transactions: TransactionRunner;
   readonly #outbox: WebhookOutbox | undefined;
   readonly #validators: Record<'CUSTOMER' | 'COMPANY', Validate>;
 
-  constructor(deps: {
-    database: DatabaseHandle;
-    config: Config;
-    transactions: TransactionRunner;
-    outbox?: WebhookOutbox;
-  }) {
-    this.#database = deps.database;
+  constructor(deps: { config: Config; transactions: TransactionRunner; outbox?: WebhookOutbox }) {
     this.#config = deps.config;
     this.#transactions = deps.transactions;
     this.#outbox = deps.outbox;
@@ -62,36 +63,7 @@ export class PartyService {
     this.#validators = { CUSTOMER: compileBody(CustomerPartyDocument), COMPANY: compileBody(CompanyPartyDocument) };
   }
 
-  async get(distributionId: string, partyId: string): Promise<{ party: PartyResponse; etag: string }> {
-    const { party, etag } = this.#represent(await this.#load(this.#database.db, distributionId, partyId, false));
-    return { party, etag };
-  }
-
-  async revisions(distributionId: string, partyId: string, riskObjectId: string) {
-    const db = this.#database.db;
-    // Another distribution's party is as unknown as one that does not exist.
-    if ((await findPartyKind(db, distributionId, partyId)) === undefined) throw new NotFoundError('party_id');
-    const found = await listRevisionRows(db, partyId, riskObjectId);
-    if (!found) throw new NotFoundError('risk_object_id');
-    const base = `${partyUrl(this.#config, distributionId, partyId)}/risk_objects/${riskObjectId}/revisions`;
-    return found.revisions.map((revision) => ({
-      self: `${base}/${revision.id}`,
-      risk_object_id: riskObjectId,
-      risk_object_revision_id: revision.id,
-      risk_object_type: found.object.type,
-      revision_nr: Number(revision.revision_nr),
-      current: revision.id === found.object.current_revision_id,
-      created_at: revision.created_at,
-      data: JSON.parse(revision.data) as Record<string, unknown>,
-    }));
-  }
-
-  async patch(command: {
-    distributionId: string;
-    partyId: string;
-    patch: unknown;
-    ifMatch: string | undefined;
-  }): Promise<PatchResult> {
+  async patch(command: PatchCommand): Promise<PatchResult> {
     return commitWrite(
       this.#transactions,
       (trx) => this.#patchOnce(trx, command),
@@ -105,38 +77,11 @@ export class PartyService {
   /** The party reply and the lead representation (an event's payload) it is built from. */
   #represent(lead: LeadAggregate): { party: PartyResponse; etag: string; lead: LeadResponse } {
     const representation = representLead(lead, this.#config);
-    const { prospect, risk_object_revisions, policy_packages, insurance_policies, created_at, updated_at } =
-      representation;
-    const party = {
-      ...prospect,
-      lead_id: lead.leadId,
-      risk_objects: risk_object_revisions,
-      policy_packages,
-      insurance_policies,
-      self: partyUrl(this.#config, lead.distributionId, lead.partyId),
-      created_at,
-      updated_at,
-    };
-    return { party, etag: etagOf(lead), lead: representation };
+    return { party: representParty(lead, representation, this.#config), etag: etagOf(lead), lead: representation };
   }
 
-  async #load(
-    db: Kysely<Database>,
-    distributionId: string,
-    partyId: string,
-    forUpdate: boolean,
-  ): Promise<LeadAggregate> {
-    const lead = await (forUpdate ? loadLeadForUpdate(db, partyId) : loadLead(db, partyId));
-    // Another distribution's party is as unknown as one that does not exist.
-    if (!lead || lead.distributionId !== distributionId) throw new NotFoundError('party_id');
-    return lead;
-  }
-
-  async #patchOnce(
-    db: Kysely<Database>,
-    command: { distributionId: string; partyId: string; patch: unknown; ifMatch: string | undefined },
-  ): Promise<PatchResult> {
-    const stored = await this.#load(db, command.distributionId, command.partyId, true);
+  async #patchOnce(db: Kysely<Database>, command: PatchCommand): Promise<PatchResult> {
+    const stored = partyInDistribution(await loadLeadForUpdate(db, command.partyId), command.distributionId);
     if (command.ifMatch !== undefined && !matchesEtag(command.ifMatch, etagOf(stored))) {
       throw new ApiError(412, 'PreconditionFailed', [{ target: 'If-Match', code: 'precondition_failed' }]);
     }
@@ -192,13 +137,4 @@ export class PartyService {
     ];
     if (invalid.length > 0) throw new ValidationError(invalid, 'PartyPatch');
   }
-}
-
-/** RFC 9110 section 13.1.1: `*` or a list of entity tags; weak tags never match If-Match. */
-function matchesEtag(header: string, etag: string): boolean {
-  if (header.trim() === '*') return true;
-  return header
-    .split(',')
-    .map((tag) => tag.trim())
-    .includes(etag);
 }

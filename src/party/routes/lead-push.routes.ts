@@ -1,24 +1,22 @@
-// POST /v1/api/distributions/{distribution_id}/leads/customers|companies (specification,
-// "Endpoints"). Thin: authorize, hand the validated body to the service, shape the reply.
+// POST /v1/api/distributions/{distribution_id}/leads/customers|companies (docs/design.md
+// section 2; README, "Pushing a lead"). Thin: authorize, hand the validated body to the
+// use case, shape the reply.
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { requireScope } from '../auth/authorize.ts';
-import { ValidationError } from '../errors.ts';
-import {
-  checkPayloadRules,
-  CompanyLeadBody,
-  CustomerLeadBody,
-  leadExamples,
-  LeadResponse,
-  type LeadService,
-  type PartyType,
-} from '../party/index.ts';
-import { ErrorBody } from '../http/error-body.schema.ts';
-import type { AjvCompilers } from '../http/validation.ts';
+import { requireScope } from '../../auth/authorize.ts';
+import { ValidationError } from '../../errors.ts';
+import { ErrorBody } from '../../http/error-body.schema.ts';
+import type { AjvCompilers } from '../../http/validation.ts';
+import { leadExamples } from '../lead.examples.ts';
+import { LeadResponse } from '../lead.response.ts';
+import { CompanyLeadBody, CustomerLeadBody } from '../lead.schema.ts';
+import type { PartyType } from '../party.table.ts';
+import { checkPayloadRules } from '../payload-rules.ts';
+import type { LeadPushService } from '../lead-push.service.ts';
 
-export interface LeadRoutesOptions {
-  readonly leads: LeadService;
+export interface LeadPushRoutesOptions {
+  readonly leadPush: LeadPushService;
   readonly validation: AjvCompilers;
 }
 
@@ -38,7 +36,7 @@ const errorResponses = {
   500: ErrorBody,
 };
 
-export const leadRoutes: FastifyPluginAsync<LeadRoutesOptions> = async (fastify, { leads, validation }) => {
+export const leadPushRoutes: FastifyPluginAsync<LeadPushRoutesOptions> = async (fastify, { leadPush, validation }) => {
   // The push's rules beyond its schema run with it, so one 422 reports both (docs/design.md section 3).
   const validatorCompiler = validation.withBodyRules(checkPayloadRules);
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -67,16 +65,16 @@ export const leadRoutes: FastifyPluginAsync<LeadRoutesOptions> = async (fastify,
         onRequest: requireScope('leads:write'),
         validatorCompiler,
         // A body that fails its schema reaches the handler, which adds the references that
-        // certainly dangle to the same 422 (issue 11).
+        // certainly dangle to the same 422 (docs/design.md section 3).
         attachValidation: true,
       },
       async (request, reply) => {
         const invalid = request.validationError;
         if (invalid) {
           const inBody = invalid instanceof ValidationError && invalid.validationContext === 'body';
-          throw inBody ? await leads.refusal(invalid, request.body) : invalid;
+          throw inBody ? await leadPush.refusal(invalid, request.body) : invalid;
         }
-        const result = await leads.push({
+        const result = await leadPush.push({
           distributionId: request.params.distribution_id,
           kind,
           body: request.body,

@@ -1,10 +1,13 @@
-// Reading leads back (issue 5): what a broker platform needs to find its lead again and to
-// sync changes. Reads never cross distributions: another distribution's id is unknown.
+// Reading leads back (README, "Reading and updating"): what a broker platform needs to find
+// its lead again and to sync changes, and what the broker app's pages and inbox show
+// (docs/design.md section 7). Reads never cross distributions: another distribution's id
+// is unknown.
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { NotFoundError } from '../errors.ts';
-import type { LeadAggregate } from './party.aggregate.ts';
-import { findLeadParty, findPushRow, listLeadRows, listPushRows, type LeadListQuery } from './lead-read.repository.ts';
+import { partyInDistribution } from './distribution-scope.ts';
+import { etagOf } from './etag.ts';
+import { findLeadParty, listLeadRows, type LeadListQuery } from './lead-read.repository.ts';
 import { loadLead, loadLeads } from './lead-load.repository.ts';
 import { inboxDetails, listInboxRows, type InboxQuery } from './inbox.repository.ts';
 import { representLead } from './representation.ts';
@@ -15,11 +18,6 @@ export interface Page<T> {
   readonly items: T[];
   /** Where the next page starts; undefined on the last page. */
   readonly next: Position | undefined;
-}
-
-/** A strong ETag that changes with every stored change to the lead (its party's version). */
-export function etagOf(lead: Pick<LeadAggregate, 'partyId' | 'version'>): string {
-  return `"${lead.partyId.slice(0, 8)}-${lead.version}"`;
 }
 
 export class LeadReader {
@@ -49,43 +47,10 @@ export class LeadReader {
     return { items: leads.map((lead) => representLead(lead, this.#config)), next: page.next };
   }
 
-  async pushes(distributionId: string, leadId: string, after: Position | undefined, limit: number) {
-    const db = this.#database.db;
-    if ((await findLeadParty(db, distributionId, leadId)) === undefined) throw new NotFoundError('lead_id');
-    const page = pageOf(await listPushRows(db, leadId, after, limit), limit, (row) => ({
-      at: row.received_at,
-      id: row.id,
-    }));
-    return {
-      items: page.rows.map((row) => ({
-        id: row.id,
-        received_at: row.received_at,
-        status: Number(row.status),
-        caller: row.caller,
-        origin: row.origin,
-        kind: row.kind,
-        // The body exactly as received; JSON, since it was accepted.
-        payload: JSON.parse(row.payload) as Record<string, unknown>,
-      })),
-      next: page.next,
-    };
-  }
-
   /** The lead of a party (the broker app's pages are addressed by party id, as `href` is). */
   async getByParty(distributionId: string, partyId: string): Promise<LeadResponse> {
-    const lead = await loadLead(this.#database.db, partyId);
-    // Another distribution's party is as unknown as one that does not exist.
-    if (!lead || lead.distributionId !== distributionId) throw new NotFoundError('party_id');
+    const lead = partyInDistribution(await loadLead(this.#database.db, partyId), distributionId);
     return representLead(lead, this.#config);
-  }
-
-  /** One push with its body exactly as received. */
-  async push(distributionId: string, leadId: string, pushId: string) {
-    const db = this.#database.db;
-    if ((await findLeadParty(db, distributionId, leadId)) === undefined) throw new NotFoundError('lead_id');
-    const row = await findPushRow(db, leadId, pushId);
-    if (!row) throw new NotFoundError('push_id');
-    return { ...row, status: Number(row.status) };
   }
 
   /** A page of the broker app's inbox: newest change first, searched in the database. */

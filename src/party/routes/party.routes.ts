@@ -1,4 +1,4 @@
-// Parties (issue 5):
+// Parties (README, "Reading and updating"):
 //   GET   /distributions/{did}/parties/{party_id}                               parties:read
 //   GET   /distributions/{did}/parties/{party_id}/risk_objects/{id}/revisions    parties:read
 //   GET   /distributions/{did}/parties/{party_id}/risk_objects/{id}/revisions/{revision_id}
@@ -6,13 +6,16 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { requireScope } from '../auth/authorize.ts';
-import { NotFoundError } from '../errors.ts';
-import { ErrorBody } from '../http/error-body.schema.ts';
-import { PartyPatch, PartyResponse, RevisionOut, type PartyService } from '../party/index.ts';
+import { requireScope } from '../../auth/authorize.ts';
+import { NotFoundError } from '../../errors.ts';
+import { ErrorBody } from '../../http/error-body.schema.ts';
+import type { PartyPatchService } from '../party-patch.service.ts';
+import type { PartyReader } from '../party-read.service.ts';
+import { PartyPatch, PartyResponse, RevisionOut } from '../party.schema.ts';
 
 export interface PartyRoutesOptions {
-  readonly parties: PartyService;
+  readonly parties: PartyReader;
+  readonly partyPatch: PartyPatchService;
 }
 
 const security: Array<Record<string, string[]>> = [{ apikey: [] }, { bearer: [] }];
@@ -24,7 +27,7 @@ const RevisionParams = Type.Object({
 });
 const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
-export const partyRoutes: FastifyPluginAsync<PartyRoutesOptions> = async (fastify, { parties }) => {
+export const partyRoutes: FastifyPluginAsync<PartyRoutesOptions> = async (fastify, { parties, partyPatch }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const read = requireScope('parties:read');
 
@@ -115,7 +118,7 @@ export const partyRoutes: FastifyPluginAsync<PartyRoutesOptions> = async (fastif
       onRequest: requireScope('parties:update'),
     },
     async (request, reply) => {
-      const result = await parties.patch({
+      const result = await partyPatch.patch({
         distributionId: request.params.distribution_id,
         partyId: request.params.party_id,
         patch: request.body,

@@ -44,7 +44,7 @@ export interface PushResult {
   readonly lead: LeadResponse;
 }
 
-export interface LeadServiceDependencies {
+export interface LeadPushDependencies {
   readonly database: DatabaseHandle;
   readonly config: Config;
   readonly transactions: TransactionRunner;
@@ -52,10 +52,10 @@ export interface LeadServiceDependencies {
   readonly outbox?: WebhookOutbox;
 }
 
-export class LeadService {
-  readonly #deps: LeadServiceDependencies;
+export class LeadPushService {
+  readonly #deps: LeadPushDependencies;
 
-  constructor(deps: LeadServiceDependencies) {
+  constructor(deps: LeadPushDependencies) {
     this.#deps = deps;
   }
 

@@ -1,18 +1,21 @@
-// Reading leads back (issue 5), all with `leads:read`:
+// Reading leads back (README, "Reading and updating"), all with `leads:read`:
 //   GET /distributions/{did}/leads/{lead_id}          the push's representation (`self`)
 //   GET /distributions/{did}/leads?external_ref=...    find a lead again / sync changes
 //   GET /distributions/{did}/leads/{lead_id}/pushes   the append-only push log
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import type { Config } from '../config.ts';
-import { requireScope } from '../auth/authorize.ts';
-import { ErrorBody } from '../http/error-body.schema.ts';
-import { decodeCursor, nextLink, PageQuery } from '../http/pagination.ts';
-import { LeadResponse, type LeadReader } from '../party/index.ts';
+import type { Config } from '../../config.ts';
+import { requireScope } from '../../auth/authorize.ts';
+import { ErrorBody } from '../../http/error-body.schema.ts';
+import { decodeCursor, nextLink, PageQuery } from '../../http/pagination.ts';
+import { LeadResponse } from '../lead.response.ts';
+import type { LeadReader } from '../lead-read.service.ts';
+import type { PushLogReader } from '../push-log-read.service.ts';
 
 export interface LeadReadRoutesOptions {
-  readonly reader: LeadReader;
+  readonly leads: LeadReader;
+  readonly pushLog: PushLogReader;
   readonly config: Config;
 }
 
@@ -41,7 +44,10 @@ export const LeadPush = Type.Object({
   }),
 });
 
-export const leadReadRoutes: FastifyPluginAsync<LeadReadRoutesOptions> = async (fastify, { reader, config }) => {
+export const leadReadRoutes: FastifyPluginAsync<LeadReadRoutesOptions> = async (
+  fastify,
+  { leads, pushLog, config },
+) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const onRequest = requireScope('leads:read');
 
@@ -60,7 +66,7 @@ export const leadReadRoutes: FastifyPluginAsync<LeadReadRoutesOptions> = async (
       onRequest,
     },
     async (request, reply) => {
-      const { lead, etag } = await reader.get(request.params.distribution_id, request.params.lead_id);
+      const { lead, etag } = await leads.get(request.params.distribution_id, request.params.lead_id);
       return reply.header('etag', etag).send(lead);
     },
   );
@@ -96,7 +102,7 @@ export const leadReadRoutes: FastifyPluginAsync<LeadReadRoutesOptions> = async (
     },
     async (request) => {
       const { external_ref, external_ref_company, updated_since, limit = 50, cursor } = request.query;
-      const page = await reader.list({
+      const page = await leads.list({
         distributionId: request.params.distribution_id,
         ...(external_ref !== undefined && { ref: { ref: external_ref, company: external_ref_company ?? '' } }),
         // Stored timestamps are UTC ISO text: normalise any offset so text order is time order.
@@ -129,7 +135,7 @@ export const leadReadRoutes: FastifyPluginAsync<LeadReadRoutesOptions> = async (
     },
     async (request) => {
       const { limit = 50, cursor } = request.query;
-      const page = await reader.pushes(
+      const page = await pushLog.list(
         request.params.distribution_id,
         request.params.lead_id,
         decodeCursor(cursor),

@@ -1,0 +1,46 @@
+// Reading a party (README, "Reading and updating"): the prospect with its current risk
+// objects, policy packages, policies and coverages, and its ETag; and every revision of a
+// risk object. Another distribution's party is as unknown as one that does not exist.
+import type { Config } from '../config.ts';
+import type { DatabaseHandle } from '../db/database.ts';
+import { NotFoundError } from '../errors.ts';
+import { partyInDistribution } from './distribution-scope.ts';
+import { etagOf } from './etag.ts';
+import { loadLead } from './lead-load.repository.ts';
+import { findPartyKind, listRevisionRows } from './lead-read.repository.ts';
+import type { PartyResponse } from './party.schema.ts';
+import { partyUrl, representLead, representParty } from './representation.ts';
+
+export class PartyReader {
+  readonly #database: DatabaseHandle;
+  readonly #config: Config;
+
+  constructor(deps: { database: DatabaseHandle; config: Config }) {
+    this.#database = deps.database;
+    this.#config = deps.config;
+  }
+
+  async get(distributionId: string, partyId: string): Promise<{ party: PartyResponse; etag: string }> {
+    const lead = partyInDistribution(await loadLead(this.#database.db, partyId), distributionId);
+    return { party: representParty(lead, representLead(lead, this.#config), this.#config), etag: etagOf(lead) };
+  }
+
+  /** Every revision of one of the party's risk objects, oldest first; `current` marks the one it holds. */
+  async revisions(distributionId: string, partyId: string, riskObjectId: string) {
+    const db = this.#database.db;
+    if ((await findPartyKind(db, distributionId, partyId)) === undefined) throw new NotFoundError('party_id');
+    const found = await listRevisionRows(db, partyId, riskObjectId);
+    if (!found) throw new NotFoundError('risk_object_id');
+    const base = `${partyUrl(this.#config, distributionId, partyId)}/risk_objects/${riskObjectId}/revisions`;
+    return found.revisions.map((revision) => ({
+      self: `${base}/${revision.id}`,
+      risk_object_id: riskObjectId,
+      risk_object_revision_id: revision.id,
+      risk_object_type: found.object.type,
+      revision_nr: Number(revision.revision_nr),
+      current: revision.id === found.object.current_revision_id,
+      created_at: revision.created_at,
+      data: JSON.parse(revision.data) as Record<string, unknown>,
+    }));
+  }
+}
