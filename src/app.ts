@@ -13,6 +13,7 @@ import { originForm } from './http/request-target.ts';
 import { registerParameterChecks } from './http/request-parameters.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
+import { registerUnreadBodyDiscard } from './http/unread-body.ts';
 import { generateRequestId } from './http/request-id.ts';
 import { SECURITY_HEADERS, registerResponseHeaders } from './http/response-headers.ts';
 import { registerOpenApi } from './ops/openapi.ts';
@@ -75,6 +76,7 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   registerResponseHeaders(app);
   registerErrorHandling(app);
   registerJsonBodyParser(app);
+  registerUnreadBodyDiscard(app);
   registerParameterChecks(app);
   await registerOpenApi(app, config);
   registerOperationalRoutes(app, database);

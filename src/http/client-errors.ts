@@ -13,6 +13,7 @@ import { ApiError, type ErrorType, type MessageCode } from '../errors.ts';
 import { renderErrorBody } from './error-body.ts';
 import { SECURITY_HEADERS } from './response-headers.ts';
 import { requestIdOf } from './request-id.ts';
+import { isAnsweredBeforeBody } from './unread-body.ts';
 
 interface ClientErrorOptions {
   readonly requestTimeoutMs: number;
@@ -42,6 +43,12 @@ export function clientErrorHandler({ requestTimeoutMs }: ClientErrorOptions) {
   return function onClientError(error: NodeJS.ErrnoException, socket: Socket): void {
     // A connection reset needs no answer, and a destroyed socket cannot take one.
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    // The request has its answer and only the rest of its body was awaited (unread-body.ts):
+    // a second answer would be taken for the next request's.
+    if (isAnsweredBeforeBody(socket)) {
+      socket.destroy();
+      return;
+    }
     const inFlight = socket._httpMessage;
     if (socket.writable && !inFlight?.headersSent) {
       const { status, type, code, params } = classify(error.code);
