@@ -31,9 +31,15 @@ export function isAnsweredBeforeBody(socket: object): boolean {
 }
 
 export function registerUnreadBodyDiscard(app: FastifyInstance): void {
+  // While the process stops, a connection is not kept for what follows on it.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
   app.addHook('onSend', (request, reply, _payload, done) => {
     const { raw } = request;
-    if (!raw.complete && !raw.socket.destroyed) {
+    if (!closing && !raw.complete && !raw.socket.destroyed) {
       // Fastify marks an answer to a body it stopped reading `Connection: close`; the body
       // is thrown away instead, and the connection kept.
       if (reply.getHeader('connection') === 'close') reply.removeHeader('connection');

@@ -60,7 +60,8 @@ export function rawRequest(
   });
 }
 
-function parseAnswer(text: string, elapsedMs: number): RawAnswer {
+/** The first answer in `text`: what came back on a raw connection. */
+export function parseAnswer(text: string, elapsedMs = 0): RawAnswer {
   const end = text.indexOf('\r\n\r\n');
   if (end < 0) return { status: 0, headers: {}, body: '', json: undefined, elapsedMs };
   const [statusLine = '', ...lines] = text.slice(0, end).split('\r\n');
