@@ -210,6 +210,8 @@ export class PostgresReferenceReader implements ReferenceReader {
     );
   }
 
+  // The number is compared as bigint: the column is an integer, and a ten-digit number past
+  // 2^31 that passes its check (2243.496.172) names nothing rather than failing the statement.
   async enterprise(number: number, language: CodeLanguage): Promise<EnterpriseRows | undefined> {
     const [found] = await this.#query(
       'enterprises',
@@ -226,7 +228,7 @@ export class PostgresReferenceReader implements ReferenceReader {
           order by a.classification = 'MAIN' desc, a.nace_version desc, a.ctid)
           from ${s}.activity a where a.number = e.number), '[]') as activities,
         (select count(*)::integer from ${s}.establishment x where x.number = e.number) as establishment_count
-      from ${s}.enterprise e where e.number = $1`,
+      from ${s}.enterprise e where e.number = $1::bigint`,
       [number, language],
     );
     if (!found) return undefined;
