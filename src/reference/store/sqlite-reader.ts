@@ -12,6 +12,7 @@ import { LONGEST_INDEXED_PREFIX } from './sqlite-indexes.ts';
 import { liveFile } from './sqlite-files.ts';
 import { row, rows, type Statements } from './sqlite-statements.ts';
 import { houseTerms, streetTier } from './sqlite-streets.ts';
+import { StatementCache } from '../../db/statement-cache.ts';
 import type {
   AddressQuery,
   CodeLanguage,
@@ -24,11 +25,25 @@ import type {
   VersionQuery,
 } from './reference-store.ts';
 
+/**
+ * Statements kept per reference file. Some texts are built per query (a condition per word,
+ * a placeholder per candidate), so without a bound the cache would grow with the queries
+ * asked; the fixed texts of all three files are fewer than this.
+ */
+export const REFERENCE_STATEMENT_CACHE_SIZE = 200;
+
+function statementCache(db: DatabaseSync | undefined): StatementCache<StatementSync> {
+  return new StatementCache(REFERENCE_STATEMENT_CACHE_SIZE, (sql) => {
+    if (!db) throw new Error('no reference file is open');
+    return db.prepare(sql);
+  });
+}
+
 class ReferenceFile {
   readonly #path: string;
   #db: DatabaseSync | undefined;
   #identity = '';
-  #statements = new Map<string, StatementSync>();
+  #statements = statementCache(undefined);
   #derived = new Map<string, unknown>();
 
   constructor(path: string) {
@@ -46,15 +61,7 @@ class ReferenceFile {
     if (identity !== this.#identity) this.#reopen(identity);
     const db = this.#db;
     const statements = this.#statements;
-    return (sql) => {
-      if (!db) return undefined;
-      let statement = statements.get(sql);
-      if (!statement) {
-        statement = db.prepare(sql);
-        statements.set(sql, statement);
-      }
-      return statement;
-    };
+    return (sql) => (db ? statements.get(sql) : undefined);
   }
 
   /**
@@ -67,9 +74,13 @@ class ReferenceFile {
     return this.#derived.get(name) as T;
   }
 
+  /** Prepared statements kept for the file open now. */
+  get cachedStatements(): number {
+    return this.#statements.size;
+  }
+
   #reopen(identity: string): void {
     // Reads are synchronous, so no request is between two statements of the old file now.
-    this.#statements = new Map();
     this.#derived = new Map();
     this.#db?.close();
     // A live file is never written: an import builds a new one and renames it over this
@@ -83,6 +94,8 @@ class ReferenceFile {
     // Pages straight from the OS page cache through a memory map, not a read() call each:
     // a search touches hundreds of pages, and a system call costs microseconds here.
     this.#db?.exec('pragma mmap_size = 17179869184');
+    // The statements of the file open now, dropped with it.
+    this.#statements = statementCache(this.#db);
     this.#identity = identity;
   }
 
@@ -179,6 +192,15 @@ export class SqliteReferenceReader implements ReferenceReader {
 
   close(): void {
     for (const file of Object.values(this.#files)) file.close();
+  }
+
+  /** Prepared statements kept now, per file (each at most REFERENCE_STATEMENT_CACHE_SIZE). */
+  cachedStatements(): Record<SourceName, number> {
+    return {
+      enterprises: this.#files.enterprises.cachedStatements,
+      addresses: this.#files.addresses.cachedStatements,
+      vehicles: this.#files.vehicles.cachedStatements,
+    };
   }
 
   async enterprise(number: number, language: CodeLanguage): Promise<EnterpriseRows | undefined> {
