@@ -104,6 +104,29 @@ describe('413 reaches a client that is still sending', () => {
     expect(outcomes).toEqual(Array.from({ length: CLIENTS }, () => answered413));
   });
 
+  it(`${CLIENTS} clients that say Connection: close and write their whole body before reading: every one gets the 413`, async () => {
+    // As Python's urllib sends: the connection closes after the answer, so the server
+    // closes in stages and reads the rest first.
+    const { hostname, port } = new URL(server.url);
+    const body = oversizedLead();
+    const head =
+      `POST ${pushPath()} HTTP/1.1\r\nHost: x\r\nAuthorization: apikey ${tenant.token}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
+    const writeThenRead = () =>
+      new Promise<number[]>((resolve) => {
+        const socket = net.connect(Number(port), hostname);
+        const chunks: Buffer[] = [];
+        socket.pause();
+        socket.on('data', (chunk) => chunks.push(chunk));
+        socket.on('error', () => {});
+        socket.on('close', () => resolve(statusesIn(Buffer.concat(chunks).toString('latin1'))));
+        socket.write(head);
+        socket.write(body, () => socket.resume());
+      });
+    const outcomes = await Promise.all(Array.from({ length: CLIENTS }, writeThenRead));
+    expect(outcomes).toEqual(Array.from({ length: CLIENTS }, () => [413]));
+  });
+
   it('the connection serves the next request once the refused body has been read', async () => {
     const { hostname, port } = new URL(server.url);
     const refused = Buffer.alloc(BODY_LIMIT * 2, 'x');

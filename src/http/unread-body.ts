@@ -2,15 +2,17 @@
 // Content-Length, or the count of bytes read, passes the route's body limit), or a 401,
 // 404 or 415 decided from the head alone. Closing the connection with such an answer
 // resets it while the client is still sending, and a client that writes its body before
-// reading (Node's fetch, for one) then loses the answer to a reset: EPIPE instead of the
-// documented body (RFC 9112 section 9.6 on why a server must not close on unread data).
+// reading (Node's fetch, Python's urllib) then loses the answer to the reset: EPIPE instead
+// of the documented body (RFC 9112 section 9.6, on why a server closes in stages).
 //
-// So the answer does not close the connection: the rest of the body is read and thrown
-// away, as Node's http server does for any keep-alive request whose body the handler left,
-// and the connection serves the next request after it. Within bounds (docs/design.md
-// section 8): at most DISCARD_LIMIT_BYTES are thrown away, and the whole request must still
-// arrive within REQUEST_TIMEOUT; past either, the connection is closed without another
-// answer (the client already has its one).
+// So the rest of the body is read and thrown away. A connection that may stay open serves
+// the next request after it, as Node's http server does for any keep-alive request whose
+// body the handler left. One that closes after this answer (the client said
+// `Connection: close`, HTTP/1.0, the process stopping) closes in stages: the answer, then
+// our side's FIN, then the rest read until it ends or the client closes, and only then the
+// socket. Within bounds (docs/design.md section 8): at most DISCARD_LIMIT_BYTES are thrown
+// away, and the whole request must still arrive within REQUEST_TIMEOUT; past either, the
+// connection is closed without another answer (the client already has its one).
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -39,10 +41,10 @@ export function registerUnreadBodyDiscard(app: FastifyInstance): void {
   });
   app.addHook('onSend', (request, reply, _payload, done) => {
     const { raw } = request;
-    if (!closing && !raw.complete && !raw.socket.destroyed) {
+    if (!raw.complete && !raw.socket.destroyed) {
       // Fastify marks an answer to a body it stopped reading `Connection: close`; the body
       // is thrown away instead, and the connection kept.
-      if (reply.getHeader('connection') === 'close') reply.removeHeader('connection');
+      if (!closing && reply.getHeader('connection') === 'close') reply.removeHeader('connection');
       discardRest(raw);
     }
     done();
@@ -57,6 +59,16 @@ export function registerUnreadBodyDiscard(app: FastifyInstance): void {
 function discardRest(request: IncomingMessage): void {
   const socket = request.socket;
   let discarded = 0;
+  let halfClosed = false;
+  // If this answer is the connection's last, Node ends the socket and destroys it as soon
+  // as the answer is written, unread bytes or not; instead only our side ends, and the
+  // socket goes once the rest has been read.
+  const closeInStages = () => {
+    halfClosed = true;
+    socket.end();
+  };
+  // net.Socket's own destroySoon, which Node's http server calls after a connection's last answer.
+  socket.destroySoon = closeInStages;
   const count = (chunk: Buffer) => {
     discarded += chunk.length;
     if (discarded > DISCARD_LIMIT_BYTES) socket.destroy();
@@ -64,6 +76,8 @@ function discardRest(request: IncomingMessage): void {
   const done = () => {
     answeredEarly.delete(socket);
     request.removeListener('data', count);
+    if (socket.destroySoon === closeInStages) Reflect.deleteProperty(socket, 'destroySoon');
+    if (halfClosed) socket.destroy();
   };
   request.on('data', count);
   request.once('end', done);
