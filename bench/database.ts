@@ -120,7 +120,15 @@ async function createSchema(url: string): Promise<Target> {
   return {
     env: { DATABASE_URL: schemaUrl },
     open: () => openDatabase({ databaseUrl: schemaUrl, dataDir: '', sqliteSynchronous: 'NORMAL', poolSize: 2 }),
-    drop: () => adminQuery(url, `drop schema ${schema} cascade`),
+    // The reference imports' schemas (`<schema>_<source>`, src/reference/store/postgres-schemas.ts) go too.
+    drop: () =>
+      adminQuery(
+        url,
+        `do $$ declare s text; begin
+          for s in select nspname from pg_namespace where nspname = '${schema}' or nspname like '${schema}\\_%' loop
+            execute format('drop schema %I cascade', s);
+          end loop; end $$`,
+      ),
   };
 }
 
