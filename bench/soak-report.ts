@@ -152,16 +152,21 @@ export function renderSoakSection(
     ...runs.flatMap(runSection),
     '### What the memory is',
     '',
-    'The heap that survives a full collection stays where warm-up left it: nothing the requests leave behind accumulates. ' +
-      'Heap snapshots after 5,000 and after 35,000 of these requests on SQLite (`node --heapsnapshot-signal`, compared by constructor) ' +
-      "differ by some 210 KB: V8's records of the functions compiled for paths first taken meanwhile (464 entries, 156 KB), the " +
-      'deadlines of the webhook attempts of the last 15 s (64 timers and abort signals), and 6 more cached SQLite statements; no ' +
-      "request, body, lead or credential is among them. RSS grows during warm-up because V8's young generation grows under the " +
-      'allocation rate of a busy server (its new space, 64 MiB committed at start, reaches 128 MiB) and the process keeps those pages: with ' +
-      '`--max-semi-space-size=8` the same 22,000 requests on PostgreSQL took RSS from 169 to 199 MiB instead of from 207 to 302 MiB, ' +
-      'with the heap after full GC the same 42 MiB. That is the growth once reported as 227 -> 460 MiB (SQLite) and 211 -> 507 MiB ' +
-      '(PostgreSQL) after 7,260 requests: a heap sized for the load, not a leak, and the "heap in use" of 96 MiB then was mostly young ' +
-      'garbage (compare it with the heap after full GC above).',
+    'The heap that survives a full collection is what the process holds on to; the tables above show whether it grows once ' +
+      'warm-up is over. The resident set is mostly the heap V8 has committed for that live heap and its garbage: the young ' +
+      'generation grows under the allocation rate of a busy server (new space: 64 MiB committed at start, up to 128 MiB), and the ' +
+      'old space commits more pages between major collections than it keeps alive; the process keeps such pages after V8 gives ' +
+      'them up, so RSS stays at the plateau the load took it to.',
+    '',
+    'Measured by hand on 2026-11-26 while writing this soak: ' +
+      'heap snapshots after 5,000 and after 35,000 requests of this mix but its broker app and SSO ones, on SQLite (`node --heapsnapshot-signal`, compared by ' +
+      "constructor) differ by some 210 KB, V8's records of the functions compiled for paths first taken meanwhile (464 entries, " +
+      '156 KB), the deadlines of the webhook attempts of the last 15 s (64 timers and abort signals) and 6 more cached SQLite ' +
+      'statements; no request, body, lead or credential is among them. Without webhooks, SSO and the 20 distributions, 22,000 requests on PostgreSQL ' +
+      'took RSS from 207 to 302 MiB with the default young generation and from 169 to 199 MiB with `--max-semi-space-size=8`, ' +
+      'the heap after full GC 42 MiB both times. That is the growth once reported as 227 -> 460 MiB (SQLite) and 211 -> 507 MiB ' +
+      '(PostgreSQL) after 7,260 requests: a heap sized for the load, not a leak; the "heap in use" of 96 MiB then was mostly young ' +
+      'garbage.',
     '',
     'Every cache and pool the process keeps, and its bound:',
     '',
