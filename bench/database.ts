@@ -18,27 +18,41 @@ export interface BenchDatabase {
   readonly env: Record<string, string>;
   readonly distributionId: string;
   readonly token: string;
+  /** Every distribution made, the first one above included, each with a token of the scopes asked for. */
+  readonly tenants: readonly { readonly distributionId: string; readonly token: string }[];
   countLeads(): Promise<number>;
   drop(): Promise<void>;
 }
 
-export async function createBenchDatabase(dialect: BenchDialect, postgresUrl: string): Promise<BenchDatabase> {
+/** `scopes`: the tokens'; the push scenarios need no more than the default, and one distribution. */
+export async function createBenchDatabase(
+  dialect: BenchDialect,
+  postgresUrl: string,
+  scopes: readonly string[] = ['leads:write', 'leads:read'],
+  distributions = 1,
+): Promise<BenchDatabase> {
   const target = dialect === 'postgres' ? await createSchema(postgresUrl) : createDataDir();
-  const { distributionId, token } = await withHandle(target.open, async (handle) => {
+  const tenants = await withHandle(target.open, async (handle) => {
     await migrateToLatest(handle.db);
-    const distribution = await insertDistribution(handle.db, 'Benchmark distribution');
-    const issued = await createApiToken(handle.db, {
-      distributionId: distribution.id,
-      scopes: ['leads:write', 'leads:read'],
-      name: 'bench',
-    });
-    return { distributionId: distribution.id, token: issued.token };
+    const made: { distributionId: string; token: string }[] = [];
+    for (let i = 0; i < distributions; i++) {
+      const distribution = await insertDistribution(handle.db, `Benchmark distribution ${i + 1}`);
+      const issued = await createApiToken(handle.db, {
+        distributionId: distribution.id,
+        scopes: [...scopes],
+        name: 'bench',
+      });
+      made.push({ distributionId: distribution.id, token: issued.token });
+    }
+    return made;
   });
+  const { distributionId, token } = tenants[0]!;
   return {
     dialect,
     env: target.env,
     distributionId,
     token,
+    tenants,
     countLeads: () =>
       withHandle(target.open, async (handle) => {
         const row = await handle.db
@@ -106,7 +120,15 @@ async function createSchema(url: string): Promise<Target> {
   return {
     env: { DATABASE_URL: schemaUrl },
     open: () => openDatabase({ databaseUrl: schemaUrl, dataDir: '', sqliteSynchronous: 'NORMAL', poolSize: 2 }),
-    drop: () => adminQuery(url, `drop schema ${schema} cascade`),
+    // The reference imports' schemas (`<schema>_<source>`, src/reference/store/postgres-schemas.ts) go too.
+    drop: () =>
+      adminQuery(
+        url,
+        `do $$ declare s text; begin
+          for s in select nspname from pg_namespace where nspname = '${schema}' or nspname like '${schema}\\_%' loop
+            execute format('drop schema %I cascade', s);
+          end loop; end $$`,
+      ),
   };
 }
 

@@ -6,6 +6,8 @@ import { otherCpuPercent, type Measurement } from './measure.ts';
 import type { BenchOptions } from './options.ts';
 import type { Scenario } from './payloads.ts';
 import type { WebhookMeasurement } from './webhooks.ts';
+import { renderSoakSection } from './soak-report.ts';
+import type { SoakRun } from './soak.ts';
 import { renderWriteLimits, type LimitScenario, type WriteLimit } from './write-limits.ts';
 
 export interface SeedRun {
@@ -26,6 +28,8 @@ export interface Report {
   readonly statements?: readonly StatementCount[];
   /** The same rows written straight to the database (bench/write-limits.ts). */
   readonly limits?: readonly WriteLimit[];
+  /** Memory under a long mixed load (bench/soak.ts). */
+  readonly soaks?: readonly SoakRun[];
 }
 
 const INTRO = `Each figure comes from two processes on one machine, talking over loopback: the real
@@ -73,6 +77,7 @@ export function renderReport({
   webhooks = [],
   statements = [],
   limits = [],
+  soaks = [],
 }: Report): string {
   const current = measurements.filter((m) => m.baseline === undefined);
   const find = (database: BenchDialect, scenario: Scenario, list = current) =>
@@ -318,6 +323,7 @@ export function renderReport({
       `| ${zero.label.slice(0, 3)} on SQLite flat with stored data: p50 at ${fmt(stored.storedLeads!)} leads within 1.25x of p50 at 0 | ${fmt(ratio, 2)}x | | ${met(ratio <= 1.25)} |`,
     );
   }
+  if (soaks.length > 0) out.push('', renderSoakSection(soaks));
   out.push(
     '',
     '## How to run',
@@ -329,13 +335,16 @@ export function renderReport({
     'BENCH_DURATION=3 BENCH_WARMUP=1 BENCH_SEED_LEADS=0 BENCH_DATABASES=sqlite BENCH_OUTPUT=/tmp/bench.md npm run bench   # a quick look',
     'BENCH_ONLY=webhooks npm run bench > webhooks.md   # only scenario (d), webhooks under push load, as a section to paste',
     'BENCH_ONLY=reference BENCH_REFERENCE_SCALE=0.25 npm run bench   # the reference databases, writes docs/benchmarks-reference.md',
+    'BENCH_ONLY=soak npm run bench > soak.md          # only the soak (memory under 100,000 mixed requests per database), as a section to paste',
+    'BENCH_ONLY=soak BENCH_SOAK_REQUESTS=10000 BENCH_DATABASES=sqlite npm run bench   # a short soak, about a minute',
     '```',
     '',
     'Settings: `BENCH_DURATION` (s, 10), `BENCH_WARMUP` (s, 2), `BENCH_CONNECTIONS` (50), `BENCH_MERGE_LEADS` (1000), ' +
       '`BENCH_SEED_LEADS` (1000000; 0 skips the stored-leads runs of (a) and (c) on SQLite), `BENCH_SEED_CONNECTIONS` (100), `BENCH_DATABASES` (sqlite,postgres), ' +
       '`BENCH_POSTGRES_URL`, `BENCH_PIN` (0 turns core pinning off), `BENCH_OUTPUT` (docs/benchmarks.md), ' +
-      '`BENCH_ONLY` (`webhooks`: run only scenario (d) and print its section instead of writing the report; `reference`: only the ' +
+      '`BENCH_ONLY` (`webhooks`: run only scenario (d) and print its section instead of writing the report; `soak`: only the soak, its section printed; `reference`: only the ' +
       'car, address and company databases, imports and reads at `BENCH_REFERENCE_SCALE` of full Belgian scale, into docs/benchmarks-reference.md), ' +
+      "`BENCH_SOAK_REQUESTS` (100000) and `BENCH_SOAK_IDLE` (s, 15): the soak's mixed requests per database (sent at `BENCH_CONNECTIONS`) and the idle wait after them; " +
       '`BENCH_BASELINE` (a git revision: each push scenario is also measured on the server of that revision, interleaved, for the targets that compare with it), ' +
       '`BENCH_QUIET_CPU` (25) and `BENCH_QUIET_WAIT` (s, 300): before each scenario, wait up to that long for the rest of the machine ' +
       'to use at most that share of one core; ' +

@@ -19,6 +19,8 @@ import { measureWebhooks, type WebhookMeasurement } from './webhooks.ts';
 import { referenceBenchmark } from './reference.ts';
 import { scalingBenchmark } from './scaling.ts';
 import { countStatements } from './statements.ts';
+import { soak, type SoakRun } from './soak.ts';
+import { renderSoakSection } from './soak-report.ts';
 
 const options = readOptions();
 const pinning = { enabled: options.pin };
@@ -216,6 +218,7 @@ async function benchmark(): Promise<void> {
     }
   }
   const webhooks = await measureAllWebhooks();
+  const soaks = await soakAll();
   const statements = await countStatements(options.databases, options.postgresUrl);
   log('raw writes (bench/write-limits.ts)');
   await waitForQuiet('raw writes', options);
@@ -223,7 +226,7 @@ async function benchmark(): Promise<void> {
   fs.mkdirSync(path.dirname(options.output), { recursive: true });
   fs.writeFileSync(
     options.output,
-    renderReport({ options, machine, startedAt, echo, measurements, seedRun, webhooks, statements, limits }),
+    renderReport({ options, machine, startedAt, echo, measurements, seedRun, webhooks, statements, limits, soaks }),
   );
   log(`wrote ${options.output}`);
 }
@@ -241,6 +244,24 @@ async function measureAllWebhooks(): Promise<WebhookMeasurement[]> {
   return results;
 }
 
+/** The soak on each database, one after the other (bench/soak.ts); memory is no timing, so no re-runs for noise. */
+async function soakAll(): Promise<SoakRun[]> {
+  const runs: SoakRun[] = [];
+  for (const dialect of options.databases) {
+    await waitForQuiet(`${dialect} soak`, options);
+    runs.push(await soak(dialect, options, pinning));
+  }
+  return runs;
+}
+
+/** BENCH_ONLY=soak: the soak alone, its section printed for docs/benchmarks.md. */
+async function soakOnly(): Promise<void> {
+  const startedAt = new Date();
+  const machine = await describeMachine(options);
+  const runs = await soakAll();
+  process.stdout.write(renderSoakSection(runs, { options, machine, startedAt }));
+}
+
 /** BENCH_ONLY=webhooks: scenario (d) alone, its section printed for docs/benchmarks.md. */
 async function webhooksOnly(): Promise<void> {
   const startedAt = new Date();
@@ -253,8 +274,10 @@ await (options.cpuProfileDir !== undefined
   ? profile(options.cpuProfileDir)
   : options.only === 'webhooks'
     ? webhooksOnly()
-    : options.only === 'reference'
-      ? referenceBenchmark(options, pinning)
-      : options.only === 'scaling'
-        ? scalingBenchmark(options, pinning)
-        : benchmark());
+    : options.only === 'soak'
+      ? soakOnly()
+      : options.only === 'reference'
+        ? referenceBenchmark(options, pinning)
+        : options.only === 'scaling'
+          ? scalingBenchmark(options, pinning)
+          : benchmark());

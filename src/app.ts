@@ -13,6 +13,8 @@ import { originForm } from './http/request-target.ts';
 import { registerParameterChecks } from './http/request-parameters.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
+import { registerUnreadBodyDiscard } from './http/unread-body.ts';
+import { registerProtocolRefusals } from './http/protocol-refusals.ts';
 import { generateRequestId } from './http/request-id.ts';
 import { SECURITY_HEADERS, registerResponseHeaders } from './http/response-headers.ts';
 import { registerOpenApi } from './ops/openapi.ts';
@@ -54,7 +56,8 @@ export async function buildApp({ config, database, logger = false }: AppDependen
     // X-Forwarded-For names the caller only when it comes from a proxy we were told to
     // trust; otherwise any client could pick the address the login throttle counts.
     trustProxy: typeof config.trustProxy === 'boolean' ? config.trustProxy : [...config.trustProxy],
-    return503OnClosing: true,
+    // protocol-refusals.ts answers requests that arrive while closing, in the documented body.
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
     rewriteUrl: originForm,
     // A caller's own X-Request-Id is kept when it looks like one (request-id.ts).
@@ -65,6 +68,8 @@ export async function buildApp({ config, database, logger = false }: AppDependen
     // connection this often, so a limit holds to within that interval.
     requestTimeout: config.requestTimeoutMs,
     http: {
+      // protocol-refusals.ts refuses a missing Host in the documented body.
+      requireHostHeader: false,
       headersTimeout: Math.min(HEADERS_TIMEOUT_MS, config.requestTimeoutMs),
       connectionsCheckingInterval: Math.min(1_000, Math.ceil(config.requestTimeoutMs / 4)),
     },
@@ -79,8 +84,10 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   const compilers = createAjvCompilers();
   app.setValidatorCompiler(compilers.validatorCompiler);
   registerResponseHeaders(app);
+  registerProtocolRefusals(app);
   registerErrorHandling(app);
   registerJsonBodyParser(app);
+  registerUnreadBodyDiscard(app);
   registerParameterChecks(app);
   await registerOpenApi(app, config);
   registerOperationalRoutes(app, database);

@@ -16,6 +16,8 @@ export type ErrorType =
   | 'BadRequest'
   | 'RequestTimeout'
   | 'HeaderFieldsTooLarge'
+  | 'ExpectationFailed'
+  | 'ServiceUnavailable'
   | 'InternalError';
 
 /**
@@ -49,6 +51,8 @@ export type MessageCode =
   | 'bad_request' // HTTP the server's parser refused (framing, header lines, method)
   | 'request_timeout' // params.limit (seconds)
   | 'headers_too_large'
+  | 'expectation_failed' // an Expect other than 100-continue
+  | 'shutting_down' // a request on an open connection while the process stops
   | 'invalid_encoding' // a body that is not UTF-8
   | 'unsupported_charset' // params.charset
   | 'invalid_text' // NUL or a lone surrogate: not storable text (docs/design.md section 8)

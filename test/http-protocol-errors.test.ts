@@ -1,9 +1,12 @@
 // Errors raised below the router (docs/design.md section 8): whatever bytes a client sends, the
 // answer is the documented body with an x-request-id, never Fastify's or Node's own; and a
 // client that trickles or stalls is cut off after REQUEST_TIMEOUT.
+import http from 'node:http';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from './support/eventually.ts';
 import { createTenant, startTestServer, type Tenant, type TestServer } from './support/test-server.ts';
-import { rawRequest, type RawAnswer } from './support/raw-http.ts';
+import { parseAnswer, rawRequest, type ParsedAnswer } from './support/raw-http.ts';
 
 let server: TestServer;
 let tenant: Tenant;
@@ -13,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-function expectDocumentedError(answer: RawAnswer, status: number, type: string): void {
+function expectDocumentedError(answer: ParsedAnswer, status: number, type: string, target = ''): void {
   expect(answer.status).toBe(status);
   expect(answer.headers['content-type']).toMatch(/^application\/json/);
   expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
@@ -21,7 +24,7 @@ function expectDocumentedError(answer: RawAnswer, status: number, type: string):
   expect(answer.json).toEqual({
     detail: {
       type,
-      errors: [{ type, target: '', message: expect.any(String) }],
+      errors: [{ type, target, message: expect.any(String) }],
       error_str: expect.stringMatching(/^1 error for Request\n/),
     },
   });
@@ -135,5 +138,101 @@ describe('idle connections', () => {
     const answer = await rawRequest(server.url, [], '', { unterminated: true, timeoutMs: 8_000 });
     // Closed by the server, not by the client giving up after 8 s.
     expect(answer.closedByServer).toBe(true);
+  });
+});
+
+describe('requests Node would answer itself', () => {
+  const push = () => `/v1/api/distributions/${tenant.distributionId}/leads/customers`;
+  const lead = JSON.stringify({ prospect: { first_name: 'Jan', last_name: 'Peeters' } });
+
+  it('an Expect other than 100-continue: 417 ExpectationFailed on Expect, in the language asked for', async () => {
+    const answer = await rawRequest(
+      server.url,
+      [
+        `POST ${push()} HTTP/1.1`,
+        'Host: x',
+        `Authorization: apikey ${tenant.token}`,
+        'Content-Type: application/json',
+        `Content-Length: ${lead.length}`,
+        'Expect: bogus',
+        'Accept-Language: nl',
+        'Connection: close',
+      ],
+      lead,
+    );
+    expectDocumentedError(answer, 417, 'ExpectationFailed', 'Expect');
+    expect(answer.json.detail.errors[0].message).toBe(
+      'Aan de verwachting in de Expect-header kan niet voldaan worden: enkel 100-continue wordt ondersteund.',
+    );
+  });
+
+  it('Expect: 100-continue: the client is told to go on, and the push is taken', async () => {
+    const { hostname, port } = new URL(server.url);
+    const outcome = await new Promise<{ continued: boolean; status: number }>((resolve, reject) => {
+      let continued = false;
+      const request = http.request({
+        host: hostname,
+        port,
+        method: 'POST',
+        path: push(),
+        headers: {
+          authorization: `apikey ${tenant.token}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(lead),
+          expect: '100-continue',
+        },
+      });
+      // node:http holds the body back until the server says 100 Continue.
+      request.on('continue', () => {
+        continued = true;
+        request.end(lead);
+      });
+      request.on('response', (response) => {
+        response.resume();
+        response.on('end', () => resolve({ continued, status: response.statusCode! }));
+      });
+      request.on('error', reject);
+    });
+    expect(outcome).toEqual({ continued: true, status: 201 });
+  });
+
+  it.each([
+    ['no Host in HTTP/1.1', ['GET /healthz HTTP/1.1', 'Connection: close']],
+    ['two Host lines', ['GET /healthz HTTP/1.1', 'Host: x', 'Host: y', 'Connection: close']],
+  ])('%s: 400 BadRequest on Host', async (_name, head) => {
+    expectDocumentedError(await rawRequest(server.url, head), 400, 'BadRequest', 'Host');
+  });
+
+  it('CONNECT: the documented 404, as for any method no route has', async () => {
+    const answer = await rawRequest(server.url, ['CONNECT example.com:443 HTTP/1.1', 'Host: example.com:443']);
+    expectDocumentedError(answer, 404, 'NotFound');
+  });
+});
+
+describe('a request on an open connection while the server stops', () => {
+  it('is answered 503 ServiceUnavailable in the documented body', async () => {
+    const stopping = await startTestServer();
+    const { hostname, port } = new URL(stopping.url);
+    const socket = net.connect(Number(port), hostname);
+    let received = '';
+    socket.on('data', (chunk) => {
+      received += chunk.toString('latin1');
+    });
+    const closed = new Promise((resolve) => socket.on('close', resolve));
+    await new Promise((resolve) => socket.on('connect', resolve));
+    // A request answered (404: no POST route) while its body is still to come keeps the
+    // connection busy, so closing the server does not close it as idle.
+    socket.write('POST /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{');
+    await eventually(async () => (received.includes('404 Not Found') ? true : undefined), 10_000, 'the 404');
+    const closing = stopping.close();
+    await eventually(
+      async () => (stopping.app.server.listening ? undefined : true),
+      10_000,
+      'the server to stop listening',
+    );
+    socket.write('}GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+    await closed;
+    await closing;
+    expectDocumentedError(parseAnswer(received.slice(received.indexOf('HTTP/1.1', 1))), 503, 'ServiceUnavailable');
   });
 });

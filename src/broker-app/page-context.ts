@@ -1,23 +1,33 @@
 // The language, formats and user of one page: the signed-in user's language (their SSO
 // account's), else the browser's Accept-Language, else English (docs/design.md section 7).
 import type { FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import { chooseLanguage, type Language } from '../i18n/messages.ts';
 import { type Formats, formatsFor } from './format.ts';
 import type { PageContext } from './layout.ts';
 import { type AppSession, csrfTokenOf } from './session.ts';
 import { translator } from './texts/index.ts';
 
-// Intl formatters are costly to build and few locales are in use: built once per locale.
-const formatCache = new Map<string, Formats>();
+/**
+ * Intl formatters are costly to build and few locales are in use: built once per locale and
+ * kept for this many locales (the users' own, as their SSO accounts say), the least recently
+ * used dropped.
+ */
+export const FORMAT_CACHE_SIZE = 100;
+const formatCache = new LRUCache<string, Formats>({ max: FORMAT_CACHE_SIZE });
 
-function formats(locale: string): Formats {
+export function formats(locale: string): Formats {
   let cached = formatCache.get(locale);
   if (!cached) {
-    if (formatCache.size > 100) formatCache.clear();
     cached = formatsFor(locale);
     formatCache.set(locale, cached);
   }
   return cached;
+}
+
+/** Locales whose formatters are kept now. */
+export function cachedFormatLocales(): number {
+  return formatCache.size;
 }
 
 /** The user's locale when it speaks the page's language (nl-BE, fr-BE), else the language in Belgium. */

@@ -1,8 +1,8 @@
 // Kysely ships a SQLite dialect written for better-sqlite3. Native addons built by `npm ci`
 // on machines with an older Node do not load under Node 24, so we drive the built-in,
 // dependency-free `node:sqlite` instead, adapting its statement API to the one Kysely
-// expects. Statements are prepared once per SQL text and reused: parsing dominates the
-// cost of small queries.
+// expects. Statements are prepared once per SQL text and reused (statement-cache.ts):
+// parsing dominates the cost of small queries.
 import { DatabaseSync, type StatementSync, type SQLInputValue } from 'node:sqlite';
 import {
   SqliteDialect,
@@ -16,8 +16,10 @@ import {
 import type { SqliteSynchronous } from '../config.ts';
 import type { StatementResult } from './statements.ts';
 import { startCheckpointer, type Checkpointer } from './sqlite-checkpointer.ts';
+import { StatementCache } from './statement-cache.ts';
 
-const STATEMENT_CACHE_SIZE = 500;
+/** Statements kept per connection; past it, the least recently used is dropped. */
+export const STATEMENT_CACHE_SIZE = 500;
 
 export interface NodeSqliteOptions {
   /** File path, or ':memory:'. */
@@ -56,12 +58,16 @@ class ImmediateTransactionDriver extends SqliteDriver {
 
 export class NodeSqliteDatabase implements SqliteDatabase {
   readonly #db: DatabaseSync;
-  readonly #statements = new Map<string, NodeSqliteStatement>();
+  readonly #statements: StatementCache<NodeSqliteStatement>;
   readonly #checkpointer: Checkpointer | undefined;
   #checkpointerStopped: Promise<void> | undefined;
 
   constructor(options: NodeSqliteOptions) {
     this.#db = new DatabaseSync(options.filename);
+    this.#statements = new StatementCache(
+      STATEMENT_CACHE_SIZE,
+      (sql) => new NodeSqliteStatement(this.#db.prepare(sql)),
+    );
     // WAL lets readers (and the CLI) work while the server writes; busy_timeout makes a
     // second process wait for the write lock instead of failing at once.
     this.#db.exec('pragma journal_mode = wal');
@@ -80,16 +86,12 @@ export class NodeSqliteDatabase implements SqliteDatabase {
   }
 
   prepare(sql: string): NodeSqliteStatement {
-    let statement = this.#statements.get(sql);
-    if (statement === undefined) {
-      statement = new NodeSqliteStatement(this.#db.prepare(sql));
-      if (this.#statements.size >= STATEMENT_CACHE_SIZE) {
-        // Map iteration order is insertion order: drop the oldest entry.
-        this.#statements.delete(this.#statements.keys().next().value!);
-      }
-      this.#statements.set(sql, statement);
-    }
-    return statement;
+    return this.#statements.get(sql);
+  }
+
+  /** Prepared statements kept now (at most STATEMENT_CACHE_SIZE). */
+  get cachedStatements(): number {
+    return this.#statements.size;
   }
 
   /** A closed database counts as busy: its statements go through Kysely, which refuses them. */

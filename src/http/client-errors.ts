@@ -7,12 +7,12 @@
 // Node's own handler (nothing of another answer written yet), and closes the connection:
 // after a framing error nothing more on it can be trusted.
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES, type ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ApiError, type ErrorType, type MessageCode } from '../errors.ts';
-import { renderErrorBody } from './error-body.ts';
-import { SECURITY_HEADERS } from './response-headers.ts';
+import { rawErrorAnswer } from './raw-answer.ts';
 import { requestIdOf } from './request-id.ts';
+import { isAnsweredBeforeBody } from './unread-body.ts';
 
 interface ClientErrorOptions {
   readonly requestTimeoutMs: number;
@@ -42,25 +42,19 @@ export function clientErrorHandler({ requestTimeoutMs }: ClientErrorOptions) {
   return function onClientError(error: NodeJS.ErrnoException, socket: Socket): void {
     // A connection reset needs no answer, and a destroyed socket cannot take one.
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    // The request has its answer and only the rest of its body was awaited (unread-body.ts):
+    // a second answer would be taken for the next request's.
+    if (isAnsweredBeforeBody(socket)) {
+      socket.destroy();
+      return;
+    }
     const inFlight = socket._httpMessage;
     if (socket.writable && !inFlight?.headersSent) {
       const { status, type, code, params } = classify(error.code);
-      const body = JSON.stringify(
-        renderErrorBody(new ApiError(status, type, [{ target: '', code, ...(params && { params }) }]), 'en'),
-      );
+      const refusal = new ApiError(status, type, [{ target: '', code, ...(params && { params }) }]);
       // The request in flight (a timed-out body) may have named its own id; otherwise ours.
       const requestId = (inFlight?.req && requestIdOf(inFlight.req)) ?? randomUUID();
-      const headers = {
-        'content-type': 'application/json; charset=utf-8',
-        'content-length': String(Buffer.byteLength(body)),
-        'x-request-id': requestId,
-        ...SECURITY_HEADERS,
-        connection: 'close',
-      };
-      const head = Object.entries(headers)
-        .map(([name, value]) => `${name}: ${value}\r\n`)
-        .join('');
-      socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`);
+      socket.write(rawErrorAnswer(refusal, 'en', requestId));
     }
     socket.destroy(error);
   };

@@ -17,6 +17,13 @@ import type { Caller } from '../auth/caller.ts';
 import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
 
+/**
+ * Credentials whose counts the memory store keeps, the least recently used dropped: a
+ * credential dropped starts a fresh window, so the limit holds for the busiest ones, and
+ * the store never grows with the number of credentials that ever called.
+ */
+export const RATE_LIMIT_STORE_SIZE = 100_000;
+
 /** The count a caller's requests share. */
 export function rateLimitKey(caller: Caller): string {
   return caller.kind === 'token' ? `token:${caller.id}` : `user:${caller.id}:client:${caller.clientId}`;
@@ -39,8 +46,7 @@ export async function registerRateLimit(
     keyGenerator: (request: FastifyRequest) => (request.caller ? rateLimitKey(request.caller) : ''),
     allowList: (request: FastifyRequest) => request.caller === undefined,
     errorResponseBuilder: () => new ApiError(429, 'RateLimited', [{ target: '', code: 'rate_limited' }]),
-    // The memory store keeps this many credentials' counts (least recently used dropped).
-    cache: 100_000,
+    cache: RATE_LIMIT_STORE_SIZE,
     ...(redis && { redis, nameSpace: `${config.redisKeyPrefix}rate:` }),
     // Redis unreachable: serve without counting rather than refuse everyone (logged below).
     skipOnError: true,

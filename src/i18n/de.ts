@@ -28,6 +28,8 @@ export const de: Catalogue = {
   bad_request: 'Die Anfrage ist kein gültiges HTTP/1.1.',
   request_timeout: 'Die Anfrage wurde nicht innerhalb von {limit} Sekunden vollständig empfangen.',
   headers_too_large: 'Die Header der Anfrage überschreiten die maximale Größe.',
+  expectation_failed: 'Die Erwartung im Expect-Header kann nicht erfüllt werden: nur 100-continue wird unterstützt.',
+  shutting_down: 'Der Dienst wird beendet. Bitte senden Sie die Anfrage erneut.',
   invalid_encoding: 'Der Inhalt der Anfrage ist kein gültiges UTF-8.',
   unsupported_charset: "JSON wird nur in UTF-8 angenommen, nicht in '{charset}'.",
   invalid_text: "Fehler für '{field}'. Der Text enthält ein NUL-Zeichen oder ein unpaariges Surrogat.",

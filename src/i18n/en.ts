@@ -28,6 +28,8 @@ export const en: Catalogue = {
   bad_request: 'The request is not valid HTTP/1.1.',
   request_timeout: 'The request was not received completely within {limit} seconds.',
   headers_too_large: 'The request headers exceed the maximum size.',
+  expectation_failed: 'The expectation in the Expect header cannot be met: only 100-continue is supported.',
+  shutting_down: 'The service is shutting down. Please send the request again.',
   invalid_encoding: 'The request body is not valid UTF-8.',
   unsupported_charset: "JSON is accepted in UTF-8 only, not in '{charset}'.",
   invalid_text: "Error for '{field}'. The text contains a NUL character or an unpaired surrogate.",

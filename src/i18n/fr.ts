@@ -29,6 +29,9 @@ export const fr: Catalogue = {
   bad_request: "La requête n'est pas du HTTP/1.1 valide.",
   request_timeout: "La requête n'a pas été reçue entièrement dans les {limit} secondes.",
   headers_too_large: 'Les en-têtes de la requête dépassent la taille maximale.',
+  expectation_failed:
+    "L'attente de l'en-tête Expect ne peut pas être satisfaite : seul 100-continue est pris en charge.",
+  shutting_down: "Le service s'arrête. Veuillez renvoyer la requête.",
   invalid_encoding: "Le corps de la requête n'est pas de l'UTF-8 valide.",
   unsupported_charset: "Le JSON est accepté en UTF-8 uniquement, pas en '{charset}'.",
   invalid_text: "Erreur pour '{field}'. Le texte contient un caractère NUL ou un demi-codet isolé.",

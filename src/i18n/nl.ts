@@ -28,6 +28,9 @@ export const nl: Catalogue = {
   bad_request: 'Het verzoek is geen geldig HTTP/1.1.',
   request_timeout: 'Het verzoek werd niet volledig ontvangen binnen {limit} seconden.',
   headers_too_large: 'De headers van het verzoek overschrijden de maximale grootte.',
+  expectation_failed:
+    'Aan de verwachting in de Expect-header kan niet voldaan worden: enkel 100-continue wordt ondersteund.',
+  shutting_down: 'De dienst wordt afgesloten. Verstuur het verzoek opnieuw.',
   invalid_encoding: 'De inhoud van het verzoek is geen geldige UTF-8.',
   unsupported_charset: "JSON wordt enkel in UTF-8 aanvaard, niet in '{charset}'.",
   invalid_text: "Fout voor '{field}'. De tekst bevat een NUL-teken of een ongepaard surrogaat.",

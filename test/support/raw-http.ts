@@ -66,9 +66,10 @@ export function rawRequest(
   });
 }
 
-type ParsedAnswer = Omit<RawAnswer, 'closedByServer' | 'unsentChunks'>;
+export type ParsedAnswer = Omit<RawAnswer, 'closedByServer' | 'unsentChunks'>;
 
-function parseAnswer(text: string): ParsedAnswer {
+/** The first answer in `text`: what came back on a raw connection. */
+export function parseAnswer(text: string): ParsedAnswer {
   const end = text.indexOf('\r\n\r\n');
   if (end < 0) return { status: 0, headers: {}, body: '', json: undefined };
   const [statusLine = '', ...lines] = text.slice(0, end).split('\r\n');

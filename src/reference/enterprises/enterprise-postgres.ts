@@ -43,7 +43,7 @@ export class PostgresEnterpriseReader implements EnterpriseReader {
           order by a.classification = 'MAIN' desc, a.nace_version desc, a.ctid)
           from ${s}.activity a where a.number = e.number), '[]') as activities,
         (select count(*)::integer from ${s}.establishment x where x.number = e.number) as establishment_count
-      from ${s}.enterprise e where e.number = $1`,
+      from ${s}.enterprise e where e.number = $1::bigint`,
       [number, language],
     );
     if (!found) return undefined;

@@ -6,7 +6,22 @@
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { StatementCache } from '../../db/statement-cache.ts';
 import type { Row } from './rows.ts';
+
+/**
+ * Statements kept per reference file. Some texts are built per query (a condition per word,
+ * a placeholder per candidate), so without a bound the cache would grow with the queries
+ * asked; the fixed texts of all three files are fewer than this.
+ */
+export const REFERENCE_STATEMENT_CACHE_SIZE = 200;
+
+function statementCache(db: DatabaseSync | undefined): StatementCache<StatementSync> {
+  return new StatementCache(REFERENCE_STATEMENT_CACHE_SIZE, (sql) => {
+    if (!db) throw new Error('no reference file is open');
+    return db.prepare(sql);
+  });
+}
 
 /** One request's prepared statements by their text, undefined while nothing was imported. */
 export type Statements = (sql: string) => StatementSync | undefined;
@@ -21,7 +36,7 @@ export class ReferenceFile {
   readonly #path: string;
   #db: DatabaseSync | undefined;
   #identity = '';
-  #statements = new Map<string, StatementSync>();
+  #statements = statementCache(undefined);
   #derived = new Map<string, unknown>();
 
   constructor(path: string) {
@@ -39,15 +54,12 @@ export class ReferenceFile {
     if (identity !== this.#identity) this.#reopen(identity);
     const db = this.#db;
     const statements = this.#statements;
-    return (sql) => {
-      if (!db) return undefined;
-      let statement = statements.get(sql);
-      if (!statement) {
-        statement = db.prepare(sql);
-        statements.set(sql, statement);
-      }
-      return statement;
-    };
+    return (sql) => (db ? statements.get(sql) : undefined);
+  }
+
+  /** Prepared statements kept for the file open now. */
+  get cachedStatements(): number {
+    return this.#statements.size;
   }
 
   /**
@@ -62,7 +74,6 @@ export class ReferenceFile {
 
   #reopen(identity: string): void {
     // Reads are synchronous, so no request is between two statements of the old file now.
-    this.#statements = new Map();
     this.#derived = new Map();
     this.#db?.close();
     // A live file is never written: an import builds a new one and renames it over this
@@ -76,6 +87,8 @@ export class ReferenceFile {
     // Pages straight from the OS page cache through a memory map, not a read() call each:
     // a search touches hundreds of pages, and a system call costs microseconds here.
     this.#db?.exec('pragma mmap_size = 17179869184');
+    // The statements of the file open now, dropped with it.
+    this.#statements = statementCache(this.#db);
     this.#identity = identity;
   }
 
