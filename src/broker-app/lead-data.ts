@@ -3,7 +3,14 @@
 // deliveries with their attempts. The one place the app touches the domain modules.
 import { listApiTokens } from '../auth/api-token.service.ts';
 import type { DatabaseHandle } from '../db/database.ts';
-import type { LeadReader, LeadResponse, PartyReader, PushLogReader } from '../party/index.ts';
+import type {
+  LeadHistoryReader,
+  LeadReader,
+  LeadResponse,
+  LeadWorkService,
+  PartyReader,
+  PushLogReader,
+} from '../party/index.ts';
 import { listUsers } from '../sso/user.service.ts';
 import { listDeliveries, replayFailedDelivery } from '../webhooks/delivery-admin.service.ts';
 
@@ -12,6 +19,8 @@ export interface LeadServices {
   readonly leads: LeadReader;
   readonly pushLog: PushLogReader;
   readonly parties: PartyReader;
+  readonly leadWork: LeadWorkService;
+  readonly history: LeadHistoryReader;
 }
 
 export type Lead = LeadResponse;
