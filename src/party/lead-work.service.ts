@@ -15,7 +15,8 @@ import { etagOf, matchesEtag } from './etag.ts';
 import type { LeadResponse } from './lead.response.ts';
 import { workChanges } from './lead-change.ts';
 import { loadLead, loadLeadForUpdateByLead } from './lead-load.repository.ts';
-import type { LeadPatch } from './lead-patch.schema.ts';
+import { type LeadPatch, MAX_LOST_REASON_LENGTH } from './lead-patch.schema.ts';
+import { LEAD_STATUSES } from './enumerations.ts';
 import { insertNote, isAssignable, updateLeadWork } from './lead-work.repository.ts';
 import type { LeadAggregate, LeadWork } from './party.aggregate.ts';
 import { representLead } from './representation.ts';
@@ -138,6 +139,11 @@ export class LeadWorkService {
  */
 async function nextWork(db: Kysely<Database>, stored: LeadAggregate, patch: LeadPatch): Promise<LeadWork> {
   const problems: Problem[] = [];
+  // The API's schema checks these first; the broker app's forms come here as typed.
+  if (patch.status !== undefined && !(LEAD_STATUSES as readonly string[]).includes(patch.status))
+    problems.push({ target: 'status', code: 'not_allowed_value', params: { allowed: LEAD_STATUSES.join(', ') } });
+  if (typeof patch.lost_reason === 'string' && patch.lost_reason.length > MAX_LOST_REASON_LENGTH)
+    problems.push({ target: 'lost_reason', code: 'max_length', params: { limit: MAX_LOST_REASON_LENGTH } });
   const status = patch.status ?? stored.work.status;
   const lostReason =
     patch.lost_reason !== undefined ? patch.lost_reason : status === 'lost' ? stored.work.lostReason : null;
