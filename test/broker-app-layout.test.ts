@@ -59,31 +59,33 @@ async function signIn(page: Page): Promise<void> {
   await Promise.all([page.waitForURL(`${server.url}/app`), page.click('button[type=submit]:not(.secondary)')]);
 }
 
-/** What does not fit: a page wider than the window, or an element reaching out of its card (or the page's main). */
-function misfits(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const found: string[] = [];
-    const root = document.documentElement;
-    if (root.scrollWidth > window.innerWidth)
-      found.push(`the page is ${root.scrollWidth} px wide in ${window.innerWidth}`);
-    const name = (element: Element) =>
-      `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${element.className ? `.${String(element.className).replace(/ /g, '.')}` : ''} "${(element.textContent ?? '').trim().slice(0, 40)}"`;
-    for (const box of document.querySelectorAll('main, section.card')) {
-      const outer = box.getBoundingClientRect();
-      for (const element of box.querySelectorAll('*')) {
-        const rect = element.getBoundingClientRect();
-        if (rect.width === 0 || rect.height === 0) continue;
-        // The screen-reader-only texts are 1 px and clipped on purpose.
-        if (getComputedStyle(element).clipPath.startsWith('inset')) continue;
-        if (rect.right > outer.right + 1 || rect.left < outer.left - 1)
-          found.push(
-            `${name(element)} (${Math.round(rect.left)}-${Math.round(rect.right)}) out of ${name(box).slice(0, 30)} (${Math.round(outer.left)}-${Math.round(outer.right)})`,
-          );
-      }
+/**
+ * What does not fit: a page wider than the window, or an element reaching out of its card
+ * (or the page's main). Run in the page, as text: the project's types know no DOM.
+ */
+const MISFITS = `(() => {
+  const found = [];
+  const root = document.documentElement;
+  if (root.scrollWidth > window.innerWidth) found.push('the page is ' + root.scrollWidth + ' px wide in ' + window.innerWidth);
+  const name = (element) => element.tagName.toLowerCase() + (element.id ? '#' + element.id : '') +
+    (typeof element.className === 'string' && element.className ? '.' + element.className.replace(/ /g, '.') : '') +
+    ' "' + (element.textContent || '').trim().slice(0, 40) + '"';
+  for (const box of document.querySelectorAll('main, section.card')) {
+    const outer = box.getBoundingClientRect();
+    for (const element of box.querySelectorAll('*')) {
+      const rect = element.getBoundingClientRect();
+      if (rect.width === 0 || rect.height === 0) continue;
+      // The screen-reader-only texts are 1 px and clipped on purpose.
+      if (getComputedStyle(element).clipPath.startsWith('inset')) continue;
+      if (rect.right > outer.right + 1 || rect.left < outer.left - 1)
+        found.push(name(element) + ' (' + Math.round(rect.left) + '-' + Math.round(rect.right) + ') out of ' +
+          name(box).slice(0, 30) + ' (' + Math.round(outer.left) + '-' + Math.round(outer.right) + ')');
     }
-    return found;
-  });
-}
+  }
+  return found;
+})()`;
+
+const misfits = (page: Page): Promise<string[]> => page.evaluate(MISFITS);
 
 describe.each([390, 1280])('at %i px', (width) => {
   it('fits every page: no sideways scrolling, nothing out of its card, no serious axe violation', async () => {
@@ -109,7 +111,7 @@ describe.each([390, 1280])('at %i px', (width) => {
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Tab');
-    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('lost_reason');
+    await expect(page.evaluate('document.activeElement.id')).resolves.toBe('lost_reason');
     await page.keyboard.press('Tab');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Tab');
