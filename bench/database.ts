@@ -29,7 +29,7 @@ export async function createBenchDatabase(dialect: BenchDialect, postgresUrl: st
     const distribution = await insertDistribution(handle.db, 'Benchmark distribution');
     const issued = await createApiToken(handle.db, {
       distributionId: distribution.id,
-      scopes: ['leads:write', 'leads:read'],
+      scopes: ['leads:write', 'leads:read', 'parties:update'],
       name: 'bench',
     });
     return { distributionId: distribution.id, token: issued.token };

@@ -33,7 +33,7 @@ export interface BenchOptions {
   readonly profileDialect: BenchDialect;
   /** `webhooks`: run only scenario (d) and print its section (markdown) instead of writing the report.
    *  `reference`: only the reference databases (bench/reference.ts), written to docs/benchmarks-reference.md. */
-  readonly only: 'webhooks' | 'reference' | 'scaling' | undefined;
+  readonly only: 'webhooks' | 'reference' | 'scaling' | 'inbox' | undefined;
   readonly output: string;
   /** BENCH_BASELINE: a git revision whose server is measured too, interleaved (bench/baseline.ts). */
   readonly baseline: string | undefined;
@@ -73,10 +73,10 @@ export function readOptions(env: Record<string, string | undefined> = process.en
     profileDialect: (env.BENCH_PROFILE_DATABASE?.trim() || 'sqlite') as BenchDialect,
     output: path.resolve(ROOT, env.BENCH_OUTPUT?.trim() || 'docs/benchmarks.md'),
     baseline: env.BENCH_BASELINE?.trim() || undefined,
-    only: (['webhooks', 'reference', 'scaling'] as const).find((only) => only === env.BENCH_ONLY?.trim()),
+    only: (['webhooks', 'reference', 'scaling', 'inbox'] as const).find((only) => only === env.BENCH_ONLY?.trim()),
   };
   if (env.BENCH_ONLY?.trim() && options.only === undefined)
-    problems.push(`BENCH_ONLY=${JSON.stringify(env.BENCH_ONLY)}: the choices are webhooks, reference, scaling`);
+    problems.push(`BENCH_ONLY=${JSON.stringify(env.BENCH_ONLY)}: the choices are webhooks, reference, scaling, inbox`);
   if (!PROFILED_SCENARIOS.includes(options.profileScenario))
     problems.push(`BENCH_PROFILE_SCENARIO: one of ${PROFILED_SCENARIOS.join(', ')}`);
   if (!['sqlite', 'postgres'].includes(options.profileDialect))
