@@ -7,11 +7,8 @@
 // first page, and a page filtered by status, assignee and a search word. Then the whole
 // distribution is exported as CSV once, with the server's peak resident memory before
 // and after. Prints a markdown section for docs/benchmarks.md.
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
 import { insertSession } from '../src/broker-app/session.repository.ts';
 import { openDatabase } from '../src/db/database.ts';
@@ -20,8 +17,9 @@ import { createBenchDatabase, type BenchDialect } from './database.ts';
 import { describeMachine } from './machine.ts';
 import { log } from './measure.ts';
 import type { BenchOptions } from './options.ts';
-import { type Pinning, ROOT, SERVER_ENV, startServer } from './processes.ts';
-import type { ReferenceLoadResult, ReferenceLoadSpec } from './reference-load.ts';
+import { type Pinning, SERVER_ENV, startServer } from './processes.ts';
+import { runReferenceLoad } from './reference.ts';
+import type { ReferenceLoadResult } from './reference-load.ts';
 
 const SIZES = (process.env.BENCH_INBOX_LEADS ?? '1000,100000').split(',').map(Number);
 const CONNECTIONS = Number(process.env.BENCH_INBOX_CONNECTIONS ?? 10);
@@ -40,8 +38,8 @@ const CITIES = [
   ['3000', 'Leuven'],
   ['8000', 'Brugge'],
 ] as const;
-/** Surnames: 5,000 of them, so one is on about 20 of 100,000 leads. */
-const surname = (n: number) => `Peeters${(n % 5000).toString(36)}`;
+/** Surnames: 5,000 of them, so one is on about 20 of 100,000 leads; none is a prefix of another. */
+const surname = (n: number) => `Peeters${(n % 5000).toString(36).padStart(3, '0')}`;
 
 interface InboxRun {
   readonly dialect: BenchDialect;
@@ -49,12 +47,16 @@ interface InboxRun {
   readonly seedSeconds: number;
   readonly first: ReferenceLoadResult;
   readonly filtered: ReferenceLoadResult;
+  /** Statements one request ran (the server's own count), first page and filtered page. */
+  readonly statements: readonly [number, number];
   readonly csv: {
     readonly rows: number;
     readonly bytes: number;
     readonly seconds: number;
     readonly rssBeforeMiB: number;
-    readonly rssAfterMiB: number;
+    /** The server's resident memory while the first and the second half of the rows streamed: flat when alike. */
+    readonly rssFirstHalfMiB: number;
+    readonly rssSecondHalfMiB: number;
   };
 }
 
@@ -86,7 +88,7 @@ async function measure(
     );
     try {
       const load = (paths: string[]) =>
-        runLoad(
+        runReferenceLoad(
           {
             url: server.url,
             token: '',
@@ -99,6 +101,11 @@ async function measure(
           },
           pinning,
         );
+      const filteredPath = `/app?status=contacted&assignee=mine&q=${surname(97)}`;
+      const statements = [
+        await statementsOf(server.url, cookie, '/app'),
+        await statementsOf(server.url, cookie, filteredPath),
+      ] as const;
       log(`${dialect} ${leads}: first page`);
       const first = await load(['/app']);
       log(`${dialect} ${leads}: filtered page`);
@@ -106,29 +113,49 @@ async function measure(
         Array.from({ length: 50 }, (_, i) => `/app?status=contacted&assignee=mine&q=${surname(i * 97)}`),
       );
       log(`${dialect} ${leads}: CSV export`);
-      const rssBeforeMiB = server.peakRssMiB();
+      const rssBeforeMiB = rssMiB(server.pid);
       const exportStarted = performance.now();
       const response = await fetch(`${server.url}/app/export.csv`, { headers: { cookie } });
       let bytes = 0;
       let rows = 0;
+      const halves = [0, 0];
       for await (const chunk of response.body!) {
         bytes += chunk.length;
         for (const byte of chunk) if (byte === 10) rows += 1;
+        const half = rows < leads / 2 ? 0 : 1;
+        halves[half] = Math.max(halves[half]!, rssMiB(server.pid));
       }
       const csv = {
         rows: rows - 1,
         bytes,
         seconds: (performance.now() - exportStarted) / 1000,
         rssBeforeMiB,
-        rssAfterMiB: server.peakRssMiB(),
+        rssFirstHalfMiB: halves[0]!,
+        rssSecondHalfMiB: halves[1]!,
       };
-      return { dialect, leads, seedSeconds, first, filtered, csv };
+      return { dialect, leads, seedSeconds, first, filtered, statements, csv };
     } finally {
       await server.stop();
     }
   } finally {
     await database.drop();
   }
+}
+
+/** VmRSS: the server's resident memory now, in MiB. */
+function rssMiB(pid: number): number {
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
+}
+
+/** The statements the server ran for one request (its /metrics count). */
+async function statementsOf(url: string, cookie: string, path: string): Promise<number> {
+  const count = async () =>
+    Number(/^lead_intake_database_statements_total (\d+)/m.exec(await (await fetch(`${url}/metrics`)).text())?.[1]);
+  const before = await count();
+  const page = await fetch(`${url}${path}`, { headers: { cookie } });
+  if (page.status !== 200) throw new Error(`${path} answered ${page.status}`);
+  await page.text();
+  return (await count()) - before;
 }
 
 /** `leads` leads of the distribution, straight into the tables, and a signed-in broker's cookie. */
@@ -215,26 +242,6 @@ async function seed(env: Record<string, string>, distributionId: string, leads: 
   }
 }
 
-function runLoad(spec: ReferenceLoadSpec, pinning: Pinning): Promise<ReferenceLoadResult> {
-  const specFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'inbox-load-')), 'spec.json');
-  fs.writeFileSync(specFile, JSON.stringify(spec));
-  const args = [path.join(ROOT, 'bench/reference-load.ts'), specFile];
-  const child = pinning.enabled
-    ? spawn('taskset', ['-c', '1', process.execPath, ...args], { cwd: ROOT })
-    : spawn(process.execPath, args, { cwd: ROOT });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk).slice(-2000)));
-  return new Promise((resolve, reject) =>
-    child.once('close', (code) =>
-      code === 0
-        ? resolve(JSON.parse(stdout.trim().split('\n').at(-1)!))
-        : reject(new Error(`load exited ${code}: ${stderr}`)),
-    ),
-  );
-}
-
 function render(runs: readonly InboxRun[], options: BenchOptions, machine: unknown, startedAt: Date): string {
   const fmt = (n: number, digits = 1) => n.toFixed(digits);
   const line = (run: InboxRun, label: string, result: ReferenceLoadResult) =>
@@ -260,11 +267,11 @@ function render(runs: readonly InboxRun[], options: BenchOptions, machine: unkno
     '',
     ...flat.filter(Boolean),
     '',
-    '| Database | Leads | CSV rows | MiB | seconds | server peak RSS before, MiB | after, MiB | seeding s |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| Database | Leads | CSV rows | MiB | seconds | server RSS before, MiB | highest in the first half of the rows | in the second half | seeding s |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...runs.map(
       (run) =>
-        `| ${run.dialect} | ${run.leads.toLocaleString('en')} | ${run.csv.rows.toLocaleString('en')} | ${fmt(run.csv.bytes / 1048576)} | ${fmt(run.csv.seconds)} | ${fmt(run.csv.rssBeforeMiB)} | ${fmt(run.csv.rssAfterMiB)} | ${fmt(run.seedSeconds, 0)} |`,
+        `| ${run.dialect} | ${run.leads.toLocaleString('en')} | ${run.csv.rows.toLocaleString('en')} | ${fmt(run.csv.bytes / 1048576)} | ${fmt(run.csv.seconds)} | ${fmt(run.csv.rssBeforeMiB)} | ${fmt(run.csv.rssFirstHalfMiB)} | ${fmt(run.csv.rssSecondHalfMiB)} | ${fmt(run.seedSeconds, 0)} |`,
     ),
     '',
   ].join('\n');

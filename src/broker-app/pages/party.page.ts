@@ -185,6 +185,12 @@ function workSection(context: PageContext, data: LeadPageData, form: WorkForm | 
   const invalid = (target: string) =>
     form?.kind === 'work' && form.targets.includes(target) ? html` aria-invalid="true"` : '';
   const assigneeName = lead.assignee === null ? t('unassigned') : (data.names.get(lead.assignee) ?? t('notGiven'));
+  // A user disabled since stays the lead's assignee until someone picks another: still listed,
+  // so saving a new status does not unassign the lead by itself.
+  const choices =
+    lead.assignee === null || data.users.some((u) => u.id === lead.assignee)
+      ? data.users
+      : [...data.users, { id: lead.assignee, name: assigneeName }];
   return html`<section class="card" id="work" aria-labelledby="work-title">
 <h2 id="work-title">${t('work')}</h2>
 <p><span class="status status-${lead.status}">${t(`leadStatus_${lead.status}`)}</span> ${t('statusSince', { at: formats.dateTime(lead.status_changed_at) })} · ${t('assignedTo', { name: assigneeName })}</p>
@@ -195,7 +201,7 @@ ${refusals(context, form, 'work')}
 <input type="hidden" name="etag" value="${data.etag}">
 <div><label for="status">${t('columnStatus')}</label><select id="status" name="status"${invalid('status')}>${LEAD_STATUSES.map((s) => html`<option value="${s}"${s === status ? html` selected` : ''}>${t(`leadStatus_${s}`)}</option>`)}</select></div>
 <div><label for="lost_reason">${t('lostReason')}</label><input type="text" id="lost_reason" name="lost_reason" value="${reason}" maxlength="500" aria-describedby="lost-hint"${invalid('lost_reason')}><p class="hint" id="lost-hint">${t('lostReasonHint')}</p></div>
-<div><label for="assignee">${t('assignee')}</label><select id="assignee" name="assignee"${invalid('assignee')}><option value="">${t('unassigned')}</option>${data.users.map((u) => html`<option value="${u.id}"${u.id === assignee ? html` selected` : ''}>${u.name}</option>`)}</select></div>
+<div><label for="assignee">${t('assignee')}</label><select id="assignee" name="assignee"${invalid('assignee')}><option value="">${t('unassigned')}</option>${choices.map((u) => html`<option value="${u.id}"${u.id === assignee ? html` selected` : ''}>${u.name}</option>`)}</select></div>
 <div class="actions"><button type="submit">${t('saveWork')}</button></div>
 </form>
 </section>`;
