@@ -159,7 +159,7 @@ async function statementsOf(url: string, cookie: string, path: string): Promise<
 }
 
 /** `leads` leads of the distribution, straight into the tables, and a signed-in broker's cookie. */
-async function seed(env: Record<string, string>, distributionId: string, leads: number): Promise<{ cookie: string }> {
+export async function seed(env: Record<string, string>, distributionId: string, leads: number): Promise<{ cookie: string }> {
   const handle = openDatabase({
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.DATA_DIR ?? '',
@@ -258,11 +258,11 @@ function render(runs: readonly InboxRun[], options: BenchOptions, machine: unkno
     '',
     `${CONNECTIONS} connections, ${options.warmupSeconds} s warm-up, ${options.durationSeconds} s measured per row; one server process. Machine: ${JSON.stringify(machine).slice(0, 300)}`,
     '',
-    '| Database | Leads | Page | requests/s | p50 ms | p99 ms | failures | server CPU ms/request |',
-    '|---|---:|---|---:|---:|---:|---:|---:|',
+    '| Database | Leads | Page | requests/s | p50 ms | p99 ms | failures | server CPU ms/request | statements |',
+    '|---|---:|---|---:|---:|---:|---:|---:|---:|',
     ...runs.flatMap((run) => [
-      line(run, 'first page', run.first),
-      line(run, 'status + mine + search word', run.filtered),
+      `${line(run, 'first page', run.first)} ${run.statements[0]} |`,
+      `${line(run, 'status + mine + search word', run.filtered)} ${run.statements[1]} |`,
     ]),
     '',
     ...flat.filter(Boolean),
