@@ -159,7 +159,7 @@ async function statementsOf(url: string, cookie: string, path: string): Promise<
 }
 
 /** `leads` leads of the distribution, straight into the tables, and a signed-in broker's cookie. */
-export async function seed(env: Record<string, string>, distributionId: string, leads: number): Promise<{ cookie: string }> {
+async function seed(env: Record<string, string>, distributionId: string, leads: number): Promise<{ cookie: string }> {
   const handle = openDatabase({
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.DATA_DIR ?? '',
