@@ -8,10 +8,10 @@ import type { Database } from '../db/database.ts';
 import { newRowId } from '../db/ids.ts';
 import type { TransactionRunner } from '../db/transaction-runner.ts';
 import { commitWrite } from '../db/write.ts';
-import { ApiError, NotFoundError, type Problem, ValidationError } from '../errors.ts';
+import { NotFoundError, type Problem, ValidationError } from '../errors.ts';
 import { WebhookOutbox } from '../webhooks/webhook.outbox.ts';
 import { stampAfter, writeClock } from './change-clock.ts';
-import { etagOf, matchesEtag } from './etag.ts';
+import { etagOf, requireIfMatch } from './etag.ts';
 import type { LeadResponse } from './lead.response.ts';
 import { workChanges } from './lead-change.ts';
 import { loadLead, loadLeadForUpdateByLead } from './lead-load.repository.ts';
@@ -69,9 +69,7 @@ export class LeadWorkService {
   async #patchOnce(db: Kysely<Database>, command: LeadPatchCommand) {
     const stored = await loadLeadForUpdateByLead(db, command.leadId.toLowerCase());
     if (!stored || stored.distributionId !== command.distributionId) throw new NotFoundError('lead_id');
-    if (command.ifMatch !== undefined && !matchesEtag(command.ifMatch, etagOf(stored))) {
-      throw new ApiError(412, 'PreconditionFailed', [{ target: 'If-Match', code: 'precondition_failed' }]);
-    }
+    requireIfMatch(command.ifMatch, stored);
     const work = await nextWork(db, stored, command.patch);
     const changes = workChanges(stored.work, work);
     if (changes.length === 0)

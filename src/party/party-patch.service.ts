@@ -7,13 +7,13 @@ import type { Database } from '../db/database.ts';
 import type { TransactionRunner } from '../db/transaction-runner.ts';
 import { newRowId } from '../db/ids.ts';
 import { commitWrite } from '../db/write.ts';
-import { ApiError, ConflictError, ValidationError, type Problem } from '../errors.ts';
+import { ConflictError, ValidationError, type Problem } from '../errors.ts';
 import { createAjvCompilers, type Validate } from '../http/validation.ts';
 import { WebhookOutbox } from '../webhooks/webhook.outbox.ts';
 import { stampAfter, writeClock } from './change-clock.ts';
 import { applyChangeset } from './changeset.repository.ts';
 import { partyInDistribution } from './distribution-scope.ts';
-import { etagOf, matchesEtag } from './etag.ts';
+import { etagOf, requireIfMatch } from './etag.ts';
 import type { LeadResponse } from './lead.response.ts';
 import { partyChanges } from './lead-change.ts';
 import { loadLeadForUpdate } from './lead-load.repository.ts';
@@ -86,9 +86,7 @@ export class PartyPatchService {
 
   async #patchOnce(db: Kysely<Database>, command: PatchCommand): Promise<PatchResult> {
     const stored = partyInDistribution(await loadLeadForUpdate(db, command.partyId), command.distributionId);
-    if (command.ifMatch !== undefined && !matchesEtag(command.ifMatch, etagOf(stored))) {
-      throw new ApiError(412, 'PreconditionFailed', [{ target: 'If-Match', code: 'precondition_failed' }]);
-    }
+    requireIfMatch(command.ifMatch, stored);
     const subject = 'PartyPatch';
     const document = applyMergePatch(documentOf(stored), command.patch) as Document;
     const invalid = this.#validators[stored.type](document);
