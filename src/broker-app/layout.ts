@@ -52,7 +52,7 @@ td.amount,th.amount{text-align:right;font-variant-numeric:tabular-nums}
 tr.total th,tr.total td{font-weight:700;border-top:2px solid #111827}
 @container (max-width:40rem){
 table.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
-table.stack,table.stack caption,table.stack tbody,table.stack tfoot,table.stack tr,table.stack th,table.stack td{display:block;width:100%}
+table.stack,table.stack caption:not(.sr-only),table.stack tbody,table.stack tfoot,table.stack tr,table.stack th,table.stack td{display:block;width:100%}
 table.stack tr{border-bottom:1px solid #d1d5db;padding:.4rem 0}
 table.stack th,table.stack td{border:0;padding:.1rem 0;text-align:left}
 table.stack td[data-label]::before{content:attr(data-label) ": ";font-weight:600}
@@ -60,7 +60,7 @@ table.stack td:empty{display:none}
 }
 @container (max-width:64rem){
 table.stack.wide thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
-table.stack.wide,table.stack.wide caption,table.stack.wide tbody,table.stack.wide tr,table.stack.wide th,table.stack.wide td{display:block;width:100%}
+table.stack.wide,table.stack.wide caption:not(.sr-only),table.stack.wide tbody,table.stack.wide tr,table.stack.wide th,table.stack.wide td{display:block;width:100%}
 table.stack.wide tr{border-bottom:1px solid #d1d5db;padding:.4rem 0}
 table.stack.wide th,table.stack.wide td{border:0;padding:.1rem 0}
 table.stack.wide td[data-label]::before{content:attr(data-label) ": ";font-weight:600}
