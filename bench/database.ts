@@ -24,11 +24,11 @@ export interface BenchDatabase {
   drop(): Promise<void>;
 }
 
-/** `scopes`: the tokens'; the push scenarios need no more than the default, and one distribution. */
+/** `scopes`: the tokens'; the push and PATCH scenarios need no more than the default, and one distribution. */
 export async function createBenchDatabase(
   dialect: BenchDialect,
   postgresUrl: string,
-  scopes: readonly string[] = ['leads:write', 'leads:read'],
+  scopes: readonly string[] = ['leads:write', 'leads:read', 'parties:update'],
   distributions = 1,
 ): Promise<BenchDatabase> {
   const target = dialect === 'postgres' ? await createSchema(postgresUrl) : createDataDir();

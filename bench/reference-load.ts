@@ -9,6 +9,8 @@ import { processCpuSeconds } from './procfs.ts';
 export interface ReferenceLoadSpec {
   readonly url: string;
   readonly token: string;
+  /** Sent instead of the token's Authorization header (the broker app's session cookie). */
+  readonly headers?: Readonly<Record<string, string>>;
   readonly paths: readonly string[];
   readonly connections: number;
   readonly warmupSeconds: number;
@@ -50,7 +52,7 @@ function run(spec: ReferenceLoadSpec): Promise<ReferenceLoadResult> {
         requests: [
           {
             method: 'GET',
-            headers: { authorization: `apikey ${spec.token}` },
+            headers: { ...(spec.headers ?? { authorization: `apikey ${spec.token}` }) },
             setupRequest: (request) => ({ ...request, path: spec.paths[index++ % spec.paths.length]! }),
             onResponse: (status, body) => {
               if (status >= 300 && status !== 404 && firstFailure === null)

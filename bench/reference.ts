@@ -83,7 +83,8 @@ function startImport(
 const importWithCli = (env: Record<string, string>, source: Source, paths: string[], pinning: Pinning) =>
   startImport(env, source, paths, pinning).done;
 
-function runReferenceLoad(spec: ReferenceLoadSpec, pinning: Pinning): Promise<ReferenceLoadResult> {
+/** Runs bench/reference-load.ts on the load core: GETs cycling through the spec's paths. */
+export function runReferenceLoad(spec: ReferenceLoadSpec, pinning: Pinning): Promise<ReferenceLoadResult> {
   // The spec goes in a file: 2,000 request paths are over the size one argument may have.
   const specFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'reference-load-')), 'spec.json');
   fs.writeFileSync(specFile, JSON.stringify(spec));

@@ -18,6 +18,7 @@ import { cpuPerRequestByArea, summariseCpuProfile } from './cpu-profile.ts';
 import { measureWebhooks, type WebhookMeasurement } from './webhooks.ts';
 import { referenceBenchmark } from './reference.ts';
 import { scalingBenchmark } from './scaling.ts';
+import { inboxBenchmark } from './inbox.ts';
 import { countStatements } from './statements.ts';
 import { soak, type SoakRun } from './soak.ts';
 import { renderSoakSection } from './soak-report.ts';
@@ -280,4 +281,6 @@ await (options.cpuProfileDir !== undefined
         ? referenceBenchmark(options, pinning)
         : options.only === 'scaling'
           ? scalingBenchmark(options, pinning)
-          : benchmark());
+          : options.only === 'inbox'
+            ? inboxBenchmark(options, pinning)
+            : benchmark());

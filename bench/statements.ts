@@ -61,6 +61,42 @@ export async function countStatements(
         const statements = await counted(next);
         results.push({ dialect, label, statements, roundTrips: dialect === 'postgres' ? statements : null });
       }
+      // The broker's work against a PATCH of the party (docs/design.md section 13): each of 20
+      // leads gets its telephone number changed, then its status set, one request at a time.
+      const work = minimalBodies(`${prefix}-work`);
+      const created: Array<{ id: string; party_id: string }> = [];
+      for (let i = 0; i < PUSHES; i++) {
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: { authorization: `apikey ${database.token}`, 'content-type': 'application/json' },
+          body: work(),
+        });
+        created.push((await response.json()) as { id: string; party_id: string });
+      }
+      const patch = async (path: string, body: object) => {
+        const response = await fetch(`${url.replace(/\/leads\/customers$/, '')}${path}`, {
+          method: 'PATCH',
+          headers: { authorization: `apikey ${database.token}`, 'content-type': 'application/merge-patch+json' },
+          body: JSON.stringify(body),
+        });
+        if (!response.ok) throw new Error(`PATCH ${path} answered ${response.status}: ${await response.text()}`);
+      };
+      for (const [label, each] of [
+        [
+          'PATCH .../parties/{id}, the telephone number',
+          (lead: (typeof created)[number], i: number) =>
+            patch(`/parties/${lead.party_id}`, { telephonenr: `+32 9 000 00 ${String(i).padStart(2, '0')}` }),
+        ],
+        [
+          'PATCH .../leads/{id}, the status',
+          (lead: (typeof created)[number]) => patch(`/leads/${lead.id}`, { status: 'contacted' }),
+        ],
+      ] as const) {
+        const before = await statementsSoFar(server.url);
+        for (const [i, lead] of created.entries()) await each(lead, i);
+        const statements = ((await statementsSoFar(server.url)) - before) / PUSHES;
+        results.push({ dialect, label, statements, roundTrips: dialect === 'postgres' ? statements : null });
+      }
       // A listing page of 100 leads (no transaction: its statements are its round trips).
       const more = minimalBodies(`${prefix}-page`);
       for (let i = 0; i < 100; i++) await push(more());

@@ -1,8 +1,9 @@
 // Regenerates the broker app's screenshots in docs/ (README, "Broker app"): a server on a
 // fresh SQLite database in a temporary directory, a demo broker, the leads of
 // test/support/demo-portfolio.ts pushed over HTTP (the family lead twice, so its car has
-// a second revision), then headless Chromium signs in and captures the inbox and the
-// party page. Run: npm run screenshots
+// a second revision, and a status, an assignee and a note set through the app), then
+// headless Chromium signs in and captures the inbox, the lead page and its timeline at
+// 1280 px, and the inbox and the lead page on a 390 px phone. Run: npm run screenshots
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,6 +39,13 @@ try {
   const token = await createApiToken(database.db, { distributionId: distribution.id, scopes: ['leads:write'] });
   await createUser(database.db, {
     distributionId: distribution.id,
+    email: 'bert.broker@example.be',
+    username: 'bert.broker',
+    password: PASSWORD,
+    language: 'en',
+  });
+  await createUser(database.db, {
+    distributionId: distribution.id,
     email: 'an.broker@example.be',
     username: 'an.broker',
     password: PASSWORD,
@@ -70,26 +78,49 @@ try {
     },
   });
 
-  const context = await browser.newContext({
-    locale: 'en-BE',
-    viewport: { width: 1280, height: 800 },
-    deviceScaleFactor: 1,
-  });
-  const page = await context.newPage();
-  await page.goto(`${config.publicUrl}/app`);
-  await page.fill('#login', 'an.broker');
-  await page.fill('#password', PASSWORD);
-  await Promise.all([page.waitForURL(`${config.publicUrl}/app`), page.click('button[type=submit]:not(.secondary)')]);
   const docs = path.join(ROOT, 'docs');
-  await page.screenshot({ path: path.join(docs, 'broker-app-inbox.png'), fullPage: true });
+  const written: string[] = [];
+  const shoot = async (page: import('playwright-core').Page, name: string) => {
+    await page.screenshot({ path: path.join(docs, name), fullPage: true });
+    written.push(`docs/${name}`);
+  };
+  const signedIn = async (width: number) => {
+    const context = await browser.newContext({
+      locale: 'en-BE',
+      viewport: { width, height: 800 },
+      deviceScaleFactor: 1,
+    });
+    const page = await context.newPage();
+    await page.goto(`${config.publicUrl}/app`);
+    await page.fill('#login', 'an.broker');
+    await page.fill('#password', PASSWORD);
+    await Promise.all([page.waitForURL(`${config.publicUrl}/app`), page.click('button[type=submit]:not(.secondary)')]);
+    return page;
+  };
+  const page = await signedIn(1280);
+  // The broker's work, done through the app's own forms.
+  await page.goto(lead.href);
+  await page.selectOption('#status', 'contacted');
+  await page.selectOption('#assignee', { label: 'an.broker' });
+  await Promise.all([page.waitForURL(/saved=work/), page.click('#work button[type=submit]')]);
+  await page.fill('#note', 'Called Els: she wants an offer for the Tesla before the end of the month.');
+  await Promise.all([page.waitForURL(/saved=note/), page.click('#notes button[type=submit]')]);
+  await page.goto(`${config.publicUrl}/app`);
+  await shoot(page, 'broker-app-inbox.png');
   await page.goto(lead.href);
   // The Golf's history open, as a broker looking at what changed would have it.
   await page
     .locator('details')
     .first()
     .evaluate((details) => details.setAttribute('open', ''));
-  await page.screenshot({ path: path.join(docs, 'broker-app-party.png'), fullPage: true });
-  console.log('wrote docs/broker-app-inbox.png and docs/broker-app-party.png');
+  await shoot(page, 'broker-app-party.png');
+  await page.goto(lead.href.replace('/app/parties/', '/app/proflow/parties/'));
+  await shoot(page, 'broker-app-timeline.png');
+  const phone = await signedIn(390);
+  await shoot(phone, 'broker-app-inbox-phone.png');
+  await phone.goto(lead.href);
+  await shoot(phone, 'broker-app-party-phone.png');
+  console.log(`wrote ${written.join(', ')}`);
 } finally {
   await browser.close();
   await app.close();

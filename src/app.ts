@@ -21,10 +21,13 @@ import { registerOpenApi } from './ops/openapi.ts';
 import { registerOperationalRoutes } from './ops/operational.routes.ts';
 import { createTransactionRunner } from './db/transaction-runner.ts';
 import {
+  LeadHistoryReader,
   LeadReader,
   leadPushRoutes,
   leadReadRoutes,
   LeadPushService,
+  LeadWorkService,
+  leadWorkRoutes,
   PartyPatchService,
   PartyReader,
   partyRoutes,
@@ -118,11 +121,18 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   const partyPatch = new PartyPatchService({ config, transactions, outbox });
   await app.register(leadReadRoutes, { prefix: '/v1/api', leads, pushLog, config });
   await app.register(partyRoutes, { prefix: '/v1/api', parties, partyPatch });
+  const leadWork = new LeadWorkService({ config, transactions, outbox });
+  await app.register(leadWorkRoutes, { prefix: '/v1/api', leadWork });
+  const history = new LeadHistoryReader({ database });
   await registerReferenceData(app, config, database);
   registerWebhooks(app, { config, database, transactions, outbox });
   await registerSso(app, { config, database, sso });
   // The pages behind the leads' href links read through the same services as the API.
-  await registerBrokerApp(app, { config, database, services: { database, leads, pushLog, parties } });
+  await registerBrokerApp(app, {
+    config,
+    database,
+    services: { database, leads, pushLog, parties, leadWork, history },
+  });
   app.addHook('onClose', async () => transactions.close());
   return app;
 }

@@ -49,7 +49,7 @@ describe('replaying a failed webhook delivery from the timeline', () => {
     expect(failed.body).toContain('Attempt 1,');
     expect(failed.body).toContain('HTTP 500');
     // Who pushed, by the token's name (this one has none: the start of its id).
-    expect(failed.body).toMatch(/<td>API token [0-9a-f]{8}…<\/td>/);
+    expect(failed.body).toMatch(/<strong>Pushed: lead created<\/strong> · API token [0-9a-f]{8}… ·/);
     const action = /<form method="post" action="([^"]+\/replay)">/.exec(failed.body)![1]!;
     const csrf = inputValue(failed.body, 'csrf')!;
 

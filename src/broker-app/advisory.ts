@@ -2,8 +2,11 @@
 // amount (ANNUAL x1, SEMI_ANNUAL x2, QUARTERLY x4, MONTHLY x12), exactly, then summed per
 // package, per insurer and overall. Offers and terminated policies are listed but not
 // counted: they are not what the customer pays. A policy without a premium of its own
-// counts its coverages' premiums; a package whose policies carry no premium counts the
-// package's own. A premium without a payment interval is taken as yearly, and says so.
+// counts its coverages' premiums, each shown with its own interval. A package with a
+// premium of its own is what the customer pays for it, the amount the lead page shows
+// (section 13): its policies are listed as included, and where their sum differs from the
+// package premium the page says by how much. A premium without a payment interval is taken
+// as yearly, and says so.
 import type { PAYMENT_INTERVALS } from '../party/index.ts';
 import { type Decimal, parseDecimal, sum, ZERO } from './decimal.ts';
 
@@ -43,6 +46,15 @@ export interface AdvisoryInput {
   >;
 }
 
+/** A coverage's premium, when its policy has none of its own. */
+export interface AdvisoryPart {
+  readonly name: string | null;
+  readonly premium: Decimal;
+  readonly interval: string | null;
+  readonly yearly: Decimal;
+  readonly intervalAssumed: boolean;
+}
+
 export interface AdvisoryLine {
   readonly id: string;
   readonly kind: 'policy' | 'package';
@@ -53,9 +65,13 @@ export interface AdvisoryLine {
   readonly interval: string | null;
   readonly yearly: Decimal | undefined;
   readonly intervalAssumed: boolean;
-  /** Offers and terminated policies are shown, not counted. */
+  /** Offers and terminated policies are shown, not counted; nor are policies a package premium includes. */
   readonly counted: boolean;
+  /** Counted in its package's own premium instead. */
+  readonly inPackagePremium: boolean;
   readonly type: string | null;
+  /** Where the yearly amount comes from its coverages: each of them. */
+  readonly parts: readonly AdvisoryPart[];
 }
 
 export interface Advisory {
@@ -64,9 +80,16 @@ export interface Advisory {
     readonly name: string | null;
     readonly lines: readonly AdvisoryLine[];
     readonly total: Decimal;
+    /** With a package premium of its own: the yearly sum of the running policies it includes (undefined when none is priced). */
+    readonly policiesTotal: Decimal | undefined;
   }>;
   readonly insurers: ReadonlyArray<{ readonly insurer: string | null; readonly total: Decimal }>;
   readonly total: Decimal;
+}
+
+function nameOf(input: AdvisoryInput, id: string | null): string | null {
+  const pkg = input.policy_packages.find((p) => p.id === id);
+  return pkg ? (pkg.name ?? pkg.package_nr ?? null) : null;
 }
 
 function yearly(
@@ -100,6 +123,23 @@ function policyLine(
       };
     }
   }
+  const coverageParts =
+    parseDecimal(policy.premium) !== undefined
+      ? []
+      : policy.coverages.flatMap((coverage) => {
+          const part = yearly(coverage, policy.payment_interval);
+          return part.yearly === undefined
+            ? []
+            : [
+                {
+                  name: (coverage as { name?: string | null }).name ?? null,
+                  premium: part.premium!,
+                  interval: part.interval,
+                  yearly: part.yearly,
+                  intervalAssumed: part.assumed,
+                },
+              ];
+        });
   return {
     id: policy.id,
     kind: 'policy',
@@ -110,7 +150,9 @@ function policyLine(
     yearly: priced.yearly,
     intervalAssumed: priced.assumed,
     counted: policy.type !== 'OFFER' && policy.type !== 'TERMINATED',
+    inPackagePremium: false,
     type: policy.type ?? null,
+    parts: coverageParts,
   };
 }
 
@@ -121,29 +163,47 @@ export function advisoryOf(input: AdvisoryInput): Advisory {
   ];
   const packages = groups
     .map(({ pkg, id }) => {
-      const lines = input.insurance_policies
+      const policyLines = input.insurance_policies
         .filter((policy) => (policy.policy_package_id ?? null) === id)
         .map((policy) => policyLine(policy, pkg));
-      if (pkg && !lines.some((line) => line.yearly !== undefined)) {
-        const priced = yearly(pkg);
-        if (priced.yearly !== undefined) {
-          lines.push({
-            id: pkg.id,
-            kind: 'package',
-            name: pkg.name ?? pkg.package_nr ?? null,
-            insurer: pkg.insurance_company ?? null,
-            premium: priced.premium,
-            interval: priced.interval,
-            yearly: priced.yearly,
-            intervalAssumed: priced.assumed,
-            counted: true,
-            type: null,
-          });
-        }
+      const running = policyLines.filter((line) => line.counted && line.yearly !== undefined);
+      const own = pkg ? yearly(pkg) : undefined;
+      if (!pkg || own?.yearly === undefined) {
+        return {
+          id,
+          name: null as string | null,
+          lines: policyLines,
+          total: sum(running.map((l) => l.yearly!)),
+          policiesTotal: undefined,
+        };
       }
-      const total = sum(lines.filter((line) => line.counted && line.yearly !== undefined).map((line) => line.yearly!));
-      return { id, name: pkg ? (pkg.name ?? pkg.package_nr ?? null) : null, lines, total };
+      // The package's own premium is what is paid for it: its policies are included in it.
+      const packageLine: AdvisoryLine = {
+        id: pkg.id,
+        kind: 'package',
+        name: pkg.name ?? pkg.package_nr ?? null,
+        insurer: pkg.insurance_company ?? null,
+        premium: own.premium,
+        interval: own.interval,
+        yearly: own.yearly,
+        intervalAssumed: own.assumed,
+        counted: true,
+        inPackagePremium: false,
+        type: null,
+        parts: [],
+      };
+      const included = policyLines.map((line) =>
+        line.counted ? { ...line, counted: false, inPackagePremium: true } : line,
+      );
+      return {
+        id,
+        name: null as string | null,
+        lines: [...included, packageLine],
+        total: own.yearly,
+        policiesTotal: running.length > 0 ? sum(running.map((l) => l.yearly!)) : undefined,
+      };
     })
+    .map((group) => ({ ...group, name: nameOf(input, group.id) }))
     .filter((group) => group.id !== null || group.lines.length > 0);
   const byInsurer = new Map<string | null, Decimal>();
   for (const line of packages.flatMap((group) => group.lines)) {

@@ -3,7 +3,14 @@
 // deliveries with their attempts. The one place the app touches the domain modules.
 import { listApiTokens } from '../auth/api-token.service.ts';
 import type { DatabaseHandle } from '../db/database.ts';
-import type { LeadReader, LeadResponse, PartyReader, PushLogReader } from '../party/index.ts';
+import type {
+  LeadHistoryReader,
+  LeadReader,
+  LeadResponse,
+  LeadWorkService,
+  PartyReader,
+  PushLogReader,
+} from '../party/index.ts';
 import { listUsers } from '../sso/user.service.ts';
 import { listDeliveries, replayFailedDelivery } from '../webhooks/delivery-admin.service.ts';
 
@@ -12,6 +19,8 @@ export interface LeadServices {
   readonly leads: LeadReader;
   readonly pushLog: PushLogReader;
   readonly parties: PartyReader;
+  readonly leadWork: LeadWorkService;
+  readonly history: LeadHistoryReader;
 }
 
 export type Lead = LeadResponse;
@@ -34,7 +43,7 @@ export function leadOfParty(services: LeadServices, distributionId: string, part
 
 /** The lead and every risk object's revisions, oldest first. */
 export async function partyWithHistory(services: LeadServices, distributionId: string, partyId: string) {
-  const lead = await leadOfParty(services, distributionId, partyId);
+  const { lead, etag } = await services.leads.getByPartyWithEtag(distributionId, partyId);
   const objects = [...lead.risk_object_revisions.cars, ...lead.risk_object_revisions.residences];
   const histories = new Map<string, Revision[]>();
   for (const object of objects) {
@@ -43,7 +52,7 @@ export async function partyWithHistory(services: LeadServices, distributionId: s
       await services.parties.revisions(distributionId, partyId, object.risk_object_id),
     );
   }
-  return { lead, histories };
+  return { lead, histories, etag };
 }
 
 /** The lead's pushes and webhook deliveries, oldest first. */
@@ -61,8 +70,16 @@ export async function timeline(services: LeadServices, distributionId: string, p
     leadId: lead.id,
     limit: TIMELINE_LIMIT,
   });
+  const history = await services.history.of(distributionId, lead.id, TIMELINE_LIMIT);
   // Oldest first, like a timeline reads.
-  return { lead, pushes, deliveries: deliveries.reverse(), callers: await callerNames(services, distributionId) };
+  return {
+    lead,
+    pushes,
+    changes: history.changes,
+    notes: history.notes,
+    deliveries: deliveries.reverse(),
+    callers: await callerNames(services, distributionId),
+  };
 }
 
 /**
@@ -96,3 +113,38 @@ export async function replayDelivery(
   const lead = await leadOfParty(services, distributionId, partyId);
   return replayFailedDelivery(services.database.db, { distributionId, leadId: lead.id, deliveryId });
 }
+
+/** The distribution's users by id, for names (assignees, note authors). */
+export async function userNames(services: LeadServices, distributionId: string): Promise<Map<string, string>> {
+  const users = await listUsers(services.database.db, { distributionId });
+  return new Map(users.map((user) => [user.id, user.username]));
+}
+
+/** Who a lead may be assigned to: the distribution's active users, by name. */
+export async function assignableUsers(services: LeadServices, distributionId: string) {
+  const users = await listUsers(services.database.db, { distributionId });
+  return users
+    .filter((user) => user.disabled_at === null)
+    .map((user) => ({ id: user.id, name: user.username }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+export function statusCounts(services: LeadServices, distributionId: string) {
+  return services.leads.countsByStatus(distributionId);
+}
+
+/** The party page: the lead, its revisions, its newest push (the sender), notes and who may work it. */
+export async function leadPage(services: LeadServices, distributionId: string, partyId: string) {
+  const { lead, histories, etag } = await partyWithHistory(services, distributionId, partyId);
+  const [latestPush, history, users, names] = await Promise.all([
+    services.pushLog.latest(distributionId, lead.id),
+    services.history.of(distributionId, lead.id, TIMELINE_LIMIT),
+    assignableUsers(services, distributionId),
+    userNames(services, distributionId),
+  ]);
+  return { lead, histories, latestPush, notes: history.notes, users, names, etag };
+}
+
+export type LeadPageData = Awaited<ReturnType<typeof leadPage>>;
+export type Note = LeadPageData['notes'][number];
+export type Change = Awaited<ReturnType<LeadHistoryReader['of']>>['changes'][number];

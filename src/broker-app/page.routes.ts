@@ -3,19 +3,24 @@
 // another distribution, are 404 like ids that name nothing: the services say so.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { DatabaseHandle } from '../db/database.ts';
-import { NotFoundError, ValidationError } from '../errors.ts';
+import { NotFoundError } from '../errors.ts';
 import { decodeCursor, encodeCursor } from '../http/pagination.ts';
 import type { FormBody } from '../sso/form-body.ts';
 import { loginPathFor } from './auth.routes.ts';
 import { PAGE_HEADERS } from './layout.ts';
+import { exportRoutes } from './export.routes.ts';
+import { id } from './path-ids.ts';
+import { inboxFilter, inboxSearchParams, parseInboxParams, queryText } from './inbox-filter.ts';
 import {
   inbox,
   type LeadServices,
   leadOfParty,
-  partyWithHistory,
+  leadPage,
   rawPush,
   replayDelivery,
+  statusCounts,
   timeline,
+  userNames,
 } from './lead-data.ts';
 import { pageContext } from './page-context.ts';
 import { renderAdvisory } from './pages/advisory.page.ts';
@@ -25,9 +30,9 @@ import { renderParty } from './pages/party.page.ts';
 import { renderProflow, renderRawPush } from './pages/proflow.page.ts';
 import { renderRiskScan } from './pages/risk-scan.page.ts';
 import { type AppSession, findSession, isValidCsrf } from './session.ts';
+import { workRoutes } from './work.routes.ts';
 
 export const INBOX_PAGE_SIZE = 25;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -36,21 +41,6 @@ declare module 'fastify' {
 }
 
 type PartyParams = { Params: { partyId: string } };
-
-/** A path id that cannot be one of ours names nothing. */
-function id(value: string, name: string): string {
-  if (!UUID.test(value)) throw new NotFoundError(name);
-  return value.toLowerCase();
-}
-
-/** A query parameter given once, as text. */
-function queryText(query: unknown, name: string, maxLength: number): string | undefined {
-  const value = (query as Record<string, unknown>)[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || value.length > maxLength)
-    throw new ValidationError([{ target: name, code: 'invalid' }]);
-  return value;
-}
 
 export const pageRoutes: FastifyPluginAsync<{ database: DatabaseHandle; services: LeadServices }> = async (
   app,
@@ -73,30 +63,44 @@ export const pageRoutes: FastifyPluginAsync<{ database: DatabaseHandle; services
   const send = (reply: FastifyReply, body: string) => reply.headers(PAGE_HEADERS).send(body);
 
   app.get('/', async (request, reply) => {
-    const search = queryText(request.query, 'q', 200)?.trim() ?? '';
+    const params = parseInboxParams(request.query);
     const before = decodeCursor(queryText(request.query, 'cursor', 500));
-    const page = await inbox(services, {
-      distributionId: did(request),
-      search,
-      ...(before && { before }),
-      limit: INBOX_PAGE_SIZE,
-    });
-    const params = new URLSearchParams(search ? { q: search } : {});
-    if (page.next) params.set('cursor', encodeCursor(page.next));
+    const user = session(request).user;
+    const [page, counts, users] = await Promise.all([
+      inbox(services, {
+        ...inboxFilter(params, did(request), user.id),
+        sort: params.sort,
+        ...(before && { before }),
+        limit: INBOX_PAGE_SIZE,
+      }),
+      statusCounts(services, did(request)),
+      userNames(services, did(request)),
+    ]);
+    const next = inboxSearchParams(params);
+    if (page.next) next.set('cursor', encodeCursor(page.next));
     return send(
       reply,
       renderInbox(context(request), page, {
-        search,
-        nextHref: page.next ? `/app?${params}` : undefined,
+        params,
+        counts,
+        users,
+        nextHref: page.next ? `/app?${next}` : undefined,
         isFirstPage: before === undefined,
       }),
     );
   });
 
   app.get<PartyParams>('/parties/:partyId', async (request, reply) => {
-    const { lead, histories } = await partyWithHistory(services, did(request), id(request.params.partyId, 'party_id'));
-    return send(reply, renderParty(context(request), lead, histories));
+    const data = await leadPage(services, did(request), id(request.params.partyId, 'party_id'));
+    const saved = queryText(request.query, 'saved', 10);
+    return send(
+      reply,
+      renderParty(context(request), data, { saved: saved === 'work' || saved === 'note' ? saved : undefined }),
+    );
   });
+
+  await app.register(workRoutes, { services });
+  await app.register(exportRoutes, { services });
 
   app.get<PartyParams>('/proflow/parties/:partyId', async (request, reply) => {
     const data = await timeline(services, did(request), id(request.params.partyId, 'party_id'));

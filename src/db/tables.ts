@@ -16,7 +16,10 @@ import type {
   CoverageTable,
   ExternalRefTable,
   InsurancePolicyTable,
+  LeadChangeTable,
+  LeadNoteTable,
   LeadPushTable,
+  LeadStatusCountTable,
   LeadTable,
   PartyCallbackTable,
   PartyTable,
@@ -46,6 +49,9 @@ export interface Database {
   insurance_policies: InsurancePolicyTable;
   coverages: CoverageTable;
   lead_pushes: LeadPushTable;
+  lead_changes: LeadChangeTable;
+  lead_notes: LeadNoteTable;
+  lead_status_counts: LeadStatusCountTable;
   users: UserTable;
   sso_clients: SsoClientTable;
   oidc_payloads: OidcPayloadTable;

@@ -17,7 +17,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { Changeset } from './changeset.ts';
 import type { LeadAggregate } from './party.aggregate.ts';
-import type { LeadPushTable } from './party.table.ts';
+import type { LeadChangeTable, LeadPushTable } from './party.table.ts';
+import { searchWordsOf } from './search-words.ts';
 
 type Db = Kysely<Database>;
 type Row = readonly unknown[];
@@ -32,7 +33,10 @@ const shape = (table: string, columns: string): TableShape => ({
 
 // Inserts, in an order SQLite's immediate foreign key checks accept.
 const PARTIES = shape('parties', 'id distribution_id type data match_key version:int created_at updated_at');
-const LEADS = shape('leads', 'id distribution_id party_id origin backref source created_at updated_at');
+const LEADS = shape(
+  'leads',
+  'id distribution_id party_id origin backref source created_at updated_at status lost_reason assignee_id status_changed_at search_words',
+);
 const RISK_OBJECTS = shape(
   'risk_objects',
   'id position:int distribution_id party_id type vin current_revision_id created_at updated_at removed_at',
@@ -47,6 +51,7 @@ const COVERAGES = shape('coverages', 'id insurance_policy_id position:int risk_o
 const EXTERNAL_REFS = shape('external_refs', 'distribution_id entity_type company ref entity_id created_at');
 const CALLBACKS = shape('party_callbacks', 'party_id url created_at');
 const PUSHES = shape('lead_pushes', 'id lead_id distribution_id received_at status:int caller origin kind payload');
+const CHANGES = shape('lead_changes', 'id lead_id party_id distribution_id changed_at caller subject changes');
 const INSERT_ORDER = [
   PARTIES,
   LEADS,
@@ -58,6 +63,7 @@ const INSERT_ORDER = [
   EXTERNAL_REFS,
   CALLBACKS,
   PUSHES,
+  CHANGES,
 ];
 
 // Updates: the first column is the key.
@@ -105,11 +111,11 @@ const headUpdate = statement('party_head_update', {
   // The lead row only when the party's version check passed: one round trip for both.
   postgres:
     'with p as (update parties set data = $1, match_key = $2, updated_at = $3, version = $4 where id = $5 and version = $6 returning id) ' +
-    'update leads set origin = $7, backref = $8, source = $9, updated_at = $10 where id = $11 and exists (select 1 from p)',
+    'update leads set origin = $7, backref = $8, source = $9, updated_at = $10, search_words = $11 where id = $12 and exists (select 1 from p)',
 });
 const leadUpdate = statement('lead_head_update', {
-  sqlite: 'update leads set origin = ?1, backref = ?2, source = ?3, updated_at = ?4 where id = ?5',
-  postgres: 'update leads set origin = $1, backref = $2, source = $3, updated_at = $4 where id = $5',
+  sqlite: 'update leads set origin = ?1, backref = ?2, source = ?3, updated_at = ?4, search_words = ?5 where id = ?6',
+  postgres: 'update leads set origin = $1, backref = $2, source = $3, updated_at = $4, search_words = $5 where id = $6',
 });
 const removeRiskObjects = statement('risk_objects_remove', {
   sqlite: 'update risk_objects set removed_at = ?1, updated_at = ?1 where id in (select value from json_each(?2))',
@@ -131,6 +137,13 @@ const deleteCoverages = statement('coverages_delete', {
 /** The push log's row (docs/design.md section 2, rule 11), written with the changes. */
 export type PushLogRow = LeadPushTable;
 
+/** What a write records about itself: a push its push-log row, a PATCH its change-log row. */
+export interface ChangesetOptions {
+  readonly matchKey: string | null;
+  readonly pushLog?: PushLogRow;
+  readonly changeLog?: LeadChangeTable;
+}
+
 /**
  * Writes `changes`, which turned the stored lead into `lead`. A merged party is updated
  * only if nobody changed it since it was loaded (its version); otherwise StaleVersionError
@@ -140,7 +153,7 @@ export async function applyChangeset(
   db: Db,
   lead: LeadAggregate,
   changes: Changeset,
-  options: { matchKey: string | null; pushLog?: PushLogRow },
+  options: ChangesetOptions,
 ): Promise<void> {
   if (changes.head === 'update') await updateHead(db, lead, options.matchKey);
   // New rows go in before the updates, which may point at them (a stored policy moved to a
@@ -153,7 +166,7 @@ export async function applyChangeset(
 async function updateHead(db: Db, lead: LeadAggregate, matchKey: string | null): Promise<void> {
   const meta = (name: string) => (lead.meta[name] as string | undefined) ?? null;
   const party = [JSON.stringify(lead.fields), matchKey, lead.updated_at, lead.version, lead.partyId, lead.version - 1];
-  const leadRow = [meta('origin'), meta('backref'), meta('source'), lead.updated_at, lead.leadId];
+  const leadRow = [meta('origin'), meta('backref'), meta('source'), lead.updated_at, searchWordsOf(lead), lead.leadId];
   const postgres = dialectOf(db) === 'postgres';
   const updated = await runCount(db, headUpdate.sql[dialectOf(db)], postgres ? [...party, ...leadRow] : party);
   if (updated !== 1) throw new StaleVersionError(`party ${lead.partyId} changed concurrently`);
@@ -210,11 +223,7 @@ function policyColumns(policy: LeadAggregate['policies'][number]): Row {
 }
 
 /** The new rows of every table, in INSERT_ORDER. */
-function newRows(
-  lead: LeadAggregate,
-  changes: Changeset,
-  options: { matchKey: string | null; pushLog?: PushLogRow },
-): Row[][] {
+function newRows(lead: LeadAggregate, changes: Changeset, options: ChangesetOptions): Row[][] {
   const { distributionId: d, partyId, leadId } = lead;
   const isNew = changes.head === 'insert';
   const meta = (name: string) => (lead.meta[name] as string | undefined) ?? null;
@@ -235,7 +244,23 @@ function newRows(
         ]
       : [],
     isNew
-      ? [[leadId, d, partyId, meta('origin'), meta('backref'), meta('source'), lead.created_at, lead.updated_at]]
+      ? [
+          [
+            leadId,
+            d,
+            partyId,
+            meta('origin'),
+            meta('backref'),
+            meta('source'),
+            lead.created_at,
+            lead.updated_at,
+            lead.work.status,
+            lead.work.lostReason,
+            lead.work.assigneeId,
+            lead.work.statusChangedAt,
+            searchWordsOf(lead),
+          ],
+        ]
       : [],
     // The object names its current revision (no foreign key on that column) and the revision its object.
     changes.riskObjects.insert.map((o) => [
@@ -297,6 +322,7 @@ function newRows(
           ],
         ]
       : [],
+    options.changeLog ? [CHANGES.columns.map(([name]) => options.changeLog![name as keyof LeadChangeTable])] : [],
   ];
 }
 

@@ -16,3 +16,5 @@ export const FUEL_TYPES = [
   'OTHER',
 ] as const;
 export const RESIDENCE_TYPES = ['HOUSE', 'APARTMENT', 'STUDIO', 'OTHER'] as const;
+/** A lead's status (docs/design.md section 13): `new` on creation, then any move. */
+export const LEAD_STATUSES = ['new', 'contacted', 'quoted', 'won', 'lost'] as const;

@@ -1,5 +1,6 @@
 // A lead's entity tag (README, "Reading and updating"): answered by GET as `ETag`, checked by
 // PATCH's `If-Match`.
+import { ApiError } from '../errors.ts';
 import type { LeadAggregate } from './party.aggregate.ts';
 
 /** A strong ETag that changes with every stored change to the lead (its party's version). */
@@ -14,4 +15,10 @@ export function matchesEtag(header: string, etag: string): boolean {
     .split(',')
     .map((tag) => tag.trim())
     .includes(etag);
+}
+
+/** A write's `If-Match` (absent: no precondition): 412 when it names no longer the lead as stored. */
+export function requireIfMatch(header: string | undefined, lead: Pick<LeadAggregate, 'partyId' | 'version'>): void {
+  if (header !== undefined && !matchesEtag(header, etagOf(lead)))
+    throw new ApiError(412, 'PreconditionFailed', [{ target: 'If-Match', code: 'precondition_failed' }]);
 }

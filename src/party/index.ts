@@ -10,11 +10,14 @@ export { PartyPatchService } from './party-patch.service.ts';
 export { LeadReader } from './lead-read.service.ts';
 export { PartyReader } from './party-read.service.ts';
 export { PushLogReader } from './push-log-read.service.ts';
+export { LeadWorkService } from './lead-work.service.ts';
+export { LeadHistoryReader } from './lead-history-read.service.ts';
 
 // Its routes, registered by app.ts under /v1/api.
 export { leadPushRoutes } from './routes/lead-push.routes.ts';
 export { leadReadRoutes } from './routes/lead-read.routes.ts';
 export { partyRoutes } from './routes/party.routes.ts';
+export { leadWorkRoutes } from './routes/lead-work.routes.ts';
 
 // The lead as answers, reads and webhooks carry it (the broker app renders it), and the
 // documented example pushes (tests push them).
@@ -22,7 +25,7 @@ export type { LeadResponse } from './lead.response.ts';
 export { leadExamples } from './lead.examples.ts';
 
 // What the broker app's advisory counts premiums by.
-export { PAYMENT_INTERVALS } from './enumerations.ts';
+export { LEAD_STATUSES, PAYMENT_INTERVALS } from './enumerations.ts';
 
 // The SQL a PostgreSQL write reads its clock with, which bench/write-limits.ts measures.
 export { WRITER_CLOCK_SQL } from './change-clock.ts';

@@ -13,6 +13,8 @@ import { inboxDetails, listInboxRows, type InboxQuery } from './inbox.repository
 import { representLead } from './representation.ts';
 import { pageOf, type Position } from '../http/pagination.ts';
 import type { LeadResponse } from './lead.response.ts';
+import { countByStatus } from './lead-work.repository.ts';
+import type { LeadStatus } from './party.table.ts';
 
 export interface Page<T> {
   readonly items: T[];
@@ -49,15 +51,20 @@ export class LeadReader {
 
   /** The lead of a party (the broker app's pages are addressed by party id, as `href` is). */
   async getByParty(distributionId: string, partyId: string): Promise<LeadResponse> {
-    const lead = partyInDistribution(await loadLead(this.#database.db, partyId), distributionId);
-    return representLead(lead, this.#config);
+    return (await this.getByPartyWithEtag(distributionId, partyId)).lead;
   }
 
-  /** A page of the broker app's inbox: newest change first, searched in the database. */
+  /** The same with its ETag, for a form that changes it (If-Match). */
+  async getByPartyWithEtag(distributionId: string, partyId: string): Promise<{ lead: LeadResponse; etag: string }> {
+    const lead = partyInDistribution(await loadLead(this.#database.db, partyId), distributionId);
+    return { lead: representLead(lead, this.#config), etag: etagOf(lead) };
+  }
+
+  /** A page of the broker app's inbox, filtered and searched in the database, in the query's order. */
   async inbox(query: InboxQuery) {
     const db = this.#database.db;
     const page = pageOf(await listInboxRows(db, this.#database.dialect, query), query.limit, (row) => ({
-      at: row.updated_at,
+      at: query.sort === 'received' ? row.created_at : row.updated_at,
       id: row.lead_id,
     }));
     const { refs, pushCounts } = await inboxDetails(db, page.rows);
@@ -70,6 +77,9 @@ export class LeadReader {
         type: row.type,
         fields: JSON.parse(row.data) as Record<string, unknown>,
         origin: row.origin,
+        status: row.status,
+        lostReason: row.lost_reason,
+        assigneeId: row.assignee_id,
         refs: refs
           .filter((ref) => ref.entity_id === row.party_id)
           .map(({ company, ref }) => ({ company: company === '' ? null : company, ref })),
@@ -80,5 +90,10 @@ export class LeadReader {
       })),
       next: page.next,
     };
+  }
+
+  /** The distribution's leads per status (docs/design.md section 13), however many there are. */
+  async countsByStatus(distributionId: string): Promise<Map<LeadStatus, number>> {
+    return countByStatus(this.#database.db, distributionId);
   }
 }

@@ -11,6 +11,7 @@ import {
   PolicyPackage,
   Residence,
 } from './lead.schema.ts';
+import { LEAD_STATUSES } from './enumerations.ts';
 
 const Opt = Type.Optional;
 const NullableString = Type.Unsafe<string | null>({ type: ['string', 'null'] });
@@ -75,12 +76,35 @@ export const InsurancePolicyOut = Type.Object({
   coverages: Type.Array(CoverageOut),
 });
 
+/** docs/design.md section 13: `new` on creation, then any move a broker makes. */
+export const LeadStatus = Type.Unsafe<(typeof LEAD_STATUSES)[number]>({
+  type: 'string',
+  enum: [...LEAD_STATUSES],
+  title: 'LeadStatus',
+  description: 'Where the broker stands with the lead; a push never changes it.',
+});
+
 export const LeadResponse = Type.Object(
   {
     id: Type.String({ format: 'uuid', description: 'Lead identifier.' }),
     origin: NullableString,
     backref: NullableString,
     source: NullableString,
+    status: LeadStatus,
+    lost_reason: Type.Unsafe<string | null>({
+      type: ['string', 'null'],
+      description: 'Why the lead was lost; only with status `lost`.',
+    }),
+    assignee: Type.Unsafe<string | null>({
+      type: ['string', 'null'],
+      format: 'uuid',
+      description: 'The user id of the broker the lead is assigned to, or null.',
+    }),
+    status_changed_at: Type.String({
+      format: 'date-time',
+      description: 'When the status was last set (its creation for `new`).',
+      examples: ['2026-11-20T10:15:00.000Z'],
+    }),
     prospect: ProspectOut,
     risk_object_revisions: Type.Object({
       cars: Type.Array(CarRevisionOut),

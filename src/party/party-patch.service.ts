@@ -5,15 +5,17 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { TransactionRunner } from '../db/transaction-runner.ts';
+import { newRowId } from '../db/ids.ts';
 import { commitWrite } from '../db/write.ts';
-import { ApiError, ConflictError, ValidationError, type Problem } from '../errors.ts';
+import { ConflictError, ValidationError, type Problem } from '../errors.ts';
 import { createAjvCompilers, type Validate } from '../http/validation.ts';
 import { WebhookOutbox } from '../webhooks/webhook.outbox.ts';
 import { stampAfter, writeClock } from './change-clock.ts';
 import { applyChangeset } from './changeset.repository.ts';
 import { partyInDistribution } from './distribution-scope.ts';
-import { etagOf, matchesEtag } from './etag.ts';
+import { etagOf, requireIfMatch } from './etag.ts';
 import type { LeadResponse } from './lead.response.ts';
+import { partyChanges } from './lead-change.ts';
 import { loadLeadForUpdate } from './lead-load.repository.ts';
 import { customerMatchKey } from './match-key.ts';
 import { matchKeyConflict } from './matching.ts';
@@ -38,6 +40,8 @@ export interface PatchCommand {
   /** The body as sent: a merge patch of the party document. */
   readonly patch: unknown;
   readonly ifMatch: string | undefined;
+  /** Who: `token:<id>` or `user:<id>` (describeCaller), kept in the change log. */
+  readonly caller: string;
 }
 
 export interface PatchResult {
@@ -82,9 +86,7 @@ export class PartyPatchService {
 
   async #patchOnce(db: Kysely<Database>, command: PatchCommand): Promise<PatchResult> {
     const stored = partyInDistribution(await loadLeadForUpdate(db, command.partyId), command.distributionId);
-    if (command.ifMatch !== undefined && !matchesEtag(command.ifMatch, etagOf(stored))) {
-      throw new ApiError(412, 'PreconditionFailed', [{ target: 'If-Match', code: 'precondition_failed' }]);
-    }
+    requireIfMatch(command.ifMatch, stored);
     const subject = 'PartyPatch';
     const document = applyMergePatch(documentOf(stored), command.patch) as Document;
     const invalid = this.#validators[stored.type](document);
@@ -104,7 +106,20 @@ export class PartyPatchService {
         subject,
       });
     }
-    await applyChangeset(db, lead, changes, { matchKey });
+    await applyChangeset(db, lead, changes, {
+      matchKey,
+      // The timeline's record of the PATCH: what changed, and who changed it.
+      changeLog: {
+        id: newRowId(),
+        lead_id: lead.leadId,
+        party_id: lead.partyId,
+        distribution_id: lead.distributionId,
+        changed_at: now,
+        caller: command.caller,
+        subject: 'party',
+        changes: JSON.stringify(partyChanges(stored, lead)),
+      },
+    });
     const result = { ...this.#represent(lead), changed: true };
     await this.#outbox?.record(db, {
       type: 'party.updated',

@@ -3,7 +3,7 @@
 // new aggregate and the changeset (changeset.ts) that turns the stored one into it, and
 // representation.ts renders it. JSON documents (a prospect's fields, a car's data) are
 // stored as sent, so they stay plain JSON objects here.
-import type { PartyType, RiskObjectType } from './party.table.ts';
+import type { LeadStatus, PartyType, RiskObjectType } from './party.table.ts';
 
 /** A JSON object as the client sent it (field values already checked by the schema). */
 export type Document = Readonly<Record<string, unknown>>;
@@ -57,6 +57,16 @@ export interface InsurancePolicy {
   readonly updated_at: string;
 }
 
+/** The broker's work on the lead (docs/design.md section 13): no push ever changes it. */
+export interface LeadWork {
+  readonly status: LeadStatus;
+  /** Only while the status is `lost`. */
+  readonly lostReason: string | null;
+  /** A user of the distribution, or null. */
+  readonly assigneeId: string | null;
+  readonly statusChangedAt: string;
+}
+
 export interface LeadAggregate {
   readonly leadId: string;
   readonly partyId: string;
@@ -74,6 +84,7 @@ export interface LeadAggregate {
   readonly riskObjects: readonly RiskObject[];
   readonly packages: readonly PolicyPackage[];
   readonly policies: readonly InsurancePolicy[];
+  readonly work: LeadWork;
   readonly created_at: string;
   readonly updated_at: string;
 }

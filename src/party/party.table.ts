@@ -1,3 +1,5 @@
+import type { LEAD_STATUSES } from './enumerations.ts';
+
 // Row types of the lead aggregate. JSON documents are stored as text so one set of
 // migrations serves SQLite and PostgreSQL alike; timestamps are ISO 8601 UTC text, which
 // sorts correctly as text on both.
@@ -29,6 +31,50 @@ export interface LeadTable {
   source: string | null;
   created_at: string;
   updated_at: string;
+  /** The broker's work (docs/design.md section 13): never changed by a push. */
+  status: LeadStatus;
+  /** Only with status `lost`. */
+  lost_reason: string | null;
+  /** A user of the distribution, or null. */
+  assignee_id: string | null;
+  status_changed_at: string | null;
+  /** Folded words the inbox searches (search-words.ts), indexed by FTS5 or GIN. */
+  search_words: string;
+}
+
+export type LeadStatus = (typeof LEAD_STATUSES)[number];
+
+/** One PATCH of a lead or its party: what changed and by whom (the timeline shows it). */
+export interface LeadChangeTable {
+  id: string;
+  lead_id: string;
+  party_id: string;
+  distribution_id: string;
+  changed_at: string;
+  /** `token:<id>` or `user:<id>`, as the push log names its caller. */
+  caller: string;
+  subject: 'lead' | 'party';
+  /** JSON array of FieldChange (lead-change.ts). */
+  changes: string;
+}
+
+/** A broker's note on a lead. */
+export interface LeadNoteTable {
+  id: string;
+  lead_id: string;
+  party_id: string;
+  distribution_id: string;
+  author_id: string;
+  body: string;
+  created_at: string;
+}
+
+/** Leads per status of a distribution, kept by triggers; a count is the sum of its shards. */
+export interface LeadStatusCountTable {
+  distribution_id: string;
+  status: LeadStatus;
+  shard: number;
+  leads: number;
 }
 
 export interface ExternalRefTable {

@@ -5,7 +5,7 @@ import type { DatabaseHandle } from '../db/database.ts';
 import { NotFoundError } from '../errors.ts';
 import { pageOf, type Position } from '../http/pagination.ts';
 import { findLeadParty } from './lead-read.repository.ts';
-import { findPushRow, listPushRows } from './push-log.repository.ts';
+import { findLatestPushRow, findPushRow, listPushRows } from './push-log.repository.ts';
 
 export class PushLogReader {
   readonly #database: DatabaseHandle;
@@ -44,5 +44,13 @@ export class PushLogReader {
     const row = await findPushRow(db, leadId, pushId);
     if (!row) throw new NotFoundError('push_id');
     return { ...row, status: Number(row.status) };
+  }
+
+  /** The lead's newest push, undefined when none is kept. */
+  async latest(distributionId: string, leadId: string) {
+    const db = this.#database.db;
+    if ((await findLeadParty(db, distributionId, leadId)) === undefined) throw new NotFoundError('lead_id');
+    const row = await findLatestPushRow(db, leadId);
+    return row && { ...row, status: Number(row.status) };
   }
 }

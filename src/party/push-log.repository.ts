@@ -34,3 +34,15 @@ export async function findPushRow(db: Db, leadId: string, pushId: string) {
     .where('id', '=', pushId)
     .executeTakeFirst();
 }
+
+/** The newest push of a lead (the broker app shows its sender fields together). */
+export async function findLatestPushRow(db: Db, leadId: string) {
+  return db
+    .selectFrom('lead_pushes')
+    .select(['id', 'received_at', 'status', 'caller', 'origin', 'kind', 'payload'])
+    .where('lead_id', '=', leadId)
+    .orderBy('received_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}

@@ -25,6 +25,10 @@ export function representLead(lead: LeadAggregate, config: Links): LeadResponse 
     origin: (lead.meta.origin as string | undefined) ?? null,
     backref: (lead.meta.backref as string | undefined) ?? null,
     source: (lead.meta.source as string | undefined) ?? null,
+    status: lead.work.status,
+    lost_reason: lead.work.lostReason,
+    assignee: lead.work.assigneeId,
+    status_changed_at: lead.work.statusChangedAt,
     prospect: {
       ...lead.fields,
       id: lead.partyId,

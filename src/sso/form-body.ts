@@ -6,10 +6,10 @@ import { isStorableText } from '../http/storable-text.ts';
 
 export type FormBody = Record<string, string | undefined>;
 
-export function acceptFormBodies(app: FastifyInstance): void {
+export function acceptFormBodies(app: FastifyInstance, { bodyLimit = 16 * 1024 } = {}): void {
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
-    { parseAs: 'string', bodyLimit: 16 * 1024 },
+    { parseAs: 'string', bodyLimit },
     (_request, body, done) => {
       const form = Object.fromEntries(new URLSearchParams(body as string));
       // The JSON bodies' rule (storable-text.ts): a NUL or lone surrogate is refused, not looked up.

@@ -31,6 +31,7 @@ const SEED = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED)
 let server: TestServer;
 let tenant: Tenant;
 let partyPath: string;
+let leadPath: string;
 
 interface Figures {
   tried: number;
@@ -47,6 +48,7 @@ beforeAll(async () => {
   const seeded = await pushLead(server, tenant, 'customers', leadExamples.CUSTOMER);
   expect(seeded.status).toBe(201);
   partyPath = `/v1/api/distributions/${tenant.distributionId}/parties/${seeded.body.party_id}`;
+  leadPath = `/v1/api/distributions/${tenant.distributionId}/leads/${seeded.body.id}`;
 });
 afterAll(async () => {
   if (LONG_RUN) console.log(JSON.stringify({ dialect, runs: RUNS, seed: SEED ?? null, figures }, null, 1));
@@ -150,6 +152,14 @@ const OPERATIONS: readonly Operation[] = [
     base: PATCH_BASE,
     method: 'PATCH',
     path: () => partyPath,
+    contentType: 'application/merge-patch+json',
+  },
+  {
+    // The broker's work (docs/design.md section 13).
+    name: 'patch lead',
+    base: { status: 'lost', lost_reason: 'Chose another insurer', assignee: null } as Json,
+    method: 'PATCH',
+    path: () => leadPath,
     contentType: 'application/merge-patch+json',
   },
 ];

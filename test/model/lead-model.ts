@@ -46,6 +46,13 @@ export interface ModelParty {
   objects: ModelObject[];
   packages: ModelPackage[];
   policies: ModelPolicy[];
+  /** The broker's work (docs/design.md section 13): set by lead PATCHes only, never by a push. */
+  work: ModelWork;
+}
+export interface ModelWork {
+  status: string;
+  lost_reason: string | null;
+  assignee: string | null;
 }
 
 /** What the model says a request answers, and the parties after it (unchanged when refused). */
@@ -177,6 +184,7 @@ export function push(parties: readonly ModelParty[], kind: Kind, body: PushBody)
           objects: [],
           packages: [],
           policies: [],
+          work: { status: 'new', lost_reason: null, assignee: null },
         };
   const others = next.filter((other) => other !== party);
 
@@ -426,4 +434,33 @@ function mergePatch(target: unknown, change: unknown): unknown {
     else result[key] = mergePatch(result[key], value);
   }
   return result;
+}
+
+const STATUSES = ['new', 'contacted', 'quoted', 'won', 'lost'];
+
+/**
+ * A lead PATCH (docs/design.md section 13): a merge patch of status, lost_reason and
+ * assignee. A status outside the list, a lost reason on a lead that is not lost, or an
+ * assignee (other than the one it has) who is not a user of the distribution: 422. Leaving
+ * `lost` drops the reason.
+ */
+export function leadPatch(
+  parties: readonly ModelParty[],
+  target: ModelParty,
+  body: Json,
+  users: ReadonlySet<string>,
+): Outcome {
+  const refused = (status: number): Outcome => ({ status, parties: [...parties] });
+  if ('status' in body && !STATUSES.includes(body.status as string)) return refused(422);
+  const work = target.work;
+  const status = (body.status as string | undefined) ?? work.status;
+  const reason =
+    body.lost_reason !== undefined ? (body.lost_reason as string | null) : status === 'lost' ? work.lost_reason : null;
+  if (reason !== null && status !== 'lost') return refused(422);
+  const assignee = body.assignee !== undefined ? (body.assignee as string | null) : work.assignee;
+  if (assignee !== null && assignee !== work.assignee && !users.has(assignee)) return refused(422);
+  const next = clone(parties);
+  const party = next[parties.indexOf(target)]!;
+  party.work = { status, lost_reason: reason, assignee };
+  return { status: 200, parties: next, party };
 }

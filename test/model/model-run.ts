@@ -8,8 +8,11 @@ import { expect } from 'vitest';
 import { callApi, type ApiReply } from '../support/api-client.ts';
 import { countRows, pushLead } from '../support/lead-client.ts';
 import { createTenant, type Tenant, type TestServer } from '../support/test-server.ts';
-import { patch, push, type Kind, type ModelParty, type Outcome } from './lead-model.ts';
+import { leadPatch, patch, push, type Kind, type ModelParty, type Outcome } from './lead-model.ts';
 import type { CarListing, Request } from './requests.ts';
+import { createUser } from '../../src/sso/user.service.ts';
+import { insertDistribution } from '../../src/distributions/distribution.repository.ts';
+import { PASSWORD } from '../support/sso.ts';
 
 type Json = Record<string, unknown>;
 const SCOPES = ['leads:write', 'leads:read', 'parties:read', 'parties:update'];
@@ -22,6 +25,8 @@ export interface Run {
   parties: ModelParty[];
   /** The requests sent so far, for a failure's message. */
   readonly log: string[];
+  /** `{user0}` -> a user id, made on first use (a lead PATCH's assignees). */
+  readonly users: Map<string, string>;
 }
 
 /** How often each request kind got each status, over every run of this process: what the sequences exercised. */
@@ -44,6 +49,7 @@ export async function startRun(server: TestServer): Promise<Run> {
     symbols: new Map(),
     parties: [],
     log: [],
+    users: new Map(),
   };
 }
 
@@ -56,6 +62,7 @@ export async function replaySequence(server: TestServer, requests: readonly Requ
 export async function step(run: Run, request: Request): Promise<void> {
   if (request.op === 'push') await single(run, request);
   else if (request.op === 'patch') await partyPatch(run, request);
+  else if (request.op === 'leadPatch') await leadWorkPatch(run, request);
   else await concurrentPair(run, request.first, request.second);
   await compareStored(run);
 }
@@ -100,6 +107,45 @@ async function partyPatch(run: Run, request: Request & { op: 'patch' }): Promise
   );
   run.log.push(`patch party ${request.party} ${JSON.stringify(body)} -> ${reply.status}`);
   count(`patch ${reply.status}${reasonOf(reply)}`);
+  await checkAnswer(run, reply, expected.status, before);
+  if (expected.status < 400) run.parties = expected.parties;
+}
+
+let userCount = 0;
+
+/** The user a symbol names: of the run's distribution, of another one, or nobody's id. */
+async function userOf(run: Run, symbol: string): Promise<string> {
+  const known = run.users.get(symbol);
+  if (known !== undefined) return known;
+  let id: string = randomUUID();
+  if (symbol !== '{nobody}') {
+    const db = run.server.database.handle.db;
+    const distributionId =
+      symbol === '{stranger}' ? (await insertDistribution(db, 'Another distribution')).id : run.tenant.distributionId;
+    const username = `model-${process.pid}-${++userCount}`;
+    id = (await createUser(db, { distributionId, email: `${username}@example.be`, username, password: PASSWORD })).id;
+  }
+  run.users.set(symbol, id);
+  return id;
+}
+
+async function leadWorkPatch(run: Run, request: Request & { op: 'leadPatch' }): Promise<void> {
+  const target = run.parties[request.party];
+  if (target === undefined) return;
+  const body: Json = { ...request.body };
+  if (typeof body.assignee === 'string') body.assignee = await userOf(run, body.assignee);
+  const own = new Set(['{user0}', '{user1}'].flatMap((symbol) => run.users.get(symbol) ?? []));
+  const expected = leadPatch(run.parties, target, body, own);
+  const before = expected.status >= 400 ? await countRows(run.server) : undefined;
+  const reply = await callApi(
+    run.server,
+    run.tenant,
+    'PATCH',
+    `/distributions/${run.tenant.distributionId}/leads/${target.leadId}`,
+    { body },
+  );
+  run.log.push(`patch lead ${request.party} ${JSON.stringify(body)} -> ${reply.status}`);
+  count(`leadPatch ${reply.status}${reasonOf(reply)}`);
   await checkAnswer(run, reply, expected.status, before);
   if (expected.status < 400) run.parties = expected.parties;
 }
@@ -285,6 +331,7 @@ function shapeOfServer(lead: any): unknown {
     kind: lead.prospect.type,
     meta: nonNull({ origin: lead.origin, backref: lead.backref, source: lead.source }),
     fields: without(lead.prospect, ['id', 'type', 'external_refs', 'callbacks']),
+    work: { status: lead.status, lost_reason: lead.lost_reason, assignee: lead.assignee },
     refs: lead.prospect.external_refs.map((r: Json) => ({ company: r.company ?? '', ref: r.ref })),
     callbacks: lead.prospect.callbacks,
     cars: revisions(lead.risk_object_revisions.cars),
@@ -312,6 +359,7 @@ function shapeOfModel(party: ModelParty): unknown {
     kind: party.kind,
     meta: party.meta,
     fields: party.fields,
+    work: party.work,
     refs: party.refs,
     callbacks: party.callbacks,
     cars: revisions('CAR'),

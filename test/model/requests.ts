@@ -10,7 +10,14 @@ type Json = Record<string, unknown>;
 export type Request =
   | { readonly op: 'push'; readonly kind: 'customers' | 'companies'; readonly body: Json }
   | { readonly op: 'patch'; readonly party: number; readonly fields: Json; readonly cars?: CarListing[] }
-  | { readonly op: 'pair'; readonly first: Request & { op: 'push' }; readonly second: Request & { op: 'push' } };
+  | { readonly op: 'pair'; readonly first: Request & { op: 'push' }; readonly second: Request & { op: 'push' } }
+  | { readonly op: 'leadPatch'; readonly party: number; readonly body: Json };
+
+/**
+ * Who a lead PATCH assigns: `{user0}`, `{user1}` users of the run's distribution,
+ * `{stranger}` a user of another one, `{nobody}` an id no user has.
+ */
+export const ASSIGNEES = ['{user0}', '{user1}', '{stranger}', '{nobody}'] as const;
 
 /** A car of a PATCH's new list: the party's n-th current car with changes, or a new one. */
 export type CarListing = { readonly keep: number; readonly set: Json } | { readonly add: Json };
@@ -316,8 +323,20 @@ const pair = fc
   .tuple(anyPush, fc.boolean(), anyPush)
   .map(([first, same, other]): Request => ({ op: 'pair', first, second: same ? first : other }));
 
+/** The broker's work (docs/design.md section 13): statuses (and one that is none), reasons, assignees. */
+const leadPatch = fc.record({
+  op: fc.constant('leadPatch' as const),
+  party: fc.nat(PARTY_SYMBOLS - 1),
+  body: record({
+    status: maybe(fc.constantFrom('new', 'contacted', 'quoted', 'won', 'lost', 'lost', 'closed')),
+    lost_reason: rarely(orNull(fc.constantFrom('Too expensive', 'Chose another insurer'))),
+    assignee: rarely(orNull(fc.constantFrom(...ASSIGNEES))),
+  }),
+});
+
 export const anyRequest: fc.Arbitrary<Request> = fc.oneof(
   { weight: 8, arbitrary: anyPush },
   { weight: 2, arbitrary: partyPatch },
   { weight: 1, arbitrary: pair },
+  { weight: 2, arbitrary: leadPatch },
 );

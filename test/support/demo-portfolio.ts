@@ -142,3 +142,71 @@ export const SIMPLE_LEADS = [
   },
   { origin: 'website', prospect: { first_name: 'Lukas', last_name: 'Schmitz', language: 'de' } },
 ];
+
+/**
+ * The figures a broker found wrong (docs/design.md section 13): one car worth 22,000 insured
+ * by two coverages, a package whose premium (899.40 a year) is not the sum of its policies
+ * (627.30 + 281.25 = 908.55), and a policy priced only by a coverage of 120.25 a month.
+ */
+export function insuredCarLead(options: { ref?: string } = {}) {
+  const car = randomUUID();
+  const family = randomUUID();
+  return {
+    origin: 'acme-crm',
+    source: 'website-quote-form',
+    backref: 'https://crm.example.com/contacts/5120',
+    prospect: {
+      first_name: 'Wout',
+      last_name: 'Maes',
+      email: 'wout.maes@example.be',
+      telephonenr: '+32 3 456 78 90',
+      address: { street: 'Meir', housenr: '1', zipcode: '2000', city: 'Antwerpen' },
+      external_refs: [{ external_ref: options.ref ?? 'CRM-5120', external_ref_company: 'acme' }],
+      risk_objects: { cars: [{ id: car, vin: 'WBA3A5C50CF256651', brand: 'BMW', model: '320d', value: '22000' }] },
+      policy_packages: [
+        {
+          id: family,
+          name: 'Gezinspakket',
+          insurance_company: 'AG Insurance',
+          premium: '899.40',
+          payment_interval: 'ANNUAL',
+        },
+      ],
+      insurance_policies: [
+        {
+          name: 'Auto',
+          policy_nr: 'AG-1',
+          type: 'ACTIVE',
+          insurance_company: 'AG Insurance',
+          policy_package_id: family,
+          coverages: [
+            { name: 'BA', risk_object_id: car, insured_value: 22000, premium: '312.30', payment_interval: 'ANNUAL' },
+            {
+              name: 'Omnium',
+              risk_object_id: car,
+              insured_value: 22000,
+              premium: '26.25',
+              payment_interval: 'MONTHLY',
+            },
+          ],
+        },
+        {
+          name: 'Woning',
+          policy_nr: 'AG-2',
+          type: 'ACTIVE',
+          insurance_company: 'AG Insurance',
+          policy_package_id: family,
+          premium: '281.25',
+          payment_interval: 'ANNUAL',
+        },
+        {
+          name: 'Rechtsbijstand',
+          policy_nr: 'DAS-9',
+          type: 'ACTIVE',
+          insurance_company: 'DAS',
+          coverages: [{ name: 'Juridische bijstand', premium: '120.25', payment_interval: 'MONTHLY' }],
+        },
+      ],
+    },
+  };
+}

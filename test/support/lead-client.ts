@@ -31,6 +31,8 @@ export async function countRows(server: TestServer): Promise<Record<string, numb
     'coverages',
     'lead_pushes',
     'party_callbacks',
+    'lead_changes',
+    'lead_notes',
   ] as const;
   const counts: Record<string, number> = {};
   for (const table of tables) {

@@ -7,6 +7,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { requireScope } from '../../auth/authorize.ts';
+import { describeCaller } from '../../auth/caller.ts';
 import { NotFoundError } from '../../errors.ts';
 import { ErrorBody } from '../../http/error-body.schema.ts';
 import type { PartyPatchService } from '../party-patch.service.ts';
@@ -123,6 +124,7 @@ export const partyRoutes: FastifyPluginAsync<PartyRoutesOptions> = async (fastif
         partyId: request.params.party_id,
         patch: request.body,
         ifMatch: request.headers['if-match'],
+        caller: describeCaller(request.caller!),
       });
       return reply.header('etag', result.etag).send(result.party);
     },
