@@ -21,6 +21,8 @@ import { registerOpenApi } from './ops/openapi.ts';
 import { registerOperationalRoutes } from './ops/operational.routes.ts';
 import { createTransactionRunner } from './db/transaction-runner.ts';
 import {
+  LeadBatchService,
+  leadBatchRoutes,
   LeadHistoryReader,
   LeadReader,
   leadPushRoutes,
@@ -115,6 +117,18 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   const outbox = new WebhookOutbox();
   const leadPush = new LeadPushService({ database, config, transactions, outbox });
   await app.register(leadPushRoutes, { prefix: '/v1/api', leadPush, validation: compilers });
+  const leadBatch = new LeadBatchService({
+    leadPush,
+    compileBody: compilers.compileBody,
+    orderedWriter: database.dialect === 'sqlite',
+    onPushed: (result) => app.metrics.leadsPushed.inc({ outcome: result.created ? 'created' : 'merged' }),
+  });
+  await app.register(leadBatchRoutes, {
+    prefix: '/v1/api',
+    leadBatch,
+    validation: compilers,
+    bodyLimit: config.batchBodyLimit,
+  });
   const leads = new LeadReader({ database, config });
   const pushLog = new PushLogReader({ database });
   const parties = new PartyReader({ database, config });
