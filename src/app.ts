@@ -12,6 +12,7 @@ import { registerJsonBodyParser } from './http/json-body.ts';
 import { originForm } from './http/request-target.ts';
 import { registerParameterChecks } from './http/request-parameters.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
+import { registerIdempotency } from './idempotency/idempotency.plugin.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
 import { registerUnreadBodyDiscard } from './http/unread-body.ts';
 import { registerProtocolRefusals } from './http/protocol-refusals.ts';
@@ -110,6 +111,8 @@ export async function buildApp({ config, database, logger = false }: AppDependen
 
   // Before the routes: it hooks every route added after it (rate-limit.ts).
   await registerRateLimit(app, config);
+  // Before the routes too: it hooks every write route under /v1/api/ added after it.
+  registerIdempotency(app, { config, database });
 
   // One runner for every write, so SQLite's group commit covers pushes and updates alike.
   const transactions = createTransactionRunner(database);
