@@ -58,18 +58,28 @@ export interface WrittenAnswer {
  * transaction) when the request claimed a key, and returns a function to call once that
  * transaction has committed; undefined when there is no key.
  */
-export function keepAnswerInWrite(
-  request: FastifyRequest,
-): { keep(db: Kysely<Database>, answer: WrittenAnswer): Promise<void>; committed(): void } | undefined {
+export function keepAnswerInWrite(request: FastifyRequest):
+  | {
+      /** `partyIds`: the parties the answer shows, when the route knows them (else read from the answer). */
+      keep(db: Kysely<Database>, answer: WrittenAnswer, partyIds?: readonly string[]): Promise<void>;
+      committed(): void;
+    }
+  | undefined {
   const claim = request.idempotencyClaim;
   if (claim === undefined) return undefined;
   return {
-    keep: (db, answer) =>
-      storeAnswer(db, claim.id, {
+    keep: (db, answer, partyIds) => {
+      const distributionId = distributionOf(request);
+      const parties =
+        partyIds === undefined || distributionId === undefined
+          ? partiesOf(request, answer.body)
+          : partyIds.map((partyId) => ({ distributionId, partyId }));
+      return storeAnswer(db, claim.id, {
         ...answer,
         expiresAt: new Date(Date.now() + claim.ttlMs).toISOString(),
-        parties: partiesOf(request, answer.body),
-      }),
+        parties,
+      });
+    },
     committed: () => {
       claim.keptByWrite = true;
     },

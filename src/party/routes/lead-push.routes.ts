@@ -105,7 +105,7 @@ export const leadPushRoutes: FastifyPluginAsync<LeadPushRoutesOptions> = async (
           ...(idempotent && {
             withinTransaction: async (db, pushed) => {
               answer = serialisedAnswer(reply, pushed);
-              await idempotent.keep(db, answer);
+              await idempotent.keep(db, answer, [pushed.lead.party_id]);
             },
           }),
         });
