@@ -18,7 +18,7 @@ import type { Config } from '../config.ts';
 import type { Database, DatabaseHandle } from '../db/database.ts';
 import { ApiError, ValidationError } from '../errors.ts';
 import { rateLimitKey } from '../http/rate-limit.ts';
-import { claimKey, purgeExpiredKeys, releaseClaim, storeAnswer } from './idempotency.repository.ts';
+import { claimKey, findLiveKey, purgeExpiredKeys, releaseClaim, storeAnswer } from './idempotency.repository.ts';
 
 /** How long a running request holds its key: far past any request's run, short enough that a crash does not block a retry for long. */
 export const IDEMPOTENCY_LEASE_MS = 60_000;
@@ -89,10 +89,16 @@ export function keepAnswerInWrite(request: FastifyRequest):
 export interface IdempotencyOptions {
   readonly config: Pick<Config, 'idempotencyTtlMs'>;
   readonly database: DatabaseHandle;
+  /**
+   * Runs the key's writes (claim, answer, release). On SQLite the app's transaction runner,
+   * so they share the group commits of the writes around them instead of committing one by
+   * one between them; on PostgreSQL the database itself, each statement its own commit.
+   */
+  readonly write: <T>(work: (db: Kysely<Database>) => Promise<T>) => Promise<T>;
 }
 
 /** Must run before the routes it covers are registered (an onRoute hook). */
-export function registerIdempotency(app: FastifyInstance, { config, database }: IdempotencyOptions): void {
+export function registerIdempotency(app: FastifyInstance, { config, database, write }: IdempotencyOptions): void {
   const { db } = database;
   const claim = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     const key = request.headers['idempotency-key'];
@@ -104,13 +110,15 @@ export function registerIdempotency(app: FastifyInstance, { config, database }: 
     if (request.validationError || !request.caller) return undefined;
     const path = request.url.split('?')[0]!;
     const now = Date.now();
-    const outcome = await claimKey(db, {
+    const claim = {
       lookup: sha256(`${rateLimitKey(request.caller)}\n${request.method}\n${path}\n${key}`),
       fingerprint: sha256(`${request.method}\n${request.url}\n${request.rawBody ?? ''}`),
       distributionId: distributionOf(request) ?? null,
       now: new Date(now).toISOString(),
       leaseUntil: new Date(now + IDEMPOTENCY_LEASE_MS).toISOString(),
-    });
+    };
+    // A replay (or a refusal) is decided by one read; only a free key is written.
+    const outcome = (await findLiveKey(db, claim)) ?? (await write((trx) => claimKey(trx, claim)));
     switch (outcome.kind) {
       case 'claimed':
         request.idempotencyClaim = { id: outcome.id, ttlMs: config.idempotencyTtlMs, keptByWrite: false };
@@ -146,15 +154,17 @@ export function registerIdempotency(app: FastifyInstance, { config, database }: 
       typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
     try {
       if (status >= 200 && status < 300 && body !== undefined) {
-        await storeAnswer(db, id, {
-          status,
-          headers: keptHeaders(reply),
-          body,
-          expiresAt: new Date(Date.now() + claim.ttlMs).toISOString(),
-          parties: partiesOf(request, body),
-        });
+        await write((trx) =>
+          storeAnswer(trx, id, {
+            status,
+            headers: keptHeaders(reply),
+            body,
+            expiresAt: new Date(Date.now() + claim.ttlMs).toISOString(),
+            parties: partiesOf(request, body),
+          }),
+        );
       } else {
-        await releaseClaim(db, id);
+        await write((trx) => releaseClaim(trx, id));
       }
     } catch (error) {
       // The write itself stands; only its replay is lost (the claim's lease frees the key).

@@ -48,6 +48,29 @@ export type ClaimOutcome =
   | { readonly kind: 'reused' }
   | { readonly kind: 'stored'; readonly row: IdempotencyKeyTable };
 
+const selectKey = statement('idempotency_key', {
+  sqlite: 'select * from idempotency_keys where lookup = ?1',
+  postgres: 'select * from idempotency_keys where lookup = $1',
+});
+
+/**
+ * What a live row of the key says (another request runs, or its answer is kept), without
+ * writing; undefined when the key is free (absent or expired) and must be claimed. A replay
+ * takes only this read.
+ */
+export async function findLiveKey(
+  db: Kysely<Database>,
+  request: Pick<ClaimRequest, 'lookup' | 'fingerprint' | 'now'>,
+): Promise<Exclude<ClaimOutcome, { kind: 'claimed' }> | undefined> {
+  const [row] = await run<IdempotencyKeyTable>(db, selectKey, [request.lookup]);
+  return row === undefined || row.expires_at <= request.now ? undefined : liveOutcome(row, request.fingerprint);
+}
+
+function liveOutcome(row: IdempotencyKeyTable, fingerprint: string): Exclude<ClaimOutcome, { kind: 'claimed' }> {
+  if (row.state === 'running') return { kind: 'running' };
+  return row.fingerprint === fingerprint ? { kind: 'stored', row } : { kind: 'reused' };
+}
+
 /** Takes the key for this request, or says why not: another one runs, or holds an answer. */
 export async function claimKey(db: Kysely<Database>, request: ClaimRequest): Promise<ClaimOutcome> {
   // A row deleted or taken between two of these statements sends us round again; each
@@ -63,16 +86,9 @@ export async function claimKey(db: Kysely<Database>, request: ClaimRequest): Pro
       request.leaseUntil,
     ]);
     if (inserted) return { kind: 'claimed', id };
-    const row = await db
-      .selectFrom('idempotency_keys')
-      .selectAll()
-      .where('lookup', '=', request.lookup)
-      .executeTakeFirst();
+    const [row] = await run<IdempotencyKeyTable>(db, selectKey, [request.lookup]);
     if (!row) continue;
-    if (row.expires_at > request.now) {
-      if (row.state === 'running') return { kind: 'running' };
-      return row.fingerprint === request.fingerprint ? { kind: 'stored', row } : { kind: 'reused' };
-    }
+    if (row.expires_at > request.now) return liveOutcome(row, request.fingerprint);
     // Expired (an answer past its TTL, or the claim of a process that died): taken over,
     // unless someone else took it first.
     const taken = await db
