@@ -118,6 +118,7 @@ export async function buildApp({ config, database, logger = false }: AppDependen
     config,
     database,
     write: database.dialect === 'sqlite' ? (work) => transactions.run(work) : (work) => work(database.db),
+    claimInWrite: database.dialect === 'sqlite',
   });
 
   // Pushes and party updates write their webhook events here, in their own transaction.

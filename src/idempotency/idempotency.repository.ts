@@ -48,6 +48,48 @@ export type ClaimOutcome =
   | { readonly kind: 'reused' }
   | { readonly kind: 'stored'; readonly row: IdempotencyKeyTable };
 
+// A key's first row written with its answer, in the write's transaction (idempotent-write.ts):
+// takes over an expired row, keeping its id; a live one stays, and nothing is returned.
+const insertDone = statement('idempotency_done', {
+  sqlite:
+    "insert into idempotency_keys (id, lookup, distribution_id, fingerprint, state, status, headers, body, created_at, expires_at) values (?1, ?2, ?3, ?4, 'done', ?5, ?6, ?7, ?8, ?9) " +
+    "on conflict (lookup) do update set distribution_id = excluded.distribution_id, fingerprint = excluded.fingerprint, state = 'done', status = excluded.status, headers = excluded.headers, body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at " +
+    'where idempotency_keys.expires_at <= excluded.created_at returning id',
+  postgres:
+    "insert into idempotency_keys (id, lookup, distribution_id, fingerprint, state, status, headers, body, created_at, expires_at) values ($1, $2, $3, $4, 'done', $5, $6, $7, $8, $9) " +
+    "on conflict (lookup) do update set distribution_id = excluded.distribution_id, fingerprint = excluded.fingerprint, state = 'done', status = excluded.status, headers = excluded.headers, body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at " +
+    'where idempotency_keys.expires_at <= excluded.created_at returning id',
+});
+const deleteKeyParties = statement('idempotency_parties_clear', {
+  sqlite: 'delete from idempotency_key_parties where key_id = ?1',
+  postgres: 'delete from idempotency_key_parties where key_id = $1',
+});
+
+/** Writes a free key's row with its answer; false when a live row holds the key. */
+export async function insertAnswer(
+  db: Kysely<Database>,
+  key: Pick<ClaimRequest, 'lookup' | 'fingerprint' | 'distributionId' | 'now'>,
+  answer: StoredAnswer,
+): Promise<boolean> {
+  const id = newRowId();
+  const [row] = await run<{ id: string }>(db, insertDone, [
+    id,
+    key.lookup,
+    key.distributionId,
+    key.fingerprint,
+    answer.status,
+    JSON.stringify(answer.headers),
+    answer.body,
+    key.now,
+    answer.expiresAt,
+  ]);
+  if (row === undefined) return false;
+  // An expired row taken over: its old parties go.
+  if (row.id !== id) await run(db, deleteKeyParties, [row.id]);
+  await insertPartiesOf(db, row.id, answer);
+  return true;
+}
+
 const selectKey = statement('idempotency_key', {
   sqlite: 'select * from idempotency_keys where lookup = ?1',
   postgres: 'select * from idempotency_keys where lookup = $1',
@@ -133,6 +175,10 @@ export async function storeAnswer(db: Kysely<Database>, id: string, answer: Stor
     answer.body,
     answer.expiresAt,
   ]);
+  await insertPartiesOf(db, id, answer);
+}
+
+async function insertPartiesOf(db: Kysely<Database>, id: string, answer: StoredAnswer): Promise<void> {
   // One distribution per answer: the path's.
   const distributionId = answer.parties[0]?.distributionId;
   if (distributionId === undefined) return;
