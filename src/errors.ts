@@ -40,6 +40,7 @@ export type MessageCode =
   | 'owned_elsewhere' // a client-chosen id already belongs to another party
   | 'invalid_json'
   | 'unauthenticated'
+  | 'api_token_scheme' // an API token (li_…) sent under a scheme other than apikey
   | 'forbidden_scope' // params.scope
   | 'forbidden_distribution'
   | 'not_found'
@@ -134,8 +135,8 @@ export class ValidationError extends ApiError {
 }
 
 export class UnauthenticatedError extends ApiError {
-  constructor(target = 'Authorization') {
-    super(401, 'Unauthenticated', [{ target, code: 'unauthenticated' }], {
+  constructor(target = 'Authorization', code: 'unauthenticated' | 'api_token_scheme' = 'unauthenticated') {
+    super(401, 'Unauthenticated', [{ target, code }], {
       headers: { 'www-authenticate': 'apikey, Bearer realm="lead-intake"' },
     });
   }

@@ -48,6 +48,8 @@ export const de: Catalogue = {
   owned_elsewhere: "Fehler für '{field}'. Der angegebene Wert gehört bereits zu einer anderen Partei.",
   invalid_json: 'Der Inhalt der Anfrage ist kein gültiges JSON.',
   unauthenticated: 'Die Anmeldedaten fehlen oder sind ungültig.',
+  api_token_scheme:
+    "Die Anmeldedaten sind ungültig: API-Tokens (li_…) werden mit dem Schema apikey gesendet, als 'Authorization: apikey li_…'.",
   forbidden_scope: "Die Anmeldedaten gewähren den Scope '{scope}' nicht.",
   forbidden_distribution: 'Die Anmeldedaten gewähren keinen Zugriff auf diese Distribution.',
   not_found: 'Die angeforderte Ressource wurde nicht gefunden.',

@@ -47,6 +47,8 @@ export const en: Catalogue = {
   owned_elsewhere: "Error for '{field}'. The specified value already belongs to another party.",
   invalid_json: 'The request body is not valid JSON.',
   unauthenticated: 'The credentials are missing or not valid.',
+  api_token_scheme:
+    "The credentials are not valid: API tokens (li_…) are sent with the apikey scheme, as 'Authorization: apikey li_…'.",
   forbidden_scope: "The credentials do not grant the scope '{scope}'.",
   forbidden_distribution: 'The credentials do not give access to this distribution.',
   not_found: 'The requested resource was not found.',

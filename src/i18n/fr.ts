@@ -50,6 +50,8 @@ export const fr: Catalogue = {
   owned_elsewhere: "Erreur pour '{field}'. La valeur spécifiée appartient déjà à une autre partie.",
   invalid_json: "Le corps de la requête n'est pas du JSON valide.",
   unauthenticated: 'Les identifiants sont manquants ou non valides.',
+  api_token_scheme:
+    "Les identifiants ne sont pas valides : les jetons d'API (li_…) s'envoient avec le schéma apikey, comme 'Authorization: apikey li_…'.",
   forbidden_scope: "Les identifiants n'accordent pas le scope '{scope}'.",
   forbidden_distribution: 'Les identifiants ne donnent pas accès à cette distribution.',
   not_found: 'La ressource demandée est introuvable.',

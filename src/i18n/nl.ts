@@ -48,6 +48,8 @@ export const nl: Catalogue = {
   owned_elsewhere: "Fout voor '{field}'. De opgegeven waarde behoort al toe aan een andere partij.",
   invalid_json: 'De inhoud van het verzoek is geen geldige JSON.',
   unauthenticated: 'De inloggegevens ontbreken of zijn ongeldig.',
+  api_token_scheme:
+    "De inloggegevens zijn niet geldig: API-tokens (li_…) worden verstuurd met het schema apikey, als 'Authorization: apikey li_…'.",
   forbidden_scope: "De inloggegevens geven geen toegang tot de scope '{scope}'.",
   forbidden_distribution: 'De inloggegevens geven geen toegang tot deze distributie.',
   not_found: 'De gevraagde resource werd niet gevonden.',
