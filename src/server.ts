@@ -9,9 +9,12 @@ import { migrateToLatest } from './db/migrate.ts';
 import { buildApp, type App } from './app.ts';
 import { addDemoData } from './demo-data.ts';
 import { runPrimary } from './server-workers.ts';
+import { stopWhenLauncherExits } from './launcher-watch.ts';
 
 /** One server, or (WORKERS > 1, PostgreSQL) the primary of several, or one of them. */
 export async function serve(config: Config): Promise<void> {
+  // The primary (or the one server) follows npm out; workers follow their primary.
+  if (cluster.isPrimary) stopWhenLauncherExits();
   if (config.workers > 1 && cluster.isPrimary) return runPrimary(config);
   // A worker: the primary has already set the database up.
   await startServer(config, { setUp: !cluster.isWorker });
