@@ -306,7 +306,11 @@ const BOOTSTRAP_DONE = /^curl .*$|demo bootstrap skipped/m;
 async function runCurlLine(line: string): Promise<number> {
   if (spawnSync('curl', ['--version']).status === 0) {
     const result = await run('sh', ['-c', `${line} -sS`], {});
-    return Number(/^HTTP\/[\d.]+ (\d{3})/.exec(result.stdout)?.[1]);
+    const status = /^HTTP\/[\d.]+ (\d{3})/.exec(result.stdout)?.[1];
+    // Say what curl said when it got no answer: once, in a full run, it did not, and why is the clue.
+    if (status === undefined)
+      throw new Error(`curl got no HTTP answer (exit ${result.code}): ${result.stderr}${result.stdout}`);
+    return Number(status);
   }
   const url = /\s(https?:\/\/\S+)\s/.exec(line)![1]!;
   const authorization = /'Authorization: (apikey \S+)'/.exec(line)![1]!;
