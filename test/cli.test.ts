@@ -269,6 +269,24 @@ async function runCurlLine(line: string): Promise<number> {
   return response.status;
 }
 
+/** With the printed token: read the pushed lead and its party, then PATCH the party. */
+async function expectDemoTokenReadsAndUpdates(curlLine: string): Promise<void> {
+  const base = /\s(https?:\/\/\S+)\/leads\/customers\s/.exec(curlLine)![1]!;
+  const authorization = /'Authorization: (apikey \S+)'/.exec(curlLine)![1]!;
+  const listing = await fetch(`${base}/leads?updated_since=2000-01-01T00:00:00Z`, { headers: { authorization } });
+  expect(listing.status).toBe(200);
+  const [lead] = ((await listing.json()) as { items: Array<{ party_id: string }> }).items;
+  const party = await fetch(`${base}/parties/${lead!.party_id}`, { headers: { authorization } });
+  expect(party.status).toBe(200);
+  const patched = await fetch(`${base}/parties/${lead!.party_id}`, {
+    method: 'PATCH',
+    headers: { authorization, 'content-type': 'application/merge-patch+json' },
+    body: JSON.stringify({ telephonenr: '+32 9 123 45 67' }),
+  });
+  expect(patched.status).toBe(200);
+  expect(((await patched.json()) as { telephonenr: string }).telephonenr).toBe('+32 9 123 45 67');
+}
+
 describe('first start', () => {
   let database: TestDatabase;
   beforeAll(async () => {
@@ -286,6 +304,8 @@ describe('first start', () => {
     expect(line).toContain(`/v1/api/distributions/${DEMO_DISTRIBUTION_ID}/leads/customers`);
     expect(line).toMatch(/^curl .* http:\/\/localhost:\d+\/v1\/api\//);
     expect([200, 201]).toContain(await runCurlLine(line));
+    // The demo token does what the README's "Reading and updating" shows with it.
+    await expectDemoTokenReadsAndUpdates(line);
     // Plain text for a person, not inside a JSON log line; printed once.
     expect(first.stdout().match(/curl /g)).toHaveLength(1);
     // The printed sign-in opens the broker app, where the pushed lead is.

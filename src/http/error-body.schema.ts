@@ -4,7 +4,11 @@ import Type from 'typebox';
 export const ErrorEntry = Type.Object({
   type: Type.String({ examples: ['ValidationError'] }),
   target: Type.String({ examples: ['prospect.risk_objects.residences.0.address.zipcode'] }),
-  message: Type.String({ examples: ["Error for 'zipcode'. The specified value is invalid."] }),
+  message: Type.String({
+    examples: [
+      "Error for 'zipcode'. The specified value is invalid: a Belgian postcode of 4 digits from 1000 to 9999 is expected.",
+    ],
+  }),
 });
 
 export const ErrorBody = Type.Object(
@@ -14,7 +18,7 @@ export const ErrorBody = Type.Object(
       errors: Type.Array(ErrorEntry),
       error_str: Type.String({
         examples: [
-          "1 validation error for CustomerLead\nprospect.risk_objects.residences.0.address.zipcode\n  Error for 'zipcode'. The specified value is invalid.",
+          "1 validation error for CustomerLead\nprospect.risk_objects.residences.0.address.zipcode\n  Error for 'zipcode'. The specified value is invalid: a Belgian postcode of 4 digits from 1000 to 9999 is expected.",
         ],
       }),
     }),

@@ -10,6 +10,7 @@ import {
   POLICY_TYPES,
   RESIDENCE_TYPES,
 } from './enumerations.ts';
+import { Expected } from '../http/ajv-problems.ts';
 import { Enum, HttpUrl, IsoDate, Nullable, NumericText, Text, Uuid, Uuid4 } from './schema-primitives.ts';
 
 const closed = { additionalProperties: false } as const;
@@ -23,7 +24,9 @@ export const Address = Type.Object(
     // The format depends on country_code; checked after the schema (payload-rules.ts).
     zipcode: Type.String({ maxLength: 10, examples: ['9000'] }),
     city: Text(100),
-    country_code: Opt(Type.String({ pattern: '^[A-Z]{2}$', default: 'BE', examples: ['BE'] })),
+    country_code: Opt(
+      Type.String({ pattern: '^[A-Z]{2}$', ...Expected('country_code'), default: 'BE', examples: ['BE'] }),
+    ),
   },
   closed,
 );
@@ -40,7 +43,9 @@ export const PolicyExternalRef = Type.Object({ ref: Text(255), company: Opt(Null
 export const Car = Type.Object(
   {
     id: Opt(Uuid4()),
-    vin: Opt(Nullable(Type.String({ pattern: '^[A-HJ-NPR-Z0-9]{17}$', examples: ['WVWZZZ1JZXW000001'] }))),
+    vin: Opt(
+      Nullable(Type.String({ pattern: '^[A-HJ-NPR-Z0-9]{17}$', ...Expected('vin'), examples: ['WVWZZZ1JZXW000001'] })),
+    ),
     brand: Opt(Nullable(Text(100))),
     model: Opt(Nullable(Text(100))),
     version: Opt(Nullable(Text(200))),
@@ -115,9 +120,17 @@ export const InsurancePolicy = Type.Object(
 /** Fields every prospect shares, customer or company. */
 const prospectCommon = {
   id: Opt(Uuid({ description: 'Party id of an existing lead: the push is merged into it.' })),
-  email: Opt(Nullable(Type.String({ format: 'email', maxLength: 254, examples: ['jan.peeters@example.be'] }))),
-  telephonenr: Opt(Nullable(Type.String({ pattern: '^\\+?[0-9 ()./-]{6,20}$', examples: ['+32 9 123 45 67'] }))),
-  language: Opt(Nullable(Type.String({ pattern: '^[a-z]{2}$', examples: ['nl'] }))),
+  email: Opt(
+    Nullable(
+      Type.String({ format: 'email', maxLength: 254, ...Expected('email'), examples: ['jan.peeters@example.be'] }),
+    ),
+  ),
+  telephonenr: Opt(
+    Nullable(
+      Type.String({ pattern: '^\\+?[0-9 ()./-]{6,20}$', ...Expected('telephone'), examples: ['+32 9 123 45 67'] }),
+    ),
+  ),
+  language: Opt(Nullable(Type.String({ pattern: '^[a-z]{2}$', ...Expected('language_code'), examples: ['nl'] }))),
   address: Opt(Nullable(Address)),
   callbacks: Opt(
     Type.Array(HttpUrl(), {
@@ -148,7 +161,11 @@ export const CustomerProspect = Type.Object(
 export const CompanyProspect = Type.Object(
   {
     name: Text(200),
-    enterprise_nr: Opt(Nullable(Type.String({ pattern: '^[0-9A-Z .-]{4,20}$', examples: ['BE0123.456.789'] }))),
+    enterprise_nr: Opt(
+      Nullable(
+        Type.String({ pattern: '^[0-9A-Z .-]{4,20}$', ...Expected('enterprise_nr'), examples: ['BE0123.456.789'] }),
+      ),
+    ),
     legal_form: Opt(Nullable(Text(50))),
     ...prospectCommon,
   },

@@ -9,14 +9,14 @@
 //
 // A party update (PATCH) checks its patched document, a prospect at the top level, by the
 // same rules, and its cars' VINs too.
-import type { Problem } from '../errors.ts';
+import type { ExpectedForm, Problem } from '../errors.ts';
 
 /** Postal code formats by country (ISO 3166-1 alpha-2); the address's country defaults to BE. */
-const ZIPCODE_FORMATS: Readonly<Record<string, RegExp>> = {
-  BE: /^[1-9][0-9]{3}$/,
-  NL: /^[1-9][0-9]{3} ?[A-Z]{2}$/,
+const ZIPCODE_FORMATS: Readonly<Record<string, { pattern: RegExp; expected: ExpectedForm }>> = {
+  BE: { pattern: /^[1-9][0-9]{3}$/, expected: 'zipcode_be' },
+  NL: { pattern: /^[1-9][0-9]{3} ?[A-Z]{2}$/, expected: 'zipcode_nl' },
 };
-const OTHER_COUNTRY_ZIPCODE = /^(?=.*[A-Za-z0-9])[A-Za-z0-9 -]{2,10}$/;
+const OTHER_COUNTRY_ZIPCODE = { pattern: /^(?=.*[A-Za-z0-9])[A-Za-z0-9 -]{2,10}$/, expected: 'zipcode_other' } as const;
 
 export function checkPayloadRules(body: unknown): Problem[] {
   return isRecord(body) ? checkProspect(body.prospect, 'prospect.') : [];
@@ -106,7 +106,9 @@ function checkZipcode(address: unknown, target: string): Problem[] {
   // An invalid country_code is the schema's problem; without a country there is no format.
   if (typeof country !== 'string' || !/^[A-Z]{2}$/.test(country)) return [];
   const format = ZIPCODE_FORMATS[country] ?? OTHER_COUNTRY_ZIPCODE;
-  return format.test(address.zipcode) ? [] : [{ target: `${target}.zipcode`, code: 'invalid' }];
+  return format.pattern.test(address.zipcode)
+    ? []
+    : [{ target: `${target}.zipcode`, code: 'invalid', expected: format.expected }];
 }
 
 /** A client-chosen id used again later in the same collection: the later use is the problem. */

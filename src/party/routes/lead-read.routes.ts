@@ -80,8 +80,9 @@ export const leadReadRoutes: FastifyPluginAsync<LeadReadRoutesOptions> = async (
         tags: ['leads'],
         security,
         description:
-          'Leads ordered by last change (updated_at, then id). `external_ref` (with `external_ref_company` when the ref ' +
-          'has one) finds the lead a platform pushed; `updated_since` lists what changed since a time. Follow `next`. ' +
+          'Leads ordered by last change (updated_at, then id). `external_ref` finds the leads a platform pushed with that ' +
+          "ref, of any company; with `external_ref_company` only that company's (empty: the ref sent without a company). " +
+          '`updated_since` lists what changed since a time. Follow `next`. ' +
           'To keep in sync, read to the end, keep the newest `updated_at` seen (or the last `next`) and ask again later with ' +
           '`updated_since` set to it: no lead created or changed meanwhile is skipped, even one whose write committed late ' +
           '(leads stamped after the oldest write still in progress began wait for the next call); one stamped exactly at ' +
@@ -104,7 +105,9 @@ export const leadReadRoutes: FastifyPluginAsync<LeadReadRoutesOptions> = async (
       const { external_ref, external_ref_company, updated_since, limit = 50, cursor } = request.query;
       const page = await leads.list({
         distributionId: request.params.distribution_id,
-        ...(external_ref !== undefined && { ref: { ref: external_ref, company: external_ref_company ?? '' } }),
+        // No company named: the ref of any company (README, "Reading and updating"); an empty
+        // one is the ref sent without a company, which is stored with the company ''.
+        ...(external_ref !== undefined && { ref: { ref: external_ref, company: external_ref_company } }),
         // Stored timestamps are UTC ISO text: normalise any offset so text order is time order.
         ...(updated_since !== undefined && { updatedSince: new Date(updated_since).toISOString() }),
         ...(cursor !== undefined && { after: decodeCursor(cursor) }),
