@@ -12,6 +12,7 @@ import { registerJsonBodyParser } from './http/json-body.ts';
 import { originForm } from './http/request-target.ts';
 import { registerParameterChecks } from './http/request-parameters.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
+import { registerIdempotency } from './idempotency/idempotency.plugin.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
 import { registerUnreadBodyDiscard } from './http/unread-body.ts';
 import { registerProtocolRefusals } from './http/protocol-refusals.ts';
@@ -21,6 +22,8 @@ import { registerOpenApi } from './ops/openapi.ts';
 import { registerOperationalRoutes } from './ops/operational.routes.ts';
 import { createTransactionRunner } from './db/transaction-runner.ts';
 import {
+  LeadBatchService,
+  leadBatchRoutes,
   LeadHistoryReader,
   LeadReader,
   leadPushRoutes,
@@ -108,6 +111,8 @@ export async function buildApp({ config, database, logger = false }: AppDependen
 
   // Before the routes: it hooks every route added after it (rate-limit.ts).
   await registerRateLimit(app, config);
+  // Before the routes too: it hooks every write route under /v1/api/ added after it.
+  registerIdempotency(app, { config, database });
 
   // One runner for every write, so SQLite's group commit covers pushes and updates alike.
   const transactions = createTransactionRunner(database);
@@ -115,6 +120,18 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   const outbox = new WebhookOutbox();
   const leadPush = new LeadPushService({ database, config, transactions, outbox });
   await app.register(leadPushRoutes, { prefix: '/v1/api', leadPush, validation: compilers });
+  const leadBatch = new LeadBatchService({
+    leadPush,
+    compileBody: compilers.compileBody,
+    orderedWriter: database.dialect === 'sqlite',
+    onPushed: (result) => app.metrics.leadsPushed.inc({ outcome: result.created ? 'created' : 'merged' }),
+  });
+  await app.register(leadBatchRoutes, {
+    prefix: '/v1/api',
+    leadBatch,
+    validation: compilers,
+    bodyLimit: config.batchBodyLimit,
+  });
   const leads = new LeadReader({ database, config });
   const pushLog = new PushLogReader({ database });
   const parties = new PartyReader({ database, config });

@@ -16,6 +16,10 @@ export interface Config {
   readonly dataDir: string;
   readonly logLevel: string;
   readonly bodyLimit: number;
+  /** The body limit of a batch push (up to 100 leads), which BODY_LIMIT would refuse. */
+  readonly batchBodyLimit: number;
+  /** How long a successful answer to a request with an Idempotency-Key is kept for its retries. */
+  readonly idempotencyTtlMs: number;
   readonly tokenProfile: TokenProfile;
   readonly appUrl: string;
   readonly webhookRetrySchedule: readonly number[];
@@ -102,6 +106,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       LOG_LEVELS.includes(raw) ? raw : `!must be one of ${LOG_LEVELS.join(', ')}`,
     ),
     bodyLimit: read('BODY_LIMIT', '1048576', parseByteSize),
+    batchBodyLimit: read('BATCH_BODY_LIMIT', '10MiB', parseByteSize),
+    idempotencyTtlMs: read('IDEMPOTENCY_TTL', '24h', (raw) => {
+      const ms = parseDuration(raw);
+      return ms !== undefined && ms >= 1000 ? ms : '!must be a duration of at least 1s, such as 24h';
+    }),
     tokenProfile: read<TokenProfile>('TOKEN_PROFILE', 'production', (raw) =>
       raw === 'production' || raw === 'staging' ? raw : '!must be production or staging',
     ),

@@ -13,6 +13,8 @@ export type ErrorType =
   | 'UnsupportedMediaType'
   | 'ValidationError'
   | 'RateLimited'
+  | 'IdempotencyKeyReused'
+  | 'IdempotencyConflict'
   | 'BadRequest'
   | 'RequestTimeout'
   | 'HeaderFieldsTooLarge'
@@ -59,6 +61,8 @@ export type MessageCode =
   | 'invalid_text' // NUL or a lone surrogate: not storable text (docs/design.md section 8)
   | 'not_finite' // a number JSON.parse turned into Infinity
   | 'too_deep' // params.limit (levels)
+  | 'idempotency_key_reused' // the key was used with another request (method, path, body)
+  | 'idempotency_conflict' // the key's first request is still running
   | 'internal';
 
 /**

@@ -39,6 +39,12 @@ const routes = () => {
       body: { prospect: { first_name: 'A', last_name: 'B' } },
     },
     { scope: 'leads:write', method: 'POST', path: `${d}/leads/companies`, body: { prospect: { name: 'C' } } },
+    {
+      scope: 'leads:write',
+      method: 'POST',
+      path: `${d}/leads/batch`,
+      body: { leads: [{ type: 'COMPANY', prospect: { name: 'D' } }] },
+    },
     { scope: 'leads:read', method: 'GET', path: `${d}/leads/${ids.leadId}` },
     { scope: 'leads:read', method: 'GET', path: `${d}/leads?limit=1` },
     { scope: 'leads:read', method: 'GET', path: `${d}/leads/${ids.leadId}/pushes` },

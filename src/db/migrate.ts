@@ -9,6 +9,7 @@ import * as sso from './migrations/2026-11-20T02-00_sso.ts';
 import * as webhookDeliveryHost from './migrations/2026-11-23T00-00_webhook_delivery_host.ts';
 import * as brokerAppSessions from './migrations/2026-11-23T04-00_broker_app_sessions.ts';
 import * as leadWork from './migrations/2026-11-26T03-00_lead_work.ts';
+import * as idempotency from './migrations/2026-11-26T04-00_idempotency.ts';
 import * as externalRefLookup from './migrations/2026-11-26T06-10_external_ref_lookup.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-23T00-00_webhook_delivery_host': webhookDeliveryHost,
   '2026-11-23T04-00_broker_app_sessions': brokerAppSessions,
   '2026-11-26T03-00_lead_work': leadWork,
+  '2026-11-26T04-00_idempotency': idempotency,
   '2026-11-26T06-10_external_ref_lookup': externalRefLookup,
 };
 

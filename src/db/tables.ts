@@ -35,6 +35,7 @@ import type {
   WebhookStoppedUrlTable,
 } from '../webhooks/webhook.table.ts';
 import type { AppSessionTable } from '../broker-app/session.table.ts';
+import type { IdempotencyKeyPartyTable, IdempotencyKeyTable } from '../idempotency/idempotency.table.ts';
 
 export interface Database {
   distributions: DistributionTable;
@@ -64,6 +65,8 @@ export interface Database {
   webhook_attempts: WebhookAttemptTable;
   webhook_stopped_urls: WebhookStoppedUrlTable;
   app_sessions: AppSessionTable;
+  idempotency_keys: IdempotencyKeyTable;
+  idempotency_key_parties: IdempotencyKeyPartyTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

@@ -67,5 +67,7 @@ export const en: Catalogue = {
   invalid_text: "Error for '{field}'. The text contains a NUL character or an unpaired surrogate.",
   not_finite: "Error for '{field}'. The specified number is out of range.",
   too_deep: "Error for '{field}'. The value is nested too deeply. ({limit} levels)",
+  idempotency_key_reused: 'This key was already used with a different request. Use a new key for a new request.',
+  idempotency_conflict: 'A request with this key is still in progress. Retry after it has finished.',
   internal: 'An unexpected error occurred. Please try again later.',
 };

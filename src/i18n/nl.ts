@@ -69,5 +69,8 @@ export const nl: Catalogue = {
   invalid_text: "Fout voor '{field}'. De tekst bevat een NUL-teken of een ongepaard surrogaat.",
   not_finite: "Fout voor '{field}'. Het opgegeven getal valt buiten het bereik.",
   too_deep: "Fout voor '{field}'. De waarde is te diep genest. ({limit} niveaus)",
+  idempotency_key_reused:
+    'Deze sleutel werd al gebruikt voor een ander verzoek. Gebruik een nieuwe sleutel voor een nieuw verzoek.',
+  idempotency_conflict: 'Een verzoek met deze sleutel is nog bezig. Probeer opnieuw wanneer het klaar is.',
   internal: 'Er is een onverwachte fout opgetreden. Probeer het later opnieuw.',
 };

@@ -4,8 +4,9 @@
 // revisions, policy packages, policies, coverages): matching, merge, revisions and ETags,
 // the SQL of its tables (its *.repository.ts files), its use cases and its routes.
 
-// Use cases, built by app.ts: a push and a PATCH write; the readers only read.
+// Use cases, built by app.ts: a push, a batch of pushes and a PATCH write; the readers only read.
 export { LeadPushService } from './lead-push.service.ts';
+export { LeadBatchService } from './lead-batch.service.ts';
 export { PartyPatchService } from './party-patch.service.ts';
 export { LeadReader } from './lead-read.service.ts';
 export { PartyReader } from './party-read.service.ts';
@@ -15,6 +16,7 @@ export { LeadHistoryReader } from './lead-history-read.service.ts';
 
 // Its routes, registered by app.ts under /v1/api.
 export { leadPushRoutes } from './routes/lead-push.routes.ts';
+export { leadBatchRoutes } from './routes/lead-batch.routes.ts';
 export { leadReadRoutes } from './routes/lead-read.routes.ts';
 export { partyRoutes } from './routes/party.routes.ts';
 export { leadWorkRoutes } from './routes/lead-work.routes.ts';
