@@ -9,6 +9,7 @@ import * as sso from './migrations/2026-11-20T02-00_sso.ts';
 import * as webhookDeliveryHost from './migrations/2026-11-23T00-00_webhook_delivery_host.ts';
 import * as brokerAppSessions from './migrations/2026-11-23T04-00_broker_app_sessions.ts';
 import * as leadWork from './migrations/2026-11-26T03-00_lead_work.ts';
+import * as personalData from './migrations/2026-11-26T05-00_personal_data.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-20T00-00_lead_intake_core': leadIntakeCore,
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-23T00-00_webhook_delivery_host': webhookDeliveryHost,
   '2026-11-23T04-00_broker_app_sessions': brokerAppSessions,
   '2026-11-26T03-00_lead_work': leadWork,
+  '2026-11-26T05-00_personal_data': personalData,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

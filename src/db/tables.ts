@@ -35,6 +35,14 @@ import type {
   WebhookStoppedUrlTable,
 } from '../webhooks/webhook.table.ts';
 import type { AppSessionTable } from '../broker-app/session.table.ts';
+import type {
+  AuditLogTable,
+  BackgroundLeaseTable,
+  ErasedLeadTable,
+  ErasedPartyTable,
+  ErasedRefTable,
+  PersonalDataSecretTable,
+} from '../party/erasure.table.ts';
 
 export interface Database {
   distributions: DistributionTable;
@@ -64,6 +72,12 @@ export interface Database {
   webhook_attempts: WebhookAttemptTable;
   webhook_stopped_urls: WebhookStoppedUrlTable;
   app_sessions: AppSessionTable;
+  erased_parties: ErasedPartyTable;
+  erased_leads: ErasedLeadTable;
+  erased_refs: ErasedRefTable;
+  personal_data_secrets: PersonalDataSecretTable;
+  audit_log: AuditLogTable;
+  background_leases: BackgroundLeaseTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

@@ -35,5 +35,7 @@ export const en: Catalogue = {
   invalid_text: "Error for '{field}'. The text contains a NUL character or an unpaired surrogate.",
   not_finite: "Error for '{field}'. The specified number is out of range.",
   too_deep: "Error for '{field}'. The value is nested too deeply. ({limit} levels)",
+  erased: 'The person this names was erased on request; nothing about them is kept.',
+  erased_ref: "Error for '{field}'. This reference belonged to a person who was erased on request.",
   internal: 'An unexpected error occurred. Please try again later.',
 };

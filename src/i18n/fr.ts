@@ -37,5 +37,7 @@ export const fr: Catalogue = {
   invalid_text: "Erreur pour '{field}'. Le texte contient un caractère NUL ou un demi-codet isolé.",
   not_finite: "Erreur pour '{field}'. Le nombre indiqué est hors limites.",
   too_deep: "Erreur pour '{field}'. La valeur est imbriquée trop profondément. ({limit} niveaux)",
+  erased: "La personne désignée a été effacée à sa demande ; plus rien n'est conservé à son sujet.",
+  erased_ref: "Erreur pour '{field}'. Cette référence appartenait à une personne effacée à sa demande.",
   internal: "Une erreur inattendue s'est produite. Veuillez réessayer plus tard.",
 };

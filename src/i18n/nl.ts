@@ -36,5 +36,7 @@ export const nl: Catalogue = {
   invalid_text: "Fout voor '{field}'. De tekst bevat een NUL-teken of een ongepaard surrogaat.",
   not_finite: "Fout voor '{field}'. Het opgegeven getal valt buiten het bereik.",
   too_deep: "Fout voor '{field}'. De waarde is te diep genest. ({limit} niveaus)",
+  erased: 'De persoon die dit aanduidt werd op verzoek gewist; er wordt niets meer over hem of haar bewaard.',
+  erased_ref: "Fout voor '{field}'. Deze referentie hoorde bij een persoon die op verzoek werd gewist.",
   internal: 'Er is een onverwachte fout opgetreden. Probeer het later opnieuw.',
 };
