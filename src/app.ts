@@ -24,6 +24,7 @@ import { createTransactionRunner } from './db/transaction-runner.ts';
 import {
   LeadBatchService,
   leadBatchRoutes,
+  ErasureService,
   LeadHistoryReader,
   LeadReader,
   leadPushRoutes,
@@ -33,8 +34,10 @@ import {
   leadWorkRoutes,
   PartyPatchService,
   PartyReader,
+  partyErasureRoutes,
   partyRoutes,
   PushLogReader,
+  RefHashes,
 } from './party/index.ts';
 import { registerSso } from './sso/sso.plugin.ts';
 import { createSsoRuntime } from './sso/sso-runtime.ts';
@@ -118,7 +121,9 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   const transactions = createTransactionRunner(database);
   // Pushes and party updates write their webhook events here, in their own transaction.
   const outbox = new WebhookOutbox();
-  const leadPush = new LeadPushService({ database, config, transactions, outbox });
+  // The key of the erased refs' hashes, read once per process (docs/design.md section 11).
+  const refHashes = new RefHashes(database.db);
+  const leadPush = new LeadPushService({ database, config, transactions, outbox, refHashes });
   await app.register(leadPushRoutes, { prefix: '/v1/api', leadPush, validation: compilers });
   const leadBatch = new LeadBatchService({
     leadPush,
@@ -140,6 +145,8 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   await app.register(partyRoutes, { prefix: '/v1/api', parties, partyPatch });
   const leadWork = new LeadWorkService({ config, transactions, outbox });
   await app.register(leadWorkRoutes, { prefix: '/v1/api', leadWork });
+  const erasure = new ErasureService({ database, transactions, refHashes, outbox });
+  await app.register(partyErasureRoutes, { prefix: '/v1/api', erasure });
   const history = new LeadHistoryReader({ database });
   await registerReferenceData(app, config, database);
   registerWebhooks(app, { config, database, transactions, outbox });

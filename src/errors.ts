@@ -9,6 +9,7 @@ export type ErrorType =
   | 'NotFound'
   | 'Conflict'
   | 'PreconditionFailed'
+  | 'Erased'
   | 'PayloadTooLarge'
   | 'UnsupportedMediaType'
   | 'ValidationError'
@@ -63,6 +64,8 @@ export type MessageCode =
   | 'too_deep' // params.limit (levels)
   | 'idempotency_key_reused' // the key was used with another request (method, path, body)
   | 'idempotency_conflict' // the key's first request is still running
+  | 'erased' // the person this names was erased (docs/design.md section 11)
+  | 'erased_ref' // a pushed external ref of an erased person
   | 'internal';
 
 /**
@@ -161,5 +164,15 @@ export class NotFoundError extends ApiError {
 export class ConflictError extends ApiError {
   constructor(problems: readonly Problem[], subject = 'Request') {
     super(409, 'Conflict', problems, { subject });
+  }
+}
+
+/**
+ * The person was erased (docs/design.md section 11): 410 for a read of what is gone, 409 for
+ * a push that carries one of their external refs (nothing is written).
+ */
+export class ErasedError extends ApiError {
+  constructor(status: 409 | 410, problems: readonly Problem[], subject = 'Request') {
+    super(status, 'Erased', problems, { subject });
   }
 }

@@ -10,6 +10,7 @@ import * as webhookDeliveryHost from './migrations/2026-11-23T00-00_webhook_deli
 import * as brokerAppSessions from './migrations/2026-11-23T04-00_broker_app_sessions.ts';
 import * as leadWork from './migrations/2026-11-26T03-00_lead_work.ts';
 import * as idempotency from './migrations/2026-11-26T04-00_idempotency.ts';
+import * as personalData from './migrations/2026-11-26T05-00_personal_data.ts';
 import * as externalRefLookup from './migrations/2026-11-26T06-10_external_ref_lookup.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-23T04-00_broker_app_sessions': brokerAppSessions,
   '2026-11-26T03-00_lead_work': leadWork,
   '2026-11-26T04-00_idempotency': idempotency,
+  '2026-11-26T05-00_personal_data': personalData,
   '2026-11-26T06-10_external_ref_lookup': externalRefLookup,
 };
 

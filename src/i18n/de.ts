@@ -72,5 +72,7 @@ export const de: Catalogue = {
     'Dieser Schlüssel wurde bereits für eine andere Anfrage verwendet. Verwenden Sie für eine neue Anfrage einen neuen Schlüssel.',
   idempotency_conflict:
     'Eine Anfrage mit diesem Schlüssel läuft noch. Versuchen Sie es erneut, wenn sie abgeschlossen ist.',
+  erased: 'Die bezeichnete Person wurde auf Antrag gelöscht; über sie wird nichts mehr gespeichert.',
+  erased_ref: "Fehler für '{field}'. Diese Referenz gehörte zu einer Person, die auf Antrag gelöscht wurde.",
   internal: 'Ein unerwarteter Fehler ist aufgetreten. Bitte versuchen Sie es später erneut.',
 };

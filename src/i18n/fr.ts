@@ -74,5 +74,7 @@ export const fr: Catalogue = {
   idempotency_key_reused:
     'Cette clé a déjà été utilisée pour une autre requête. Utilisez une nouvelle clé pour une nouvelle requête.',
   idempotency_conflict: "Une requête avec cette clé est encore en cours. Réessayez lorsqu'elle sera terminée.",
+  erased: "La personne désignée a été effacée à sa demande ; plus rien n'est conservé à son sujet.",
+  erased_ref: "Erreur pour '{field}'. Cette référence appartenait à une personne effacée à sa demande.",
   internal: "Une erreur inattendue s'est produite. Veuillez réessayer plus tard.",
 };

@@ -13,6 +13,8 @@ export { PartyReader } from './party-read.service.ts';
 export { PushLogReader } from './push-log-read.service.ts';
 export { LeadWorkService } from './lead-work.service.ts';
 export { LeadHistoryReader } from './lead-history-read.service.ts';
+export { ErasureService } from './erasure.service.ts';
+export { RefHashes } from './ref-hash.ts';
 
 // Its routes, registered by app.ts under /v1/api.
 export { leadPushRoutes } from './routes/lead-push.routes.ts';
@@ -20,6 +22,7 @@ export { leadBatchRoutes } from './routes/lead-batch.routes.ts';
 export { leadReadRoutes } from './routes/lead-read.routes.ts';
 export { partyRoutes } from './routes/party.routes.ts';
 export { leadWorkRoutes } from './routes/lead-work.routes.ts';
+export { partyErasureRoutes } from './routes/party-erasure.routes.ts';
 
 // The lead as answers, reads and webhooks carry it (the broker app renders it), and the
 // documented example pushes (tests push them).

@@ -4,8 +4,6 @@
 // is unknown.
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
-import { NotFoundError } from '../errors.ts';
-import { partyInDistribution } from './distribution-scope.ts';
 import { etagOf } from './etag.ts';
 import { findLeadParty, listLeadRows, type LeadListQuery } from './lead-read.repository.ts';
 import { loadLead, loadLeads } from './lead-load.repository.ts';
@@ -15,6 +13,7 @@ import { pageOf, type Position } from '../http/pagination.ts';
 import type { LeadResponse } from './lead.response.ts';
 import { countByStatus } from './lead-work.repository.ts';
 import type { LeadStatus } from './party.table.ts';
+import { missingLead, missingParty } from './erased-lookup.ts';
 
 export interface Page<T> {
   readonly items: T[];
@@ -35,7 +34,7 @@ export class LeadReader {
     const db = this.#database.db;
     const partyId = await findLeadParty(db, distributionId, leadId);
     const lead = partyId === undefined ? undefined : await loadLead(db, partyId);
-    if (!lead) throw new NotFoundError('lead_id');
+    if (!lead) return missingLead(db, distributionId, leadId);
     return { lead: representLead(lead, this.#config), etag: etagOf(lead) };
   }
 
@@ -56,7 +55,9 @@ export class LeadReader {
 
   /** The same with its ETag, for a form that changes it (If-Match). */
   async getByPartyWithEtag(distributionId: string, partyId: string): Promise<{ lead: LeadResponse; etag: string }> {
-    const lead = partyInDistribution(await loadLead(this.#database.db, partyId), distributionId);
+    const db = this.#database.db;
+    const lead = await loadLead(db, partyId);
+    if (!lead || lead.distributionId !== distributionId) return missingParty(db, distributionId, partyId);
     return { lead: representLead(lead, this.#config), etag: etagOf(lead) };
   }
 
