@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApi } from './support/api-client.ts';
 import { countRows } from './support/lead-client.ts';
-import { pushRichPerson, tablesContaining } from './support/personal-data.ts';
+import { pushRichPerson, tablesContaining, uniqueMarker } from './support/personal-data.ts';
 import { createTenant, dialect, startTestServer, type Tenant, type TestServer } from './support/test-server.ts';
 
 let server: TestServer;
@@ -73,6 +73,58 @@ describe('DELETE a party', () => {
     expect(await tablesContaining(server.database.handle, kept.marker)).not.toEqual([]);
     // The inbox's counts per status follow the deleted lead.
     expect((await statusCounts(tenant.distributionId)).lost).toBe(lostBefore - 1);
+  });
+
+  it("removes the stored Idempotency-Key answers that show the person, a batch's whole, and keeps the others' answers", async () => {
+    const person = await pushRichPerson(server, tenant);
+    const keptMarker = uniqueMarker();
+    const keyed = (key: string) => ({ headers: { 'idempotency-key': key } });
+    const patch = { body: { last_name: `Renamed${person.marker}` }, ...keyed(`patch-${person.marker}`) };
+    expect((await callApi(server, tenant, 'PATCH', `${d()}/parties/${person.partyId}`, patch)).status).toBe(200);
+    const prospect = (marker: string, ref: string) => ({
+      first_name: marker,
+      last_name: `Family${marker}`,
+      email: `${marker.toLowerCase()}@example.be`,
+      external_refs: [{ external_ref: ref, external_ref_company: 'crm' }],
+    });
+    const batch = {
+      body: {
+        leads: [
+          { type: 'CUSTOMER', origin: 'batch', prospect: prospect(person.marker, person.ref) },
+          { type: 'CUSTOMER', origin: 'batch', prospect: prospect(keptMarker, `crm-${keptMarker}`) },
+        ],
+      },
+      ...keyed(`batch-${person.marker}`),
+    };
+    const pushed = await callApi(server, tenant, 'POST', `${d()}/leads/batch`, batch);
+    expect(pushed.status, JSON.stringify(pushed.body)).toBe(200);
+    const keptPush = { body: { origin: 'single', prospect: prospect(keptMarker, `crm-${keptMarker}`) } };
+    const single = { ...keptPush, ...keyed(`single-${keptMarker}`) };
+    expect((await callApi(server, tenant, 'POST', `${d()}/leads/customers`, single)).status).toBe(200);
+    const storedWith = async (marker: string) =>
+      (
+        await sql<{
+          n: number | string;
+        }>`select count(*) as n from idempotency_keys where body like ${`%${marker}%`}`.execute(
+          server.database.handle.db,
+        )
+      ).rows[0]?.n;
+
+    expect(Number(await storedWith(person.marker))).toBe(2);
+    const reply = await callApi(server, tenant, 'DELETE', `${d()}/parties/${person.partyId}`);
+    expect(reply.status).toBe(200);
+    expect(reply.body.counts.idempotent_answers).toBe(2);
+
+    expect(await tablesContaining(server.database.handle, person.marker)).toEqual([]);
+    expect(Number(await storedWith(person.marker))).toBe(0);
+    // The kept person's own answer is still there and still replays.
+    const replay = await callApi(server, tenant, 'POST', `${d()}/leads/customers`, single);
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    // The batch's links went with its answer: no link names a key that is gone.
+    const dangling = await sql<{ n: number | string }>`select count(*) as n from idempotency_key_parties
+      where key_id not in (select id from idempotency_keys)`.execute(server.database.handle.db);
+    expect(Number(dangling.rows[0]?.n)).toBe(0);
   });
 
   it('answers 410 Erased for the party, its lead and their sub-resources afterwards, and 404 for unknown ids', async () => {

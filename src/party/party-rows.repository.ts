@@ -19,16 +19,39 @@ export interface PartyRows {
   readonly kind: string;
   /** The person's rows, as a condition on the table's own columns. */
   readonly where: (owner: RowOwner) => RawBuilder<unknown>;
+  /**
+   * False for rows that are erased but not exported: they are copies of what the export
+   * already shows from elsewhere, and may show other people too.
+   */
+  readonly exported?: false;
 }
 
 const ofPolicies = (p: string) => sql`select id from insurance_policies where party_id = ${p}`;
 const ofEvents = (p: string) => sql`select id from webhook_events where party_id = ${p}`;
+const ofStoredAnswers = ({ distributionId, partyId }: RowOwner) =>
+  sql`select key_id from idempotency_key_parties where party_id = ${partyId} and distribution_id = ${distributionId}`;
 
 /**
  * In deletion order: a row goes before the rows it references (foreign keys hold at every
  * statement on PostgreSQL).
  */
 export const PARTY_ROWS: readonly PartyRows[] = [
+  // Stored Idempotency-Key answers that show the person (docs/design.md section 10): a
+  // batch's answer shows its other items' people too, so it goes whole and is not exported
+  // (the push log holds each item's body). The answers go before their links, which find
+  // them, and every link of an answer goes with it.
+  {
+    table: 'idempotency_keys',
+    kind: 'idempotent_answers',
+    where: (owner) => sql`id in (${ofStoredAnswers(owner)})`,
+    exported: false,
+  },
+  {
+    table: 'idempotency_key_parties',
+    kind: 'idempotent_answer_parties',
+    where: (owner) => sql`key_id in (${ofStoredAnswers(owner)})`,
+    exported: false,
+  },
   {
     table: 'webhook_attempts',
     kind: 'webhook_attempts',
@@ -103,6 +126,7 @@ export async function deletePartyRows(db: Db, owner: RowOwner): Promise<Record<s
 export async function readPartyRows(db: Db, owner: RowOwner): Promise<Record<string, Record<string, unknown>[]>> {
   const tables: Record<string, Record<string, unknown>[]> = {};
   for (const rows of [...PARTY_ROWS].reverse()) {
+    if (rows.exported === false) continue;
     const result = await sql<
       Record<string, unknown>
     >`select * from ${sql.table(rows.table)} where ${rows.where(owner)}`.execute(db);
