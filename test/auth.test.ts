@@ -169,6 +169,9 @@ describe('tokens at rest', () => {
     const rows = await server.database.handle.db.selectFrom('api_tokens').selectAll().execute();
     expect(JSON.stringify(rows)).not.toContain(issued.token);
     expect(JSON.stringify(rows)).not.toContain(issued.token.slice(3));
+    // Only its first characters are kept in the clear, for `token list`.
+    expect(rows.find((row) => row.id === issued.id)?.prefix).toBe(issued.token.slice(0, 11));
+    expect(JSON.stringify(rows)).not.toContain(issued.token.slice(0, 12));
     expect(rows.find((row) => row.id === issued.id)?.token_hash).toBe(hashToken(issued.token));
   });
 
@@ -182,10 +185,13 @@ describe('tokens at rest', () => {
         'expires_at',
         'id',
         'name',
+        'prefix',
         'revoked_at',
         'scopes',
       ]);
       expect(entry.distribution_id).toBe(tenant.distributionId);
+      // `li_` and 8 of the secret's 43 characters: what tells a leaked token apart, not the secret.
+      expect(entry.prefix).toMatch(/^li_[\w-]{8}$/);
     }
   });
 });

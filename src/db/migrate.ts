@@ -11,6 +11,7 @@ import * as brokerAppSessions from './migrations/2026-11-23T04-00_broker_app_ses
 import * as leadWork from './migrations/2026-11-26T03-00_lead_work.ts';
 import * as idempotency from './migrations/2026-11-26T04-00_idempotency.ts';
 import * as personalData from './migrations/2026-11-26T05-00_personal_data.ts';
+import * as tokenPrefix from './migrations/2026-11-26T06-00_token_prefix.ts';
 import * as externalRefLookup from './migrations/2026-11-26T06-10_external_ref_lookup.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26T03-00_lead_work': leadWork,
   '2026-11-26T04-00_idempotency': idempotency,
   '2026-11-26T05-00_personal_data': personalData,
+  '2026-11-26T06-00_token_prefix': tokenPrefix,
   '2026-11-26T06-10_external_ref_lookup': externalRefLookup,
 };
 

@@ -43,8 +43,16 @@ export const PolicyExternalRef = Type.Object({ ref: Text(255), company: Opt(Null
 export const Car = Type.Object(
   {
     id: Opt(Uuid4()),
+    // ISO 3779: 17 characters of 0-9 and A-Z without I, O and Q, in either case; kept in
+    // capitals (push.ts canonicalVin), as the VIN decoder reads it (README, "Pushing a lead").
     vin: Opt(
-      Nullable(Type.String({ pattern: '^[A-HJ-NPR-Z0-9]{17}$', ...Expected('vin'), examples: ['WVWZZZ1JZXW000001'] })),
+      Nullable(
+        Type.String({
+          pattern: '^[A-HJ-NPR-Za-hj-npr-z0-9]{17}$',
+          ...Expected('vin'),
+          examples: ['WVWZZZ1JZXW000001'],
+        }),
+      ),
     ),
     brand: Opt(Nullable(Text(100))),
     model: Opt(Nullable(Text(100))),

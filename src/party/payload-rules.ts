@@ -25,7 +25,10 @@ export function checkPayloadRules(body: unknown): Problem[] {
 /** The patched document of a party update; its targets have no `prospect.` in front. */
 export function checkPartyDocument(document: unknown): Problem[] {
   const riskObjects = isRecord(document) && isRecord(document.risk_objects) ? document.risk_objects : {};
-  return [...checkProspect(document, ''), ...duplicates(entries(riskObjects.cars, 'risk_objects.cars'), 'vin')];
+  return [
+    ...checkProspect(document, ''),
+    ...duplicates(entries(riskObjects.cars, 'risk_objects.cars'), 'vin', (vin) => vin.toUpperCase()),
+  ];
 }
 
 /** `path` is what the targets start with: where the prospect is in the checked document. */
@@ -46,7 +49,8 @@ function checkProspect(prospect: unknown, path: string): Problem[] {
   // 9): two entries carrying one would be merged into one object or break a unique index.
   // The merge finds the rest (uniqueness.ts); these can be told from the body alone, so they
   // join the schema's problems in one answer. A ref is named by its entry, as in a 409.
-  problems.push(...duplicates(cars, 'vin'));
+  // A VIN in any case is one car (push.ts canonicalVin).
+  problems.push(...duplicates(cars, 'vin', (vin) => vin.toUpperCase()));
   const policies = entries(prospect.insurance_policies, `${path}insurance_policies`);
   problems.push(...duplicates(policies, 'policy_nr', (number, policy) => companyAnd(policy, number)));
   problems.push(

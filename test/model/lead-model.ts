@@ -83,6 +83,8 @@ const merged = (stored: Json, pushed: Json): Json => {
   return result;
 };
 const lower = (id: unknown) => (typeof id === 'string' ? id.toLowerCase() : id);
+/** A VIN in any case is one car, kept in capitals (README, "Pushing a lead"). */
+const withUpperVin = (car: Json): Json => (typeof car.vin === 'string' ? { ...car, vin: car.vin.toUpperCase() } : car);
 /** Addresses are stored with the schema's default country (docs/design.md section 2). */
 const withCountry = (address: unknown) =>
   address && typeof address === 'object' ? { country_code: 'BE', ...(address as Json) } : address;
@@ -121,7 +123,7 @@ export function push(parties: readonly ModelParty[], kind: Kind, body: PushBody)
     ...((p.external_refs as Json[] | undefined) ?? []),
     ...(p.external_ref ? [p.external_ref as Json] : []),
   ].map((r) => ({ company: (r.external_ref_company as string | null) ?? '', ref: r.external_ref as string }));
-  const cars = ((p.risk_objects as Json | undefined)?.cars as Json[] | undefined) ?? [];
+  const cars = (((p.risk_objects as Json | undefined)?.cars as Json[] | undefined) ?? []).map(withUpperVin);
   const residences = ((p.risk_objects as Json | undefined)?.residences as Json[] | undefined) ?? [];
   const pushedObjects = [
     ...cars.map((data) => ({ type: 'CAR' as const, data })),
@@ -382,7 +384,7 @@ export function patch(parties: readonly ModelParty[], target: ModelParty, body: 
   for (const residence of (lists.residences as Json[] | undefined) ?? [])
     residence.address = withCountry(residence.address);
   const listed = [
-    ...((lists.cars as Json[] | undefined) ?? []).map((item) => ({ type: 'CAR' as const, item })),
+    ...((lists.cars as Json[] | undefined) ?? []).map((item) => ({ type: 'CAR' as const, item: withUpperVin(item) })),
     ...((lists.residences as Json[] | undefined) ?? []).map((item) => ({ type: 'RESIDENCE' as const, item })),
   ];
   const ids = listed.map(({ item }) => lower(item.id)).filter((id): id is string => typeof id === 'string');

@@ -24,7 +24,8 @@ export type CarListing = { readonly keep: number; readonly set: Json } | { reado
 
 const ID_SYMBOLS = 6;
 const PARTY_SYMBOLS = 4;
-export const VINS = ['WVWZZZ1JZXW000001', 'WVWZZZ1JZXW000002', 'VF1RFB00X12345678'] as const;
+// The last is the first in lower case: the same car (README, "Pushing a lead").
+export const VINS = ['WVWZZZ1JZXW000001', 'WVWZZZ1JZXW000002', 'VF1RFB00X12345678', 'wvwzzz1jzxw000001'] as const;
 const ADDRESSES = [
   { street: 'Kerkstraat', housenr: '12', zipcode: '2000', city: 'Antwerpen' },
   { street: ' kerkstraat', housenr: '12', zipcode: '2000', city: 'ANTWERPEN', country_code: 'BE' },
