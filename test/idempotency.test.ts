@@ -76,6 +76,17 @@ describe('a retried push', () => {
     const first = await send(server, 'POST', customers(), { body, key });
     expect(first.status).toBe(201);
     expect(first.headers.get('idempotent-replayed')).toBeNull();
+    // The key changes nothing of the first answer: the same headers as a push without one.
+    const without = await send(server, 'POST', customers(), { body: customer() });
+    expect(first.headers.get('content-type')).toBe(without.headers.get('content-type'));
+    expect(Object.keys(first.body)).toEqual(Object.keys(without.body));
+    // What was kept (with the push, in its transaction) is the answer's very bytes.
+    const kept = await server.database.handle.db
+      .selectFrom('idempotency_keys')
+      .select(['state', 'status', 'body'])
+      .where('body', 'like', `%${first.body.id}%`)
+      .execute();
+    expect(kept).toEqual([{ state: 'done', status: 201, body: first.text }]);
     const before = { pushes: await count('lead_pushes'), events: await count('webhook_events') };
     const rows = await countRows(server);
 

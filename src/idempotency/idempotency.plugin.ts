@@ -5,14 +5,17 @@
 // from what it holds; onSend, before the answer leaves, keeps a 2xx answer's exact bytes or
 // frees the key of a refused request.
 //
-// The answer is stored after the write's own transaction has committed, not inside it: a
-// process killed in between leaves the claim, which its lease (IDEMPOTENCY_LEASE_MS) ends;
-// the retry then runs again. A push run again merges into the lead it made (200, not 201).
+// A route whose use case takes a hook inside its transaction (the single push) keeps the
+// answer in the write's own transaction (`keepAnswerInWrite`): a retry can then never run
+// it twice. Elsewhere the answer is stored just after the commit: a process killed in
+// between leaves the claim, which its lease (IDEMPOTENCY_LEASE_MS) ends; the retry then runs
+// again (a batch's pushes merge into the leads they made: 200, not 201).
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import Type from 'typebox';
+import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
-import type { DatabaseHandle } from '../db/database.ts';
+import type { Database, DatabaseHandle } from '../db/database.ts';
 import { ApiError, ValidationError } from '../errors.ts';
 import { rateLimitKey } from '../http/rate-limit.ts';
 import { claimKey, purgeExpiredKeys, releaseClaim, storeAnswer } from './idempotency.repository.ts';
@@ -29,11 +32,58 @@ const KEPT_HEADERS = ['location', 'etag', 'content-type'] as const;
 /** 1 to 255 printable ASCII characters. */
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 
+/** The key a request claimed, until its answer is kept or its claim freed. */
+interface Claim {
+  readonly id: string;
+  readonly ttlMs: number;
+  /** Set once the write that stored the answer in its own transaction has committed. */
+  keptByWrite: boolean;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The key this request claimed, until its answer is kept or its claim freed. */
-    idempotencyClaim?: string;
+    idempotencyClaim?: Claim;
   }
+}
+
+/** What a write's transaction stores for its key: the answer exactly as it will be sent. */
+export interface WrittenAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+/**
+ * For a route that keeps its answer in its write's transaction: stores it with `db` (the
+ * transaction) when the request claimed a key, and returns a function to call once that
+ * transaction has committed; undefined when there is no key.
+ */
+export function keepAnswerInWrite(request: FastifyRequest):
+  | {
+      /** `partyIds`: the parties the answer shows, when the route knows them (else read from the answer). */
+      keep(db: Kysely<Database>, answer: WrittenAnswer, partyIds?: readonly string[]): Promise<void>;
+      committed(): void;
+    }
+  | undefined {
+  const claim = request.idempotencyClaim;
+  if (claim === undefined) return undefined;
+  return {
+    keep: (db, answer, partyIds) => {
+      const distributionId = distributionOf(request);
+      const parties =
+        partyIds === undefined || distributionId === undefined
+          ? partiesOf(request, answer.body)
+          : partyIds.map((partyId) => ({ distributionId, partyId }));
+      return storeAnswer(db, claim.id, {
+        ...answer,
+        expiresAt: new Date(Date.now() + claim.ttlMs).toISOString(),
+        parties,
+      });
+    },
+    committed: () => {
+      claim.keptByWrite = true;
+    },
+  };
 }
 
 export interface IdempotencyOptions {
@@ -63,7 +113,7 @@ export function registerIdempotency(app: FastifyInstance, { config, database }: 
     });
     switch (outcome.kind) {
       case 'claimed':
-        request.idempotencyClaim = outcome.id;
+        request.idempotencyClaim = { id: outcome.id, ttlMs: config.idempotencyTtlMs, keptByWrite: false };
         return undefined;
       case 'running':
         app.metrics.idempotencyConflicts.inc();
@@ -87,9 +137,10 @@ export function registerIdempotency(app: FastifyInstance, { config, database }: 
   };
 
   const settle = async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
-    const id = request.idempotencyClaim;
-    if (id === undefined) return payload;
+    const claim = request.idempotencyClaim;
+    if (claim === undefined || claim.keptByWrite) return payload;
     request.idempotencyClaim = undefined;
+    const { id } = claim;
     const status = reply.statusCode;
     const body =
       typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
@@ -99,7 +150,7 @@ export function registerIdempotency(app: FastifyInstance, { config, database }: 
           status,
           headers: keptHeaders(reply),
           body,
-          expiresAt: new Date(Date.now() + config.idempotencyTtlMs).toISOString(),
+          expiresAt: new Date(Date.now() + claim.ttlMs).toISOString(),
           parties: partiesOf(request, body),
         });
       } else {

@@ -2,10 +2,35 @@
 // (`running`, with a lease) while its first request runs, then the answer it got (`done`,
 // until IDEMPOTENCY_TTL). Each statement decides on its own (an insert that does nothing
 // on conflict, an update that checks what it read), so claims race safely across
-// processes without a transaction around them.
+// processes without a transaction around them. The statements every keyed write runs (the
+// claim, the stored answer) are fixed texts (db/statements.ts): built once, not per request.
+
+const insertClaim = statement('idempotency_claim', {
+  sqlite:
+    "insert into idempotency_keys (id, lookup, distribution_id, fingerprint, state, created_at, expires_at) values (?1, ?2, ?3, ?4, 'running', ?5, ?6) on conflict (lookup) do nothing returning id",
+  postgres:
+    "insert into idempotency_keys (id, lookup, distribution_id, fingerprint, state, created_at, expires_at) values ($1, $2, $3, $4, 'running', $5, $6) on conflict (lookup) do nothing returning id",
+});
+const updateAnswer = statement('idempotency_answer', {
+  sqlite:
+    "update idempotency_keys set state = 'done', status = ?2, headers = ?3, body = ?4, expires_at = ?5 where id = ?1",
+  postgres:
+    "update idempotency_keys set state = 'done', status = $2, headers = $3, body = $4, expires_at = $5 where id = $1",
+});
+const insertParties = statement('idempotency_parties', {
+  sqlite:
+    'insert into idempotency_key_parties (key_id, distribution_id, party_id) select ?1, ?2, value from json_each(?3) where true on conflict do nothing',
+  postgres:
+    'insert into idempotency_key_parties (key_id, distribution_id, party_id) select $1, $2, unnest($3::text[]) on conflict do nothing',
+});
+const deleteClaim = statement('idempotency_release', {
+  sqlite: "delete from idempotency_keys where id = ?1 and state = 'running'",
+  postgres: "delete from idempotency_keys where id = $1 and state = 'running'",
+});
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { newRowId } from '../db/ids.ts';
+import { dialectOf, run, runCount, statement } from '../db/statements.ts';
 import type { IdempotencyKeyTable } from './idempotency.table.ts';
 
 export interface ClaimRequest {
@@ -29,23 +54,14 @@ export async function claimKey(db: Kysely<Database>, request: ClaimRequest): Pro
   // round ends unless another request changes the row in exactly that gap.
   for (let round = 0; round < 5; round++) {
     const id = newRowId();
-    const inserted = await db
-      .insertInto('idempotency_keys')
-      .values({
-        id,
-        lookup: request.lookup,
-        distribution_id: request.distributionId,
-        fingerprint: request.fingerprint,
-        state: 'running',
-        status: null,
-        headers: null,
-        body: null,
-        created_at: request.now,
-        expires_at: request.leaseUntil,
-      })
-      .onConflict((oc) => oc.column('lookup').doNothing())
-      .returning('id')
-      .executeTakeFirst();
+    const [inserted] = await run<{ id: string }>(db, insertClaim, [
+      id,
+      request.lookup,
+      request.distributionId,
+      request.fingerprint,
+      request.now,
+      request.leaseUntil,
+    ]);
     if (inserted) return { kind: 'claimed', id };
     const row = await db
       .selectFrom('idempotency_keys')
@@ -88,41 +104,28 @@ export interface StoredAnswer {
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
   readonly expiresAt: string;
-  /** The parties the answer shows, so that erasing one removes it. */
+  /** The parties the answer shows (all of the path's distribution), so that erasing one removes it. */
   readonly parties: ReadonlyArray<{ readonly distributionId: string; readonly partyId: string }>;
 }
 
 /** Keeps the answer of a claimed key for its retries. */
 export async function storeAnswer(db: Kysely<Database>, id: string, answer: StoredAnswer): Promise<void> {
-  await db
-    .updateTable('idempotency_keys')
-    .set({
-      state: 'done',
-      status: answer.status,
-      headers: JSON.stringify(answer.headers),
-      body: answer.body,
-      expires_at: answer.expiresAt,
-    })
-    .where('id', '=', id)
-    .execute();
-  if (answer.parties.length === 0) return;
-  const unique = new Map(answer.parties.map((party) => [party.partyId, party.distributionId]));
-  await db
-    .insertInto('idempotency_key_parties')
-    .values(
-      [...unique].map(([partyId, distributionId]) => ({
-        key_id: id,
-        distribution_id: distributionId,
-        party_id: partyId,
-      })),
-    )
-    .onConflict((oc) => oc.doNothing())
-    .execute();
+  await runCount(db, updateAnswer.sql[dialectOf(db)], [
+    id,
+    answer.status,
+    JSON.stringify(answer.headers),
+    answer.body,
+    answer.expiresAt,
+  ]);
+  // One distribution per answer: the path's.
+  const distributionId = answer.parties[0]?.distributionId;
+  if (distributionId === undefined) return;
+  await run(db, insertParties, [id, distributionId, [...new Set(answer.parties.map((party) => party.partyId))]]);
 }
 
 /** A refused request keeps no record: its key is free for the corrected retry. */
 export async function releaseClaim(db: Kysely<Database>, id: string): Promise<void> {
-  await db.deleteFrom('idempotency_keys').where('id', '=', id).where('state', '=', 'running').execute();
+  await run(db, deleteClaim, [id]);
 }
 
 /** Removes up to `limit` expired keys (oldest first); returns how many. */

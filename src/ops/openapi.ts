@@ -73,17 +73,25 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
 /** What each status means (docs/design.md section 3), for responses whose schema has no description. */
 const STATUS_DESCRIPTIONS: Record<string, string> = {
   '200': 'OK',
+  '207': 'Multi-Status: one or more items of the batch were refused; each result says what its item got.',
   '400': 'InvalidJSON: the body is not JSON.',
   '401': 'Unauthenticated: no, malformed, unknown, revoked or expired credentials (`WWW-Authenticate` is set).',
   '403': 'Forbidden: valid credentials without the scope, or without access to this distribution.',
   '404': 'NotFound: unknown route, distribution or resource.',
-  '409': 'Conflict: the push matches two different parties; nothing was written.',
+  '409':
+    'Conflict: the push matches two different parties; or IdempotencyConflict: a request with this Idempotency-Key is still running (`Retry-After` is set). Nothing was written.',
   '413': 'PayloadTooLarge: the body is over the size limit.',
   '415': 'UnsupportedMediaType: Content-Type is not application/json.',
-  '422': 'ValidationError: one entry per problem found, all of them in one answer.',
+  '422':
+    'ValidationError: one entry per problem found, all of them in one answer; or IdempotencyKeyReused: this Idempotency-Key was used with another request.',
   '429': 'RateLimited: too many requests for this credential (`Retry-After` is set).',
   '500': 'InternalError: unexpected; retrying may help.',
   '503': 'ServiceUnavailable: the database is not reachable.',
+};
+
+const BATCH_DESCRIPTIONS: Record<string, string> = {
+  '200': 'Every item succeeded: one result per item, in item order, with counts.',
+  '422': 'ValidationError of the envelope (targets `leads` or `leads.<i>.type`): nothing was written.',
 };
 
 const PUSH_DESCRIPTIONS: Record<string, string> = {
@@ -106,8 +114,12 @@ function describeResponses(document: OpenApiDocument): OpenApiDocument {
       const isPush = /^push\w+Lead$/.test(operation.operationId ?? '');
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         if (response.description !== 'Default Response') continue;
-        response.description =
-          (isPush ? PUSH_DESCRIPTIONS[status] : undefined) ?? STATUS_DESCRIPTIONS[status] ?? response.description;
+        const own = isPush
+          ? PUSH_DESCRIPTIONS[status]
+          : operation.operationId === 'pushLeadBatch'
+            ? BATCH_DESCRIPTIONS[status]
+            : undefined;
+        response.description = own ?? STATUS_DESCRIPTIONS[status] ?? response.description;
         if (isPush && status === '201') {
           response.headers = {
             Location: {

@@ -38,6 +38,8 @@ export interface PushCommand {
   readonly body: LeadBody;
   readonly rawBody: string;
   readonly caller: Caller;
+  /** Runs in the push's transaction once it is written (the answer kept for an Idempotency-Key). */
+  readonly withinTransaction?: (db: Kysely<Database>, result: PushResult) => Promise<void>;
 }
 
 export interface PushResult {
@@ -70,7 +72,11 @@ export class LeadPushService {
     const hash = push.refs.length > 0 ? await this.#deps.refHashes?.hasher() : undefined;
     return commitWrite(
       this.#deps.transactions,
-      (trx) => this.#pushOnce(trx, command, push, hash),
+      async (trx) => {
+        const result = await this.#pushOnce(trx, command, push, hash);
+        await command.withinTransaction?.(trx, result);
+        return result;
+      },
       (result) => {
         // Committed: the worker may look for the new event now (a new lead counts as changed).
         if (result.changed && WebhookOutbox.hasRecipients(result.lead)) this.#deps.outbox?.committed();

@@ -76,6 +76,7 @@ export const leadBatchRoutes: FastifyPluginAsync<LeadBatchRoutesOptions> = async
           401: ErrorBody,
           403: ErrorBody,
           404: ErrorBody,
+          409: ErrorBody,
           413: ErrorBody,
           415: ErrorBody,
           422: ErrorBody,
