@@ -120,7 +120,7 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   const refHashes = new RefHashes(database.db);
   const leadPush = new LeadPushService({ database, config, transactions, outbox, refHashes });
   await app.register(leadPushRoutes, { prefix: '/v1/api', leadPush, validation: compilers });
-  const leads = new LeadReader({ database, config });
+  const leads = new LeadReader({ database, config, refHashes });
   const pushLog = new PushLogReader({ database });
   const parties = new PartyReader({ database, config });
   const partyPatch = new PartyPatchService({ config, transactions, outbox });
