@@ -29,6 +29,7 @@ import {
   LeadPushService,
   LeadWorkService,
   leadWorkRoutes,
+  PartyExportService,
   PartyPatchService,
   PartyReader,
   partyErasureRoutes,
@@ -129,7 +130,8 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   const leadWork = new LeadWorkService({ config, transactions, outbox });
   await app.register(leadWorkRoutes, { prefix: '/v1/api', leadWork });
   const erasure = new ErasureService({ database, transactions, refHashes, outbox });
-  await app.register(partyErasureRoutes, { prefix: '/v1/api', erasure });
+  const partyExport = new PartyExportService({ config, transactions });
+  await app.register(partyErasureRoutes, { prefix: '/v1/api', erasure, partyExport });
   const history = new LeadHistoryReader({ database });
   await registerReferenceData(app, config, database);
   registerWebhooks(app, { config, database, transactions, outbox });

@@ -12,6 +12,7 @@ import { clientCommands } from './client.ts';
 import { ssoCommands } from './sso.ts';
 import { webhookCommands } from './webhook.ts';
 import { dataCommands } from './data.ts';
+import { auditCommands, partyCommands } from './party.ts';
 
 const GROUPS: readonly CommandGroup[] = [
   serveCommand,
@@ -23,6 +24,8 @@ const GROUPS: readonly CommandGroup[] = [
   ssoCommands,
   webhookCommands,
   dataCommands,
+  partyCommands,
+  auditCommands,
 ];
 
 const HELP = `Usage: lead-intake <command> [options]
