@@ -36,6 +36,7 @@ import {
   partyRoutes,
   PushLogReader,
   RefHashes,
+  RetentionService,
 } from './party/index.ts';
 import { registerSso } from './sso/sso.plugin.ts';
 import { createSsoRuntime } from './sso/sso-runtime.ts';
@@ -142,6 +143,18 @@ export async function buildApp({ config, database, logger = false }: AppDependen
     database,
     services: { database, leads, pushLog, parties, leadWork, history },
   });
+  // Retention (docs/design.md section 11), when a period is set: every process runs the
+  // task, and the lease lets one pass run at a time across them.
+  const retention = new RetentionService({ database, transactions, refHashes, outbox, retention: config.retention });
+  if (retention.enabled) {
+    const stop = retention.start({
+      report: (report) => {
+        if (report.ran) app.log.info({ retention: report }, 'retention pass');
+      },
+      error: (error) => app.log.error({ err: error }, 'retention pass failed'),
+    });
+    app.addHook('onClose', stop);
+  }
   app.addHook('onClose', async () => transactions.close());
   return app;
 }

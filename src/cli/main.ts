@@ -13,6 +13,7 @@ import { ssoCommands } from './sso.ts';
 import { webhookCommands } from './webhook.ts';
 import { dataCommands } from './data.ts';
 import { auditCommands, partyCommands } from './party.ts';
+import { retentionCommands } from './retention.ts';
 
 const GROUPS: readonly CommandGroup[] = [
   serveCommand,
@@ -26,6 +27,7 @@ const GROUPS: readonly CommandGroup[] = [
   dataCommands,
   partyCommands,
   auditCommands,
+  retentionCommands,
 ];
 
 const HELP = `Usage: lead-intake <command> [options]

@@ -15,6 +15,7 @@ export { LeadHistoryReader } from './lead-history-read.service.ts';
 export { ErasureService } from './erasure.service.ts';
 export { PartyExportService } from './party-export.service.ts';
 export { listAuditLog } from './audit-log.service.ts';
+export { RetentionService } from './retention.service.ts';
 export { RefHashes } from './ref-hash.ts';
 
 // Its routes, registered by app.ts under /v1/api.
