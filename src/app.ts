@@ -141,7 +141,7 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   await registerBrokerApp(app, {
     config,
     database,
-    services: { database, leads, pushLog, parties, leadWork, history },
+    services: { database, leads, pushLog, parties, leadWork, history, erasure, partyExport },
   });
   // Retention (docs/design.md section 11), when a period is set: every process runs the
   // task, and the lease lets one pass run at a time across them.
