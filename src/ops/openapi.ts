@@ -77,7 +77,9 @@ const STATUS_DESCRIPTIONS: Record<string, string> = {
   '401': 'Unauthenticated: no, malformed, unknown, revoked or expired credentials (`WWW-Authenticate` is set).',
   '403': 'Forbidden: valid credentials without the scope, or without access to this distribution.',
   '404': 'NotFound: unknown route, distribution or resource.',
-  '409': 'Conflict: the push matches two different parties; nothing was written.',
+  '409':
+    'Conflict: the push matches two different parties; or Erased: it carries an external ref (or `prospect.id`) of a person who was erased. Nothing was written.',
+  '410': 'Erased: the person was erased on request (README, "Personal data"); nothing about them is kept.',
   '413': 'PayloadTooLarge: the body is over the size limit.',
   '415': 'UnsupportedMediaType: Content-Type is not application/json.',
   '422': 'ValidationError: one entry per problem found, all of them in one answer.',

@@ -78,7 +78,7 @@ export const leadReadRoutes: FastifyPluginAsync<LeadReadRoutesOptions> = async (
         security,
         description: 'The same representation a push returns. The ETag changes with every stored change.',
         params: LeadParams,
-        response: { 200: LeadResponse, ...errors },
+        response: { 200: LeadResponse, ...errors, 410: ErrorBody },
       },
       onRequest,
     },
@@ -147,6 +147,7 @@ export const leadReadRoutes: FastifyPluginAsync<LeadReadRoutesOptions> = async (
         response: {
           200: Type.Object({ items: Type.Array(LeadPush), next: NextLink }, { title: 'LeadPushList' }),
           ...errors,
+          410: ErrorBody,
         },
       },
       onRequest,
