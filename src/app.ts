@@ -32,12 +32,14 @@ import {
   LeadPushService,
   LeadWorkService,
   leadWorkRoutes,
+  PartyExportService,
   PartyPatchService,
   PartyReader,
   partyErasureRoutes,
   partyRoutes,
   PushLogReader,
   RefHashes,
+  RetentionService,
 } from './party/index.ts';
 import { registerSso } from './sso/sso.plugin.ts';
 import { createSsoRuntime } from './sso/sso-runtime.ts';
@@ -137,7 +139,7 @@ export async function buildApp({ config, database, logger = false }: AppDependen
     validation: compilers,
     bodyLimit: config.batchBodyLimit,
   });
-  const leads = new LeadReader({ database, config });
+  const leads = new LeadReader({ database, config, refHashes });
   const pushLog = new PushLogReader({ database });
   const parties = new PartyReader({ database, config });
   const partyPatch = new PartyPatchService({ config, transactions, outbox });
@@ -146,7 +148,8 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   const leadWork = new LeadWorkService({ config, transactions, outbox });
   await app.register(leadWorkRoutes, { prefix: '/v1/api', leadWork });
   const erasure = new ErasureService({ database, transactions, refHashes, outbox });
-  await app.register(partyErasureRoutes, { prefix: '/v1/api', erasure });
+  const partyExport = new PartyExportService({ config, transactions });
+  await app.register(partyErasureRoutes, { prefix: '/v1/api', erasure, partyExport });
   const history = new LeadHistoryReader({ database });
   await registerReferenceData(app, config, database);
   registerWebhooks(app, { config, database, transactions, outbox });
@@ -155,8 +158,20 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   await registerBrokerApp(app, {
     config,
     database,
-    services: { database, leads, pushLog, parties, leadWork, history },
+    services: { database, leads, pushLog, parties, leadWork, history, erasure, partyExport },
   });
+  // Retention (docs/design.md section 11), when a period is set: every process runs the
+  // task, and the lease lets one pass run at a time across them.
+  const retention = new RetentionService({ database, transactions, refHashes, outbox, retention: config.retention });
+  if (retention.enabled) {
+    const stop = retention.start({
+      report: (report) => {
+        if (report.ran) app.log.info({ retention: report }, 'retention pass');
+      },
+      error: (error) => app.log.error({ err: error }, 'retention pass failed'),
+    });
+    app.addHook('onClose', stop);
+  }
   app.addHook('onClose', async () => transactions.close());
   return app;
 }

@@ -38,7 +38,11 @@ export async function registerBrokerApp(
         const status = error instanceof ApiError ? error.status : (error as { statusCode?: unknown }).statusCode;
         if (typeof status === 'number' && status >= 400 && status < 500) {
           const [title, message] =
-            status === 404 ? (['notFoundTitle', 'notFound'] as const) : (['badRequestTitle', 'badRequest'] as const);
+            status === 404
+              ? (['notFoundTitle', 'notFound'] as const)
+              : status === 410
+                ? (['erasedTitle', 'erasedNotice'] as const)
+                : (['badRequestTitle', 'badRequest'] as const);
           return reply
             .status(status)
             .headers(error instanceof ApiError ? error.headers : {})

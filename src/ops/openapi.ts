@@ -79,7 +79,8 @@ const STATUS_DESCRIPTIONS: Record<string, string> = {
   '403': 'Forbidden: valid credentials without the scope, or without access to this distribution.',
   '404': 'NotFound: unknown route, distribution or resource.',
   '409':
-    'Conflict: the push matches two different parties; or IdempotencyConflict: a request with this Idempotency-Key is still running (`Retry-After` is set). Nothing was written.',
+    'Conflict: the push matches two different parties; Erased: it carries an external ref (or `prospect.id`) of a person who was erased; or IdempotencyConflict: a request with this Idempotency-Key is still running (`Retry-After` is set). Nothing was written.',
+  '410': 'Erased: the person was erased on request (README, "Personal data"); nothing about them is kept.',
   '413': 'PayloadTooLarge: the body is over the size limit.',
   '415': 'UnsupportedMediaType: Content-Type is not application/json.',
   '422':

@@ -82,12 +82,30 @@ export async function findErasedRefHashes(
 /** Erased leads in the change listing's (updated_at, id) order, one more than `limit`. */
 export async function listErasedLeads(
   db: Db,
-  query: { distributionId: string; updatedSince?: string; after?: Position; before?: string; limit: number },
+  query: {
+    distributionId: string;
+    /** Only the leads of the party that had this ref (its keyed hash). */
+    refHash?: string;
+    updatedSince?: string;
+    after?: Position;
+    before?: string;
+    limit: number;
+  },
 ) {
   let select = db
     .selectFrom('erased_leads')
     .select(['lead_id', 'party_id', 'erased_at'])
     .where('distribution_id', '=', query.distributionId);
+  if (query.refHash !== undefined)
+    select = select.where(
+      'party_id',
+      'in',
+      db
+        .selectFrom('erased_refs')
+        .select('party_id')
+        .where('distribution_id', '=', query.distributionId)
+        .where('ref_hash', '=', query.refHash),
+    );
   if (query.before !== undefined) select = select.where('erased_at', '<', query.before);
   if (query.updatedSince) select = select.where('erased_at', '>=', query.updatedSince);
   if (query.after) {

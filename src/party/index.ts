@@ -14,6 +14,9 @@ export { PushLogReader } from './push-log-read.service.ts';
 export { LeadWorkService } from './lead-work.service.ts';
 export { LeadHistoryReader } from './lead-history-read.service.ts';
 export { ErasureService } from './erasure.service.ts';
+export { PartyExportService } from './party-export.service.ts';
+export { listAuditLog } from './audit-log.service.ts';
+export { RetentionService } from './retention.service.ts';
 export { RefHashes } from './ref-hash.ts';
 
 // Its routes, registered by app.ts under /v1/api.

@@ -28,7 +28,24 @@ const NextLink = Type.Unsafe<string | null>({
   description: 'The next page; null on the last.',
 });
 
-export const LeadList = Type.Object({ items: Type.Array(LeadResponse), next: NextLink }, { title: 'LeadList' });
+/** An erased lead, once more in the change listing after its last change (docs/design.md section 11). */
+export const ErasedLead = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    party_id: Type.String({ format: 'uuid' }),
+    erased: Type.Literal(true),
+    updated_at: Type.String({ format: 'date-time', description: 'When it was erased.' }),
+  },
+  {
+    title: 'ErasedLead',
+    description: 'The lead was erased (GDPR art. 17): delete your copy. Reads of it answer 410.',
+  },
+);
+
+export const LeadList = Type.Object(
+  { items: Type.Array(Type.Union([ErasedLead, LeadResponse])), next: NextLink },
+  { title: 'LeadList' },
+);
 
 export const LeadPush = Type.Object({
   id: Type.String({ format: 'uuid' }),
@@ -61,7 +78,7 @@ export const leadReadRoutes: FastifyPluginAsync<LeadReadRoutesOptions> = async (
         security,
         description: 'The same representation a push returns. The ETag changes with every stored change.',
         params: LeadParams,
-        response: { 200: LeadResponse, ...errors },
+        response: { 200: LeadResponse, ...errors, 410: ErrorBody },
       },
       onRequest,
     },
@@ -86,7 +103,8 @@ export const leadReadRoutes: FastifyPluginAsync<LeadReadRoutesOptions> = async (
           'To keep in sync, read to the end, keep the newest `updated_at` seen (or the last `next`) and ask again later with ' +
           '`updated_since` set to it: no lead created or changed meanwhile is skipped, even one whose write committed late ' +
           '(leads stamped after the oldest write still in progress began wait for the next call); one stamped exactly at ' +
-          'that time comes again.',
+          'that time comes again. A lead that was erased comes once more as `{id, party_id, erased: true, updated_at}` ' +
+          '(`updated_at` is when it was erased): delete your copy.',
         params: Type.Object({ distribution_id: Type.String() }),
         querystring: Type.Object(
           {
@@ -132,6 +150,7 @@ export const leadReadRoutes: FastifyPluginAsync<LeadReadRoutesOptions> = async (
         response: {
           200: Type.Object({ items: Type.Array(LeadPush), next: NextLink }, { title: 'LeadPushList' }),
           ...errors,
+          410: ErrorBody,
         },
       },
       onRequest,

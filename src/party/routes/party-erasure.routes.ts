@@ -8,9 +8,12 @@ import { requireScope } from '../../auth/authorize.ts';
 import { describeCaller } from '../../auth/caller.ts';
 import { ErrorBody } from '../../http/error-body.schema.ts';
 import type { ErasureService } from '../erasure.service.ts';
+import { LeadResponse } from '../lead.response.ts';
+import type { PartyExportService } from '../party-export.service.ts';
 
 export interface PartyErasureRoutesOptions {
   readonly erasure: ErasureService;
+  readonly partyExport: PartyExportService;
 }
 
 const security: Array<Record<string, string[]>> = [{ apikey: [] }, { bearer: [] }];
@@ -28,7 +31,26 @@ export const ErasureReceipt = Type.Object(
   { title: 'ErasureReceipt' },
 );
 
-export const partyErasureRoutes: FastifyPluginAsync<PartyErasureRoutesOptions> = async (fastify, { erasure }) => {
+export const PartyExport = Type.Object(
+  {
+    exported_at: Type.String({ format: 'date-time' }),
+    distribution_id: Type.String({ format: 'uuid' }),
+    party_id: Type.String({ format: 'uuid' }),
+    lead: LeadResponse,
+    records: Type.Record(Type.String(), Type.Array(Type.Object({}, { additionalProperties: true })), {
+      description:
+        'Every stored row about the person, by kind (parties, leads, external_refs, callbacks, risk_objects, ' +
+        'risk_object_revisions, policy_packages, insurance_policies, coverages, push_log, webhook_events, ' +
+        'webhook_deliveries, webhook_attempts, changes, notes). Push-log `payload` is the body exactly as received.',
+    }),
+  },
+  { title: 'PartyExport' },
+);
+
+export const partyErasureRoutes: FastifyPluginAsync<PartyErasureRoutesOptions> = async (
+  fastify,
+  { erasure, partyExport },
+) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.delete(
@@ -56,5 +78,39 @@ export const partyErasureRoutes: FastifyPluginAsync<PartyErasureRoutesOptions> =
         partyId: request.params.party_id,
         actor: describeCaller(request.caller!),
       }),
+  );
+
+  app.get(
+    '/distributions/:distribution_id/parties/:party_id/export',
+    {
+      schema: {
+        operationId: 'exportParty',
+        summary: 'Everything kept about a person, in one document',
+        tags: ['parties'],
+        security,
+        description:
+          'GDPR art. 15 and 20: the lead as the API shows it and every stored row about the person (every revision, ' +
+          'the push log with each body as received, webhook events with their delivery status, notes and status ' +
+          'history), as a JSON attachment. Recorded in the audit log.',
+        params: PartyParams,
+        response: { 200: PartyExport, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 410: ErrorBody },
+      },
+      onRequest: requireScope('parties:read'),
+    },
+    async (request, reply) => {
+      const { distribution_id, party_id } = request.params;
+      const document = await partyExport.export({
+        distributionId: distribution_id,
+        partyId: party_id,
+        actor: describeCaller(request.caller!),
+      });
+      // Serialised here, indented for the person who opens the file: the rows are as stored,
+      // which the response schema only outlines. Fastify sends a JSON string as it is.
+      const body = JSON.stringify(document, null, 2);
+      return reply
+        .type('application/json; charset=utf-8')
+        .header('content-disposition', `attachment; filename="party-${party_id}.json"`)
+        .send(body as unknown as typeof document);
+    },
   );
 };
