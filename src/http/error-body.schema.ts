@@ -1,11 +1,14 @@
 // The body of every non-2xx answer (docs/design.md section 3; README, "Errors").
 import Type from 'typebox';
 
-export const ErrorEntry = Type.Object({
-  type: Type.String({ examples: ['ValidationError'] }),
-  target: Type.String({ examples: ['prospect.risk_objects.residences.0.address.zipcode'] }),
-  message: Type.String({ examples: ["Error for 'zipcode'. The specified value is invalid."] }),
-});
+export const ErrorEntry = Type.Object(
+  {
+    type: Type.String({ examples: ['ValidationError'] }),
+    target: Type.String({ examples: ['prospect.risk_objects.residences.0.address.zipcode'] }),
+    message: Type.String({ examples: ["Error for 'zipcode'. The specified value is invalid."] }),
+  },
+  { title: 'ErrorEntry' },
+);
 
 export const ErrorBody = Type.Object(
   {
@@ -19,5 +22,5 @@ export const ErrorBody = Type.Object(
       }),
     }),
   },
-  { title: 'Error' },
+  { title: 'ErrorBody' },
 );
