@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { default as addFormatsModule } from 'ajv-formats';
 import { leadExamples } from '../src/party/index.ts';
+import { startReceiver, type WebhookReceiver } from './support/webhook-receiver.ts';
 import { createTenant, startTestServer, type Tenant, type TestServer } from './support/test-server.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -40,13 +41,16 @@ const CONTRACT_HEADERS = [
 let server: TestServer;
 let tenant: Tenant;
 let document: any;
+let receiver: WebhookReceiver;
 beforeAll(async () => {
-  server = await startTestServer({ RATE_LIMIT: '40/min' });
+  receiver = await startReceiver();
+  server = await startTestServer({ RATE_LIMIT: '40/min', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
   tenant = await createTenant(server.database.handle, ['leads:write', 'leads:read', 'parties:read', 'parties:update']);
   document = await (await fetch(`${server.url}/openapi.json`)).json();
 });
 afterAll(async () => {
   await server?.close();
+  await receiver?.close();
 });
 
 function operations(): Array<{ path: string; method: string; operation: any }> {
@@ -227,5 +231,46 @@ describe('every answer of a sequence of real calls is declared (as Prism checks 
     expect(last).toBe(429);
 
     expect(undeclared).toEqual([]);
+  });
+});
+
+describe('the webhooks section', () => {
+  it('lists every event with its signature headers, and describes what a receiver is sent', async () => {
+    expect(Object.keys(document.webhooks).sort()).toEqual(
+      ['lead.created', 'lead.status_changed', 'lead.updated', 'party.updated'].sort(),
+    );
+    for (const item of Object.values(document.webhooks) as any[]) {
+      expect(item.post.parameters.map((p: any) => `${p.in}:${p.name}`)).toEqual([
+        'header:webhook-id',
+        'header:webhook-timestamp',
+        'header:webhook-signature',
+      ]);
+    }
+
+    const body = structuredClone(leadExamples.CUSTOMER) as any;
+    body.prospect.callbacks = [receiver.url('/document-hooks')];
+    body.prospect.external_refs = [{ external_ref: 'doc-1', external_ref_company: 'doc' }];
+    body.prospect.email = 'webhook.document@example.be';
+    delete body.prospect.risk_objects;
+    delete body.prospect.policy_packages;
+    delete body.prospect.insurance_policies;
+    const pushed = await fetch(`${server.url}/v1/api/distributions/${tenant.distributionId}/leads/customers`, {
+      method: 'POST',
+      headers: { authorization: `apikey ${tenant.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(pushed.status).toBe(201);
+    const [delivery] = await receiver.waitFor('/document-hooks', 1);
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    addFormats(ajv);
+    const schema = document.webhooks[delivery!.json.type].post.requestBody.content['application/json'].schema;
+    for (const described of [schema, { $ref: '#/components/schemas/WebhookEvent' }]) {
+      const validate = ajv.compile({ allOf: [described], components: document.components });
+      expect(validate(delivery!.json) ? [] : validate.errors).toEqual([]);
+    }
+    for (const name of ['webhook-id', 'webhook-timestamp', 'webhook-signature']) {
+      expect(delivery!.headers[name]).toBeTruthy();
+    }
+    expect(delivery!.headers['webhook-id']).toBe(delivery!.json.id);
   });
 });

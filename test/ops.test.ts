@@ -166,6 +166,7 @@ describe('GET /openapi.json', () => {
       'leads',
       'parties',
       'reference data',
+      'webhooks',
       'operations',
       'sso',
     ]);

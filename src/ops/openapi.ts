@@ -9,6 +9,7 @@ import type { Config } from '../config.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 import { type ComponentDocument, nameComponentSchemas } from './openapi-components.ts';
 import { declareResponses, RESPONSE_HEADERS } from './openapi-responses.ts';
+import { webhookDocument } from './openapi-webhooks.ts';
 
 const description = `Push insurance leads (customers or companies, with their risk objects, policy
 packages, policies and coverages) into a broker's distribution.
@@ -51,6 +52,11 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
           name: 'reference data',
           description:
             'The car, address and company databases (scopes vehicle:read, address:read, enterprise:read; `api` grants all): shared, read-only, imported from public open data with `lead-intake data import`.',
+        },
+        {
+          name: 'webhooks',
+          description:
+            "Events POSTed to the callback URLs of a prospect, signed per Standard Webhooks with the distribution's secret.",
         },
         { name: 'operations', description: 'Health, readiness and metrics probes for operators.' },
         {
@@ -107,7 +113,13 @@ function finishDocument(document: OpenApiDocument): OpenApiDocument {
     }
   }
   declareResponses(document.paths as never);
-  document.components = { ...document.components, headers: RESPONSE_HEADERS };
+  const { schemas, webhooks } = webhookDocument();
+  document.webhooks = webhooks as never;
+  document.components = {
+    ...document.components,
+    schemas: { ...document.components?.schemas, ...schemas },
+    headers: RESPONSE_HEADERS,
+  };
   nameComponentSchemas(document);
   return document;
 }

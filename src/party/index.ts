@@ -21,7 +21,7 @@ export { leadWorkRoutes } from './routes/lead-work.routes.ts';
 
 // The lead as answers, reads and webhooks carry it (the broker app renders it), and the
 // documented example pushes (tests push them).
-export type { LeadResponse } from './lead.response.ts';
+export { LeadResponse } from './lead.response.ts';
 export { leadExamples } from './lead.examples.ts';
 
 // What the broker app's advisory counts premiums by.
