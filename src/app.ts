@@ -144,7 +144,7 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   const parties = new PartyReader({ database, config });
   const partyPatch = new PartyPatchService({ config, transactions, outbox });
   await app.register(leadReadRoutes, { prefix: '/v1/api', leads, pushLog, config });
-  await app.register(partyRoutes, { prefix: '/v1/api', parties, partyPatch });
+  await app.register(partyRoutes, { prefix: '/v1/api', parties, partyPatch, validation: compilers });
   const leadWork = new LeadWorkService({ config, transactions, outbox });
   await app.register(leadWorkRoutes, { prefix: '/v1/api', leadWork });
   const erasure = new ErasureService({ database, transactions, refHashes, outbox });

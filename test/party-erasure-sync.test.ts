@@ -39,7 +39,7 @@ async function readAll(query: string) {
     const page = await callApi(server, tenant, 'GET', url);
     expect(page.status).toBe(200);
     items.push(...page.body.items);
-    url = page.body.next && page.body.next.slice(`${server.config.publicUrl}/v1/api`.length);
+    url = page.body.next?.slice(`${server.config.publicUrl}/v1/api`.length);
   }
   return items;
 }

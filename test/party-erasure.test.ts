@@ -193,7 +193,7 @@ describe('DELETE a party', () => {
       expect(reply.status).toBe(500);
       expect(reply.body.detail.type).toBe('InternalError');
     } finally {
-      await sql.raw('drop trigger refuse_party_delete' + (dialect === 'postgres' ? ' on parties' : '')).execute(db);
+      await sql.raw(`drop trigger refuse_party_delete${dialect === 'postgres' ? ' on parties' : ''}`).execute(db);
       if (dialect === 'postgres') await sql.raw('drop function refuse_party_delete()').execute(db);
     }
     expect(await countRows(server)).toEqual(before);

@@ -5,7 +5,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../src/db/database.ts';
-import { NOT_PERSONAL, PARTY_ROWS } from '../src/party/party-rows.repository.ts';
+import { NOT_PERSONAL, PARTY_ROWS } from '../src/party/index.ts';
 import { liveTables } from './support/personal-data.ts';
 import { createTestDatabase, type TestDatabase } from './support/test-server.ts';
 

@@ -21,6 +21,11 @@ export async function registerBrokerApp(
 ): Promise<void> {
   await app.register(
     async (scope) => {
+      // HTML pages for people, not operations for an API client: left out of /openapi.json
+      // (docs/design.md section 13).
+      scope.addHook('onRoute', (route) => {
+        route.schema = { ...route.schema, hide: true };
+      });
       acceptFormBodies(scope);
       scope.setNotFoundHandler((request, reply) => {
         reply

@@ -29,7 +29,7 @@ export { partyErasureRoutes } from './routes/party-erasure.routes.ts';
 
 // The lead as answers, reads and webhooks carry it (the broker app renders it), and the
 // documented example pushes (tests push them).
-export type { LeadResponse } from './lead.response.ts';
+export { LeadResponse } from './lead.response.ts';
 export { leadExamples } from './lead.examples.ts';
 
 // What the broker app's advisory counts premiums by.
@@ -41,3 +41,7 @@ export { WRITER_CLOCK_SQL } from './change-clock.ts';
 // Row types: bench/write-limits.ts types the rows it writes straight to the database with
 // them, and the walls let bench/ import nothing of the module but this file.
 export type * from './party.table.ts';
+
+// The tables an erasure reaches and those it leaves as not personal: the schema test checks
+// every table of the live database against them (docs/design.md section 11).
+export { NOT_PERSONAL, PARTY_ROWS } from './party-rows.repository.ts';

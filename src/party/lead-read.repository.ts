@@ -5,8 +5,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { Position } from '../http/pagination.ts';
-import { listingHorizon } from './change-clock.ts';
-import type { ExternalRef } from './party.aggregate.ts';
 import type { PartyType } from './party.table.ts';
 
 type Db = Kysely<Database>;

@@ -47,19 +47,22 @@ export const LeadList = Type.Object(
   { title: 'LeadList' },
 );
 
-export const LeadPush = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  received_at: Type.String({ format: 'date-time' }),
-  status: Type.Integer({ enum: [200, 201], description: '201 when the push created the lead, 200 for a merge.' }),
-  caller: Type.String({ examples: ['token:0b6c1f9e-4d1a-4c56-9a51-1c2f0d3e4b5a'] }),
-  origin: Type.Unsafe<string | null>({ type: ['string', 'null'] }),
-  kind: Type.String({ enum: ['CUSTOMER', 'COMPANY'] }),
-  payload: Type.Unsafe<Record<string, unknown>>({
-    type: 'object',
-    additionalProperties: true,
-    description: 'The body as received.',
-  }),
-});
+export const LeadPush = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    received_at: Type.String({ format: 'date-time' }),
+    status: Type.Integer({ enum: [200, 201], description: '201 when the push created the lead, 200 for a merge.' }),
+    caller: Type.String({ examples: ['token:0b6c1f9e-4d1a-4c56-9a51-1c2f0d3e4b5a'] }),
+    origin: Type.Unsafe<string | null>({ type: ['string', 'null'] }),
+    kind: Type.String({ enum: ['CUSTOMER', 'COMPANY'] }),
+    payload: Type.Unsafe<Record<string, unknown>>({
+      type: 'object',
+      additionalProperties: true,
+      description: 'The body as received.',
+    }),
+  },
+  { title: 'LeadPush' },
+);
 
 export const leadReadRoutes: FastifyPluginAsync<LeadReadRoutesOptions> = async (
   fastify,
