@@ -36,7 +36,24 @@ export interface LoadSpec {
   readonly serverPid?: number;
   /** Scenario (d): the callback URL every pushed lead carries. */
   readonly callbackUrl?: string;
+  /** Set: each request is a batch (POST .../leads/batch) of this many of the scenario's bodies. */
+  readonly batchSize?: number;
+  /**
+   * `fresh`: every request carries an Idempotency-Key of its own. `replay`: REPLAY_KEYS
+   * requests with their keys are sent first, then the run sends them again and again, so
+   * every measured answer is a replay.
+   */
+  readonly idempotency?: 'fresh' | 'replay';
 }
+
+/** The requests a replay run repeats, round-robin. */
+export const REPLAY_KEYS = 100;
+
+interface NextRequest {
+  readonly body: string;
+  readonly key?: string;
+}
+type RequestFactory = () => NextRequest;
 
 export interface LoadResult {
   /** 2xx answers within the measured window. */
@@ -73,6 +90,27 @@ function bodies(spec: LoadSpec): BodyFactory {
     case 'listing':
       return () => '';
   }
+}
+
+/** The scenario's bodies, batched and keyed as the spec says. */
+function requestsOf(spec: LoadSpec): RequestFactory {
+  const single = bodies(spec);
+  const size = spec.batchSize;
+  // A batch item is the single push's body with its kind in front.
+  const body: BodyFactory =
+    size === undefined
+      ? single
+      : () => `{"leads":[${Array.from({ length: size }, () => `{"type":"CUSTOMER",${single().slice(1)}`).join(',')}]}`;
+  if (spec.idempotency === 'fresh') {
+    let n = 0;
+    return () => ({ body: body(), key: `${spec.prefix}-key-${n++}` });
+  }
+  if (spec.idempotency === 'replay') {
+    const pool = Array.from({ length: REPLAY_KEYS }, (_, i) => ({ body: body(), key: `${spec.prefix}-replay-${i}` }));
+    let n = 0;
+    return () => pool[n++ % pool.length]!;
+  }
+  return () => ({ body: body() });
 }
 
 type CpuShares = Pick<
@@ -126,7 +164,7 @@ class Latencies {
  */
 function run(
   spec: LoadSpec,
-  next: BodyFactory,
+  next: RequestFactory,
   limit: { amount: number } | { warmup: number; duration: number },
 ): Promise<LoadResult> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -159,7 +197,14 @@ function run(
                 method: 'POST',
                 path: spec.path,
                 headers,
-                setupRequest: (request) => ({ ...request, body: next() }),
+                setupRequest: (request) => {
+                  const { body, key } = next();
+                  return {
+                    ...request,
+                    body,
+                    ...(key !== undefined && { headers: { ...headers, 'idempotency-key': key } }),
+                  };
+                },
                 onResponse: (status, body) => {
                   if ((status < 200 || status > 299) && firstFailure === null)
                     firstFailure = `${status} ${body.slice(0, 500)}`;
@@ -199,10 +244,16 @@ function run(
 
 async function main(spec: LoadSpec): Promise<LoadResult> {
   if (spec.scenario === 'merge' || spec.scenario === 'listing') {
-    const created = await run(spec, mergeTargetBodies(spec.prefix), { amount: spec.mergeLeads ?? 1000 });
+    const targets = mergeTargetBodies(spec.prefix);
+    const created = await run(spec, () => ({ body: targets() }), { amount: spec.mergeLeads ?? 1000 });
     if (created.non2xx + created.errors > 0) return created;
   }
-  const next = bodies(spec);
+  const next = requestsOf(spec);
+  if (spec.idempotency === 'replay') {
+    // The originals, each once (their keys all differ, so none waits for another).
+    const originals = await run(spec, next, { amount: REPLAY_KEYS });
+    if (originals.non2xx + originals.errors > 0) return originals;
+  }
   return spec.amount === undefined
     ? run(spec, next, { warmup: spec.warmupSeconds, duration: spec.durationSeconds })
     : run(spec, next, { amount: spec.amount });

@@ -12,6 +12,7 @@ import { registerJsonBodyParser } from './http/json-body.ts';
 import { originForm } from './http/request-target.ts';
 import { registerParameterChecks } from './http/request-parameters.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
+import { registerIdempotency } from './idempotency/idempotency.plugin.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
 import { registerUnreadBodyDiscard } from './http/unread-body.ts';
 import { registerProtocolRefusals } from './http/protocol-refusals.ts';
@@ -21,6 +22,9 @@ import { registerOpenApi } from './ops/openapi.ts';
 import { registerOperationalRoutes } from './ops/operational.routes.ts';
 import { createTransactionRunner } from './db/transaction-runner.ts';
 import {
+  LeadBatchService,
+  leadBatchRoutes,
+  ErasureService,
   LeadHistoryReader,
   LeadReader,
   leadPushRoutes,
@@ -28,10 +32,14 @@ import {
   LeadPushService,
   LeadWorkService,
   leadWorkRoutes,
+  PartyExportService,
   PartyPatchService,
   PartyReader,
+  partyErasureRoutes,
   partyRoutes,
   PushLogReader,
+  RefHashes,
+  RetentionService,
 } from './party/index.ts';
 import { registerSso } from './sso/sso.plugin.ts';
 import { createSsoRuntime } from './sso/sso-runtime.ts';
@@ -108,21 +116,40 @@ export async function buildApp({ config, database, logger = false }: AppDependen
 
   // Before the routes: it hooks every route added after it (rate-limit.ts).
   await registerRateLimit(app, config);
+  // Before the routes too: it hooks every write route under /v1/api/ added after it.
+  registerIdempotency(app, { config, database });
 
   // One runner for every write, so SQLite's group commit covers pushes and updates alike.
   const transactions = createTransactionRunner(database);
   // Pushes and party updates write their webhook events here, in their own transaction.
   const outbox = new WebhookOutbox();
-  const leadPush = new LeadPushService({ database, config, transactions, outbox });
+  // The key of the erased refs' hashes, read once per process (docs/design.md section 11).
+  const refHashes = new RefHashes(database.db);
+  const leadPush = new LeadPushService({ database, config, transactions, outbox, refHashes });
   await app.register(leadPushRoutes, { prefix: '/v1/api', leadPush, validation: compilers });
-  const leads = new LeadReader({ database, config });
+  const leadBatch = new LeadBatchService({
+    leadPush,
+    compileBody: compilers.compileBody,
+    orderedWriter: database.dialect === 'sqlite',
+    onPushed: (result) => app.metrics.leadsPushed.inc({ outcome: result.created ? 'created' : 'merged' }),
+  });
+  await app.register(leadBatchRoutes, {
+    prefix: '/v1/api',
+    leadBatch,
+    validation: compilers,
+    bodyLimit: config.batchBodyLimit,
+  });
+  const leads = new LeadReader({ database, config, refHashes });
   const pushLog = new PushLogReader({ database });
   const parties = new PartyReader({ database, config });
   const partyPatch = new PartyPatchService({ config, transactions, outbox });
   await app.register(leadReadRoutes, { prefix: '/v1/api', leads, pushLog, config });
-  await app.register(partyRoutes, { prefix: '/v1/api', parties, partyPatch });
+  await app.register(partyRoutes, { prefix: '/v1/api', parties, partyPatch, validation: compilers });
   const leadWork = new LeadWorkService({ config, transactions, outbox });
   await app.register(leadWorkRoutes, { prefix: '/v1/api', leadWork });
+  const erasure = new ErasureService({ database, transactions, refHashes, outbox });
+  const partyExport = new PartyExportService({ config, transactions });
+  await app.register(partyErasureRoutes, { prefix: '/v1/api', erasure, partyExport });
   const history = new LeadHistoryReader({ database });
   await registerReferenceData(app, config, database);
   registerWebhooks(app, { config, database, transactions, outbox });
@@ -131,8 +158,20 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   await registerBrokerApp(app, {
     config,
     database,
-    services: { database, leads, pushLog, parties, leadWork, history },
+    services: { database, leads, pushLog, parties, leadWork, history, erasure, partyExport },
   });
+  // Retention (docs/design.md section 11), when a period is set: every process runs the
+  // task, and the lease lets one pass run at a time across them.
+  const retention = new RetentionService({ database, transactions, refHashes, outbox, retention: config.retention });
+  if (retention.enabled) {
+    const stop = retention.start({
+      report: (report) => {
+        if (report.ran) app.log.info({ retention: report }, 'retention pass');
+      },
+      error: (error) => app.log.error({ err: error }, 'retention pass failed'),
+    });
+    app.addHook('onClose', stop);
+  }
   app.addHook('onClose', async () => transactions.close());
   return app;
 }

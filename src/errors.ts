@@ -9,10 +9,13 @@ export type ErrorType =
   | 'NotFound'
   | 'Conflict'
   | 'PreconditionFailed'
+  | 'Erased'
   | 'PayloadTooLarge'
   | 'UnsupportedMediaType'
   | 'ValidationError'
   | 'RateLimited'
+  | 'IdempotencyKeyReused'
+  | 'IdempotencyConflict'
   | 'BadRequest'
   | 'RequestTimeout'
   | 'HeaderFieldsTooLarge'
@@ -59,6 +62,10 @@ export type MessageCode =
   | 'invalid_text' // NUL or a lone surrogate: not storable text (docs/design.md section 8)
   | 'not_finite' // a number JSON.parse turned into Infinity
   | 'too_deep' // params.limit (levels)
+  | 'idempotency_key_reused' // the key was used with another request (method, path, body)
+  | 'idempotency_conflict' // the key's first request is still running
+  | 'erased' // the person this names was erased (docs/design.md section 11)
+  | 'erased_ref' // a pushed external ref of an erased person
   | 'internal';
 
 /**
@@ -157,5 +164,15 @@ export class NotFoundError extends ApiError {
 export class ConflictError extends ApiError {
   constructor(problems: readonly Problem[], subject = 'Request') {
     super(409, 'Conflict', problems, { subject });
+  }
+}
+
+/**
+ * The person was erased (docs/design.md section 11): 410 for a read of what is gone, 409 for
+ * a push that carries one of their external refs (nothing is written).
+ */
+export class ErasedError extends ApiError {
+  constructor(status: 409 | 410, problems: readonly Problem[], subject = 'Request') {
+    super(status, 'Erased', problems, { subject });
   }
 }

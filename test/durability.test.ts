@@ -1,6 +1,7 @@
 // An acknowledged push is a committed push: the server answers only after the commit
 // (src/db/transaction-runner.ts), so every lead answered 201 must still be there after
-// the process is killed without warning (kill -9) and started again on the same data.
+// the process is killed without warning (kill -9) and started again on the same data, and
+// so is the answer kept for its Idempotency-Key; batch items (docs/design.md section 14) alike.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { createTenant, createTestDatabase, type Tenant, type TestDatabase } from './support/test-server.ts';
@@ -24,10 +25,15 @@ afterAll(async () => {
   await database?.drop();
 });
 
-function push(server: ServerProcess, ref: string): Promise<Response> {
+/** Each push carries an Idempotency-Key (its ref): its answer is kept in its own transaction. */
+function push(server: ServerProcess, ref: string, key: string | null = ref): Promise<Response> {
   return fetch(`${server.url}/v1/api/distributions/${tenant.distributionId}/leads/customers`, {
     method: 'POST',
-    headers: { authorization: `apikey ${tenant.token}`, 'content-type': 'application/json' },
+    headers: {
+      authorization: `apikey ${tenant.token}`,
+      'content-type': 'application/json',
+      ...(key !== null && { 'idempotency-key': key }),
+    },
     body: JSON.stringify({
       prospect: {
         first_name: 'Durable',
@@ -102,13 +108,123 @@ it('keeps every push answered 201 when the server is killed with SIGKILL mid-str
     // last acknowledgements before the kill are the ones most at risk.
     const sample = [...acknowledged.slice(0, 10), ...acknowledged.slice(-20)];
     for (const { ref, id } of sample) {
-      const response = await push(second, ref);
+      const response = await push(second, ref, null);
       expect({ ref, status: response.status, id: ((await response.json()) as { id: string }).id }).toEqual({
         ref,
         status: 200,
         id,
       });
     }
+    // A retry with its key is the acknowledged answer itself, kept with the push.
+    for (const { ref, id } of sample) {
+      const response = await push(second, ref);
+      expect({
+        ref,
+        status: response.status,
+        replayed: response.headers.get('idempotent-replayed'),
+        id: ((await response.json()) as { id: string }).id,
+      }).toEqual({ ref, status: 201, replayed: 'true', id });
+    }
+  } finally {
+    second.child.kill('SIGTERM');
+    await second.exited;
+  }
+});
+
+function pushBatch(server: ServerProcess, refs: readonly string[]): Promise<Response> {
+  return fetch(`${server.url}/v1/api/distributions/${tenant.distributionId}/leads/batch`, {
+    method: 'POST',
+    headers: { authorization: `apikey ${tenant.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      leads: refs.map((ref) => ({
+        type: 'CUSTOMER',
+        prospect: {
+          first_name: 'Durable',
+          last_name: 'Batch item',
+          external_refs: [{ external_ref: ref, external_ref_company: 'crm' }],
+          callbacks: ['https://crm.example.com/hooks/durable'],
+        },
+      })),
+    }),
+    signal: AbortSignal.timeout(10_000),
+  });
+}
+
+it('keeps every batch item answered 201, with its webhook event, when the server is killed with SIGKILL mid-stream', async () => {
+  const run = randomBytes(4).toString('hex');
+  // No worker: the events stay in the outbox, where the test counts them.
+  const first = await startServerProcess({ ...database.env, WEBHOOK_WORKER: 'false' });
+  const acknowledged: Array<{ ref: string; id: string }> = [];
+  const unexpected: string[] = [];
+  let batches = 0;
+  let inFlight = 0;
+  let inFlightAtKill = 0;
+  let killed = false;
+  const kill = () => {
+    if (killed) return;
+    killed = true;
+    inFlightAtKill = inFlight;
+    first.child.kill('SIGKILL');
+  };
+  const timer = setTimeout(kill, KILL_AFTER_MS);
+  const deadline = Date.now() + MAX_PUSHING_MS;
+  const pushUntilKilled = async () => {
+    while (!killed && Date.now() < deadline) {
+      const refs = Array.from({ length: 25 }, (_, i) => `durable-batch-${run}-${batches}-${i}`);
+      batches++;
+      inFlight++;
+      try {
+        const response = await pushBatch(first, refs);
+        const body = (await response.json()) as { results: Array<{ status: number; lead: { id: string } }> };
+        if (response.status !== 200) unexpected.push(`${response.status}`);
+        body.results.forEach((result, i) => {
+          if (result.status === 201) acknowledged.push({ ref: refs[i]!, id: result.lead.id });
+          else unexpected.push(`${result.status} for ${refs[i]}`);
+        });
+        if (acknowledged.length >= KILL_AFTER_ACKS) kill();
+      } catch {
+        // The server died with this batch in flight: never acknowledged.
+      } finally {
+        inFlight--;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 6 }, pushUntilKilled));
+  clearTimeout(timer);
+  kill();
+  await first.exited;
+
+  expect(unexpected).toEqual([]);
+  expect(acknowledged.length).toBeGreaterThan(20);
+  expect(inFlightAtKill).toBeGreaterThan(0);
+
+  const second = await startServerProcess(database.env);
+  try {
+    const ids = acknowledged.map((a) => a.id);
+    const stored = new Set<string>();
+    const withEvent = new Set<string>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      for (const row of await database.handle.db.selectFrom('leads').select('id').where('id', 'in', chunk).execute())
+        stored.add(row.id);
+      const events = await database.handle.db
+        .selectFrom('webhook_events')
+        .select('lead_id')
+        .where('lead_id', 'in', chunk)
+        .where('type', '=', 'lead.created')
+        .execute();
+      for (const row of events) withEvent.add(row.lead_id);
+    }
+    expect(ids.filter((id) => !stored.has(id))).toEqual([]);
+    expect(ids.filter((id) => !withEvent.has(id))).toEqual([]);
+    // The last items acknowledged before the kill merge into their leads on the restarted server.
+    const sample = acknowledged.slice(-25);
+    const response = await pushBatch(
+      second,
+      sample.map((item) => item.ref),
+    );
+    const body = (await response.json()) as { results: Array<{ status: number; lead: { id: string } }> };
+    expect(body.results.map((result) => [result.status, result.lead.id])).toEqual(sample.map((item) => [200, item.id]));
   } finally {
     second.child.kill('SIGTERM');
     await second.exited;

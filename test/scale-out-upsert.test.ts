@@ -1,7 +1,7 @@
 // Rule 10 across processes (docs/design.md sections 2 and 9): a partner's ordinary retry,
 // the same full push sent many times at once to two server processes on one PostgreSQL
 // database, gives one lead: one 201, the rest 200, never a 409 ("already belongs to
-// another party") that a serial run would not give.
+// another party") that a serial run would not give; batch items (section 14) alike.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTenant, createTestDatabase, dialect, type Tenant, type TestDatabase } from './support/test-server.ts';
@@ -76,6 +76,43 @@ it.runIf(dialect === 'postgres')(
       expect(odd).toEqual([]);
       expect(replies.map((reply) => reply.status).sort()).toEqual([...Array(49).fill(200), 201]);
       expect(new Set(replies.map((reply) => reply.body.id)).size).toBe(1);
+    }
+  },
+  90_000,
+);
+
+it.runIf(dialect === 'postgres')(
+  'gives one lead when batches and single pushes name it at once at two processes: never a 409 between them',
+  async () => {
+    for (let round = 0; round < 3; round++) {
+      const body = fullPush();
+      const replies = await Promise.all(
+        Array.from({ length: 24 }, async (_, i) => {
+          const server = servers[i % 2]!;
+          if (i % 3 !== 0) return [await pushLead(server, tenant, 'customers', body)];
+          const response = await fetch(`${server.url}/v1/api/distributions/${tenant.distributionId}/leads/batch`, {
+            method: 'POST',
+            headers: { authorization: `apikey ${tenant.token}`, 'content-type': 'application/json' },
+            body: JSON.stringify({
+              leads: [
+                { type: 'CUSTOMER', ...body },
+                { type: 'CUSTOMER', ...body },
+              ],
+            }),
+          });
+          const batch = (await response.json()) as {
+            results: Array<{ status: number; lead?: unknown; error?: unknown }>;
+          };
+          return batch.results.map((result) => ({ status: result.status, body: result.lead ?? result.error }));
+        }),
+      );
+      const answers = replies.flat() as Array<{ status: number; body: any }>;
+      const odd = answers
+        .filter((answer) => answer.status !== 200 && answer.status !== 201)
+        .map((answer) => `${answer.status} ${JSON.stringify(answer.body)}`);
+      expect(odd).toEqual([]);
+      expect(answers.filter((answer) => answer.status === 201)).toHaveLength(1);
+      expect(new Set(answers.map((answer) => answer.body.id)).size).toBe(1);
     }
   },
   90_000,

@@ -13,6 +13,8 @@ import { clientCommands } from './client.ts';
 import { ssoCommands } from './sso.ts';
 import { webhookCommands } from './webhook.ts';
 import { dataCommands } from './data.ts';
+import { auditCommands, partyCommands } from './party.ts';
+import { retentionCommands } from './retention.ts';
 
 const GROUPS: readonly CommandGroup[] = [
   serveCommand,
@@ -24,6 +26,9 @@ const GROUPS: readonly CommandGroup[] = [
   ssoCommands,
   webhookCommands,
   dataCommands,
+  partyCommands,
+  auditCommands,
+  retentionCommands,
 ];
 
 const HELP = `Usage: lead-intake <command> [options]

@@ -9,6 +9,8 @@ import * as sso from './migrations/2026-11-20T02-00_sso.ts';
 import * as webhookDeliveryHost from './migrations/2026-11-23T00-00_webhook_delivery_host.ts';
 import * as brokerAppSessions from './migrations/2026-11-23T04-00_broker_app_sessions.ts';
 import * as leadWork from './migrations/2026-11-26T03-00_lead_work.ts';
+import * as idempotency from './migrations/2026-11-26T04-00_idempotency.ts';
+import * as personalData from './migrations/2026-11-26T05-00_personal_data.ts';
 import * as tokenPrefix from './migrations/2026-11-26T06-00_token_prefix.ts';
 import * as externalRefLookup from './migrations/2026-11-26T06-10_external_ref_lookup.ts';
 
@@ -19,6 +21,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-23T00-00_webhook_delivery_host': webhookDeliveryHost,
   '2026-11-23T04-00_broker_app_sessions': brokerAppSessions,
   '2026-11-26T03-00_lead_work': leadWork,
+  '2026-11-26T04-00_idempotency': idempotency,
+  '2026-11-26T05-00_personal_data': personalData,
   '2026-11-26T06-00_token_prefix': tokenPrefix,
   '2026-11-26T06-10_external_ref_lookup': externalRefLookup,
 };

@@ -35,6 +35,15 @@ import type {
   WebhookStoppedUrlTable,
 } from '../webhooks/webhook.table.ts';
 import type { AppSessionTable } from '../broker-app/session.table.ts';
+import type { IdempotencyKeyPartyTable, IdempotencyKeyTable } from '../idempotency/idempotency.table.ts';
+import type {
+  AuditLogTable,
+  BackgroundLeaseTable,
+  ErasedLeadTable,
+  ErasedPartyTable,
+  ErasedRefTable,
+  PersonalDataSecretTable,
+} from '../party/erasure.table.ts';
 
 export interface Database {
   distributions: DistributionTable;
@@ -64,6 +73,14 @@ export interface Database {
   webhook_attempts: WebhookAttemptTable;
   webhook_stopped_urls: WebhookStoppedUrlTable;
   app_sessions: AppSessionTable;
+  idempotency_keys: IdempotencyKeyTable;
+  idempotency_key_parties: IdempotencyKeyPartyTable;
+  erased_parties: ErasedPartyTable;
+  erased_leads: ErasedLeadTable;
+  erased_refs: ErasedRefTable;
+  personal_data_secrets: PersonalDataSecretTable;
+  audit_log: AuditLogTable;
+  background_leases: BackgroundLeaseTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

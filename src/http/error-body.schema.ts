@@ -1,15 +1,18 @@
 // The body of every non-2xx answer (docs/design.md section 3; README, "Errors").
 import Type from 'typebox';
 
-export const ErrorEntry = Type.Object({
-  type: Type.String({ examples: ['ValidationError'] }),
-  target: Type.String({ examples: ['prospect.risk_objects.residences.0.address.zipcode'] }),
-  message: Type.String({
-    examples: [
-      "Error for 'zipcode'. The specified value is invalid: a Belgian postcode of 4 digits from 1000 to 9999 is expected.",
-    ],
-  }),
-});
+export const ErrorEntry = Type.Object(
+  {
+    type: Type.String({ examples: ['ValidationError'] }),
+    target: Type.String({ examples: ['prospect.risk_objects.residences.0.address.zipcode'] }),
+    message: Type.String({
+      examples: [
+        "Error for 'zipcode'. The specified value is invalid: a Belgian postcode of 4 digits from 1000 to 9999 is expected.",
+      ],
+    }),
+  },
+  { title: 'ErrorEntry' },
+);
 
 export const ErrorBody = Type.Object(
   {
@@ -23,5 +26,5 @@ export const ErrorBody = Type.Object(
       }),
     }),
   },
-  { title: 'Error' },
+  { title: 'ErrorBody' },
 );

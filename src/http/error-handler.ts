@@ -3,7 +3,7 @@
 // the request id and shows the caller nothing of its cause.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, NotFoundError, ValidationError, type ErrorType, type MessageCode, type Problem } from '../errors.ts';
-import { chooseLanguage } from '../i18n/messages.ts';
+import { chooseLanguage, type Language } from '../i18n/messages.ts';
 import { problemsFromAjv } from './ajv-problems.ts';
 import { renderErrorBody } from './error-body.ts';
 
@@ -14,12 +14,16 @@ export function registerErrorHandling(app: FastifyInstance): void {
 }
 
 export function sendError(error: ApiError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return reply
+    .status(error.status)
+    .headers(error.headers)
+    .send(renderErrorBody(error, requestLanguage(request)));
+}
+
+/** The language of a request's messages: the SSO user's, else Accept-Language's (docs/design.md section 3). */
+export function requestLanguage(request: FastifyRequest): Language {
   const caller = request.caller;
-  const language = chooseLanguage(
-    caller?.kind === 'user' ? caller.language : undefined,
-    request.headers['accept-language'],
-  );
-  return reply.status(error.status).headers(error.headers).send(renderErrorBody(error, language));
+  return chooseLanguage(caller?.kind === 'user' ? caller.language : undefined, request.headers['accept-language']);
 }
 
 /** Errors Fastify (or a plugin) raises with a status of their own, by that status. */

@@ -48,8 +48,8 @@ export interface AjvCompilers {
   readonly validatorCompiler: FastifySchemaCompiler<unknown>;
   /** A route's compiler whose body is also checked by `rules`, in the same pass. */
   withBodyRules(rules: BodyRules): FastifySchemaCompiler<unknown>;
-  /** Validates a document as a request body would be (the party after a patch). */
-  compileBody(schema: object): Validate;
+  /** Validates a document as a request body would be (the party after a patch, a batch's item), with `rules` if given. */
+  compileBody(schema: object, rules?: BodyRules): Validate;
 }
 
 export function createAjvCompilers(): AjvCompilers {
@@ -94,7 +94,7 @@ export function createAjvCompilers(): AjvCompilers {
       (rules) =>
       ({ schema, httpPart }) =>
         compile(schema, httpPart, rules),
-    compileBody: (schema) => compile(schema, 'body', undefined),
+    compileBody: (schema, rules) => compile(schema, 'body', rules),
   };
 }
 

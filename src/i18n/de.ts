@@ -68,5 +68,11 @@ export const de: Catalogue = {
   invalid_text: "Fehler für '{field}'. Der Text enthält ein NUL-Zeichen oder ein unpaariges Surrogat.",
   not_finite: "Fehler für '{field}'. Die angegebene Zahl liegt außerhalb des gültigen Bereichs.",
   too_deep: "Fehler für '{field}'. Der Wert ist zu tief verschachtelt. ({limit} Ebenen)",
+  idempotency_key_reused:
+    'Dieser Schlüssel wurde bereits für eine andere Anfrage verwendet. Verwenden Sie für eine neue Anfrage einen neuen Schlüssel.',
+  idempotency_conflict:
+    'Eine Anfrage mit diesem Schlüssel läuft noch. Versuchen Sie es erneut, wenn sie abgeschlossen ist.',
+  erased: 'Die bezeichnete Person wurde auf Antrag gelöscht; über sie wird nichts mehr gespeichert.',
+  erased_ref: "Fehler für '{field}'. Diese Referenz gehörte zu einer Person, die auf Antrag gelöscht wurde.",
   internal: 'Ein unerwarteter Fehler ist aufgetreten. Bitte versuchen Sie es später erneut.',
 };

@@ -67,5 +67,9 @@ export const en: Catalogue = {
   invalid_text: "Error for '{field}'. The text contains a NUL character or an unpaired surrogate.",
   not_finite: "Error for '{field}'. The specified number is out of range.",
   too_deep: "Error for '{field}'. The value is nested too deeply. ({limit} levels)",
+  idempotency_key_reused: 'This key was already used with a different request. Use a new key for a new request.',
+  idempotency_conflict: 'A request with this key is still in progress. Retry after it has finished.',
+  erased: 'The person this names was erased on request; nothing about them is kept.',
+  erased_ref: "Error for '{field}'. This reference belonged to a person who was erased on request.",
   internal: 'An unexpected error occurred. Please try again later.',
 };

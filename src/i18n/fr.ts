@@ -71,5 +71,10 @@ export const fr: Catalogue = {
   invalid_text: "Erreur pour '{field}'. Le texte contient un caractère NUL ou un demi-codet isolé.",
   not_finite: "Erreur pour '{field}'. Le nombre indiqué est hors limites.",
   too_deep: "Erreur pour '{field}'. La valeur est imbriquée trop profondément. ({limit} niveaux)",
+  idempotency_key_reused:
+    'Cette clé a déjà été utilisée pour une autre requête. Utilisez une nouvelle clé pour une nouvelle requête.',
+  idempotency_conflict: "Une requête avec cette clé est encore en cours. Réessayez lorsqu'elle sera terminée.",
+  erased: "La personne désignée a été effacée à sa demande ; plus rien n'est conservé à son sujet.",
+  erased_ref: "Erreur pour '{field}'. Cette référence appartenait à une personne effacée à sa demande.",
   internal: "Une erreur inattendue s'est produite. Veuillez réessayer plus tard.",
 };

@@ -69,5 +69,10 @@ export const nl: Catalogue = {
   invalid_text: "Fout voor '{field}'. De tekst bevat een NUL-teken of een ongepaard surrogaat.",
   not_finite: "Fout voor '{field}'. Het opgegeven getal valt buiten het bereik.",
   too_deep: "Fout voor '{field}'. De waarde is te diep genest. ({limit} niveaus)",
+  idempotency_key_reused:
+    'Deze sleutel werd al gebruikt voor een ander verzoek. Gebruik een nieuwe sleutel voor een nieuw verzoek.',
+  idempotency_conflict: 'Een verzoek met deze sleutel is nog bezig. Probeer opnieuw wanneer het klaar is.',
+  erased: 'De persoon die dit aanduidt werd op verzoek gewist; er wordt niets meer over hem of haar bewaard.',
+  erased_ref: "Fout voor '{field}'. Deze referentie hoorde bij een persoon die op verzoek werd gewist.",
   internal: 'Er is een onverwachte fout opgetreden. Probeer het later opnieuw.',
 };

@@ -13,6 +13,10 @@ export interface Metrics {
   readonly httpRequestDuration: Histogram<HttpLabels>;
   /** Accepted pushes: `created` (201, a new lead) or `merged` (200, into an existing lead). */
   readonly leadsPushed: Counter<'outcome'>;
+  /** Answers replayed to a retried Idempotency-Key (docs/design.md section 14). */
+  readonly idempotentReplays: Counter;
+  /** Retries refused 409 because their key's first request was still running. */
+  readonly idempotencyConflicts: Counter;
 }
 
 declare module 'fastify' {
@@ -47,6 +51,16 @@ function createMetrics(): Metrics {
       name: 'lead_intake_leads_pushed_total',
       help: 'Accepted lead pushes, by outcome: created (a new lead) or merged (into an existing lead).',
       labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    idempotentReplays: new Counter({
+      name: 'lead_intake_idempotent_replays_total',
+      help: 'Write requests answered from the answer kept for their Idempotency-Key, without running again.',
+      registers: [registry],
+    }),
+    idempotencyConflicts: new Counter({
+      name: 'lead_intake_idempotency_conflicts_total',
+      help: 'Write requests refused 409 IdempotencyConflict: the first request with their key was still running.',
       registers: [registry],
     }),
   };

@@ -5,7 +5,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { Position } from '../http/pagination.ts';
-import { listingHorizon } from './change-clock.ts';
 import type { PartyType } from './party.table.ts';
 
 type Db = Kysely<Database>;
@@ -39,13 +38,15 @@ export interface LeadListQuery {
   readonly limit: number;
 }
 
-/** Lead rows in (updated_at, id) order, one more than `limit` to tell if a page follows. */
+/**
+ * Lead rows in (updated_at, id) order, one more than `limit` to tell if a page follows.
+ * `horizon` (listingHorizon): only rows stamped before it.
+ */
 export async function listLeadRows(
   db: Db,
   query: LeadListQuery,
+  horizon: string | undefined,
 ): Promise<Array<{ id: string; party_id: string; updated_at: string }>> {
-  // Nothing a writer still running could yet stamp below (change-clock.ts).
-  const horizon = await listingHorizon(db);
   let select = db
     .selectFrom('leads')
     .select(['leads.id', 'leads.party_id', 'leads.updated_at'])

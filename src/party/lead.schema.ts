@@ -28,17 +28,20 @@ export const Address = Type.Object(
       Type.String({ pattern: '^[A-Z]{2}$', ...Expected('country_code'), default: 'BE', examples: ['BE'] }),
     ),
   },
-  closed,
+  { ...closed, title: 'Address' },
 );
 
 /** The request form of an external reference (README, "Pushing a lead": `external_refs`). */
 export const ProspectExternalRef = Type.Object(
   { external_ref: Text(255), external_ref_company: Opt(Nullable(Text(255))) },
-  closed,
+  { ...closed, title: 'ProspectExternalRef' },
 );
 
 /** The policy form of an external reference. */
-export const PolicyExternalRef = Type.Object({ ref: Text(255), company: Opt(Nullable(Text(255))) }, closed);
+export const PolicyExternalRef = Type.Object(
+  { ref: Text(255), company: Opt(Nullable(Text(255))) },
+  { ...closed, title: 'PolicyExternalRef' },
+);
 
 export const Car = Type.Object(
   {
@@ -64,7 +67,7 @@ export const Car = Type.Object(
     mileage: Opt(Nullable(Type.Integer({ minimum: 0 }))),
     value: Opt(Nullable(NumericText())),
   },
-  closed,
+  { ...closed, title: 'Car' },
 );
 
 export const Residence = Type.Object(
@@ -76,12 +79,12 @@ export const Residence = Type.Object(
     rooms: Opt(Nullable(Type.Integer({ minimum: 0, maximum: 1000 }))),
     value: Opt(Nullable(NumericText())),
   },
-  closed,
+  { ...closed, title: 'Residence' },
 );
 
 export const RiskObjects = Type.Object(
   { cars: Opt(Type.Array(Car, { maxItems: 50 })), residences: Opt(Type.Array(Residence, { maxItems: 50 })) },
-  closed,
+  { ...closed, title: 'RiskObjects' },
 );
 
 export const PolicyPackage = Type.Object(
@@ -93,10 +96,13 @@ export const PolicyPackage = Type.Object(
     premium: Opt(Nullable(NumericText())),
     payment_interval: Opt(Nullable(Enum(PAYMENT_INTERVALS))),
   },
-  closed,
+  { ...closed, title: 'PolicyPackage' },
 );
 
-export const ExternalLabel = Type.Object({ label: Text(100), type: Enum(EXTERNAL_LABEL_TYPES) }, closed);
+export const ExternalLabel = Type.Object(
+  { label: Text(100), type: Enum(EXTERNAL_LABEL_TYPES) },
+  { ...closed, title: 'ExternalLabel' },
+);
 
 export const Coverage = Type.Object(
   {
@@ -107,7 +113,7 @@ export const Coverage = Type.Object(
     payment_interval: Opt(Enum(PAYMENT_INTERVALS)),
     external_label: Opt(ExternalLabel),
   },
-  closed,
+  { ...closed, title: 'Coverage' },
 );
 
 export const InsurancePolicy = Type.Object(
@@ -122,7 +128,7 @@ export const InsurancePolicy = Type.Object(
     external_refs: Opt(Type.Array(PolicyExternalRef, { maxItems: 20 })),
     coverages: Opt(Type.Array(Coverage, { maxItems: 100 })),
   },
-  closed,
+  { ...closed, title: 'InsurancePolicy' },
 );
 
 /** Fields every prospect shares, customer or company. */
@@ -163,7 +169,7 @@ export const CustomerProspect = Type.Object(
     gender: Opt(Nullable(Enum(GENDERS))),
     ...prospectCommon,
   },
-  closed,
+  { ...closed, title: 'CustomerProspect' },
 );
 
 export const CompanyProspect = Type.Object(
@@ -177,7 +183,7 @@ export const CompanyProspect = Type.Object(
     legal_form: Opt(Nullable(Text(50))),
     ...prospectCommon,
   },
-  closed,
+  { ...closed, title: 'CompanyProspect' },
 );
 
 const leadCommon = {

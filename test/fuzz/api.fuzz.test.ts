@@ -1,4 +1,4 @@
-// Property-based fuzzing of the push and PATCH bodies (issue 11, "Also build" 2): valid
+// Property-based fuzzing of the push, batch and PATCH bodies: valid
 // bodies mutated at every path (test/fuzz/mutations.ts), sent over real HTTP to a real
 // server on this project's database. For every answer: no 5xx; a 4xx is in the documented
 // body, every target names a place in the body, and nothing was written (row counts
@@ -85,7 +85,7 @@ async function check(
     stats.serverErrors.push({ status: answer.status, body: text.slice(0, 2_000), answer: answer.text.slice(0, 300) });
     return false;
   }
-  if (answer.status < 400) return true;
+  if (answer.status < 400) return checkBatchResults(stats, body, answer.text, before);
   const json = JSON.parse(answer.text);
   expect(json).toEqual({
     detail: { type: expect.any(String), errors: expect.any(Array), error_str: expect.any(String) },
@@ -101,6 +101,34 @@ async function check(
     return false;
   }
   return true;
+}
+
+/**
+ * A batch's 200 or 207 (docs/design.md section 14): each refused item's error is in the
+ * documented body with targets inside its own item, and a batch whose every item was
+ * refused wrote nothing. Any other 2xx passes.
+ */
+async function checkBatchResults(stats: Figures, body: Json, answer: string, before: Record<string, number>) {
+  const results = (JSON.parse(answer) as { results?: Array<{ index: number; status: number; error?: any }> }).results;
+  if (!Array.isArray(results)) return true;
+  const items = (body as { leads: Json[] }).leads;
+  for (const result of results) {
+    if (result.status >= 500)
+      stats.serverErrors.push({ status: result.status, body: '', answer: answer.slice(0, 300) });
+    if (result.error === undefined) continue;
+    expect(result.error).toEqual({
+      detail: { type: expect.any(String), errors: expect.any(Array), error_str: expect.any(String) },
+    });
+    for (const { target } of result.error.detail.errors as Array<{ target: string }>) {
+      if (result.status === 422 && !isRealTarget(items[result.index]!, target))
+        stats.badTargets.push({ target: `leads.${result.index}: ${target}`, body: serialise(body).slice(0, 2_000) });
+    }
+  }
+  if (results.every((result) => result.error !== undefined)) {
+    const after = await countRows(server);
+    if (JSON.stringify(after) !== JSON.stringify(before)) stats.partialWrites += 1;
+  }
+  return stats.serverErrors.length === 0;
 }
 
 /** The seeded party's ids and refs (the customer example's): another party's, seen from the company pushes. */
@@ -153,6 +181,20 @@ const OPERATIONS: readonly Operation[] = [
     method: 'PATCH',
     path: () => partyPath,
     contentType: 'application/merge-patch+json',
+  },
+  {
+    // Both kinds in one envelope (docs/design.md section 14): the envelope's own fields and
+    // each item's, mutated alike.
+    name: 'push batch',
+    base: {
+      leads: [
+        { type: 'CUSTOMER', ...leadExamples.CUSTOMER },
+        { type: 'COMPANY', prospect: { name: 'Batch NV', enterprise_nr: 'BE0123.456.789' } },
+      ],
+    } as unknown as Json,
+    method: 'POST',
+    path: () => `/v1/api/distributions/${tenant.distributionId}/leads/batch`,
+    contentType: 'application/json',
   },
   {
     // The broker's work (docs/design.md section 13).

@@ -63,19 +63,26 @@ export async function step(run: Run, request: Request): Promise<void> {
   if (request.op === 'push') await single(run, request);
   else if (request.op === 'patch') await partyPatch(run, request);
   else if (request.op === 'leadPatch') await leadWorkPatch(run, request);
+  else if (request.op === 'batch') await batch(run, request);
+  else if (request.op === 'replay') await replayed(run, request.push);
   else await concurrentPair(run, request.first, request.second);
   await compareStored(run);
 }
 
-async function single(run: Run, request: Request & { op: 'push' }): Promise<void> {
+async function single(
+  run: Run,
+  request: Request & { op: 'push' },
+  idempotencyKey?: string,
+): Promise<{ body: Json; reply: ApiReply }> {
   const body = resolve(run, request.body) as Json;
   const expected = push(run.parties, kindOf(request.kind), body as never);
   const before = expected.status >= 400 ? await countRows(run.server) : undefined;
-  const reply = await pushLead(run.server, run.tenant, request.kind, body);
+  const headers: Record<string, string> = idempotencyKey ? { 'idempotency-key': idempotencyKey } : {};
+  const reply = await pushLead(run.server, run.tenant, request.kind, body, headers);
   run.log.push(`push ${request.kind} ${JSON.stringify(body)} -> ${reply.status}`);
   count(`push ${reply.status}${reasonOf(reply)}`);
   await checkAnswer(run, reply, expected.status, before);
-  if (expected.status >= 400) return;
+  if (expected.status >= 400) return { body, reply };
   accept(run, expected, [reply]);
   // The answer is what is stored: a read of the lead gives back the push's answer.
   const read = await callApi(
@@ -85,6 +92,68 @@ async function single(run: Run, request: Request & { op: 'push' }): Promise<void
     `/distributions/${run.tenant.distributionId}/leads/${reply.body.id}`,
   );
   expect(read.body, `the push's answer is the lead as read back\n${run.log.join('\n')}`).toEqual(reply.body);
+  return { body, reply };
+}
+
+/**
+ * A batch (docs/design.md section 14): each item answered as the model answers it pushed
+ * alone after the items before it, 200 or 207 for the whole, and a batch whose every item
+ * was refused wrote nothing.
+ */
+async function batch(run: Run, request: Request & { op: 'batch' }): Promise<void> {
+  const items = request.pushes.map((item) => ({ kind: item.kind, body: resolve(run, item.body) as Json }));
+  const outcomes: Outcome[] = [];
+  let parties = run.parties;
+  for (const item of items) {
+    const outcome = push(parties, kindOf(item.kind), item.body as never);
+    outcomes.push(outcome);
+    if (outcome.status < 400) parties = outcome.parties;
+  }
+  const refused = outcomes.filter((outcome) => outcome.status >= 400).length;
+  const before = refused === outcomes.length ? await countRows(run.server) : undefined;
+  const reply = await callApi(
+    run.server,
+    run.tenant,
+    'POST',
+    `/distributions/${run.tenant.distributionId}/leads/batch`,
+    {
+      body: { leads: items.map((item) => ({ type: kindOf(item.kind), ...item.body })) },
+    },
+  );
+  const statuses = (reply.body?.results ?? []).map((result: Json) => result.status);
+  run.log.push(`batch ${JSON.stringify(items)} -> ${reply.status} ${JSON.stringify(statuses)}`);
+  count(`batch ${reply.status} ${statuses.join('+')}`);
+  const trail = `\n${run.log.join('\n')}\n${JSON.stringify(reply.body)}`;
+  expect(reply.status, `the model's status${trail}`).toBe(refused > 0 ? 207 : 200);
+  expect(statuses, `each item as the model answers it${trail}`).toEqual(outcomes.map((outcome) => outcome.status));
+  if (before !== undefined)
+    expect(await countRows(run.server), `a refused batch wrote nothing${trail}`).toEqual(before);
+  // Each item's new party is the one its own answer names; the model adds it at the end of
+  // the parties it had then, and later items' copies keep it there.
+  run.parties = parties;
+  outcomes.forEach((outcome, i) => {
+    if (outcome.status !== 201) return;
+    const lead = reply.body.results[i].lead;
+    Object.assign(parties[outcome.parties.length - 1]!, { id: lead.party_id, leadId: lead.id });
+  });
+}
+
+/**
+ * A push sent twice with one Idempotency-Key (docs/design.md section 14): the first as
+ * usual; the second gets the same answer with Idempotent-Replayed when the first succeeded,
+ * writing nothing, and is refused again (it ran again) when the first was refused.
+ */
+async function replayed(run: Run, request: Request & { op: 'push' }): Promise<void> {
+  const key = randomUUID();
+  const first = await single(run, request, key);
+  const before = await countRows(run.server);
+  const again = await pushLead(run.server, run.tenant, request.kind, first.body, { 'idempotency-key': key });
+  run.log.push(`the same again with its Idempotency-Key -> ${again.status}`);
+  count(`replay ${again.status}`);
+  const trail = `\n${run.log.join('\n')}\n${JSON.stringify(again.body)}`;
+  expect([again.status, again.body], `the first answer again${trail}`).toEqual([first.reply.status, first.reply.body]);
+  expect(again.headers.get('idempotent-replayed'), trail).toBe(first.reply.status < 400 ? 'true' : null);
+  expect(await countRows(run.server), `a replay wrote nothing${trail}`).toEqual(before);
 }
 
 async function partyPatch(run: Run, request: Request & { op: 'patch' }): Promise<void> {

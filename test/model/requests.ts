@@ -11,7 +11,11 @@ export type Request =
   | { readonly op: 'push'; readonly kind: 'customers' | 'companies'; readonly body: Json }
   | { readonly op: 'patch'; readonly party: number; readonly fields: Json; readonly cars?: CarListing[] }
   | { readonly op: 'pair'; readonly first: Request & { op: 'push' }; readonly second: Request & { op: 'push' } }
-  | { readonly op: 'leadPatch'; readonly party: number; readonly body: Json };
+  | { readonly op: 'leadPatch'; readonly party: number; readonly body: Json }
+  /** One to three pushes in one batch (docs/design.md section 14): each as if pushed alone, in order. */
+  | { readonly op: 'batch'; readonly pushes: ReadonlyArray<Request & { op: 'push' }> }
+  /** A push sent twice with one Idempotency-Key: the second gets the first's answer and writes nothing. */
+  | { readonly op: 'replay'; readonly push: Request & { op: 'push' } };
 
 /**
  * Who a lead PATCH assigns: `{user0}`, `{user1}` users of the run's distribution,
@@ -335,9 +339,14 @@ const leadPatch = fc.record({
   }),
 });
 
+const batch = fc.array(anyPush, { minLength: 1, maxLength: 3 }).map((pushes): Request => ({ op: 'batch', pushes }));
+const replay = anyPush.map((push): Request => ({ op: 'replay', push }));
+
 export const anyRequest: fc.Arbitrary<Request> = fc.oneof(
   { weight: 8, arbitrary: anyPush },
   { weight: 2, arbitrary: partyPatch },
   { weight: 1, arbitrary: pair },
   { weight: 2, arbitrary: leadPatch },
+  { weight: 2, arbitrary: batch },
+  { weight: 1, arbitrary: replay },
 );

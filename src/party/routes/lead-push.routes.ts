@@ -1,7 +1,7 @@
 // POST /v1/api/distributions/{distribution_id}/leads/customers|companies (docs/design.md
 // section 2; README, "Pushing a lead"). Thin: authorize, hand the validated body to the
 // use case, shape the reply.
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { requireScope } from '../../auth/authorize.ts';
@@ -13,7 +13,25 @@ import { LeadResponse } from '../lead.response.ts';
 import { CompanyLeadBody, CustomerLeadBody } from '../lead.schema.ts';
 import type { PartyType } from '../party.table.ts';
 import { checkPayloadRules } from '../payload-rules.ts';
-import type { LeadPushService } from '../lead-push.service.ts';
+import type { LeadPushService, PushResult } from '../lead-push.service.ts';
+import { keepAnswerInWrite, type WrittenAnswer } from '../../idempotency/idempotency.plugin.ts';
+
+/** The answer to a push as Fastify would send it: the response schema's serialiser, its JSON type. */
+function serialisedAnswer(reply: FastifyReply, pushed: PushResult): WrittenAnswer {
+  const status = pushed.created ? 201 : 200;
+  return {
+    status,
+    headers: {
+      'content-type': JSON_CONTENT_TYPE,
+      ...(pushed.created && { location: pushed.lead.self }),
+    },
+    // The route's serialiser for this status, as `send` would run it; it gives JSON text.
+    body: reply.code(status).serialize(pushed.lead) as string,
+  };
+}
+
+/** What Fastify sends with a serialised JSON answer. */
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 export interface LeadPushRoutesOptions {
   readonly leadPush: LeadPushService;
@@ -74,15 +92,31 @@ export const leadPushRoutes: FastifyPluginAsync<LeadPushRoutesOptions> = async (
           const inBody = invalid instanceof ValidationError && invalid.validationContext === 'body';
           throw inBody ? await leadPush.refusal(invalid, request.body) : invalid;
         }
+        // With an Idempotency-Key, the answer is serialised in the push's transaction and kept
+        // with it (README, "Retrying safely"), then sent as those very bytes.
+        const idempotent = keepAnswerInWrite(request);
+        let answer: WrittenAnswer | undefined;
         const result = await leadPush.push({
           distributionId: request.params.distribution_id,
           kind,
           body: request.body,
           rawBody: request.rawBody ?? JSON.stringify(request.body),
           caller: request.caller!,
+          ...(idempotent && {
+            withinTransaction: async (db, pushed) => {
+              answer = serialisedAnswer(reply, pushed);
+              await idempotent.keep(db, answer, [pushed.lead.party_id]);
+            },
+          }),
         });
         request.server.metrics.leadsPushed.inc({ outcome: result.created ? 'created' : 'merged' });
         if (result.created) reply.header('location', result.lead.self);
+        if (idempotent && answer) {
+          idempotent.committed();
+          // Text with a JSON type is sent as it is (the typed reply only takes the lead).
+          const untyped = reply as FastifyReply;
+          return untyped.status(answer.status).header('content-type', JSON_CONTENT_TYPE).send(answer.body);
+        }
         return reply.status(result.created ? 201 : 200).send(result.lead);
       },
     );

@@ -1,0 +1,234 @@
+// Idempotency-Key on every POST, PATCH and DELETE under /v1/api/ (docs/design.md section 14;
+// README, "Retrying safely"; IETF draft "The Idempotency-Key HTTP Header Field", Stripe's
+// model). Cross-cutting, like the rate limit: hooks added to each write route as it is
+// registered. preHandler (after authentication and validation) claims the key, or answers
+// from what it holds; onSend, before the answer leaves, keeps a 2xx answer's exact bytes or
+// frees the key of a refused request.
+//
+// A route whose use case takes a hook inside its transaction (the single push) keeps the
+// answer in the write's own transaction (`keepAnswerInWrite`): a retry can then never run
+// it twice. Elsewhere the answer is stored just after the commit: a process killed in
+// between leaves the claim, which its lease (IDEMPOTENCY_LEASE_MS) ends; the retry then runs
+// again (a batch's pushes merge into the leads they made: 200, not 201).
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import Type from 'typebox';
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.ts';
+import type { Database, DatabaseHandle } from '../db/database.ts';
+import { ApiError, ValidationError } from '../errors.ts';
+import { rateLimitKey } from '../http/rate-limit.ts';
+import { claimKey, purgeExpiredKeys, releaseClaim, storeAnswer } from './idempotency.repository.ts';
+
+/** How long a running request holds its key: far past any request's run, short enough that a crash does not block a retry for long. */
+export const IDEMPOTENCY_LEASE_MS = 60_000;
+/** Expired keys are purged this often, at most PURGE_BATCH at a time. */
+const PURGE_INTERVAL_MS = 60_000;
+const PURGE_BATCH = 1_000;
+
+const WRITE_METHODS = new Set(['POST', 'PATCH', 'DELETE']);
+/** The answer headers a replay repeats (docs/design.md section 14). */
+const KEPT_HEADERS = ['location', 'etag', 'content-type'] as const;
+/** 1 to 255 printable ASCII characters. */
+const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
+
+/** The key a request claimed, until its answer is kept or its claim freed. */
+interface Claim {
+  readonly id: string;
+  readonly ttlMs: number;
+  /** Set once the write that stored the answer in its own transaction has committed. */
+  keptByWrite: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotencyClaim?: Claim;
+  }
+}
+
+/** What a write's transaction stores for its key: the answer exactly as it will be sent. */
+export interface WrittenAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+/**
+ * For a route that keeps its answer in its write's transaction: stores it with `db` (the
+ * transaction) when the request claimed a key, and returns a function to call once that
+ * transaction has committed; undefined when there is no key.
+ */
+export function keepAnswerInWrite(request: FastifyRequest):
+  | {
+      /** `partyIds`: the parties the answer shows, when the route knows them (else read from the answer). */
+      keep(db: Kysely<Database>, answer: WrittenAnswer, partyIds?: readonly string[]): Promise<void>;
+      committed(): void;
+    }
+  | undefined {
+  const claim = request.idempotencyClaim;
+  if (claim === undefined) return undefined;
+  return {
+    keep: (db, answer, partyIds) => {
+      const distributionId = distributionOf(request);
+      const parties =
+        partyIds === undefined || distributionId === undefined
+          ? partiesOf(request, answer.body)
+          : partyIds.map((partyId) => ({ distributionId, partyId }));
+      return storeAnswer(db, claim.id, {
+        ...answer,
+        expiresAt: new Date(Date.now() + claim.ttlMs).toISOString(),
+        parties,
+      });
+    },
+    committed: () => {
+      claim.keptByWrite = true;
+    },
+  };
+}
+
+export interface IdempotencyOptions {
+  readonly config: Pick<Config, 'idempotencyTtlMs'>;
+  readonly database: DatabaseHandle;
+}
+
+/** Must run before the routes it covers are registered (an onRoute hook). */
+export function registerIdempotency(app: FastifyInstance, { config, database }: IdempotencyOptions): void {
+  const { db } = database;
+  const claim = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    const key = request.headers['idempotency-key'];
+    if (key === undefined) return undefined;
+    if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
+      throw new ValidationError([{ target: 'Idempotency-Key', code: 'invalid' }]);
+    }
+    // A request its route refuses on its own (schema problems it reports itself) keeps no record.
+    if (request.validationError || !request.caller) return undefined;
+    const path = request.url.split('?')[0]!;
+    const now = Date.now();
+    const outcome = await claimKey(db, {
+      lookup: sha256(`${rateLimitKey(request.caller)}\n${request.method}\n${path}\n${key}`),
+      fingerprint: sha256(`${request.method}\n${request.url}\n${request.rawBody ?? ''}`),
+      distributionId: distributionOf(request) ?? null,
+      now: new Date(now).toISOString(),
+      leaseUntil: new Date(now + IDEMPOTENCY_LEASE_MS).toISOString(),
+    });
+    switch (outcome.kind) {
+      case 'claimed':
+        request.idempotencyClaim = { id: outcome.id, ttlMs: config.idempotencyTtlMs, keptByWrite: false };
+        return undefined;
+      case 'running':
+        app.metrics.idempotencyConflicts.inc();
+        throw new ApiError(409, 'IdempotencyConflict', [{ target: 'Idempotency-Key', code: 'idempotency_conflict' }], {
+          headers: { 'retry-after': '1' },
+        });
+      case 'reused':
+        throw new ApiError(422, 'IdempotencyKeyReused', [
+          { target: 'Idempotency-Key', code: 'idempotency_key_reused' },
+        ]);
+      case 'stored': {
+        app.metrics.idempotentReplays.inc();
+        const { row } = outcome;
+        const headers = JSON.parse(row.headers ?? '{}') as Record<string, string>;
+        return reply
+          .status(row.status!)
+          .headers({ ...headers, 'idempotent-replayed': 'true' })
+          .send(row.body ?? '');
+      }
+    }
+  };
+
+  const settle = async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
+    const claim = request.idempotencyClaim;
+    if (claim === undefined || claim.keptByWrite) return payload;
+    request.idempotencyClaim = undefined;
+    const { id } = claim;
+    const status = reply.statusCode;
+    const body =
+      typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
+    try {
+      if (status >= 200 && status < 300 && body !== undefined) {
+        await storeAnswer(db, id, {
+          status,
+          headers: keptHeaders(reply),
+          body,
+          expiresAt: new Date(Date.now() + claim.ttlMs).toISOString(),
+          parties: partiesOf(request, body),
+        });
+      } else {
+        await releaseClaim(db, id);
+      }
+    } catch (error) {
+      // The write itself stands; only its replay is lost (the claim's lease frees the key).
+      request.log.error({ err: error }, 'idempotency: the answer could not be kept');
+    }
+    return payload;
+  };
+
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const methods = [route.method].flat();
+    if (!route.url.startsWith('/v1/api/') || !methods.some((method) => WRITE_METHODS.has(method))) return;
+    route.preHandler = [...[route.preHandler ?? []].flat(), claim];
+    route.onSend = [...[route.onSend ?? []].flat(), settle];
+    documentHeader(route);
+  });
+
+  const purge = setInterval(() => {
+    purgeExpiredKeys(db, new Date().toISOString(), PURGE_BATCH).catch((error: unknown) =>
+      app.log.error({ err: error }, 'idempotency: purging expired keys failed'),
+    );
+  }, PURGE_INTERVAL_MS);
+  purge.unref();
+  app.addHook('onClose', async () => clearInterval(purge));
+}
+
+/** Declares the header in the route's schema, for the OpenAPI document; the hook checks it. */
+function documentHeader(route: RouteOptions): void {
+  route.schema ??= {};
+  const schema = route.schema as { headers?: { properties?: Record<string, unknown> } };
+  const header = Type.Optional(
+    Type.String({
+      description:
+        'Makes a retry safe: a successful answer is kept for IDEMPOTENCY_TTL and replayed, byte for byte, ' +
+        'with `Idempotent-Replayed: true` to the same key, method, path and body (README, "Retrying safely").',
+      examples: ['3f9b2c1e-5d7a-4e8b-9c0d-1a2b3c4d5e6f'],
+    }),
+  );
+  if (schema.headers?.properties) schema.headers.properties['idempotency-key'] = header;
+  else schema.headers = Type.Object({ 'idempotency-key': header });
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+function distributionOf(request: FastifyRequest): string | undefined {
+  const id = (request.params as { distribution_id?: unknown } | undefined)?.distribution_id;
+  return typeof id === 'string' ? id : undefined;
+}
+
+function keptHeaders(reply: FastifyReply): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) {
+    const value = reply.getHeader(name);
+    if (value !== undefined) headers[name] = String(value);
+  }
+  return headers;
+}
+
+/** The parties an answer shows: the path's, a lead's, and each batch item's lead's. */
+function partiesOf(request: FastifyRequest, body: string): Array<{ distributionId: string; partyId: string }> {
+  const distributionId = distributionOf(request);
+  if (distributionId === undefined) return [];
+  const ids = new Set<string>();
+  const fromPath = (request.params as { party_id?: unknown }).party_id;
+  if (typeof fromPath === 'string') ids.add(fromPath);
+  try {
+    const answer = JSON.parse(body) as { party_id?: unknown; results?: Array<{ lead?: { party_id?: unknown } }> };
+    if (typeof answer?.party_id === 'string') ids.add(answer.party_id);
+    for (const result of Array.isArray(answer?.results) ? answer.results : []) {
+      if (typeof result?.lead?.party_id === 'string') ids.add(result.lead.party_id);
+    }
+  } catch {
+    // Not JSON: nothing in it names a party.
+  }
+  return [...ids].map((partyId) => ({ distributionId, partyId }));
+}
