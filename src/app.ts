@@ -116,11 +116,16 @@ export async function buildApp({ config, database, logger = false }: AppDependen
 
   // Before the routes: it hooks every route added after it (rate-limit.ts).
   await registerRateLimit(app, config);
-  // Before the routes too: it hooks every write route under /v1/api/ added after it.
-  registerIdempotency(app, { config, database });
-
   // One runner for every write, so SQLite's group commit covers pushes and updates alike.
   const transactions = createTransactionRunner(database);
+  // Before the routes too: it hooks every write route under /v1/api/ added after it.
+  registerIdempotency(app, {
+    config,
+    database,
+    write: database.dialect === 'sqlite' ? (work) => transactions.run(work) : (work) => work(database.db),
+    claimInWrite: database.dialect === 'sqlite',
+  });
+
   // Pushes and party updates write their webhook events here, in their own transaction.
   const outbox = new WebhookOutbox();
   // The key of the erased refs' hashes, read once per process (docs/design.md section 11).
