@@ -76,7 +76,7 @@ export async function eraseInTransaction(
   if (stored === undefined || stored.distributionId !== distributionId)
     return missingParty(db, distributionId, partyId);
   const erasedAt = stampAfter(await writeClock(db), stored.updated_at);
-  const counts = await deletePartyRows(db, { distributionId, partyId });
+  const counts = await deletePartyRows(db, { distributionId, partyId, leadId: stored.leadId });
   const leadIds = [stored.leadId];
   await insertTombstone(db, {
     distributionId,

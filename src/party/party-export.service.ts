@@ -47,7 +47,7 @@ export class PartyExportService {
     // Locked on PostgreSQL, so no push changes the person half-way through the reads.
     const lead = await loadLeadForUpdate(db, partyId);
     if (lead === undefined || lead.distributionId !== distributionId) return missingParty(db, distributionId, partyId);
-    const rows = await readPartyRows(db, { distributionId, partyId });
+    const rows = await readPartyRows(db, { distributionId, partyId, leadId: lead.leadId });
     const records: Record<string, Record<string, unknown>[]> = {};
     for (const [kind, list] of Object.entries(rows)) records[kind] = list.map(readable);
     const exportedAt = new Date().toISOString();
