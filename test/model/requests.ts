@@ -11,7 +11,8 @@ export type Request =
   | { readonly op: 'push'; readonly kind: 'customers' | 'companies'; readonly body: Json }
   | { readonly op: 'patch'; readonly party: number; readonly fields: Json; readonly cars?: CarListing[] }
   | { readonly op: 'pair'; readonly first: Request & { op: 'push' }; readonly second: Request & { op: 'push' } }
-  | { readonly op: 'leadPatch'; readonly party: number; readonly body: Json };
+  | { readonly op: 'leadPatch'; readonly party: number; readonly body: Json }
+  | { readonly op: 'erase'; readonly party: number };
 
 /**
  * Who a lead PATCH assigns: `{user0}`, `{user1}` users of the run's distribution,
@@ -334,9 +335,13 @@ const leadPatch = fc.record({
   }),
 });
 
+/** Erasing one of the parties (docs/design.md section 11); later pushes with its refs or id meet the tombstone. */
+const erase: fc.Arbitrary<Request> = fc.record({ op: fc.constant('erase' as const), party: fc.nat(PARTY_SYMBOLS - 1) });
+
 export const anyRequest: fc.Arbitrary<Request> = fc.oneof(
   { weight: 8, arbitrary: anyPush },
   { weight: 2, arbitrary: partyPatch },
   { weight: 1, arbitrary: pair },
   { weight: 2, arbitrary: leadPatch },
+  { weight: 1, arbitrary: erase },
 );
