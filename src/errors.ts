@@ -59,7 +59,7 @@ export type MessageCode =
   | 'invalid_text' // NUL or a lone surrogate: not storable text (docs/design.md section 8)
   | 'not_finite' // a number JSON.parse turned into Infinity
   | 'too_deep' // params.limit (levels)
-  | 'erased' // the person this names was erased (docs/design.md section 11)
+  | 'erased' // the person this names was erased (docs/design.md section 14)
   | 'erased_ref' // a pushed external ref of an erased person
   | 'internal';
 
@@ -126,7 +126,7 @@ export class ConflictError extends ApiError {
 }
 
 /**
- * The person was erased (docs/design.md section 11): 410 for a read of what is gone, 409 for
+ * The person was erased (docs/design.md section 14): 410 for a read of what is gone, 409 for
  * a push that carries one of their external refs (nothing is written).
  */
 export class ErasedError extends ApiError {

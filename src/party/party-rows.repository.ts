@@ -1,4 +1,4 @@
-// Every table that holds rows about a person, in one list (docs/design.md section 11):
+// Every table that holds rows about a person, in one list (docs/design.md section 14):
 // erasure deletes through it, in its order, and export reads through it. A table added
 // later that holds a party's or a lead's rows is one entry here, and
 // test/personal-data-tables.test.ts fails until it is here or named as not personal.
@@ -76,7 +76,7 @@ export const PARTY_ROWS: readonly PartyRows[] = [
  * Keyed by table name; the schema test reads it.
  */
 export const NOT_PERSONAL: Readonly<Record<string, string>> = {
-  erased_parties: 'the tombstone: ids, time and who erased (docs/design.md section 11)',
+  erased_parties: 'the tombstone: ids, time and who erased (docs/design.md section 14)',
   erased_leads: 'the tombstone: the erased lead ids, which the change listing shows',
   erased_refs: 'keyed hashes of the erased refs, which do not read as the person',
   audit_log: 'who erased or exported which party id, and when',

@@ -113,7 +113,7 @@ interface PushBody {
   prospect: Json;
 }
 
-/** What erasures left in the distribution (docs/design.md section 11): the tombstones' party ids and refs. */
+/** What erasures left in the distribution (docs/design.md section 14): the tombstones' party ids and refs. */
 export interface Erased {
   readonly parties: readonly string[];
   readonly refs: readonly Ref[];
@@ -437,7 +437,7 @@ export function patch(parties: readonly ModelParty[], target: ModelParty, body: 
   return { status: 200, parties: next, party };
 }
 
-/** docs/design.md section 11: erasing `target` removes it, and its id and refs become a tombstone. */
+/** docs/design.md section 14: erasing `target` removes it, and its id and refs become a tombstone. */
 export function erase(
   parties: readonly ModelParty[],
   target: ModelParty,

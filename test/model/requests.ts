@@ -335,7 +335,7 @@ const leadPatch = fc.record({
   }),
 });
 
-/** Erasing one of the parties (docs/design.md section 11); later pushes with its refs or id meet the tombstone. */
+/** Erasing one of the parties (docs/design.md section 14); later pushes with its refs or id meet the tombstone. */
 const erase: fc.Arbitrary<Request> = fc.record({ op: fc.constant('erase' as const), party: fc.nat(PARTY_SYMBOLS - 1) });
 
 export const anyRequest: fc.Arbitrary<Request> = fc.oneof(
