@@ -20,6 +20,7 @@ import { referenceBenchmark } from './reference.ts';
 import { scalingBenchmark } from './scaling.ts';
 import { inboxBenchmark } from './inbox.ts';
 import { batchBenchmark } from './batch.ts';
+import { erasureBenchmark } from './erasure.ts';
 import { countStatements } from './statements.ts';
 import { soak, type SoakRun } from './soak.ts';
 import { renderSoakSection } from './soak-report.ts';
@@ -286,4 +287,6 @@ await (options.cpuProfileDir !== undefined
             ? inboxBenchmark(options, pinning)
             : options.only === 'batch'
               ? batchBenchmark(options, pinning)
-              : benchmark());
+              : options.only === 'erasure'
+                ? erasureBenchmark(options, pinning)
+                : benchmark());
