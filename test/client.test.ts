@@ -212,8 +212,8 @@ describe('retries', () => {
         token: own.token,
         distributionId: own.distributionId,
         retry: fast,
-        fetch: async (request) => {
-          const response = await fetch(request);
+        fetch: async (url, init) => {
+          const response = await fetch(url, init);
           statuses.push(response.status);
           return response;
         },
