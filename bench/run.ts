@@ -19,6 +19,7 @@ import { measureWebhooks, type WebhookMeasurement } from './webhooks.ts';
 import { referenceBenchmark } from './reference.ts';
 import { scalingBenchmark } from './scaling.ts';
 import { inboxBenchmark } from './inbox.ts';
+import { clientBenchmark } from './client.ts';
 import { countStatements } from './statements.ts';
 import { soak, type SoakRun } from './soak.ts';
 import { renderSoakSection } from './soak-report.ts';
@@ -283,4 +284,6 @@ await (options.cpuProfileDir !== undefined
           ? scalingBenchmark(options, pinning)
           : options.only === 'inbox'
             ? inboxBenchmark(options, pinning)
-            : benchmark());
+            : options.only === 'client'
+              ? clientBenchmark(options, pinning)
+              : benchmark());
