@@ -1,6 +1,6 @@
 // BENCH_ONLY=client: what the TypeScript client (clients/typescript) adds to a push's
 // latency, against the same request made with plain fetch, in the same run (docs/design.md
-// section 13: under 5%). The server runs on core 0 over a fresh database, the load
+// section 14: under 5%). The server runs on core 0 over a fresh database, the load
 // (bench/client-latency.ts) on core 1; one connection at a time (a push's own latency) and
 // eight at once. Prints a markdown section for docs/benchmarks.md.
 //   BENCH_CLIENT_REQUESTS (2000) measured pushes per way, per database and concurrency

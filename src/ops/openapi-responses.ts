@@ -1,5 +1,5 @@
 // Every status an operation can answer, declared with its body, an example of its own and
-// the headers sent with it (docs/design.md sections 3 and 13). Routes declare what their
+// the headers sent with it (docs/design.md sections 3 and 14). Routes declare what their
 // handler answers; the answers that come from the shared plumbing (the body parser, the
 // credential check, the rate limit, the shutdown refusal, the error handler) are added
 // here for every operation they guard, so a proxy that validates traffic against the
