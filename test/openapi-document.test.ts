@@ -92,6 +92,8 @@ describe('the document a generator reads', () => {
     expect(patch.properties.email.type).toEqual(['string', 'null']);
     // Absent members keep their value: no default may fill one in.
     expect(JSON.stringify(patch)).not.toContain('"default"');
+    const operation = document.paths['/v1/api/distributions/{distribution_id}/parties/{party_id}'].patch;
+    expect(Object.keys(operation.requestBody.content)).toEqual(['application/json', 'application/merge-patch+json']);
   });
 
   it("leaves out the broker app's and the SSO provider's HTML routes", () => {

@@ -112,7 +112,10 @@ function headersFor(status: string, operation: Operation): Json {
   }
   if (status === '200' && ETAG_OPERATIONS.has(operation.operationId ?? '')) headers.ETag = header('ETag');
   if (status === '201') headers.Location = header('Location');
-  if (status === '401') headers['WWW-Authenticate'] = header('WWWAuthenticate');
+  // RFC 6750: userinfo's refusals say why in WWW-Authenticate, its 403 too.
+  if (status === '401' || (status === '403' && operation.operationId === 'userinfo')) {
+    headers['WWW-Authenticate'] = header('WWWAuthenticate');
+  }
   if (status === '429') headers['Retry-After'] = header('RetryAfter');
   return headers;
 }
