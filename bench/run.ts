@@ -21,6 +21,7 @@ import { scalingBenchmark } from './scaling.ts';
 import { inboxBenchmark } from './inbox.ts';
 import { batchBenchmark } from './batch.ts';
 import { erasureBenchmark } from './erasure.ts';
+import { clientBenchmark } from './client.ts';
 import { countStatements } from './statements.ts';
 import { soak, type SoakRun } from './soak.ts';
 import { renderSoakSection } from './soak-report.ts';
@@ -289,4 +290,6 @@ await (options.cpuProfileDir !== undefined
               ? batchBenchmark(options, pinning)
               : options.only === 'erasure'
                 ? erasureBenchmark(options, pinning)
-                : benchmark());
+                : options.only === 'client'
+                  ? clientBenchmark(options, pinning)
+                  : benchmark());
