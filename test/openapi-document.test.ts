@@ -45,7 +45,13 @@ let receiver: WebhookReceiver;
 beforeAll(async () => {
   receiver = await startReceiver();
   server = await startTestServer({ RATE_LIMIT: '40/min', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
-  tenant = await createTenant(server.database.handle, ['leads:write', 'leads:read', 'parties:read', 'parties:update']);
+  tenant = await createTenant(server.database.handle, [
+    'leads:write',
+    'leads:read',
+    'parties:read',
+    'parties:update',
+    'parties:erase',
+  ]);
   document = await (await fetch(`${server.url}/openapi.json`)).json();
 });
 afterAll(async () => {
@@ -239,7 +245,7 @@ describe('every answer of a sequence of real calls is declared (as Prism checks 
 describe('the webhooks section', () => {
   it('lists every event with its signature headers, and describes what a receiver is sent', async () => {
     expect(Object.keys(document.webhooks).sort()).toEqual(
-      ['lead.created', 'lead.status_changed', 'lead.updated', 'party.updated'].sort(),
+      ['lead.created', 'lead.erased', 'lead.status_changed', 'lead.updated', 'party.updated'].sort(),
     );
     for (const item of Object.values(document.webhooks) as any[]) {
       expect(item.post.parameters.map((p: any) => `${p.in}:${p.name}`)).toEqual([
@@ -262,17 +268,28 @@ describe('the webhooks section', () => {
       body: JSON.stringify(body),
     });
     expect(pushed.status).toBe(201);
-    const [delivery] = await receiver.waitFor('/document-hooks', 1);
+    await receiver.waitFor('/document-hooks', 1);
+    // Erasing the person sends the other kind of payload, ids only (docs/design.md section 15).
+    const partyId = ((await pushed.json()) as { party_id: string }).party_id;
+    const erased = await fetch(`${server.url}/v1/api/distributions/${tenant.distributionId}/parties/${partyId}`, {
+      method: 'DELETE',
+      headers: { authorization: `apikey ${tenant.token}` },
+    });
+    expect(erased.status).toBe(200);
+    const deliveries = await receiver.waitFor('/document-hooks', 2);
+    expect(deliveries.map((delivery) => delivery.json.type)).toEqual(['lead.created', 'lead.erased']);
     const ajv = new Ajv({ strict: false, allErrors: true });
     addFormats(ajv);
-    const schema = document.webhooks[delivery!.json.type].post.requestBody.content['application/json'].schema;
-    for (const described of [schema, { $ref: '#/components/schemas/WebhookEvent' }]) {
-      const validate = ajv.compile({ allOf: [described], components: document.components });
-      expect(validate(delivery!.json) ? [] : validate.errors).toEqual([]);
+    for (const delivery of deliveries) {
+      const schema = document.webhooks[delivery.json.type].post.requestBody.content['application/json'].schema;
+      for (const described of [schema, { $ref: '#/components/schemas/WebhookEvent' }]) {
+        const validate = ajv.compile({ allOf: [described], components: document.components });
+        expect(validate(delivery.json) ? [] : validate.errors).toEqual([]);
+      }
+      for (const name of ['webhook-id', 'webhook-timestamp', 'webhook-signature']) {
+        expect(delivery.headers[name]).toBeTruthy();
+      }
+      expect(delivery.headers['webhook-id']).toBe(delivery.json.id);
     }
-    for (const name of ['webhook-id', 'webhook-timestamp', 'webhook-signature']) {
-      expect(delivery!.headers[name]).toBeTruthy();
-    }
-    expect(delivery!.headers['webhook-id']).toBe(delivery!.json.id);
   });
 });
