@@ -24,6 +24,7 @@ import { createTransactionRunner } from './db/transaction-runner.ts';
 import {
   LeadBatchService,
   leadBatchRoutes,
+  ErasureService,
   LeadHistoryReader,
   LeadReader,
   leadPushRoutes,
@@ -31,10 +32,14 @@ import {
   LeadPushService,
   LeadWorkService,
   leadWorkRoutes,
+  PartyExportService,
   PartyPatchService,
   PartyReader,
+  partyErasureRoutes,
   partyRoutes,
   PushLogReader,
+  RefHashes,
+  RetentionService,
 } from './party/index.ts';
 import { registerSso } from './sso/sso.plugin.ts';
 import { createSsoRuntime } from './sso/sso-runtime.ts';
@@ -123,7 +128,9 @@ export async function buildApp({ config, database, logger = false }: AppDependen
 
   // Pushes and party updates write their webhook events here, in their own transaction.
   const outbox = new WebhookOutbox();
-  const leadPush = new LeadPushService({ database, config, transactions, outbox });
+  // The key of the erased refs' hashes, read once per process (docs/design.md section 14).
+  const refHashes = new RefHashes(database.db);
+  const leadPush = new LeadPushService({ database, config, transactions, outbox, refHashes });
   await app.register(leadPushRoutes, { prefix: '/v1/api', leadPush, validation: compilers });
   const leadBatch = new LeadBatchService({
     leadPush,
@@ -137,14 +144,17 @@ export async function buildApp({ config, database, logger = false }: AppDependen
     validation: compilers,
     bodyLimit: config.batchBodyLimit,
   });
-  const leads = new LeadReader({ database, config });
+  const leads = new LeadReader({ database, config, refHashes });
   const pushLog = new PushLogReader({ database });
   const parties = new PartyReader({ database, config });
   const partyPatch = new PartyPatchService({ config, transactions, outbox });
   await app.register(leadReadRoutes, { prefix: '/v1/api', leads, pushLog, config });
-  await app.register(partyRoutes, { prefix: '/v1/api', parties, partyPatch });
+  await app.register(partyRoutes, { prefix: '/v1/api', parties, partyPatch, validation: compilers });
   const leadWork = new LeadWorkService({ config, transactions, outbox });
   await app.register(leadWorkRoutes, { prefix: '/v1/api', leadWork });
+  const erasure = new ErasureService({ database, transactions, refHashes, outbox });
+  const partyExport = new PartyExportService({ config, transactions });
+  await app.register(partyErasureRoutes, { prefix: '/v1/api', erasure, partyExport });
   const history = new LeadHistoryReader({ database });
   await registerReferenceData(app, config, database);
   registerWebhooks(app, { config, database, transactions, outbox });
@@ -153,8 +163,20 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   await registerBrokerApp(app, {
     config,
     database,
-    services: { database, leads, pushLog, parties, leadWork, history },
+    services: { database, leads, pushLog, parties, leadWork, history, erasure, partyExport },
   });
+  // Retention (docs/design.md section 14), when a period is set: every process runs the
+  // task, and the lease lets one pass run at a time across them.
+  const retention = new RetentionService({ database, transactions, refHashes, outbox, retention: config.retention });
+  if (retention.enabled) {
+    const stop = retention.start({
+      report: (report) => {
+        if (report.ran) app.log.info({ retention: report }, 'retention pass');
+      },
+      error: (error) => app.log.error({ err: error }, 'retention pass failed'),
+    });
+    app.addHook('onClose', stop);
+  }
   app.addHook('onClose', async () => transactions.close());
   return app;
 }

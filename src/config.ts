@@ -53,6 +53,19 @@ export interface Config {
   readonly redisUrl: string | undefined;
   /** Every key this service writes in Redis starts with it, so one Redis can serve several deployments. */
   readonly redisKeyPrefix: string;
+  /** How long personal data is kept (docs/design.md section 14); undefined: for ever (the default). */
+  readonly retention: Retention;
+}
+
+export interface Retention {
+  /** Push-log entries older than this are deleted (the lead keeps its data). */
+  readonly pushLogMs: number | undefined;
+  /** Delivered or failed webhook events older than this are deleted with their deliveries. */
+  readonly webhookEventsMs: number | undefined;
+  /** A lead unchanged this long is erased, as DELETE .../parties/{id} erases it. */
+  readonly leadsMs: number | undefined;
+  /** How often the background task runs a pass when any of the above is set. */
+  readonly intervalMs: number;
 }
 
 export interface RateLimit {
@@ -148,6 +161,15 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     rateLimit: read('RATE_LIMIT', '1200/min', parseRateLimit),
     redisUrl,
     redisKeyPrefix: read('REDIS_KEY_PREFIX', 'lead-intake:', (raw) => raw),
+    retention: {
+      pushLogMs: read('RETENTION_PUSH_LOG', 'off', parseRetention),
+      webhookEventsMs: read('RETENTION_WEBHOOK_EVENTS', 'off', parseRetention),
+      leadsMs: read('RETENTION_LEADS', 'off', parseRetention),
+      intervalMs: read('RETENTION_INTERVAL', '10m', (raw) => {
+        const ms = parseDuration(raw);
+        return ms !== undefined && ms >= 1000 ? ms : '!must be a duration of at least 1s, such as 10m';
+      }),
+    },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
@@ -194,6 +216,13 @@ function parseSchedule(raw: string): number[] | string {
     return '!must be a comma-separated list of durations such as 5s,5m,2h';
   }
   return steps as number[];
+}
+
+/** A retention period (`30s`, `12h`, `400d`), or `off` to keep for ever. */
+function parseRetention(raw: string): number | undefined | string {
+  if (raw.toLowerCase() === 'off') return undefined;
+  const ms = parseDuration(raw);
+  return ms !== undefined && ms > 0 ? ms : '!must be a duration such as 30s, 12h or 400d, or off';
 }
 
 const RATE_WINDOWS: Record<string, number> = { s: 1_000, min: 60_000, h: 3_600_000 };

@@ -28,8 +28,18 @@ export async function addDemoData(
  * primary key wins; the other waits for it, does nothing and so prints nothing.
  */
 export const DEMO_DISTRIBUTION_ID = '00000000-0000-4000-8000-00000000de70';
-// The reference scopes too: the demo samples (reference/demo-samples.ts) answer at once.
-const DEMO_SCOPES = ['leads:write', 'leads:read', 'vehicle:read', 'address:read', 'enterprise:read'] as const;
+// Every scope the README's examples use with the demo token: pushing, reading and updating
+// (README, "Reading and updating"), and the reference scopes, whose demo samples
+// (reference/demo-samples.ts) answer at once. Not parties:erase: a demo has nothing to erase.
+const DEMO_SCOPES = [
+  'leads:write',
+  'leads:read',
+  'parties:read',
+  'parties:update',
+  'vehicle:read',
+  'address:read',
+  'enterprise:read',
+] as const;
 export const DEMO_BROKER_USERNAME = 'demo-broker';
 
 /** The demo broker's sign-in, shown once. */

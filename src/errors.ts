@@ -9,6 +9,7 @@ export type ErrorType =
   | 'NotFound'
   | 'Conflict'
   | 'PreconditionFailed'
+  | 'Erased'
   | 'PayloadTooLarge'
   | 'UnsupportedMediaType'
   | 'ValidationError'
@@ -42,6 +43,7 @@ export type MessageCode =
   | 'owned_elsewhere' // a client-chosen id already belongs to another party
   | 'invalid_json'
   | 'unauthenticated'
+  | 'api_token_scheme' // an API token (li_…) sent under a scheme other than apikey
   | 'forbidden_scope' // params.scope
   | 'forbidden_distribution'
   | 'not_found'
@@ -62,13 +64,52 @@ export type MessageCode =
   | 'too_deep' // params.limit (levels)
   | 'idempotency_key_reused' // the key was used with another request (method, path, body)
   | 'idempotency_conflict' // the key's first request is still running
+  | 'erased' // the person this names was erased (docs/design.md section 14)
+  | 'erased_ref' // a pushed external ref of an erased person
   | 'internal';
+
+/**
+ * The form a value refused as `invalid` should have, named in its message (docs/design.md
+ * section 13): `Error for 'id'. The specified value is invalid: a UUID version 4 is
+ * expected.` Each has a text per language in src/i18n. Schemas name theirs with the
+ * `x-expected` annotation (src/http/ajv-problems.ts reads it); formats and JSON types
+ * are named without one.
+ */
+export type ExpectedForm =
+  | 'uuid4'
+  | 'uuid'
+  | 'date_time'
+  | 'date'
+  | 'numeric_text'
+  | 'vin'
+  | 'enterprise_number' // with its mod-97 check digit (the enterprise lookup)
+  | 'enterprise_nr' // the push's looser enterprise_nr text
+  | 'email'
+  | 'telephone'
+  | 'language_code'
+  | 'country_code'
+  | 'zipcode_be'
+  | 'zipcode_nl'
+  | 'zipcode_other'
+  | 'zipcode_digits'
+  | 'http_url'
+  | 'uri'
+  | 'cursor'
+  | 'search_text'
+  | 'text'
+  | 'integer'
+  | 'number'
+  | 'boolean'
+  | 'object'
+  | 'list';
 
 export interface Problem {
   /** Dot path from the body root, zero-based indexes; '' when the problem is the whole request. */
   readonly target: string;
   readonly code: MessageCode;
   readonly params?: Readonly<Record<string, string | number>>;
+  /** For `invalid`: the form expected, appended to the specification's sentence. */
+  readonly expected?: ExpectedForm;
 }
 
 export class ApiError extends Error {
@@ -101,8 +142,8 @@ export class ValidationError extends ApiError {
 }
 
 export class UnauthenticatedError extends ApiError {
-  constructor(target = 'Authorization') {
-    super(401, 'Unauthenticated', [{ target, code: 'unauthenticated' }], {
+  constructor(target = 'Authorization', code: 'unauthenticated' | 'api_token_scheme' = 'unauthenticated') {
+    super(401, 'Unauthenticated', [{ target, code }], {
       headers: { 'www-authenticate': 'apikey, Bearer realm="lead-intake"' },
     });
   }
@@ -123,5 +164,15 @@ export class NotFoundError extends ApiError {
 export class ConflictError extends ApiError {
   constructor(problems: readonly Problem[], subject = 'Request') {
     super(409, 'Conflict', problems, { subject });
+  }
+}
+
+/**
+ * The person was erased (docs/design.md section 14): 410 for a read of what is gone, 409 for
+ * a push that carries one of their external refs (nothing is written).
+ */
+export class ErasedError extends ApiError {
+  constructor(status: 409 | 410, problems: readonly Problem[], subject = 'Request') {
+    super(status, 'Erased', problems, { subject });
   }
 }

@@ -6,12 +6,16 @@ import cluster from 'node:cluster';
 import { loadConfig, ConfigError, type Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { databaseStartProblem } from './db/start-up-errors.ts';
 import { buildApp, type App } from './app.ts';
 import { addDemoData } from './demo-data.ts';
 import { runPrimary } from './server-workers.ts';
+import { stopWhenLauncherExits } from './launcher-watch.ts';
 
 /** One server, or (WORKERS > 1, PostgreSQL) the primary of several, or one of them. */
 export async function serve(config: Config): Promise<void> {
+  // The primary (or the one server) follows npm out; workers follow their primary.
+  if (cluster.isPrimary) stopWhenLauncherExits();
   if (config.workers > 1 && cluster.isPrimary) return runPrimary(config);
   // A worker: the primary has already set the database up.
   await startServer(config, { setUp: !cluster.isWorker });
@@ -64,10 +68,15 @@ export async function startServer(config: Config, { setUp = true } = {}): Promis
 }
 
 if (import.meta.main) {
+  let config: Config | undefined;
   try {
-    await serve(loadConfig());
+    config = loadConfig();
+    await serve(config);
   } catch (error) {
-    console.error(error instanceof ConfigError ? error.message : error);
+    // One line for what an operator fixes (the configuration, the database); a stack
+    // trace only for what is a bug.
+    const problem = error instanceof ConfigError ? error.message : databaseStartProblem(error, config?.databaseUrl);
+    console.error(problem === undefined ? error : `lead-intake: ${problem}`);
     process.exit(1);
   }
 }

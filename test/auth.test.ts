@@ -39,6 +39,10 @@ async function pushLead(authorization: string | undefined, distributionId = tena
   return { status: response.status, body, challenge: response.headers.get('www-authenticate') };
 }
 
+function messageOf(result: Awaited<ReturnType<typeof pushLead>>): string | undefined {
+  return (result.body as { detail?: { errors?: Array<{ message: string }> } }).detail?.errors?.[0]?.message;
+}
+
 function expectUnauthenticated(result: Awaited<ReturnType<typeof pushLead>>): void {
   expect(result.status).toBe(401);
   expect(result.body.detail?.type).toBe('Unauthenticated');
@@ -62,10 +66,31 @@ describe('401 Unauthenticated', () => {
     expectUnauthenticated(await pushLead(authorization));
   });
 
-  it('for a valid API token sent under another scheme', async () => {
+  it('for a valid API token sent under another scheme, saying that API tokens use apikey', async () => {
     expectUnauthenticated(await pushLead(`Token ${tenant.token}`));
     // Bearer is for SSO access tokens, which an API token is not.
-    expectUnauthenticated(await pushLead(`Bearer ${tenant.token}`));
+    const bearer = await pushLead(`Bearer ${tenant.token}`);
+    expectUnauthenticated(bearer);
+    const hint =
+      "The credentials are not valid: API tokens (li_…) are sent with the apikey scheme, as 'Authorization: apikey li_…'.";
+    expect(messageOf(bearer)).toBe(hint);
+    // Whether or not the token exists: the scheme alone decides, so nothing is learnt of the token.
+    expect(messageOf(await pushLead(`bearer li_${'A'.repeat(43)}`))).toBe(hint);
+    // The reference routes say the same.
+    const reference = await fetch(`${server.url}/v1/api/vehicles/brands`, {
+      headers: { authorization: `Bearer ${tenant.token}`, 'accept-language': 'nl' },
+    });
+    expect(reference.status).toBe(401);
+    expect(
+      ((await reference.json()) as { detail: { errors: Array<{ message: string }> } }).detail.errors[0]!.message,
+    ).toBe(
+      "De inloggegevens zijn niet geldig: API-tokens (li_…) worden verstuurd met het schema apikey, als 'Authorization: apikey li_…'.",
+    );
+    // Any other bad credentials keep the general message.
+    expect(messageOf(await pushLead('Bearer eyJhbGciOiJSUzI1NiJ9.e30.c2ln'))).toBe(
+      'The credentials are missing or not valid.',
+    );
+    expect(messageOf(await pushLead(`apikey li_${'A'.repeat(43)}`))).toBe('The credentials are missing or not valid.');
   });
 
   it('for a revoked token, from the next request on', async () => {
@@ -144,6 +169,9 @@ describe('tokens at rest', () => {
     const rows = await server.database.handle.db.selectFrom('api_tokens').selectAll().execute();
     expect(JSON.stringify(rows)).not.toContain(issued.token);
     expect(JSON.stringify(rows)).not.toContain(issued.token.slice(3));
+    // Only its first characters are kept in the clear, for `token list`.
+    expect(rows.find((row) => row.id === issued.id)?.prefix).toBe(issued.token.slice(0, 11));
+    expect(JSON.stringify(rows)).not.toContain(issued.token.slice(0, 12));
     expect(rows.find((row) => row.id === issued.id)?.token_hash).toBe(hashToken(issued.token));
   });
 
@@ -157,10 +185,13 @@ describe('tokens at rest', () => {
         'expires_at',
         'id',
         'name',
+        'prefix',
         'revoked_at',
         'scopes',
       ]);
       expect(entry.distribution_id).toBe(tenant.distributionId);
+      // `li_` and 8 of the secret's 43 characters: what tells a leaked token apart, not the secret.
+      expect(entry.prefix).toMatch(/^li_[\w-]{8}$/);
     }
   });
 });

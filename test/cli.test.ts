@@ -60,9 +60,13 @@ describe('lead-intake CLI', () => {
       'expires_at',
       'id',
       'name',
+      'prefix',
       'scopes',
       'token',
     ]);
+    // The prefix is the start of the secret, short enough to leave it unguessable.
+    expect(created.prefix).toBe(created.token.slice(0, 11));
+    expect(created.prefix).toMatch(/^li_[A-Za-z0-9_-]{8}$/);
     expect(created).toMatchObject({
       name: 'CRM',
       scopes: ['leads:write', 'leads:read'],
@@ -77,6 +81,7 @@ describe('lead-intake CLI', () => {
       {
         id: created.id,
         name: 'CRM',
+        prefix: created.prefix,
         scopes: ['leads:write', 'leads:read'],
         distribution_id: distribution.id,
         created_at: created.created_at,
@@ -92,6 +97,51 @@ describe('lead-intake CLI', () => {
     expect((await cliJson<any[]>(env, ['token', 'list'])).find((t) => t.id === created.id)?.revoked_at).toBe(
       revoked.revoked_at,
     );
+  });
+
+  it('revokes a token by the prefix token list shows, or by the leaked secret, and refuses a shared prefix', async () => {
+    const env = server.database.env;
+    const distribution = await cliJson(env, ['distribution', 'create', '--name', 'Leaky']);
+    const issue = () => cliJson(env, ['token', 'create', '--distribution', distribution.id, '--scopes', 'leads:write']);
+    const [first, second, third, fourth] = [await issue(), await issue(), await issue(), await issue()];
+    const listed = await cliJson<any[]>(env, ['token', 'list', '--distribution', distribution.id]);
+    expect(listed.map((token) => token.prefix)).toEqual([first.prefix, second.prefix, third.prefix, fourth.prefix]);
+
+    // By the prefix as shown, and without its li_.
+    expect((await cliJson(env, ['token', 'revoke', first.prefix])).id).toBe(first.id);
+    expect((await cliJson(env, ['token', 'revoke', second.prefix.slice(3)])).id).toBe(second.id);
+    // By the whole secret, as found in a leak.
+    expect((await cliJson(env, ['token', 'revoke', third.token])).id).toBe(third.id);
+    expect(await pushStatus(server, distribution.id, first.token)).toBe(401);
+    expect(await pushStatus(server, distribution.id, second.token)).toBe(401);
+    expect(await pushStatus(server, distribution.id, third.token)).toBe(401);
+    expect([200, 201]).toContain(await pushStatus(server, distribution.id, fourth.token));
+
+    // Two tokens that share a prefix (48 random bits make it rare, not impossible): neither is revoked by it.
+    await server.database.handle.db
+      .updateTable('api_tokens')
+      .set({ prefix: fourth.prefix })
+      .where('id', '=', third.id)
+      .execute();
+    const ambiguous = await runCli(env, ['token', 'revoke', fourth.prefix]);
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.stderr).toBe(
+      `lead-intake token: more than one API token starts with "${fourth.prefix}": revoke it by its id\n`,
+    );
+    expect([200, 201]).toContain(await pushStatus(server, distribution.id, fourth.token));
+    const unknown = await runCli(env, ['token', 'revoke', 'li_00000000']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toBe('lead-intake token: unknown API token "li_00000000"\n');
+
+    // A token issued before prefixes were kept lists null, and is revoked by its id.
+    await server.database.handle.db
+      .updateTable('api_tokens')
+      .set({ prefix: null })
+      .where('id', '=', fourth.id)
+      .execute();
+    const old = (await cliJson<any[]>(env, ['token', 'list', '--distribution', distribution.id])).at(-1);
+    expect(old).toMatchObject({ id: fourth.id, prefix: null });
+    expect((await cliJson(env, ['token', 'revoke', fourth.id])).id).toBe(fourth.id);
   });
 
   it('sets an expiry from --expires-in', async () => {
@@ -256,7 +306,11 @@ const BOOTSTRAP_DONE = /^curl .*$|demo bootstrap skipped/m;
 async function runCurlLine(line: string): Promise<number> {
   if (spawnSync('curl', ['--version']).status === 0) {
     const result = await run('sh', ['-c', `${line} -sS`], {});
-    return Number(/^HTTP\/[\d.]+ (\d{3})/.exec(result.stdout)?.[1]);
+    const status = /^HTTP\/[\d.]+ (\d{3})/.exec(result.stdout)?.[1];
+    // Say what curl said when it got no answer: once, in a full run, it did not, and why is the clue.
+    if (status === undefined)
+      throw new Error(`curl got no HTTP answer (exit ${result.code}): ${result.stderr}${result.stdout}`);
+    return Number(status);
   }
   const url = /\s(https?:\/\/\S+)\s/.exec(line)![1]!;
   const authorization = /'Authorization: (apikey \S+)'/.exec(line)![1]!;
@@ -267,6 +321,24 @@ async function runCurlLine(line: string): Promise<number> {
     body,
   });
   return response.status;
+}
+
+/** With the printed token: read the pushed lead and its party, then PATCH the party. */
+async function expectDemoTokenReadsAndUpdates(curlLine: string): Promise<void> {
+  const base = /\s(https?:\/\/\S+)\/leads\/customers\s/.exec(curlLine)![1]!;
+  const authorization = /'Authorization: (apikey \S+)'/.exec(curlLine)![1]!;
+  const listing = await fetch(`${base}/leads?updated_since=2000-01-01T00:00:00Z`, { headers: { authorization } });
+  expect(listing.status).toBe(200);
+  const [lead] = ((await listing.json()) as { items: Array<{ party_id: string }> }).items;
+  const party = await fetch(`${base}/parties/${lead!.party_id}`, { headers: { authorization } });
+  expect(party.status).toBe(200);
+  const patched = await fetch(`${base}/parties/${lead!.party_id}`, {
+    method: 'PATCH',
+    headers: { authorization, 'content-type': 'application/merge-patch+json' },
+    body: JSON.stringify({ telephonenr: '+32 9 123 45 67' }),
+  });
+  expect(patched.status).toBe(200);
+  expect(((await patched.json()) as { telephonenr: string }).telephonenr).toBe('+32 9 123 45 67');
 }
 
 describe('first start', () => {
@@ -286,6 +358,8 @@ describe('first start', () => {
     expect(line).toContain(`/v1/api/distributions/${DEMO_DISTRIBUTION_ID}/leads/customers`);
     expect(line).toMatch(/^curl .* http:\/\/localhost:\d+\/v1\/api\//);
     expect([200, 201]).toContain(await runCurlLine(line));
+    // The demo token does what the README's "Reading and updating" shows with it.
+    await expectDemoTokenReadsAndUpdates(line);
     // Plain text for a person, not inside a JSON log line; printed once.
     expect(first.stdout().match(/curl /g)).toHaveLength(1);
     // The printed sign-in opens the broker app, where the pushed lead is.

@@ -50,7 +50,7 @@ describe('GET a lead', () => {
 });
 
 describe('finding leads', () => {
-  it('finds a lead by external ref, with or without company', async () => {
+  it('finds a lead by external ref and company, or by the ref of any company, or of none', async () => {
     const ref = randomUUID();
     const withCompany = await pushLead(server, tenant, 'customers', {
       prospect: {
@@ -63,11 +63,37 @@ describe('finding leads', () => {
       prospect: { name: 'C', external_refs: [{ external_ref: ref }] },
     });
     const base = `/distributions/${tenant.distributionId}/leads`;
+    const ids = async (query: string) =>
+      (await callApi(server, tenant, 'GET', `${base}?${query}`)).body.items.map((l: any) => l.id);
     const a = await callApi(server, tenant, 'GET', `${base}?external_ref=${ref}&external_ref_company=crm`);
-    const b = await callApi(server, tenant, 'GET', `${base}?external_ref=${ref}`);
     expect(a.body.items.map((l: any) => l.id)).toEqual([withCompany.body.id]);
-    expect(b.body.items.map((l: any) => l.id)).toEqual([withoutCompany.body.id]);
     expect(a.body.next).toBeNull();
+    // Without external_ref_company, the ref of any company (README, "Reading and updating"):
+    // both leads, in the listing's order.
+    expect(await ids(`external_ref=${ref}`)).toEqual([withCompany.body.id, withoutCompany.body.id]);
+    // An empty external_ref_company asks for the ref sent without a company.
+    expect(await ids(`external_ref=${ref}&external_ref_company=`)).toEqual([withoutCompany.body.id]);
+    expect(await ids(`external_ref=${ref}&external_ref_company=other`)).toEqual([]);
+    // A ref only pushed with a company is found without naming it, as the README shows.
+    const crmOnly = randomUUID();
+    const crmLead = await pushLead(server, tenant, 'customers', {
+      prospect: {
+        first_name: 'D',
+        last_name: 'E',
+        external_refs: [{ external_ref: crmOnly, external_ref_company: 'crm' }],
+      },
+    });
+    expect(await ids(`external_ref=${crmOnly}`)).toEqual([crmLead.body.id]);
+    // A policy's ref is not a prospect's ref.
+    const policyRef = randomUUID();
+    await pushLead(server, tenant, 'customers', {
+      prospect: {
+        first_name: 'F',
+        last_name: 'G',
+        insurance_policies: [{ external_refs: [{ ref: policyRef, company: 'crm' }] }],
+      },
+    });
+    expect(await ids(`external_ref=${policyRef}`)).toEqual([]);
     const elsewhere = await callApi(
       server,
       other,

@@ -85,6 +85,20 @@ describe('enterprises', () => {
     }
   });
 
+  it('names each enterprise in a search as its detail does, one with only a commercial name too', async () => {
+    const liegeois = await get('/enterprises?q=liegeois');
+    expect(liegeois.body.items).toEqual([expect.objectContaining({ name: 'Liègeois Frituur' })]);
+    for (const language of ['nl', 'fr']) {
+      const found = await get('/enterprises?q=0&limit=100', { 'accept-language': language });
+      expect(found.body.items.length).toBeGreaterThan(1);
+      for (const item of found.body.items) {
+        const detail = await get(`/enterprises/${item.enterprise_number}`, { 'accept-language': language });
+        expect(detail.body.name).not.toBeNull();
+        expect(item.name, item.enterprise_number).toBe(detail.body.name);
+      }
+    }
+  });
+
   it('searches any word prefix, accents and case ignored, best match first', async () => {
     expect(numbers(await get('/enterprises?q=vene'))).toEqual(['0200.065.765']);
     expect(numbers(await get('/enterprises?q=VERENIG%20interg'))).toEqual(['0200.065.765']);

@@ -78,6 +78,7 @@ describe('discovery', () => {
         'api',
         'leads:write',
         'enterprise:read',
+        'parties:erase',
       ]),
       ui_locales_supported: ['en', 'nl', 'fr', 'de'],
     });

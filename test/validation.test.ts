@@ -86,7 +86,7 @@ describe('a push with several problems', () => {
       {
         type: 'ValidationError',
         target: 'prospect.email',
-        message: "Error for 'email'. The specified value is invalid.",
+        message: "Error for 'email'. The specified value is invalid: an e-mail address is expected.",
       },
       {
         type: 'ValidationError',
@@ -101,7 +101,8 @@ describe('a push with several problems', () => {
       {
         type: 'ValidationError',
         target: 'prospect.risk_objects.residences.0.address.zipcode',
-        message: "Error for 'zipcode'. The specified value is invalid.",
+        message:
+          "Error for 'zipcode'. The specified value is invalid: a Belgian postcode of 4 digits from 1000 to 9999 is expected.",
       },
     ]);
     expect(detail.error_str).toBe(
@@ -152,8 +153,9 @@ describe('schema rules', () => {
 
   it('does not coerce types, and reports a value failing format and pattern once', async () => {
     expect(await problems(customer({ callbacks: ['not a url'], risk_objects: { cars: [{ kw: '5' }] } }))).toEqual({
-      'prospect.callbacks.0': "Error for 'callbacks'. The specified value is invalid.",
-      'prospect.risk_objects.cars.0.kw': "Error for 'kw'. The specified value is invalid.",
+      'prospect.callbacks.0':
+        "Error for 'callbacks'. The specified value is invalid: an absolute http or https URL is expected.",
+      'prospect.risk_objects.cars.0.kw': "Error for 'kw'. The specified value is invalid: a whole number is expected.",
     });
   });
 
@@ -203,7 +205,12 @@ describe('localised messages', () => {
 });
 
 describe('payload rules', () => {
-  const invalid = "Error for 'zipcode'. The specified value is invalid.";
+  const invalid =
+    "Error for 'zipcode'. The specified value is invalid: a Belgian postcode of 4 digits from 1000 to 9999 is expected.";
+  const invalidNl =
+    "Error for 'zipcode'. The specified value is invalid: a Dutch postcode such as 1234 AB is expected.";
+  const invalidOther =
+    "Error for 'zipcode'. The specified value is invalid: a postcode of 2 to 10 letters, digits, spaces or hyphens is expected.";
   // Each body also lacks last_name, so the push is refused whatever the zipcodes: the
   // absence of a zipcode problem is what shows a zipcode was accepted.
   const lacking = (prospect: object) => customer({ last_name: undefined, ...prospect });
@@ -241,8 +248,8 @@ describe('payload rules', () => {
       ),
     ).toEqual({
       ...missingLastName,
-      'prospect.risk_objects.residences.1.address.zipcode': invalid,
-      'prospect.risk_objects.residences.2.address.zipcode': invalid,
+      'prospect.risk_objects.residences.1.address.zipcode': invalidNl,
+      'prospect.risk_objects.residences.2.address.zipcode': invalidNl,
     });
   });
 
@@ -259,8 +266,8 @@ describe('payload rules', () => {
       ),
     ).toEqual({
       ...missingLastName,
-      'prospect.risk_objects.residences.1.address.zipcode': invalid,
-      'prospect.risk_objects.residences.2.address.zipcode': invalid,
+      'prospect.risk_objects.residences.1.address.zipcode': invalidOther,
+      'prospect.risk_objects.residences.2.address.zipcode': invalidOther,
     });
   });
 

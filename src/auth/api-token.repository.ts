@@ -31,6 +31,16 @@ export async function findApiToken(db: Db, id: string): Promise<ApiTokenTable | 
   return db.selectFrom('api_tokens').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The ids of the tokens whose secret starts with `prefix` (at most two: one is enough to tell). */
+export async function findApiTokenIdsByPrefix(db: Db, prefix: string): Promise<string[]> {
+  const rows = await db.selectFrom('api_tokens').select('id').where('prefix', '=', prefix).limit(2).execute();
+  return rows.map((row) => row.id);
+}
+
+export async function findApiTokenIdByHash(db: Db, tokenHash: string): Promise<string | undefined> {
+  return (await db.selectFrom('api_tokens').select('id').where('token_hash', '=', tokenHash).executeTakeFirst())?.id;
+}
+
 export type TokenCheck = Pick<
   ApiTokenTable,
   'id' | 'distribution_id' | 'scopes' | 'token_hash' | 'expires_at' | 'revoked_at'

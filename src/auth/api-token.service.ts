@@ -6,16 +6,29 @@ import { hash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { requireDistribution } from '../distributions/distribution.service.ts';
-import { findApiToken, findTokenByHash, insertApiToken, markRevoked, selectApiTokens } from './api-token.repository.ts';
+import {
+  findApiToken,
+  findApiTokenIdByHash,
+  findApiTokenIdsByPrefix,
+  findTokenByHash,
+  insertApiToken,
+  markRevoked,
+  selectApiTokens,
+} from './api-token.repository.ts';
 import type { ApiTokenTable } from './api-token.table.ts';
 import { API_TOKEN_SCOPES, parseScopes, type Caller } from './caller.ts';
 
 const TOKEN_PREFIX = 'li_';
+/** How much of a secret `token list` shows (`li_` and 8 characters: 48 of its 256 bits). */
+const SHOWN_LENGTH = TOKEN_PREFIX.length + 8;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What may be shown about a token at any time: never the secret, never its hash. */
 export interface ApiTokenListing {
   readonly id: string;
   readonly name: string | null;
+  /** The secret's first characters, to tell a leaked token apart; null for tokens issued before they were kept. */
+  readonly prefix: string | null;
   readonly scopes: readonly string[];
   readonly distribution_id: string;
   readonly created_at: string;
@@ -46,6 +59,13 @@ export class UnknownApiTokenError extends Error {
   }
 }
 
+export class AmbiguousApiTokenPrefixError extends Error {
+  constructor(prefix: string) {
+    super(`more than one API token starts with ${JSON.stringify(prefix)}: revoke it by its id`);
+    this.name = 'AmbiguousApiTokenPrefixError';
+  }
+}
+
 /** Every API request hashes its token: the one-shot `hash` costs a third of a Hash object. */
 export function hashToken(token: string): string {
   return hash('sha256', token, 'hex');
@@ -64,6 +84,7 @@ export async function createApiToken(
     distribution_id: input.distributionId,
     name: input.name ?? null,
     token_hash: hashToken(token),
+    prefix: token.slice(0, SHOWN_LENGTH),
     scopes: [...new Set(input.scopes)].join(' '),
     created_at: new Date().toISOString(),
     expires_at: input.expiresAt?.toISOString() ?? null,
@@ -74,8 +95,8 @@ export async function createApiToken(
     await insertApiToken(trx, row);
   };
   await (db.isTransaction ? insert(db) : db.transaction().execute(insert));
-  const { id, name, scopes, distribution_id, created_at, expires_at } = toListing(row);
-  return { id, token, name, scopes, distribution_id, created_at, expires_at };
+  const { id, name, prefix, scopes, distribution_id, created_at, expires_at } = toListing(row);
+  return { id, token, name, prefix, scopes, distribution_id, created_at, expires_at };
 }
 
 /** Every token, or those of one (existing) distribution, oldest first. */
@@ -87,15 +108,35 @@ export async function listApiTokens(
   return (await selectApiTokens(db, filter.distributionId)).map(toListing);
 }
 
-/** Revokes at once (the next request with it gets 401); revoking twice keeps the first time. */
-export async function revokeApiToken(db: Kysely<Database>, id: string, now = new Date()): Promise<ApiTokenListing> {
+/**
+ * Revokes at once (the next request with it gets 401); revoking twice keeps the first time.
+ * The token is named by its id, by the prefix `token list` shows (`li_AbCd1234`, or without
+ * `li_`), or by the whole secret, as found in a leak.
+ */
+export async function revokeApiToken(db: Kysely<Database>, named: string, now = new Date()): Promise<ApiTokenListing> {
   const revoke = async (trx: Kysely<Database>) => {
+    const id = await tokenIdOf(trx, named.trim());
     await markRevoked(trx, id, now.toISOString());
     const row = await findApiToken(trx, id);
     if (!row) throw new UnknownApiTokenError(id);
     return toListing(row);
   };
   return db.isTransaction ? revoke(db) : db.transaction().execute(revoke);
+}
+
+/** The id of the token `named` names (revokeApiToken); throws when it names none, or several. */
+async function tokenIdOf(db: Kysely<Database>, named: string): Promise<string> {
+  if (UUID.test(named)) return named.toLowerCase();
+  const withStart = named.startsWith(TOKEN_PREFIX) ? named : TOKEN_PREFIX + named;
+  if (withStart.length > SHOWN_LENGTH) {
+    const id = await findApiTokenIdByHash(db, hashToken(withStart));
+    if (id === undefined) throw new UnknownApiTokenError(named);
+    return id;
+  }
+  const ids = await findApiTokenIdsByPrefix(db, withStart);
+  if (ids.length > 1) throw new AmbiguousApiTokenPrefixError(withStart);
+  if (ids[0] === undefined) throw new UnknownApiTokenError(named);
+  return ids[0];
 }
 
 /** The caller a token stands for, or undefined for an unknown, revoked or expired token. */
@@ -118,6 +159,7 @@ function toListing(row: ApiTokenTable): ApiTokenListing {
   return {
     id: row.id,
     name: row.name,
+    prefix: row.prefix,
     scopes: parseScopes(row.scopes),
     distribution_id: row.distribution_id,
     created_at: row.created_at,

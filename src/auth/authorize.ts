@@ -37,6 +37,22 @@ export function createAuthenticator(verifiers: Readonly<Record<string, Credentia
   };
 }
 
+/** API tokens start with this (api-token.service.ts); no SSO access token (a JWT) does. */
+const API_TOKEN_START = 'li_';
+
+/**
+ * The 401 for an Authorization header that names no caller. An API token sent under
+ * another scheme (`Bearer li_…`, as most HTTP clients default to) is told that API tokens
+ * use `apikey` (docs/design.md section 13): the token is not checked, so the answer says
+ * nothing about whether it is valid.
+ */
+export function unauthenticated(header: string | undefined): UnauthenticatedError {
+  const parsed = parseAuthorization(header);
+  const wrongScheme =
+    parsed !== undefined && parsed.scheme !== 'apikey' && parsed.credentials.startsWith(API_TOKEN_START);
+  return new UnauthenticatedError('Authorization', wrongScheme ? 'api_token_scheme' : 'unauthenticated');
+}
+
 /**
  * An onRequest hook for any route whose path has `:distribution_id`, whatever its other
  * params. A callback hook: an async one costs every request one more promise and tick.
@@ -52,7 +68,7 @@ export function requireScope(scope: ApiTokenScope): onRequestHookHandler {
 
 /** Why `caller` may not call this route with `scope`, or undefined when it may (and is then the request's caller). */
 function refusal(request: FastifyRequest, caller: Caller | undefined, scope: ApiTokenScope): Error | undefined {
-  if (!caller) return new UnauthenticatedError();
+  if (!caller) return unauthenticated(request.headers.authorization);
   request.caller = caller;
   if (!caller.scopes.includes(scope) && !caller.scopes.includes(API_SCOPE)) {
     return new ForbiddenError({ target: 'Authorization', code: 'forbidden_scope', params: { scope } });

@@ -5,6 +5,7 @@ export const API_TOKEN_SCOPES = [
   'leads:read',
   'parties:update',
   'parties:read',
+  'parties:erase',
   'vehicle:read',
   'address:read',
   'enterprise:read',

@@ -21,6 +21,11 @@ export async function registerBrokerApp(
 ): Promise<void> {
   await app.register(
     async (scope) => {
+      // HTML pages for people, not operations for an API client: left out of /openapi.json
+      // (docs/design.md section 14).
+      scope.addHook('onRoute', (route) => {
+        route.schema = { ...route.schema, hide: true };
+      });
       acceptFormBodies(scope);
       scope.setNotFoundHandler((request, reply) => {
         reply
@@ -38,7 +43,11 @@ export async function registerBrokerApp(
         const status = error instanceof ApiError ? error.status : (error as { statusCode?: unknown }).statusCode;
         if (typeof status === 'number' && status >= 400 && status < 500) {
           const [title, message] =
-            status === 404 ? (['notFoundTitle', 'notFound'] as const) : (['badRequestTitle', 'badRequest'] as const);
+            status === 404
+              ? (['notFoundTitle', 'notFound'] as const)
+              : status === 410
+                ? (['erasedTitle', 'erasedNotice'] as const)
+                : (['badRequestTitle', 'badRequest'] as const);
           return reply
             .status(status)
             .headers(error instanceof ApiError ? error.headers : {})

@@ -91,6 +91,8 @@ header.top button{background:#fff;color:#1e3a8a;border-color:#fff}
 .notice{padding:.75rem 1rem;border-radius:.375rem;background:#eff6ff;border:1px solid #93c5fd;margin:0 0 1rem}
 .refusal{padding:.75rem 1rem;border-radius:.375rem;background:#fef2f2;border:1px solid #b91c1c;color:#7f1d1d;margin:0 0 1rem}
 .refusal p,.refusal ul{margin:0}
+a.danger{color:#991b1b}
+button.danger{background:#991b1b;border-color:#991b1b;color:#fff}
 .explained{margin:.25rem 0 1.25rem;color:#374151}
 .pager{display:flex;gap:.5rem 1rem;flex-wrap:wrap;margin:1rem 0}
 ol.attempts{margin:0;padding-left:1.25rem}

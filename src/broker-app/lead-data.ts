@@ -4,10 +4,12 @@
 import { listApiTokens } from '../auth/api-token.service.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import type {
+  ErasureService,
   LeadHistoryReader,
   LeadReader,
   LeadResponse,
   LeadWorkService,
+  PartyExportService,
   PartyReader,
   PushLogReader,
 } from '../party/index.ts';
@@ -21,6 +23,8 @@ export interface LeadServices {
   readonly parties: PartyReader;
   readonly leadWork: LeadWorkService;
   readonly history: LeadHistoryReader;
+  readonly erasure: ErasureService;
+  readonly partyExport: PartyExportService;
 }
 
 export type Lead = LeadResponse;

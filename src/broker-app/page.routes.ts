@@ -31,6 +31,7 @@ import { renderProflow, renderRawPush } from './pages/proflow.page.ts';
 import { renderRiskScan } from './pages/risk-scan.page.ts';
 import { type AppSession, findSession, isValidCsrf } from './session.ts';
 import { workRoutes } from './work.routes.ts';
+import { personalDataRoutes } from './personal-data.routes.ts';
 
 export const INBOX_PAGE_SIZE = 25;
 
@@ -101,6 +102,7 @@ export const pageRoutes: FastifyPluginAsync<{ database: DatabaseHandle; services
 
   await app.register(workRoutes, { services });
   await app.register(exportRoutes, { services });
+  await app.register(personalDataRoutes, { services });
 
   app.get<PartyParams>('/proflow/parties/:partyId', async (request, reply) => {
     const data = await timeline(services, did(request), id(request.params.partyId, 'party_id'));

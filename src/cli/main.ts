@@ -1,6 +1,7 @@
 // The `lead-intake` admin command (docs/design.md section 1): one file per command group.
 // Data goes to stdout as JSON; errors go to stderr as one line, with exit code 2 for a
 // bad command line and 1 for anything else.
+import { databaseStartProblem } from '../db/start-up-errors.ts';
 import { ConfigError } from '../config.ts';
 import { type CliIo, type CommandGroup, HelpRequest, UsageError, isHelpWord, processIo } from './command.ts';
 import { distributionCommands } from './distribution.ts';
@@ -12,6 +13,8 @@ import { clientCommands } from './client.ts';
 import { ssoCommands } from './sso.ts';
 import { webhookCommands } from './webhook.ts';
 import { dataCommands } from './data.ts';
+import { auditCommands, partyCommands } from './party.ts';
+import { retentionCommands } from './retention.ts';
 
 const GROUPS: readonly CommandGroup[] = [
   serveCommand,
@@ -23,6 +26,9 @@ const GROUPS: readonly CommandGroup[] = [
   ssoCommands,
   webhookCommands,
   dataCommands,
+  partyCommands,
+  auditCommands,
+  retentionCommands,
 ];
 
 const HELP = `Usage: lead-intake <command> [options]
@@ -62,9 +68,8 @@ function report(io: CliIo, error: unknown, group: string | undefined): number {
   const message =
     error instanceof ConfigError
       ? `invalid configuration: ${error.problems.join('; ')}`
-      : error instanceof Error
-        ? error.message
-        : String(error);
+      : (databaseStartProblem(error, io.env.DATABASE_URL?.trim() || undefined) ??
+        (error instanceof Error ? error.message : String(error)));
   // One line, whatever the error: a multi-line driver message is folded.
   io.stderr.write(`lead-intake ${group}: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
   return 1;

@@ -15,12 +15,14 @@ import {
 
 const HELP = `Usage:
   lead-intake token create --distribution <id> --scopes <a,b> [--name <name>] [--expires-in <90d>]
-      issue a token; prints {"id", "token", "name", "scopes", "distribution_id", "created_at",
-      "expires_at"}. The secret ("token") is shown only this once.
+      issue a token; prints {"id", "token", "name", "prefix", "scopes", "distribution_id",
+      "created_at", "expires_at"}. The secret ("token") is shown only this once.
   lead-intake token list [--distribution <id>]
-      print the tokens (never their secrets) as a JSON array, with revoked_at
-  lead-intake token revoke <token id>
-      revoke a token at once; prints it
+      print the tokens (never their secrets) as a JSON array, with revoked_at and "prefix", the
+      secret's first characters (li_ and 8 more) that tell a leaked token apart
+  lead-intake token revoke <token id | prefix | token>
+      revoke a token at once, named by its id, its prefix (as token list shows it) or the
+      whole secret; prints it
 
 Scopes: ${API_TOKEN_SCOPES.join(', ')}
 Durations: a number and a unit of ms, s, m, h or d (30d, 12h).`;
@@ -65,7 +67,7 @@ async function list(args: string[], io: CliIo): Promise<void> {
 }
 
 async function revoke(args: string[], io: CliIo): Promise<void> {
-  const { positionals } = parseCommandLine('token revoke', HELP, args, {}, ['<token id>']);
+  const { positionals } = parseCommandLine('token revoke', HELP, args, {}, ['<token id | prefix | token>']);
   printJson(io, await withDatabase(io, (database) => revokeApiToken(database.db, positionals[0]!)));
 }
 

@@ -10,6 +10,9 @@ import * as webhookDeliveryHost from './migrations/2026-11-23T00-00_webhook_deli
 import * as brokerAppSessions from './migrations/2026-11-23T04-00_broker_app_sessions.ts';
 import * as leadWork from './migrations/2026-11-26T03-00_lead_work.ts';
 import * as idempotency from './migrations/2026-11-26T04-00_idempotency.ts';
+import * as personalData from './migrations/2026-11-26T05-00_personal_data.ts';
+import * as tokenPrefix from './migrations/2026-11-26T06-00_token_prefix.ts';
+import * as externalRefLookup from './migrations/2026-11-26T06-10_external_ref_lookup.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-20T00-00_lead_intake_core': leadIntakeCore,
@@ -19,6 +22,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-23T04-00_broker_app_sessions': brokerAppSessions,
   '2026-11-26T03-00_lead_work': leadWork,
   '2026-11-26T04-00_idempotency': idempotency,
+  '2026-11-26T05-00_personal_data': personalData,
+  '2026-11-26T06-00_token_prefix': tokenPrefix,
+  '2026-11-26T06-10_external_ref_lookup': externalRefLookup,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

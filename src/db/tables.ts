@@ -36,6 +36,14 @@ import type {
 } from '../webhooks/webhook.table.ts';
 import type { AppSessionTable } from '../broker-app/session.table.ts';
 import type { IdempotencyKeyPartyTable, IdempotencyKeyTable } from '../idempotency/idempotency.table.ts';
+import type {
+  AuditLogTable,
+  BackgroundLeaseTable,
+  ErasedLeadTable,
+  ErasedPartyTable,
+  ErasedRefTable,
+  PersonalDataSecretTable,
+} from '../party/erasure.table.ts';
 
 export interface Database {
   distributions: DistributionTable;
@@ -67,6 +75,12 @@ export interface Database {
   app_sessions: AppSessionTable;
   idempotency_keys: IdempotencyKeyTable;
   idempotency_key_parties: IdempotencyKeyPartyTable;
+  erased_parties: ErasedPartyTable;
+  erased_leads: ErasedLeadTable;
+  erased_refs: ErasedRefTable;
+  personal_data_secrets: PersonalDataSecretTable;
+  audit_log: AuditLogTable;
+  background_leases: BackgroundLeaseTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

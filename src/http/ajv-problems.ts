@@ -2,7 +2,36 @@
 // the body root with zero-based indexes, and each target is reported at most once, so a
 // value failing both its pattern and its format is one problem, not two.
 import type { ErrorObject } from 'ajv';
-import type { MessageCode, Problem } from '../errors.ts';
+import type { ExpectedForm, MessageCode, Problem } from '../errors.ts';
+
+/**
+ * The schema annotation naming the form a value must have (docs/design.md section 13),
+ * for rules a pattern expresses (`{pattern: '^[A-HJ-NPR-Z0-9]{17}$', 'x-expected': 'vin'}`).
+ * An OpenAPI specification extension, so the document may carry it.
+ */
+export const EXPECTED = 'x-expected';
+
+/** The annotation as schema options: `Type.String({ pattern, ...Expected('vin') })`. */
+export const Expected = (form: ExpectedForm) => ({ [EXPECTED]: form });
+
+/** Formats (ajv-formats) named without an annotation. */
+const FORMAT_FORMS: Readonly<Record<string, ExpectedForm>> = {
+  uuid: 'uuid',
+  'date-time': 'date_time',
+  date: 'date',
+  email: 'email',
+  uri: 'uri',
+};
+
+/** JSON types, for a value of the wrong type whose schema names no form. */
+const TYPE_FORMS: Readonly<Record<string, ExpectedForm>> = {
+  string: 'text',
+  integer: 'integer',
+  number: 'number',
+  boolean: 'boolean',
+  object: 'object',
+  array: 'list',
+};
 
 const LIMIT_CODES: Readonly<Record<string, MessageCode>> = {
   minLength: 'min_length',
@@ -41,7 +70,28 @@ function problemFromAjv(error: ErrorObject): Problem {
   if (limitCode && typeof params.limit === 'number') {
     return { target: path, code: limitCode, params: { limit: params.limit } };
   }
-  return { target: path, code: 'invalid' };
+  const expected = expectedForm(error);
+  return expected === undefined ? { target: path, code: 'invalid' } : { target: path, code: 'invalid', expected };
+}
+
+/**
+ * The form a value refused by `type`, `format` or `pattern` should have: the schema's own
+ * annotation first (numeric text sent as a number is told numeric text is expected, not
+ * just text), then the format, then the JSON type. Needs Ajv's `verbose` (parentSchema).
+ */
+function expectedForm(error: ErrorObject): ExpectedForm | undefined {
+  const annotated = (error.parentSchema as Record<string, unknown> | undefined)?.[EXPECTED];
+  if (typeof annotated === 'string') return annotated as ExpectedForm;
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'format') return FORMAT_FORMS[String(params.format)];
+  if (error.keyword === 'type') {
+    // A nullable field says "string,null": the form is that of the value it wants.
+    const type = String(params.type)
+      .split(',')
+      .find((name) => name !== 'null');
+    return type === undefined ? undefined : TYPE_FORMS[type];
+  }
+  return undefined;
 }
 
 /** `/prospect/risk_objects/residences/0/address` -> `prospect.risk_objects.residences.0.address` */

@@ -30,7 +30,7 @@ export function decodeCursor(cursor: string | undefined): Position | undefined {
   } catch {
     // reported below
   }
-  throw new ValidationError([{ target: 'cursor', code: 'invalid' }]);
+  throw new ValidationError([{ target: 'cursor', code: 'invalid', expected: 'cursor' }]);
 }
 
 /**

@@ -31,7 +31,15 @@ const COMMON_OPTIONS: Options = {
   useDefaults: true,
   // TypeBox and OpenAPI annotations (examples, ~kind) are not Ajv keywords.
   strict: false,
+  // Errors carry their schema, whose annotation names the form expected (ajv-problems.ts).
+  verbose: true,
 };
+
+/**
+ * The target of a problem with the body as a whole (`[1,2]` where an object is expected):
+ * named, so the message reads "Error for 'body'", not "Error for ''".
+ */
+export const BODY_ROOT_TARGET = 'body';
 
 export type Validate = (data: unknown) => true | { error: ValidationError };
 
@@ -75,7 +83,8 @@ export function createAjvCompilers(): AjvCompilers {
         problems.push(...check(data));
       }
       if (problems.length === 0) return true;
-      return { error: new ValidationError(uniqueByTarget(problems), subject) };
+      const named = part === 'body' ? problems.map(withRootNamed) : problems;
+      return { error: new ValidationError(uniqueByTarget(named), subject) };
     };
     return validate;
   };
@@ -87,6 +96,10 @@ export function createAjvCompilers(): AjvCompilers {
         compile(schema, httpPart, rules),
     compileBody: (schema, rules) => compile(schema, 'body', rules),
   };
+}
+
+function withRootNamed(problem: Problem): Problem {
+  return problem.target === '' ? { ...problem, target: BODY_ROOT_TARGET } : problem;
 }
 
 function withFormats(ajv: Ajv): Ajv {

@@ -4,6 +4,38 @@ import type { Catalogue } from './catalogue.ts';
 export const fr: Catalogue = {
   missing: "Erreur pour '{field}'. Cette valeur est manquante",
   invalid: "Erreur pour '{field}'. La valeur spécifiée n'est pas valide.",
+  invalid_form: "Erreur pour '{field}'. La valeur spécifiée n'est pas valide : {expected}.",
+  forms: {
+    uuid4: 'un UUID version 4 est attendu',
+    uuid: 'un UUID est attendu',
+    date_time: 'une date et une heure avec fuseau horaire sont attendues, par exemple 2026-11-20T10:15:00Z',
+    date: 'une date au format AAAA-MM-JJ est attendue, par exemple 1985-04-12',
+    numeric_text: 'un texte numérique est attendu, par exemple "499.95"',
+    vin: 'un VIN de 17 caractères sans I, O ni Q est attendu',
+    enterprise_number:
+      "un numéro d'entreprise avec un chiffre de contrôle valide est attendu, par exemple 0200.065.765",
+    enterprise_nr:
+      "un numéro d'entreprise comme BE0123.456.789 est attendu (4 à 20 chiffres, majuscules, espaces, points ou traits d'union)",
+    email: 'une adresse e-mail est attendue',
+    telephone:
+      'un numéro de téléphone de 6 à 20 chiffres, espaces et ( ) . / - est attendu, éventuellement précédé de +',
+    language_code: 'un code de langue de deux lettres minuscules est attendu, par exemple nl',
+    country_code: 'un code de pays de deux lettres majuscules est attendu, par exemple BE',
+    zipcode_be: 'un code postal belge de 4 chiffres entre 1000 et 9999 est attendu',
+    zipcode_nl: 'un code postal néerlandais comme 1234 AB est attendu',
+    zipcode_other: "un code postal de 2 à 10 lettres, chiffres, espaces ou traits d'union est attendu",
+    zipcode_digits: 'un code postal de 4 chiffres est attendu',
+    http_url: 'une URL http ou https absolue est attendue',
+    uri: 'une URI absolue est attendue',
+    cursor: "le curseur d'un lien next est attendu, tel quel",
+    search_text: 'une recherche avec au moins une lettre ou un chiffre est attendue',
+    text: 'un texte est attendu',
+    integer: 'un nombre entier est attendu',
+    number: 'un nombre est attendu',
+    boolean: 'true ou false est attendu',
+    object: 'un objet est attendu',
+    list: 'une liste est attendue',
+  },
   min_length: "Erreur pour '{field}'. La valeur spécifiée n'atteint pas la longueur minimale. ({limit})",
   max_length: "Erreur pour '{field}'. La valeur spécifiée dépasse la longueur maximale. ({limit})",
   min_items: "Erreur pour '{field}'. La liste spécifiée ne contient pas le nombre minimal d'éléments. ({limit})",
@@ -18,6 +50,8 @@ export const fr: Catalogue = {
   owned_elsewhere: "Erreur pour '{field}'. La valeur spécifiée appartient déjà à une autre partie.",
   invalid_json: "Le corps de la requête n'est pas du JSON valide.",
   unauthenticated: 'Les identifiants sont manquants ou non valides.',
+  api_token_scheme:
+    "Les identifiants ne sont pas valides : les jetons d'API (li_…) s'envoient avec le schéma apikey, comme 'Authorization: apikey li_…'.",
   forbidden_scope: "Les identifiants n'accordent pas le scope '{scope}'.",
   forbidden_distribution: 'Les identifiants ne donnent pas accès à cette distribution.',
   not_found: 'La ressource demandée est introuvable.',
@@ -40,5 +74,7 @@ export const fr: Catalogue = {
   idempotency_key_reused:
     'Cette clé a déjà été utilisée pour une autre requête. Utilisez une nouvelle clé pour une nouvelle requête.',
   idempotency_conflict: "Une requête avec cette clé est encore en cours. Réessayez lorsqu'elle sera terminée.",
+  erased: "La personne désignée a été effacée à sa demande ; plus rien n'est conservé à son sujet.",
+  erased_ref: "Erreur pour '{field}'. Cette référence appartenait à une personne effacée à sa demande.",
   internal: "Une erreur inattendue s'est produite. Veuillez réessayer plus tard.",
 };

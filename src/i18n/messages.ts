@@ -55,7 +55,13 @@ export function fieldOf(target: string): string {
 }
 
 export function renderMessage(problem: Problem, language: Language): string {
-  return fillPlaceholders(catalogues[language][problem.code], { ...problem.params, field: fieldOf(problem.target) });
+  const catalogue = catalogues[language];
+  const values = { ...problem.params, field: fieldOf(problem.target) };
+  // A value refused for its form keeps the specification's sentence and names the form.
+  if (problem.code === 'invalid' && problem.expected !== undefined) {
+    return fillPlaceholders(catalogue.invalid_form, { ...values, expected: catalogue.forms[problem.expected] });
+  }
+  return fillPlaceholders(catalogue[problem.code], values);
 }
 
 /**

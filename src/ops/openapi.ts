@@ -7,6 +7,9 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { Config } from '../config.ts';
 import packageJson from '../../package.json' with { type: 'json' };
+import { type ComponentDocument, nameComponentSchemas } from './openapi-components.ts';
+import { declareResponses, RESPONSE_HEADERS } from './openapi-responses.ts';
+import { webhookDocument } from './openapi-webhooks.ts';
 
 const description = `Push insurance leads (customers or companies, with their risk objects, policy
 packages, policies and coverages) into a broker's distribution.
@@ -32,14 +35,28 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'lead-intake API', version: packageJson.version, description },
+      info: {
+        title: 'lead-intake API',
+        version: packageJson.version,
+        description,
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      },
       servers: [{ url: config.publicUrl }],
       tags: [
-        { name: 'leads', description: 'Push customer and company leads into a distribution.' },
+        { name: 'leads', description: 'Push customer and company leads into a distribution, read and list them.' },
+        {
+          name: 'parties',
+          description: 'The person or company behind a lead: read it, update it, and its risk object revisions.',
+        },
         {
           name: 'reference data',
           description:
             'The car, address and company databases (scopes vehicle:read, address:read, enterprise:read; `api` grants all): shared, read-only, imported from public open data with `lead-intake data import`.',
+        },
+        {
+          name: 'webhooks',
+          description:
+            "Events POSTed to the callback URLs of a prospect, signed per Standard Webhooks with the distribution's secret.",
         },
         { name: 'operations', description: 'Health, readiness and metrics probes for operators.' },
         {
@@ -57,7 +74,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
     },
     transformObject: (documents) =>
       'openapiObject' in documents
-        ? describeResponses(documents.openapiObject as OpenApiDocument)
+        ? finishDocument(documents.openapiObject as OpenApiDocument)
         : documents.swaggerObject,
   });
 
@@ -70,67 +87,51 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }
 
-/** What each status means (docs/design.md section 3), for responses whose schema has no description. */
-const STATUS_DESCRIPTIONS: Record<string, string> = {
-  '200': 'OK',
-  '207': 'Multi-Status: one or more items of the batch were refused; each result says what its item got.',
-  '400': 'InvalidJSON: the body is not JSON.',
-  '401': 'Unauthenticated: no, malformed, unknown, revoked or expired credentials (`WWW-Authenticate` is set).',
-  '403': 'Forbidden: valid credentials without the scope, or without access to this distribution.',
-  '404': 'NotFound: unknown route, distribution or resource.',
-  '409':
-    'Conflict: the push matches two different parties; or IdempotencyConflict: a request with this Idempotency-Key is still running (`Retry-After` is set). Nothing was written.',
-  '413': 'PayloadTooLarge: the body is over the size limit.',
-  '415': 'UnsupportedMediaType: Content-Type is not application/json.',
-  '422':
-    'ValidationError: one entry per problem found, all of them in one answer; or IdempotencyKeyReused: this Idempotency-Key was used with another request.',
-  '429': 'RateLimited: too many requests for this credential (`Retry-After` is set).',
-  '500': 'InternalError: unexpected; retrying may help.',
-  '503': 'ServiceUnavailable: the database is not reachable.',
-};
-
-const BATCH_DESCRIPTIONS: Record<string, string> = {
-  '200': 'Every item succeeded: one result per item, in item order, with counts.',
-  '422': 'ValidationError of the envelope (targets `leads` or `leads.<i>.type`): nothing was written.',
-};
-
 const PUSH_DESCRIPTIONS: Record<string, string> = {
   '201': "Created: nothing matched, so a new lead and party were created. `Location` is the lead's `self`.",
   '200': 'Merged: the push matched an existing lead and was merged into it (same `id` and `party_id`).',
 };
 
-interface OpenApiResponse {
-  description?: string;
-  headers?: Record<string, unknown>;
-}
-interface OpenApiDocument {
-  paths?: Record<string, Record<string, { operationId?: string; responses?: Record<string, OpenApiResponse> }>>;
+interface OpenApiDocument extends ComponentDocument {
+  paths?: Record<
+    string,
+    Record<
+      string,
+      {
+        operationId?: string;
+        requestBody?: { content?: Record<string, unknown> };
+        responses?: Record<string, { description?: string }>;
+      }
+    >
+  >;
 }
 
-/** Replaces @fastify/swagger's "Default Response" placeholder with what the status means here. */
-function describeResponses(document: OpenApiDocument): OpenApiDocument {
+/**
+ * The document as partners' generators read it (docs/design.md section 14): every status
+ * declared with its example and headers, the webhooks, and named component schemas.
+ */
+function finishDocument(document: OpenApiDocument): OpenApiDocument {
   for (const operations of Object.values(document.paths ?? {})) {
-    for (const operation of Object.values(operations)) {
-      const isPush = /^push\w+Lead$/.test(operation.operationId ?? '');
+    for (const [method, operation] of Object.entries(operations)) {
+      // A PATCH body may also be sent as what it is, a JSON Merge Patch (RFC 7396; json-body.ts).
+      const content = operation.requestBody?.content;
+      if (method === 'patch' && content?.['application/json']) {
+        content['application/merge-patch+json'] = content['application/json'];
+      }
+      if (!/^push\w+Lead$/.test(operation.operationId ?? '')) continue;
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
-        if (response.description !== 'Default Response') continue;
-        const own = isPush
-          ? PUSH_DESCRIPTIONS[status]
-          : operation.operationId === 'pushLeadBatch'
-            ? BATCH_DESCRIPTIONS[status]
-            : undefined;
-        response.description = own ?? STATUS_DESCRIPTIONS[status] ?? response.description;
-        if (isPush && status === '201') {
-          response.headers = {
-            Location: {
-              description: 'URL of the created lead (its `self`).',
-              schema: { type: 'string', format: 'uri' },
-            },
-            ...response.headers,
-          };
-        }
+        if (response.description === 'Default Response') response.description = PUSH_DESCRIPTIONS[status];
       }
     }
   }
+  declareResponses(document.paths as never);
+  const { schemas, webhooks } = webhookDocument();
+  document.webhooks = webhooks as never;
+  document.components = {
+    ...document.components,
+    schemas: { ...document.components?.schemas, ...schemas },
+    headers: RESPONSE_HEADERS,
+  };
+  nameComponentSchemas(document);
   return document;
 }

@@ -12,7 +12,7 @@ import { selectOne } from './readiness.repository.ts';
 /** A probe that waits longer than this for the database reports it unreachable. */
 const READINESS_TIMEOUT_MS = 2_000;
 
-const StatusOk = Type.Object({ status: Type.Literal('ok') });
+const StatusOk = Type.Object({ status: Type.Literal('ok') }, { title: 'Status' });
 
 export function registerOperationalRoutes(app: FastifyInstance, database: DatabaseHandle): void {
   registerMetrics(app, database.statements);

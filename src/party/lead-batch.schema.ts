@@ -42,8 +42,10 @@ export const LeadBatchItemResult = Type.Object(
       description: 'What the single push would have answered: 201 created, 200 merged, 409 or 422 refused.',
       examples: [201],
     }),
-    lead: Type.Optional({ ...LeadResponse, description: 'The lead, as a single push answers it (201 and 200).' }),
-    error: Type.Optional({ ...ErrorBody, description: 'The error body a single push would have answered (409, 422).' }),
+    // The lead, as a single push answers it (201 and 200).
+    lead: Type.Optional(LeadResponse),
+    // The error body a single push would have answered (409, 422).
+    error: Type.Optional(ErrorBody),
   },
   { title: 'LeadBatchItemResult' },
 );

@@ -2,10 +2,10 @@
 // section 13): the change log of its PATCHes (the lead's and the party's, each with what
 // changed and who) and its notes, oldest first, for the broker app's timeline.
 import type { DatabaseHandle } from '../db/database.ts';
-import { NotFoundError } from '../errors.ts';
 import type { FieldChange } from './lead-change.ts';
 import { findLeadParty } from './lead-read.repository.ts';
 import { listChanges, listNotes } from './lead-work.repository.ts';
+import { missingLead } from './erased-lookup.ts';
 
 export interface LeadChange {
   readonly id: string;
@@ -36,7 +36,7 @@ export class LeadHistoryReader {
     limit: number,
   ): Promise<{ changes: LeadChange[]; notes: LeadNote[] }> {
     const db = this.#database.db;
-    if ((await findLeadParty(db, distributionId, leadId)) === undefined) throw new NotFoundError('lead_id');
+    if ((await findLeadParty(db, distributionId, leadId)) === undefined) await missingLead(db, distributionId, leadId);
     const [changes, notes] = await Promise.all([listChanges(db, leadId, limit), listNotes(db, leadId, limit)]);
     return {
       changes: changes.map((row) => ({ ...row, changes: JSON.parse(row.changes) as FieldChange[] })),

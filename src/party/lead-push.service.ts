@@ -9,6 +9,7 @@ import type { Database, DatabaseHandle } from '../db/database.ts';
 import { newRowId } from '../db/ids.ts';
 import type { TransactionRunner } from '../db/transaction-runner.ts';
 import { commitWrite } from '../db/write.ts';
+import { StaleVersionError } from '../db/errors.ts';
 import { describeCaller, type Caller } from '../auth/caller.ts';
 import { ValidationError } from '../errors.ts';
 import { WebhookOutbox } from '../webhooks/webhook.outbox.ts';
@@ -28,6 +29,8 @@ import { checkReferences } from './references.ts';
 import { certainlyDanglingReferences } from './refused-push.ts';
 import { representLead } from './representation.ts';
 import { duplicateProblems } from './uniqueness.ts';
+import { refuseErased } from './erased-push.ts';
+import type { RefHashes, RefHasher } from './ref-hash.ts';
 
 export interface PushCommand {
   readonly distributionId: string;
@@ -52,6 +55,8 @@ export interface LeadPushDependencies {
   readonly transactions: TransactionRunner;
   /** Where `lead.created` / `lead.updated` events go, in the push's transaction. */
   readonly outbox?: WebhookOutbox;
+  /** Recognises the external refs of erased persons (docs/design.md section 14). */
+  readonly refHashes?: RefHashes;
 }
 
 export class LeadPushService {
@@ -63,10 +68,12 @@ export class LeadPushService {
 
   async push(command: PushCommand): Promise<PushResult> {
     const push = parsePush(command.body, command.kind);
+    // Read before the transaction: on SQLite it holds the only connection.
+    const hash = push.refs.length > 0 ? await this.#deps.refHashes?.hasher() : undefined;
     return commitWrite(
       this.#deps.transactions,
       async (trx) => {
-        const result = await this.#pushOnce(trx, command, push);
+        const result = await this.#pushOnce(trx, command, push, hash);
         await command.withinTransaction?.(trx, result);
         return result;
       },
@@ -89,11 +96,19 @@ export class LeadPushService {
     return new ValidationError(problems, schemaError.subject);
   }
 
-  async #pushOnce(db: Kysely<Database>, command: PushCommand, push: LeadPush): Promise<PushResult> {
+  async #pushOnce(
+    db: Kysely<Database>,
+    command: PushCommand,
+    push: LeadPush,
+    hash: RefHasher | undefined,
+  ): Promise<PushResult> {
     const { distributionId } = command;
     const found = await findPushCandidates(db, distributionId, push);
+    await refuseErased(db, distributionId, push, found, hash);
     const partyId = matchParty(push, found);
     const stored = partyId === undefined ? undefined : await loadLeadForUpdate(db, partyId);
+    // Erased since the lookup (the erasure held the lock): run again, to meet its tombstone.
+    if (partyId !== undefined && stored === undefined) throw new StaleVersionError();
     const now = stampAfter(found.now, stored?.updated_at);
     checkReferences(push, found, stored);
 

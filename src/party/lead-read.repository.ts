@@ -5,8 +5,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { Position } from '../http/pagination.ts';
-import { listingHorizon } from './change-clock.ts';
-import type { ExternalRef } from './party.aggregate.ts';
 import type { PartyType } from './party.table.ts';
 
 type Db = Kysely<Database>;
@@ -33,19 +31,22 @@ export async function findLeadParty(db: Db, distributionId: string, leadId: stri
 
 export interface LeadListQuery {
   readonly distributionId: string;
-  readonly ref?: ExternalRef;
+  /** `company` undefined: the ref of any company. */
+  readonly ref?: { readonly ref: string; readonly company: string | undefined };
   readonly updatedSince?: string;
   readonly after?: Position;
   readonly limit: number;
 }
 
-/** Lead rows in (updated_at, id) order, one more than `limit` to tell if a page follows. */
+/**
+ * Lead rows in (updated_at, id) order, one more than `limit` to tell if a page follows.
+ * `horizon` (listingHorizon): only rows stamped before it.
+ */
 export async function listLeadRows(
   db: Db,
   query: LeadListQuery,
+  horizon: string | undefined,
 ): Promise<Array<{ id: string; party_id: string; updated_at: string }>> {
-  // Nothing a writer still running could yet stamp below (change-clock.ts).
-  const horizon = await listingHorizon(db);
   let select = db
     .selectFrom('leads')
     .select(['leads.id', 'leads.party_id', 'leads.updated_at'])
@@ -53,17 +54,14 @@ export async function listLeadRows(
   if (horizon !== undefined) select = select.where('leads.updated_at', '<', horizon);
   if (query.ref) {
     const { company, ref } = query.ref;
-    select = select.where(
-      'leads.party_id',
-      'in',
-      db
-        .selectFrom('external_refs')
-        .select('entity_id')
-        .where('distribution_id', '=', query.distributionId)
-        .where('entity_type', '=', 'party')
-        .where('company', '=', company)
-        .where('ref', '=', ref),
-    );
+    let refs = db
+      .selectFrom('external_refs')
+      .select('entity_id')
+      .where('distribution_id', '=', query.distributionId)
+      .where('entity_type', '=', 'party')
+      .where('ref', '=', ref);
+    if (company !== undefined) refs = refs.where('company', '=', company);
+    select = select.where('leads.party_id', 'in', refs);
   }
   if (query.updatedSince) select = select.where('leads.updated_at', '>=', query.updatedSince);
   if (query.after) {

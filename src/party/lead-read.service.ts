@@ -4,8 +4,6 @@
 // is unknown.
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
-import { NotFoundError } from '../errors.ts';
-import { partyInDistribution } from './distribution-scope.ts';
 import { etagOf } from './etag.ts';
 import { findLeadParty, listLeadRows, type LeadListQuery } from './lead-read.repository.ts';
 import { loadLead, loadLeads } from './lead-load.repository.ts';
@@ -15,6 +13,18 @@ import { pageOf, type Position } from '../http/pagination.ts';
 import type { LeadResponse } from './lead.response.ts';
 import { countByStatus } from './lead-work.repository.ts';
 import type { LeadStatus } from './party.table.ts';
+import { listingHorizon } from './change-clock.ts';
+import { listErasedLeads } from './erasure.repository.ts';
+import type { RefHashes } from './ref-hash.ts';
+
+/** An erased lead in the change listing: its ids and when it was erased, nothing else. */
+export interface ErasedLeadEntry {
+  readonly id: string;
+  readonly party_id: string;
+  readonly erased: true;
+  readonly updated_at: string;
+}
+import { missingLead, missingParty } from './erased-lookup.ts';
 
 export interface Page<T> {
   readonly items: T[];
@@ -26,27 +36,61 @@ export class LeadReader {
   readonly #database: DatabaseHandle;
   readonly #config: Config;
 
-  constructor(deps: { database: DatabaseHandle; config: Config }) {
+  readonly #refHashes: RefHashes | undefined;
+
+  constructor(deps: { database: DatabaseHandle; config: Config; refHashes?: RefHashes }) {
     this.#database = deps.database;
     this.#config = deps.config;
+    this.#refHashes = deps.refHashes;
   }
 
   async get(distributionId: string, leadId: string): Promise<{ lead: LeadResponse; etag: string }> {
     const db = this.#database.db;
     const partyId = await findLeadParty(db, distributionId, leadId);
     const lead = partyId === undefined ? undefined : await loadLead(db, partyId);
-    if (!lead) throw new NotFoundError('lead_id');
+    if (!lead) return missingLead(db, distributionId, leadId);
     return { lead: representLead(lead, this.#config), etag: etagOf(lead) };
   }
 
-  async list(query: LeadListQuery): Promise<Page<LeadResponse>> {
+  /**
+   * The change listing: leads and erased leads (docs/design.md section 14) in one
+   * (updated_at, id) order, both bounded by the same horizon so neither skips the other.
+   */
+  async list(query: LeadListQuery): Promise<Page<LeadResponse | ErasedLeadEntry>> {
     const db = this.#database.db;
-    const page = pageOf(await listLeadRows(db, query), query.limit, (row) => ({ at: row.updated_at, id: row.id }));
-    const leads = await loadLeads(
-      db,
-      page.rows.map((row) => row.party_id),
+    // Nothing a writer still running could yet stamp below (change-clock.ts).
+    const horizon = await listingHorizon(db);
+    const ref = query.ref;
+    // An erased ref is kept only as a hash of ref and company together: a lookup of a ref
+    // without its company (README, "Reading") finds live leads of any company, and no
+    // erased ones, which cannot be told apart without the company.
+    const withErased = ref === undefined || ref.company !== undefined;
+    const refHash =
+      ref?.company !== undefined ? (await this.#refHashes?.hasher())?.({ ...ref, company: ref.company }) : undefined;
+    const [leadRows, erasedRows] = await Promise.all([
+      listLeadRows(db, query, horizon),
+      withErased ? listErasedLeads(db, { ...query, refHash, before: horizon }) : [],
+    ]);
+    const rows = [
+      ...leadRows.map((row) => ({ at: row.updated_at, id: row.id, partyId: row.party_id, erased: false })),
+      ...erasedRows.map((row) => ({ at: row.erased_at, id: row.lead_id, partyId: row.party_id, erased: true })),
+    ].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const page = pageOf(rows.slice(0, query.limit + 1), query.limit, (row) => ({ at: row.at, id: row.id }));
+    const leads = new Map(
+      (
+        await loadLeads(
+          db,
+          page.rows.filter((row) => !row.erased).map((row) => row.partyId),
+        )
+      ).map((lead) => [lead.leadId, lead]),
     );
-    return { items: leads.map((lead) => representLead(lead, this.#config)), next: page.next };
+    const items = page.rows.map((row): LeadResponse | ErasedLeadEntry => {
+      const lead = leads.get(row.id);
+      return lead
+        ? representLead(lead, this.#config)
+        : { id: row.id, party_id: row.partyId, erased: true, updated_at: row.at };
+    });
+    return { items, next: page.next };
   }
 
   /** The lead of a party (the broker app's pages are addressed by party id, as `href` is). */
@@ -56,7 +100,9 @@ export class LeadReader {
 
   /** The same with its ETag, for a form that changes it (If-Match). */
   async getByPartyWithEtag(distributionId: string, partyId: string): Promise<{ lead: LeadResponse; etag: string }> {
-    const lead = partyInDistribution(await loadLead(this.#database.db, partyId), distributionId);
+    const db = this.#database.db;
+    const lead = await loadLead(db, partyId);
+    if (!lead || lead.distributionId !== distributionId) return missingParty(db, distributionId, partyId);
     return { lead: representLead(lead, this.#config), etag: etagOf(lead) };
   }
 

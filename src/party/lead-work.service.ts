@@ -20,6 +20,7 @@ import { LEAD_STATUSES } from './enumerations.ts';
 import { insertNote, isAssignable, updateLeadWork } from './lead-work.repository.ts';
 import type { LeadAggregate, LeadWork } from './party.aggregate.ts';
 import { representLead } from './representation.ts';
+import { missingLead } from './erased-lookup.ts';
 
 export interface LeadPatchCommand {
   readonly distributionId: string;
@@ -68,7 +69,8 @@ export class LeadWorkService {
 
   async #patchOnce(db: Kysely<Database>, command: LeadPatchCommand) {
     const stored = await loadLeadForUpdateByLead(db, command.leadId.toLowerCase());
-    if (!stored || stored.distributionId !== command.distributionId) throw new NotFoundError('lead_id');
+    if (!stored || stored.distributionId !== command.distributionId)
+      return missingLead(db, command.distributionId, command.leadId);
     requireIfMatch(command.ifMatch, stored);
     const work = await nextWork(db, stored, command.patch);
     const changes = workChanges(stored.work, work);

@@ -17,29 +17,32 @@ const Opt = Type.Optional;
 const NullableString = Type.Unsafe<string | null>({ type: ['string', 'null'] });
 const Timestamp = Type.String({ format: 'date-time', examples: ['2026-11-20T10:15:00.000Z'] });
 
-const ExternalRefOut = Type.Object({ ref: Type.String(), company: NullableString });
+const ExternalRefOut = Type.Object({ ref: Type.String(), company: NullableString }, { title: 'ExternalRef' });
 
 const { first_name, last_name, birth, gender } = CustomerProspect.properties;
 const { name, enterprise_nr, legal_form } = CompanyProspect.properties;
 const { email, telephonenr, language, address } = CustomerProspect.properties;
 
-export const ProspectOut = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  type: Type.Unsafe<'CUSTOMER' | 'COMPANY'>({ type: 'string', enum: ['CUSTOMER', 'COMPANY'] }),
-  first_name: Opt(first_name),
-  last_name: Opt(last_name),
-  birth: Opt(birth),
-  gender: Opt(gender),
-  name: Opt(name),
-  enterprise_nr: Opt(enterprise_nr),
-  legal_form: Opt(legal_form),
-  email: Opt(email),
-  telephonenr: Opt(telephonenr),
-  language: Opt(language),
-  address: Opt(address),
-  external_refs: Type.Array(ExternalRefOut),
-  callbacks: Type.Array(Type.String()),
-});
+export const ProspectOut = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    type: Type.Unsafe<'CUSTOMER' | 'COMPANY'>({ type: 'string', enum: ['CUSTOMER', 'COMPANY'] }),
+    first_name: Opt(first_name),
+    last_name: Opt(last_name),
+    birth: Opt(birth),
+    gender: Opt(gender),
+    name: Opt(name),
+    enterprise_nr: Opt(enterprise_nr),
+    legal_form: Opt(legal_form),
+    email: Opt(email),
+    telephonenr: Opt(telephonenr),
+    language: Opt(language),
+    address: Opt(address),
+    external_refs: Type.Array(ExternalRefOut),
+    callbacks: Type.Array(Type.String()),
+  },
+  { title: 'Prospect' },
+);
 
 /** What every risk object revision shows, in a lead and in a party's revision list. */
 export const revisionFields = {
@@ -52,29 +55,44 @@ export const revisionFields = {
 const { id: _carId, ...carFields } = Car.properties;
 const { id: _residenceId, ...residenceFields } = Residence.properties;
 
-export const CarRevisionOut = Type.Object({
-  ...revisionFields,
-  risk_object_type: Type.Unsafe<'CAR'>({ type: 'string', enum: ['CAR'] }),
-  ...carFields,
-});
-export const ResidenceRevisionOut = Type.Object({
-  ...revisionFields,
-  risk_object_type: Type.Unsafe<'RESIDENCE'>({ type: 'string', enum: ['RESIDENCE'] }),
-  ...residenceFields,
-});
+export const CarRevisionOut = Type.Object(
+  {
+    ...revisionFields,
+    risk_object_type: Type.Unsafe<'CAR'>({ type: 'string', enum: ['CAR'] }),
+    ...carFields,
+  },
+  { title: 'CarRevision' },
+);
+export const ResidenceRevisionOut = Type.Object(
+  {
+    ...revisionFields,
+    risk_object_type: Type.Unsafe<'RESIDENCE'>({ type: 'string', enum: ['RESIDENCE'] }),
+    ...residenceFields,
+  },
+  { title: 'ResidenceRevision' },
+);
 
 const { id: _packageId, ...packageFields } = PolicyPackage.properties;
-export const PolicyPackageOut = Type.Object({ id: Type.String({ format: 'uuid' }), ...packageFields });
+export const PolicyPackageOut = Type.Object(
+  { id: Type.String({ format: 'uuid' }), ...packageFields },
+  { title: 'StoredPolicyPackage' },
+);
 
-const CoverageOut = Type.Object({ id: Type.String({ format: 'uuid' }), ...Coverage.properties });
+const CoverageOut = Type.Object(
+  { id: Type.String({ format: 'uuid' }), ...Coverage.properties },
+  { title: 'StoredCoverage' },
+);
 
 const { external_refs: _refs, coverages: _coverages, ...policyFields } = InsurancePolicy.properties;
-export const InsurancePolicyOut = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  ...policyFields,
-  external_refs: Type.Array(ExternalRefOut),
-  coverages: Type.Array(CoverageOut),
-});
+export const InsurancePolicyOut = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    ...policyFields,
+    external_refs: Type.Array(ExternalRefOut),
+    coverages: Type.Array(CoverageOut),
+  },
+  { title: 'StoredInsurancePolicy' },
+);
 
 /** docs/design.md section 13: `new` on creation, then any move a broker makes. */
 export const LeadStatus = Type.Unsafe<(typeof LEAD_STATUSES)[number]>({

@@ -10,6 +10,7 @@ import {
   POLICY_TYPES,
   RESIDENCE_TYPES,
 } from './enumerations.ts';
+import { Expected } from '../http/ajv-problems.ts';
 import { Enum, HttpUrl, IsoDate, Nullable, NumericText, Text, Uuid, Uuid4 } from './schema-primitives.ts';
 
 const closed = { additionalProperties: false } as const;
@@ -23,24 +24,39 @@ export const Address = Type.Object(
     // The format depends on country_code; checked after the schema (payload-rules.ts).
     zipcode: Type.String({ maxLength: 10, examples: ['9000'] }),
     city: Text(100),
-    country_code: Opt(Type.String({ pattern: '^[A-Z]{2}$', default: 'BE', examples: ['BE'] })),
+    country_code: Opt(
+      Type.String({ pattern: '^[A-Z]{2}$', ...Expected('country_code'), default: 'BE', examples: ['BE'] }),
+    ),
   },
-  closed,
+  { ...closed, title: 'Address' },
 );
 
 /** The request form of an external reference (README, "Pushing a lead": `external_refs`). */
 export const ProspectExternalRef = Type.Object(
   { external_ref: Text(255), external_ref_company: Opt(Nullable(Text(255))) },
-  closed,
+  { ...closed, title: 'ProspectExternalRef' },
 );
 
 /** The policy form of an external reference. */
-export const PolicyExternalRef = Type.Object({ ref: Text(255), company: Opt(Nullable(Text(255))) }, closed);
+export const PolicyExternalRef = Type.Object(
+  { ref: Text(255), company: Opt(Nullable(Text(255))) },
+  { ...closed, title: 'PolicyExternalRef' },
+);
 
 export const Car = Type.Object(
   {
     id: Opt(Uuid4()),
-    vin: Opt(Nullable(Type.String({ pattern: '^[A-HJ-NPR-Z0-9]{17}$', examples: ['WVWZZZ1JZXW000001'] }))),
+    // ISO 3779: 17 characters of 0-9 and A-Z without I, O and Q, in either case; kept in
+    // capitals (push.ts canonicalVin), as the VIN decoder reads it (README, "Pushing a lead").
+    vin: Opt(
+      Nullable(
+        Type.String({
+          pattern: '^[A-HJ-NPR-Za-hj-npr-z0-9]{17}$',
+          ...Expected('vin'),
+          examples: ['WVWZZZ1JZXW000001'],
+        }),
+      ),
+    ),
     brand: Opt(Nullable(Text(100))),
     model: Opt(Nullable(Text(100))),
     version: Opt(Nullable(Text(200))),
@@ -51,7 +67,7 @@ export const Car = Type.Object(
     mileage: Opt(Nullable(Type.Integer({ minimum: 0 }))),
     value: Opt(Nullable(NumericText())),
   },
-  closed,
+  { ...closed, title: 'Car' },
 );
 
 export const Residence = Type.Object(
@@ -63,12 +79,12 @@ export const Residence = Type.Object(
     rooms: Opt(Nullable(Type.Integer({ minimum: 0, maximum: 1000 }))),
     value: Opt(Nullable(NumericText())),
   },
-  closed,
+  { ...closed, title: 'Residence' },
 );
 
 export const RiskObjects = Type.Object(
   { cars: Opt(Type.Array(Car, { maxItems: 50 })), residences: Opt(Type.Array(Residence, { maxItems: 50 })) },
-  closed,
+  { ...closed, title: 'RiskObjects' },
 );
 
 export const PolicyPackage = Type.Object(
@@ -80,10 +96,13 @@ export const PolicyPackage = Type.Object(
     premium: Opt(Nullable(NumericText())),
     payment_interval: Opt(Nullable(Enum(PAYMENT_INTERVALS))),
   },
-  closed,
+  { ...closed, title: 'PolicyPackage' },
 );
 
-export const ExternalLabel = Type.Object({ label: Text(100), type: Enum(EXTERNAL_LABEL_TYPES) }, closed);
+export const ExternalLabel = Type.Object(
+  { label: Text(100), type: Enum(EXTERNAL_LABEL_TYPES) },
+  { ...closed, title: 'ExternalLabel' },
+);
 
 export const Coverage = Type.Object(
   {
@@ -94,7 +113,7 @@ export const Coverage = Type.Object(
     payment_interval: Opt(Enum(PAYMENT_INTERVALS)),
     external_label: Opt(ExternalLabel),
   },
-  closed,
+  { ...closed, title: 'Coverage' },
 );
 
 export const InsurancePolicy = Type.Object(
@@ -109,15 +128,23 @@ export const InsurancePolicy = Type.Object(
     external_refs: Opt(Type.Array(PolicyExternalRef, { maxItems: 20 })),
     coverages: Opt(Type.Array(Coverage, { maxItems: 100 })),
   },
-  closed,
+  { ...closed, title: 'InsurancePolicy' },
 );
 
 /** Fields every prospect shares, customer or company. */
 const prospectCommon = {
   id: Opt(Uuid({ description: 'Party id of an existing lead: the push is merged into it.' })),
-  email: Opt(Nullable(Type.String({ format: 'email', maxLength: 254, examples: ['jan.peeters@example.be'] }))),
-  telephonenr: Opt(Nullable(Type.String({ pattern: '^\\+?[0-9 ()./-]{6,20}$', examples: ['+32 9 123 45 67'] }))),
-  language: Opt(Nullable(Type.String({ pattern: '^[a-z]{2}$', examples: ['nl'] }))),
+  email: Opt(
+    Nullable(
+      Type.String({ format: 'email', maxLength: 254, ...Expected('email'), examples: ['jan.peeters@example.be'] }),
+    ),
+  ),
+  telephonenr: Opt(
+    Nullable(
+      Type.String({ pattern: '^\\+?[0-9 ()./-]{6,20}$', ...Expected('telephone'), examples: ['+32 9 123 45 67'] }),
+    ),
+  ),
+  language: Opt(Nullable(Type.String({ pattern: '^[a-z]{2}$', ...Expected('language_code'), examples: ['nl'] }))),
   address: Opt(Nullable(Address)),
   callbacks: Opt(
     Type.Array(HttpUrl(), {
@@ -142,17 +169,21 @@ export const CustomerProspect = Type.Object(
     gender: Opt(Nullable(Enum(GENDERS))),
     ...prospectCommon,
   },
-  closed,
+  { ...closed, title: 'CustomerProspect' },
 );
 
 export const CompanyProspect = Type.Object(
   {
     name: Text(200),
-    enterprise_nr: Opt(Nullable(Type.String({ pattern: '^[0-9A-Z .-]{4,20}$', examples: ['BE0123.456.789'] }))),
+    enterprise_nr: Opt(
+      Nullable(
+        Type.String({ pattern: '^[0-9A-Z .-]{4,20}$', ...Expected('enterprise_nr'), examples: ['BE0123.456.789'] }),
+      ),
+    ),
     legal_form: Opt(Nullable(Text(50))),
     ...prospectCommon,
   },
-  closed,
+  { ...closed, title: 'CompanyProspect' },
 );
 
 const leadCommon = {

@@ -9,7 +9,7 @@ import type { MergeResult } from './changeset.ts';
 import { RevisionMaker, withoutNulls, type MergeContext } from './merge.ts';
 import { nextPosition, type Document, type LeadAggregate, type RiskObject } from './party.aggregate.ts';
 import type { RiskObjectType } from './party.table.ts';
-import { canonicalId } from './push.ts';
+import { canonicalId, withCanonicalVin } from './push.ts';
 
 /** RFC 7396 section 2: objects merge member by member, null removes, anything else replaces. */
 export function applyMergePatch(target: unknown, patch: unknown): unknown {
@@ -41,7 +41,7 @@ export function patchedRiskObjects(document: Document): PatchedRiskObject[] {
   return [
     ...(lists.cars ?? []).map((item, i) => ({
       type: 'CAR' as const,
-      item: withCanonicalId(item),
+      item: withCanonicalVin(withCanonicalId(item)),
       target: `risk_objects.cars.${i}.id`,
     })),
     ...(lists.residences ?? []).map((item, i) => ({

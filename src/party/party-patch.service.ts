@@ -12,7 +12,6 @@ import { createAjvCompilers, type Validate } from '../http/validation.ts';
 import { WebhookOutbox } from '../webhooks/webhook.outbox.ts';
 import { stampAfter, writeClock } from './change-clock.ts';
 import { applyChangeset } from './changeset.repository.ts';
-import { partyInDistribution } from './distribution-scope.ts';
 import { etagOf, requireIfMatch } from './etag.ts';
 import type { LeadResponse } from './lead.response.ts';
 import { partyChanges } from './lead-change.ts';
@@ -33,6 +32,7 @@ import { findMatchKeyOwner, findRiskObjectOwners } from './party.repository.ts';
 import { CompanyPartyDocument, CustomerPartyDocument, type PartyResponse } from './party.schema.ts';
 import { checkPartyDocument } from './payload-rules.ts';
 import { representLead, representParty } from './representation.ts';
+import { missingParty } from './erased-lookup.ts';
 
 export interface PatchCommand {
   readonly distributionId: string;
@@ -85,7 +85,10 @@ export class PartyPatchService {
   }
 
   async #patchOnce(db: Kysely<Database>, command: PatchCommand): Promise<PatchResult> {
-    const stored = partyInDistribution(await loadLeadForUpdate(db, command.partyId), command.distributionId);
+    const found = await loadLeadForUpdate(db, command.partyId);
+    if (!found || found.distributionId !== command.distributionId)
+      return missingParty(db, command.distributionId, command.partyId);
+    const stored = found;
     requireIfMatch(command.ifMatch, stored);
     const subject = 'PartyPatch';
     const document = applyMergePatch(documentOf(stored), command.patch) as Document;

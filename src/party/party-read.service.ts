@@ -4,12 +4,12 @@
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { NotFoundError } from '../errors.ts';
-import { partyInDistribution } from './distribution-scope.ts';
 import { etagOf } from './etag.ts';
 import { loadLead } from './lead-load.repository.ts';
 import { findPartyKind, listRevisionRows } from './lead-read.repository.ts';
 import type { PartyResponse } from './party.schema.ts';
 import { partyUrl, representLead, representParty } from './representation.ts';
+import { missingParty } from './erased-lookup.ts';
 
 export class PartyReader {
   readonly #database: DatabaseHandle;
@@ -21,14 +21,17 @@ export class PartyReader {
   }
 
   async get(distributionId: string, partyId: string): Promise<{ party: PartyResponse; etag: string }> {
-    const lead = partyInDistribution(await loadLead(this.#database.db, partyId), distributionId);
+    const db = this.#database.db;
+    const lead = await loadLead(db, partyId);
+    if (!lead || lead.distributionId !== distributionId) return missingParty(db, distributionId, partyId);
     return { party: representParty(lead, representLead(lead, this.#config), this.#config), etag: etagOf(lead) };
   }
 
   /** Every revision of one of the party's risk objects, oldest first; `current` marks the one it holds. */
   async revisions(distributionId: string, partyId: string, riskObjectId: string) {
     const db = this.#database.db;
-    if ((await findPartyKind(db, distributionId, partyId)) === undefined) throw new NotFoundError('party_id');
+    if ((await findPartyKind(db, distributionId, partyId)) === undefined)
+      await missingParty(db, distributionId, partyId);
     const found = await listRevisionRows(db, partyId, riskObjectId);
     if (!found) throw new NotFoundError('risk_object_id');
     const base = `${partyUrl(this.#config, distributionId, partyId)}/risk_objects/${riskObjectId}/revisions`;

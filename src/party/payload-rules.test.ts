@@ -50,7 +50,7 @@ describe('zipcode by country', () => {
       },
     };
     expect(checkPayloadRules(body)).toEqual([
-      { target: 'prospect.risk_objects.residences.1.address.zipcode', code: 'invalid' },
+      { target: 'prospect.risk_objects.residences.1.address.zipcode', code: 'invalid', expected: 'zipcode_be' },
     ]);
   });
 

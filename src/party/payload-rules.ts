@@ -9,14 +9,14 @@
 //
 // A party update (PATCH) checks its patched document, a prospect at the top level, by the
 // same rules, and its cars' VINs too.
-import type { Problem } from '../errors.ts';
+import type { ExpectedForm, Problem } from '../errors.ts';
 
 /** Postal code formats by country (ISO 3166-1 alpha-2); the address's country defaults to BE. */
-const ZIPCODE_FORMATS: Readonly<Record<string, RegExp>> = {
-  BE: /^[1-9][0-9]{3}$/,
-  NL: /^[1-9][0-9]{3} ?[A-Z]{2}$/,
+const ZIPCODE_FORMATS: Readonly<Record<string, { pattern: RegExp; expected: ExpectedForm }>> = {
+  BE: { pattern: /^[1-9][0-9]{3}$/, expected: 'zipcode_be' },
+  NL: { pattern: /^[1-9][0-9]{3} ?[A-Z]{2}$/, expected: 'zipcode_nl' },
 };
-const OTHER_COUNTRY_ZIPCODE = /^(?=.*[A-Za-z0-9])[A-Za-z0-9 -]{2,10}$/;
+const OTHER_COUNTRY_ZIPCODE = { pattern: /^(?=.*[A-Za-z0-9])[A-Za-z0-9 -]{2,10}$/, expected: 'zipcode_other' } as const;
 
 export function checkPayloadRules(body: unknown): Problem[] {
   return isRecord(body) ? checkProspect(body.prospect, 'prospect.') : [];
@@ -25,7 +25,10 @@ export function checkPayloadRules(body: unknown): Problem[] {
 /** The patched document of a party update; its targets have no `prospect.` in front. */
 export function checkPartyDocument(document: unknown): Problem[] {
   const riskObjects = isRecord(document) && isRecord(document.risk_objects) ? document.risk_objects : {};
-  return [...checkProspect(document, ''), ...duplicates(entries(riskObjects.cars, 'risk_objects.cars'), 'vin')];
+  return [
+    ...checkProspect(document, ''),
+    ...duplicates(entries(riskObjects.cars, 'risk_objects.cars'), 'vin', (vin) => vin.toUpperCase()),
+  ];
 }
 
 /** `path` is what the targets start with: where the prospect is in the checked document. */
@@ -46,7 +49,8 @@ function checkProspect(prospect: unknown, path: string): Problem[] {
   // 9): two entries carrying one would be merged into one object or break a unique index.
   // The merge finds the rest (uniqueness.ts); these can be told from the body alone, so they
   // join the schema's problems in one answer. A ref is named by its entry, as in a 409.
-  problems.push(...duplicates(cars, 'vin'));
+  // A VIN in any case is one car (push.ts canonicalVin).
+  problems.push(...duplicates(cars, 'vin', (vin) => vin.toUpperCase()));
   const policies = entries(prospect.insurance_policies, `${path}insurance_policies`);
   problems.push(...duplicates(policies, 'policy_nr', (number, policy) => companyAnd(policy, number)));
   problems.push(
@@ -106,7 +110,9 @@ function checkZipcode(address: unknown, target: string): Problem[] {
   // An invalid country_code is the schema's problem; without a country there is no format.
   if (typeof country !== 'string' || !/^[A-Z]{2}$/.test(country)) return [];
   const format = ZIPCODE_FORMATS[country] ?? OTHER_COUNTRY_ZIPCODE;
-  return format.test(address.zipcode) ? [] : [{ target: `${target}.zipcode`, code: 'invalid' }];
+  return format.pattern.test(address.zipcode)
+    ? []
+    : [{ target: `${target}.zipcode`, code: 'invalid', expected: format.expected }];
 }
 
 /** A client-chosen id used again later in the same collection: the later use is the problem. */

@@ -6,6 +6,7 @@ import { NotFoundError } from '../errors.ts';
 import { pageOf, type Position } from '../http/pagination.ts';
 import { findLeadParty } from './lead-read.repository.ts';
 import { findLatestPushRow, findPushRow, listPushRows } from './push-log.repository.ts';
+import { missingLead } from './erased-lookup.ts';
 
 export class PushLogReader {
   readonly #database: DatabaseHandle;
@@ -17,7 +18,7 @@ export class PushLogReader {
   /** A page of the lead's pushes. */
   async list(distributionId: string, leadId: string, after: Position | undefined, limit: number) {
     const db = this.#database.db;
-    if ((await findLeadParty(db, distributionId, leadId)) === undefined) throw new NotFoundError('lead_id');
+    if ((await findLeadParty(db, distributionId, leadId)) === undefined) await missingLead(db, distributionId, leadId);
     const page = pageOf(await listPushRows(db, leadId, after, limit), limit, (row) => ({
       at: row.received_at,
       id: row.id,
@@ -40,7 +41,7 @@ export class PushLogReader {
   /** One push with its body exactly as received. */
   async get(distributionId: string, leadId: string, pushId: string) {
     const db = this.#database.db;
-    if ((await findLeadParty(db, distributionId, leadId)) === undefined) throw new NotFoundError('lead_id');
+    if ((await findLeadParty(db, distributionId, leadId)) === undefined) await missingLead(db, distributionId, leadId);
     const row = await findPushRow(db, leadId, pushId);
     if (!row) throw new NotFoundError('push_id');
     return { ...row, status: Number(row.status) };
@@ -49,7 +50,7 @@ export class PushLogReader {
   /** The lead's newest push, undefined when none is kept. */
   async latest(distributionId: string, leadId: string) {
     const db = this.#database.db;
-    if ((await findLeadParty(db, distributionId, leadId)) === undefined) throw new NotFoundError('lead_id');
+    if ((await findLeadParty(db, distributionId, leadId)) === undefined) await missingLead(db, distributionId, leadId);
     const row = await findLatestPushRow(db, leadId);
     return row && { ...row, status: Number(row.status) };
   }

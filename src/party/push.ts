@@ -128,7 +128,27 @@ function riskObjects(
   list: ReadonlyArray<{ id?: string }> | undefined,
   path: string,
 ): PushedRiskObject[] {
-  return (list ?? []).map(({ id, ...data }, i) => ({ type, clientId: canonicalId(id), data, target: `${path}.${i}` }));
+  return (list ?? []).map(({ id, ...data }, i) => ({
+    type,
+    clientId: canonicalId(id),
+    data: type === 'CAR' ? withCanonicalVin(data) : data,
+    target: `${path}.${i}`,
+  }));
+}
+
+/**
+ * A VIN in any case is the same VIN: ISO 3779 writes it in capitals, and so it is kept,
+ * compared and answered (README, "Pushing a lead"), as the VIN decoder reads it, so
+ * `wvwzzz1jzxw000001` and `WVWZZZ1JZXW000001` are one car.
+ */
+export function canonicalVin<T>(vin: T): T {
+  return (typeof vin === 'string' ? vin.toUpperCase() : vin) as T;
+}
+
+/** A car's data with its VIN in capitals (a party update's cars too, merge-patch.ts). */
+export function withCanonicalVin<T extends object>(car: T): T {
+  const vin = (car as { vin?: unknown }).vin;
+  return typeof vin === 'string' ? { ...car, vin: canonicalVin(vin) } : car;
 }
 
 /**

@@ -23,7 +23,7 @@ export const Userinfo = Type.Object(
       Type.Null(),
     ]),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'Userinfo' },
 );
 
 export type UserClaims = Static<typeof Userinfo>;

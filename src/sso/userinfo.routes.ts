@@ -16,7 +16,10 @@ export interface UserinfoRoutesOptions {
   readonly issuer: string;
 }
 
-const OAuthError = Type.Object({ error: Type.String(), error_description: Type.String() });
+const OAuthError = Type.Object(
+  { error: Type.String(), error_description: Type.String() },
+  { title: 'OAuthError', description: 'An OAuth 2.0 bearer token error (RFC 6750 section 3).' },
+);
 
 export const userinfoRoutes: FastifyPluginAsync<UserinfoRoutesOptions> = async (app, { sso, issuer }) => {
   // OpenID Connect allows a form POST; the token still comes from the header only.

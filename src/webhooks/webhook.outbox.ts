@@ -38,7 +38,32 @@ export class WebhookOutbox {
 
   /** Writes the event and its deliveries in the caller's transaction. */
   async record(db: Kysely<Database>, event: LeadEvent): Promise<void> {
-    const urls = event.lead.prospect.callbacks;
+    await this.#write(db, event, { leadId: event.lead.id, partyId: event.lead.party_id }, event.lead);
+  }
+
+  /**
+   * `lead.erased` (docs/design.md section 14): ids and time only, to the callbacks the
+   * prospect had. Written after the person's rows (and earlier events) were deleted.
+   */
+  async recordErasure(
+    db: Kysely<Database>,
+    erasure: { distributionId: string; leadId: string; partyId: string; at: string; callbacks: readonly string[] },
+  ): Promise<void> {
+    await this.#write(
+      db,
+      { type: 'lead.erased', distributionId: erasure.distributionId, at: erasure.at, urls: erasure.callbacks },
+      { leadId: erasure.leadId, partyId: erasure.partyId },
+      { id: erasure.leadId, party_id: erasure.partyId, erased_at: erasure.at },
+    );
+  }
+
+  async #write(
+    db: Kysely<Database>,
+    event: { type: WebhookEventType; distributionId: string; at: string; urls?: readonly string[]; lead?: LeadPayload },
+    about: { leadId: string; partyId: string },
+    data: unknown,
+  ): Promise<void> {
+    const urls = event.urls ?? event.lead?.prospect.callbacks ?? [];
     if (urls.length === 0) return;
     const id = newRowId();
     const payload = JSON.stringify({
@@ -46,7 +71,7 @@ export class WebhookOutbox {
       type: event.type,
       created_at: event.at,
       distribution_id: event.distributionId,
-      data: event.lead,
+      data,
     });
     await insertEvent(
       db,
@@ -54,8 +79,8 @@ export class WebhookOutbox {
         id,
         distribution_id: event.distributionId,
         type: event.type,
-        lead_id: event.lead.id,
-        party_id: event.lead.party_id,
+        lead_id: about.leadId,
+        party_id: about.partyId,
         payload,
         created_at: event.at,
       },

@@ -1,7 +1,15 @@
 // Row types of the webhook tables (migration 2026-11-20T01-00_webhooks). Timestamps are
 // ISO 8601 UTC text like everywhere else, so they compare correctly as text.
 
-export type WebhookEventType = 'lead.created' | 'lead.updated' | 'party.updated' | 'lead.status_changed';
+/** The events a callback URL receives (docs/design.md section 5). */
+export const WEBHOOK_EVENT_TYPES = [
+  'lead.created',
+  'lead.updated',
+  'party.updated',
+  'lead.status_changed',
+  'lead.erased',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 /**

@@ -180,6 +180,8 @@ export function serialise(body: Json): string {
 /** Whether a 422 target names a place in the body: an existing path, or a member of an existing object. */
 export function isRealTarget(body: Json, target: string): boolean {
   if (target === '') return true;
+  // A body that is not an object is refused as a whole, on the target that names the root.
+  if (target === 'body' && (body === null || typeof body !== 'object' || Array.isArray(body))) return true;
   const segments = splitTarget(body, target);
   if (segments === undefined) return false;
   const parent = at(body, segments.slice(0, -1));

@@ -8,10 +8,11 @@ export function renderNotice(
   title: TextKey,
   message: TextKey,
   link?: { href: string; label: TextKey },
+  values?: Readonly<Record<string, string | number>>,
 ): string {
   const { t } = context;
   return renderPage(context, {
     title: t(title),
-    body: html`<p>${t(message)}</p>${link ? html`<p><a href="${link.href}">${t(link.label)}</a></p>` : ''}`,
+    body: html`<p role="status">${t(message, values)}</p>${link ? html`<p><a href="${link.href}">${t(link.label)}</a></p>` : ''}`,
   });
 }

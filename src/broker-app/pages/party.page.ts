@@ -230,6 +230,16 @@ ${notes.length === 0 ? html`<p>${t('noNotes')}</p>` : html`<ol class="notes">${n
 </section>`;
 }
 
+/** Access and erasure requests (README, "Personal data"): the export, and the way to the erasure's confirmation. */
+function personalDataSection(context: PageContext, lead: Lead): Html {
+  const { t } = context;
+  return html`<section class="card" id="personal-data" aria-labelledby="personal-data-title">
+<h2 id="personal-data-title">${t('personalData')}</h2>
+<p class="hint">${t('personalDataHint')}</p>
+<p class="actions"><a href="/app/parties/${lead.party_id}/export.json" download>${t('downloadData')}</a> <a href="/app/parties/${lead.party_id}/erase" class="danger">${t('eraseParty')}</a></p>
+</section>`;
+}
+
 /** Where the lead came from: origin, source and link back, all of its newest push (never mixed across pushes). */
 function senderFields(context: PageContext, data: LeadPageData): Html {
   const { t, formats } = context;
@@ -268,6 +278,7 @@ ${senderFields(context, data)}
   const body = html`<div class="grid">
 ${workSection(context, data, options.form, options.saved === 'work')}
 ${notesSection(context, data, options.form, options.saved === 'note')}
+${personalDataSection(context, lead)}
 <section class="card" aria-labelledby="prospect"><h2 id="prospect">${t('prospect')} <span class="muted">(${t(lead.prospect.type === 'COMPANY' ? 'kindCOMPANY' : 'kindCUSTOMER')})</span></h2>
 ${fieldList(context, prospect as Record<string, unknown>, PROSPECT_ORDER)}</section>
 <section class="card" aria-labelledby="lead"><h2 id="lead">${t('lead')}</h2>${leadFields}</section></div>

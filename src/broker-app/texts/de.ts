@@ -251,4 +251,16 @@ export const de: Texts = {
     'Das Paket kostet {package} pro Jahr, {difference} weniger als die Summe seiner Policen ({policies}): bezahlt wird die Paketprämie.',
   packageDearer:
     'Das Paket kostet {package} pro Jahr, {difference} mehr als die Summe seiner Policen ({policies}): bezahlt wird die Paketprämie.',
+  personalData: 'Personenbezogene Daten',
+  personalDataHint: 'Alles, was über diese Person gespeichert ist, für einen Auskunfts- oder Löschantrag (DSGVO).',
+  downloadData: 'Daten herunterladen',
+  eraseParty: 'Diese Person löschen…',
+  eraseTitle: '{name} löschen?',
+  eraseWarning:
+    'Dies löscht den Interessenten, den Lead, seine Risikoobjekte, Policen, das Push-Protokoll, Webhook-Ereignisse, Notizen und Verlauf endgültig. Das kann nicht rückgängig gemacht werden. Synchronisierende Partner werden aufgefordert, ihre Kopie zu löschen, und ein Push mit einer seiner Referenzen wird abgelehnt.',
+  eraseConfirm: 'Endgültig löschen',
+  cancel: 'Abbrechen',
+  erasedTitle: 'Gelöscht',
+  erasedNotice: 'Diese Person wurde auf Antrag gelöscht. Über sie wird nichts mehr gespeichert.',
+  erasedDone: 'Die Person wurde gelöscht: {rows} gespeicherte Zeilen entfernt.',
 };

@@ -250,6 +250,18 @@ export const en = {
     'The package costs {package} a year, {difference} less than its policies add up to ({policies}): the package premium is what is paid.',
   packageDearer:
     'The package costs {package} a year, {difference} more than its policies add up to ({policies}): the package premium is what is paid.',
+  personalData: 'Personal data',
+  personalDataHint: 'Everything kept about this person, for an access or erasure request (GDPR).',
+  downloadData: 'Download data',
+  eraseParty: 'Erase this person…',
+  eraseTitle: 'Erase {name}?',
+  eraseWarning:
+    'This deletes the prospect, the lead, its risk objects, policies, push log, webhook events, notes and history for good. It cannot be undone. Partners that keep in sync are told to delete their copy, and a push with one of its references will be refused.',
+  eraseConfirm: 'Erase for good',
+  cancel: 'Cancel',
+  erasedTitle: 'Erased',
+  erasedNotice: 'This person was erased on request. Nothing about them is kept.',
+  erasedDone: 'The person was erased: {rows} stored rows deleted.',
 };
 
 export type Texts = typeof en;

@@ -252,4 +252,16 @@ export const fr: Texts = {
     'Le package coûte {package} par an, {difference} de moins que la somme de ses polices ({policies}) : c’est la prime du package qui est payée.',
   packageDearer:
     'Le package coûte {package} par an, {difference} de plus que la somme de ses polices ({policies}) : c’est la prime du package qui est payée.',
+  personalData: 'Données personnelles',
+  personalDataHint: "Tout ce qui est conservé sur cette personne, pour une demande d'accès ou d'effacement (RGPD).",
+  downloadData: 'Télécharger les données',
+  eraseParty: 'Effacer cette personne…',
+  eraseTitle: 'Effacer {name} ?',
+  eraseWarning:
+    "Ceci supprime définitivement le prospect, le lead, ses objets de risque, polices, journal des envois, événements webhook, notes et historique. C'est irréversible. Les partenaires synchronisés sont invités à supprimer leur copie, et un envoi portant une de ses références sera refusé.",
+  eraseConfirm: 'Effacer définitivement',
+  cancel: 'Annuler',
+  erasedTitle: 'Effacé',
+  erasedNotice: "Cette personne a été effacée à sa demande. Plus rien n'est conservé à son sujet.",
+  erasedDone: 'La personne a été effacée : {rows} lignes supprimées.',
 };

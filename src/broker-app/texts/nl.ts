@@ -251,4 +251,16 @@ export const nl: Texts = {
     'Het pakket kost {package} per jaar, {difference} minder dan de som van de polissen ({policies}): de pakketpremie wordt betaald.',
   packageDearer:
     'Het pakket kost {package} per jaar, {difference} meer dan de som van de polissen ({policies}): de pakketpremie wordt betaald.',
+  personalData: 'Persoonsgegevens',
+  personalDataHint: 'Alles wat over deze persoon bewaard wordt, voor een verzoek tot inzage of wissing (AVG).',
+  downloadData: 'Gegevens downloaden',
+  eraseParty: 'Deze persoon wissen…',
+  eraseTitle: '{name} wissen?',
+  eraseWarning:
+    'Dit verwijdert de prospect, de lead, de risico-objecten, polissen, pushlog, webhookgebeurtenissen, notities en geschiedenis definitief. Dit kan niet ongedaan worden gemaakt. Partners die synchroniseren krijgen bericht om hun kopie te verwijderen, en een push met een van de referenties wordt geweigerd.',
+  eraseConfirm: 'Definitief wissen',
+  cancel: 'Annuleren',
+  erasedTitle: 'Gewist',
+  erasedNotice: 'Deze persoon werd op verzoek gewist. Er wordt niets meer over hem of haar bewaard.',
+  erasedDone: 'De persoon werd gewist: {rows} opgeslagen rijen verwijderd.',
 };

@@ -28,21 +28,41 @@ const NextLink = Type.Unsafe<string | null>({
   description: 'The next page; null on the last.',
 });
 
-export const LeadList = Type.Object({ items: Type.Array(LeadResponse), next: NextLink }, { title: 'LeadList' });
+/** An erased lead, once more in the change listing after its last change (docs/design.md section 14). */
+export const ErasedLead = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    party_id: Type.String({ format: 'uuid' }),
+    erased: Type.Literal(true),
+    updated_at: Type.String({ format: 'date-time', description: 'When it was erased.' }),
+  },
+  {
+    title: 'ErasedLead',
+    description: 'The lead was erased (GDPR art. 17): delete your copy. Reads of it answer 410.',
+  },
+);
 
-export const LeadPush = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  received_at: Type.String({ format: 'date-time' }),
-  status: Type.Integer({ enum: [200, 201], description: '201 when the push created the lead, 200 for a merge.' }),
-  caller: Type.String({ examples: ['token:0b6c1f9e-4d1a-4c56-9a51-1c2f0d3e4b5a'] }),
-  origin: Type.Unsafe<string | null>({ type: ['string', 'null'] }),
-  kind: Type.String({ enum: ['CUSTOMER', 'COMPANY'] }),
-  payload: Type.Unsafe<Record<string, unknown>>({
-    type: 'object',
-    additionalProperties: true,
-    description: 'The body as received.',
-  }),
-});
+export const LeadList = Type.Object(
+  { items: Type.Array(Type.Union([ErasedLead, LeadResponse])), next: NextLink },
+  { title: 'LeadList' },
+);
+
+export const LeadPush = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    received_at: Type.String({ format: 'date-time' }),
+    status: Type.Integer({ enum: [200, 201], description: '201 when the push created the lead, 200 for a merge.' }),
+    caller: Type.String({ examples: ['token:0b6c1f9e-4d1a-4c56-9a51-1c2f0d3e4b5a'] }),
+    origin: Type.Unsafe<string | null>({ type: ['string', 'null'] }),
+    kind: Type.String({ enum: ['CUSTOMER', 'COMPANY'] }),
+    payload: Type.Unsafe<Record<string, unknown>>({
+      type: 'object',
+      additionalProperties: true,
+      description: 'The body as received.',
+    }),
+  },
+  { title: 'LeadPush' },
+);
 
 export const leadReadRoutes: FastifyPluginAsync<LeadReadRoutesOptions> = async (
   fastify,
@@ -61,7 +81,7 @@ export const leadReadRoutes: FastifyPluginAsync<LeadReadRoutesOptions> = async (
         security,
         description: 'The same representation a push returns. The ETag changes with every stored change.',
         params: LeadParams,
-        response: { 200: LeadResponse, ...errors },
+        response: { 200: LeadResponse, ...errors, 410: ErrorBody },
       },
       onRequest,
     },
@@ -80,12 +100,14 @@ export const leadReadRoutes: FastifyPluginAsync<LeadReadRoutesOptions> = async (
         tags: ['leads'],
         security,
         description:
-          'Leads ordered by last change (updated_at, then id). `external_ref` (with `external_ref_company` when the ref ' +
-          'has one) finds the lead a platform pushed; `updated_since` lists what changed since a time. Follow `next`. ' +
+          'Leads ordered by last change (updated_at, then id). `external_ref` finds the leads a platform pushed with that ' +
+          "ref, of any company; with `external_ref_company` only that company's (empty: the ref sent without a company). " +
+          '`updated_since` lists what changed since a time. Follow `next`. ' +
           'To keep in sync, read to the end, keep the newest `updated_at` seen (or the last `next`) and ask again later with ' +
           '`updated_since` set to it: no lead created or changed meanwhile is skipped, even one whose write committed late ' +
           '(leads stamped after the oldest write still in progress began wait for the next call); one stamped exactly at ' +
-          'that time comes again.',
+          'that time comes again. A lead that was erased comes once more as `{id, party_id, erased: true, updated_at}` ' +
+          '(`updated_at` is when it was erased): delete your copy.',
         params: Type.Object({ distribution_id: Type.String() }),
         querystring: Type.Object(
           {
@@ -104,7 +126,9 @@ export const leadReadRoutes: FastifyPluginAsync<LeadReadRoutesOptions> = async (
       const { external_ref, external_ref_company, updated_since, limit = 50, cursor } = request.query;
       const page = await leads.list({
         distributionId: request.params.distribution_id,
-        ...(external_ref !== undefined && { ref: { ref: external_ref, company: external_ref_company ?? '' } }),
+        // No company named: the ref of any company (README, "Reading and updating"); an empty
+        // one is the ref sent without a company, which is stored with the company ''.
+        ...(external_ref !== undefined && { ref: { ref: external_ref, company: external_ref_company } }),
         // Stored timestamps are UTC ISO text: normalise any offset so text order is time order.
         ...(updated_since !== undefined && { updatedSince: new Date(updated_since).toISOString() }),
         ...(cursor !== undefined && { after: decodeCursor(cursor) }),
@@ -129,6 +153,7 @@ export const leadReadRoutes: FastifyPluginAsync<LeadReadRoutesOptions> = async (
         response: {
           200: Type.Object({ items: Type.Array(LeadPush), next: NextLink }, { title: 'LeadPushList' }),
           ...errors,
+          410: ErrorBody,
         },
       },
       onRequest,

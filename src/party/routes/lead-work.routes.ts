@@ -40,6 +40,7 @@ export const leadWorkRoutes: FastifyPluginAsync<LeadWorkRoutesOptions> = async (
           401: ErrorBody,
           403: ErrorBody,
           404: ErrorBody,
+          410: ErrorBody,
           412: ErrorBody,
           415: ErrorBody,
           422: ErrorBody,

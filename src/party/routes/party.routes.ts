@@ -10,6 +10,7 @@ import { requireScope } from '../../auth/authorize.ts';
 import { describeCaller } from '../../auth/caller.ts';
 import { NotFoundError } from '../../errors.ts';
 import { ErrorBody } from '../../http/error-body.schema.ts';
+import type { AjvCompilers } from '../../http/validation.ts';
 import type { PartyPatchService } from '../party-patch.service.ts';
 import type { PartyReader } from '../party-read.service.ts';
 import { PartyPatch, PartyResponse, RevisionOut } from '../party.schema.ts';
@@ -17,7 +18,11 @@ import { PartyPatch, PartyResponse, RevisionOut } from '../party.schema.ts';
 export interface PartyRoutesOptions {
   readonly parties: PartyReader;
   readonly partyPatch: PartyPatchService;
+  readonly validation: AjvCompilers;
 }
+
+/** What the PATCH route itself demands of its body; the patched party is checked after. */
+const AnyPatch = Type.Object({}, { additionalProperties: true, title: 'PartyPatch' });
 
 const security: Array<Record<string, string[]>> = [{ apikey: [] }, { bearer: [] }];
 const PartyParams = Type.Object({ distribution_id: Type.String(), party_id: Type.String() });
@@ -26,9 +31,13 @@ const RevisionParams = Type.Object({
   party_id: Type.String(),
   risk_object_id: Type.String(),
 });
-const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+// 410: the person was erased (docs/design.md section 14).
+const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 410: ErrorBody };
 
-export const partyRoutes: FastifyPluginAsync<PartyRoutesOptions> = async (fastify, { parties, partyPatch }) => {
+export const partyRoutes: FastifyPluginAsync<PartyRoutesOptions> = async (
+  fastify,
+  { parties, partyPatch, validation },
+) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const read = requireScope('parties:read');
 
@@ -117,6 +126,12 @@ export const partyRoutes: FastifyPluginAsync<PartyRoutesOptions> = async (fastif
         response: { 200: PartyResponse, ...errors, 409: ErrorBody, 412: ErrorBody, 415: ErrorBody, 422: ErrorBody },
       },
       onRequest: requireScope('parties:update'),
+      // The patch is checked as the party it produces, which reports every problem of the
+      // patch at once (README, "Reading and updating"): here the body need only be an
+      // object, with what the body parser checks of any body (storable text, depth).
+      // PartyPatch, derived from the party's schemas, describes its members to clients.
+      validatorCompiler: ({ schema, httpPart, ...rest }) =>
+        validation.validatorCompiler({ ...rest, httpPart, schema: httpPart === 'body' ? AnyPatch : schema } as never),
     },
     async (request, reply) => {
       const result = await partyPatch.patch({

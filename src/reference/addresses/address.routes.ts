@@ -51,8 +51,10 @@ export const addressRoutes: FastifyPluginAsync<{ reader: AddressReader; publicUr
       const words = queryWords(q);
       const place = municipality === undefined ? undefined : queryWords(municipality);
       const problems = [
-        ...(words.length === 0 ? [{ target: 'q', code: 'invalid' as const }] : []),
-        ...(place?.length === 0 ? [{ target: 'municipality', code: 'invalid' as const }] : []),
+        ...(words.length === 0 ? [{ target: 'q', code: 'invalid' as const, expected: 'search_text' as const }] : []),
+        ...(place?.length === 0
+          ? [{ target: 'municipality', code: 'invalid' as const, expected: 'search_text' as const }]
+          : []),
       ];
       if (problems.length > 0) throw new ValidationError(problems);
       const rows = await reader.searchAddresses({

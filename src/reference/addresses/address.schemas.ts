@@ -24,7 +24,7 @@ export const Address = Type.Object(
       de: Nullable(Type.String()),
     }),
   },
-  { title: 'Address' },
+  { title: 'BestAddress' },
 );
 
 export const PostalCode = Type.Object(

@@ -13,11 +13,13 @@ import type {
   EnterpriseSummaryRows,
 } from './enterprise-reader.ts';
 
+// Every denomination, in the detail's order: the name a summary shows is chosen from the same
+// rows as the detail's (an enterprise may have only a commercial name, 003).
 const SUMMARY = (s: string) => `e.*,
   (select description from ${s}.code c where c.category = 'JuridicalForm' and c.code = e.juridical_form
     order by c.language = $LANG desc, c.language = 'FR' desc limit 1) as juridical_form_description,
   coalesce((select json_agg(json_build_object('language', d.language, 'type', d.type, 'name', d.name) order by d.ctid)
-    from ${s}.denomination d where d.number = e.number and d.type in ('001', '002')), '[]') as names,
+    from ${s}.denomination d where d.number = e.number), '[]') as names,
   (select row_to_json(a) from ${s}.address a where a.number = e.number and a.type = 'REGO' limit 1) as address`;
 
 export class PostgresEnterpriseReader implements EnterpriseReader {
@@ -31,8 +33,6 @@ export class PostgresEnterpriseReader implements EnterpriseReader {
     const [found] = await this.#schemas.query(
       'enterprises',
       (s) => `select ${SUMMARY(s).replaceAll('$LANG', '$2')},
-        coalesce((select json_agg(json_build_object('language', d.language, 'type', d.type, 'name', d.name) order by d.ctid)
-          from ${s}.denomination d where d.number = e.number), '[]') as all_names,
         coalesce((select json_agg(a order by a.ctid) from ${s}.address a where a.number = e.number), '[]') as addresses,
         coalesce((select json_agg(json_build_object('type', c.type, 'value', c.value) order by c.ctid)
           from ${s}.contact c where c.number = e.number), '[]') as contacts,
@@ -47,19 +47,10 @@ export class PostgresEnterpriseReader implements EnterpriseReader {
       [number, language],
     );
     if (!found) return undefined;
-    const {
-      names: _summaryNames,
-      all_names,
-      address,
-      addresses,
-      contacts,
-      activities,
-      establishment_count,
-      ...enterprise
-    } = found;
+    const { names, address, addresses, contacts, activities, establishment_count, ...enterprise } = found;
     return {
       enterprise,
-      names: all_names as Row[],
+      names: names as Row[],
       address: address as Row | undefined,
       addresses: addresses as Row[],
       contacts: contacts as Row[],

@@ -94,10 +94,12 @@ function summaries(statement: Statements, numbers: readonly number[], language: 
   if (numbers.length === 0) return [];
   const list = JSON.stringify(numbers);
   const page = 'json_each(?) j cross join';
+  // Every denomination, in the detail's order: the name a summary shows is chosen from the
+  // same rows as the detail's (an enterprise may have only a commercial name, 003).
   const names = Map.groupBy(
     rows(
       statement(`select d.number, d.language, d.type, d.name from ${page} denomination d on d.number = j.value
-          where d.type in ('001', '002') order by j.key, d.rowid`),
+          order by j.key, d.rowid`),
       list,
     ),
     (name) => name.number,

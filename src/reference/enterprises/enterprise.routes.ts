@@ -37,7 +37,7 @@ export const enterpriseRoutes: FastifyPluginAsync<{ reader: EnterpriseReader; pu
     },
     async (request) => {
       const digits = parseEnterpriseNumber(request.params.number);
-      if (!digits) throw new ValidationError([{ target: 'number', code: 'invalid' }]);
+      if (!digits) throw new ValidationError([{ target: 'number', code: 'invalid', expected: 'enterprise_number' }]);
       const language = callerLanguage(request);
       const rows = await reader.enterprise(Number(digits), language.toUpperCase() as 'NL');
       if (!rows) throw new NotFoundError('number');
@@ -71,7 +71,8 @@ export const enterpriseRoutes: FastifyPluginAsync<{ reader: EnterpriseReader; pu
       const offset = pageStart(cursor);
       const prefix = numberPrefix(q);
       const words = queryWords(q);
-      if (prefix === undefined && words.length === 0) throw new ValidationError([{ target: 'q', code: 'invalid' }]);
+      if (prefix === undefined && words.length === 0)
+        throw new ValidationError([{ target: 'q', code: 'invalid', expected: 'search_text' }]);
       const ranges =
         prefix === undefined
           ? undefined

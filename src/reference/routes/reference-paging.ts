@@ -29,7 +29,7 @@ export function pageStart(cursor: string | undefined): number {
     position > MAX_POSITION ||
     Buffer.from(String(position)).toString('base64url') !== cursor
   ) {
-    throw new ValidationError([{ target: 'cursor', code: 'invalid' }]);
+    throw new ValidationError([{ target: 'cursor', code: 'invalid', expected: 'cursor' }]);
   }
   return position;
 }

@@ -1,5 +1,6 @@
 // What the reference routes share in their OpenAPI description.
 import Type from 'typebox';
+import { Expected } from '../../http/ajv-problems.ts';
 import { ErrorBody } from '../../http/error-body.schema.ts';
 
 export const security: Array<Record<string, string[]>> = [{ apikey: [] }, { bearer: [] }];
@@ -15,7 +16,7 @@ export const SearchText = (example: string) =>
     description: 'Words or word prefixes, in any order; case and accents do not matter.',
   });
 
-export const Zipcode = Type.String({ pattern: '^[0-9]{4}$', examples: ['1000'] });
+export const Zipcode = Type.String({ pattern: '^[0-9]{4}$', ...Expected('zipcode_digits'), examples: ['1000'] });
 
 /** A stored value that may be absent: null in the answer. */
 export const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

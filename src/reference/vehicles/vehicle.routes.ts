@@ -123,7 +123,7 @@ export const vehicleRoutes: FastifyPluginAsync<{ reader: VehicleReader; publicUr
       const { brand, model, fuel, year, q, limit = 20, cursor } = request.query;
       const offset = pageStart(cursor);
       const words = q === undefined ? undefined : queryWords(q);
-      if (words?.length === 0) throw new ValidationError([{ target: 'q', code: 'invalid' }]);
+      if (words?.length === 0) throw new ValidationError([{ target: 'q', code: 'invalid', expected: 'search_text' }]);
       const rows = await reader.versions({
         ...(brand !== undefined && { brand: brand.trim().toUpperCase() }),
         ...(model !== undefined && { model: model.trim().toUpperCase() }),
@@ -179,7 +179,7 @@ export const vehicleRoutes: FastifyPluginAsync<{ reader: VehicleReader; publicUr
         throw new ValidationError([
           checked.problem === 'length'
             ? { target: 'vin', code: short ? 'min_length' : 'max_length', params: { limit: 17 } }
-            : { target: 'vin', code: 'invalid' },
+            : { target: 'vin', code: 'invalid', expected: 'vin' },
         ]);
       }
       const decoded = decodeVin(checked.vin);

@@ -24,6 +24,7 @@ export const de: PageCatalogue = {
     'leads:write': 'Leads in Ihre Distribution zu übermitteln',
     'leads:read': 'Ihre Leads zu lesen',
     'parties:update': 'Interessenten und ihre Risikoobjekte zu ändern',
+    'parties:erase': 'Interessenten und alles über sie Gespeicherte zu löschen',
     'parties:read': 'Interessenten und ihre Risikoobjekte zu lesen',
     'vehicle:read': 'Fahrzeuge in der Fahrzeugdatenbank nachzuschlagen',
     'address:read': 'Adressen in der Adressdatenbank nachzuschlagen',

@@ -23,6 +23,7 @@ export const en: PageCatalogue = {
     'leads:write': 'push leads into your distribution',
     'leads:read': 'read your leads',
     'parties:update': 'update prospects and their risk objects',
+    'parties:erase': 'erase prospects and everything kept about them',
     'parties:read': 'read prospects and their risk objects',
     'vehicle:read': 'look up vehicles in the vehicle database',
     'address:read': 'look up addresses in the address database',

@@ -24,6 +24,7 @@ export const fr: PageCatalogue = {
     'leads:write': 'envoyer des leads dans votre distribution',
     'leads:read': 'lire vos leads',
     'parties:update': 'modifier les prospects et leurs objets de risque',
+    'parties:erase': 'effacer les prospects et tout ce qui est conservé à leur sujet',
     'parties:read': 'lire les prospects et leurs objets de risque',
     'vehicle:read': 'rechercher des véhicules dans la base de données des véhicules',
     'address:read': 'rechercher des adresses dans la base de données des adresses',

@@ -23,6 +23,7 @@ export const nl: PageCatalogue = {
     'leads:write': 'leads in je distributie te plaatsen',
     'leads:read': 'je leads te lezen',
     'parties:update': 'prospecten en hun risico-objecten te wijzigen',
+    'parties:erase': 'prospecten en alles wat over hen bewaard wordt te wissen',
     'parties:read': 'prospecten en hun risico-objecten te lezen',
     'vehicle:read': 'voertuigen op te zoeken in de voertuigendatabank',
     'address:read': 'adressen op te zoeken in de adressendatabank',

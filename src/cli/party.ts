@@ -1,0 +1,114 @@
+// lead-intake party erase|export and audit list (docs/design.md section 14; README,
+// "Personal data"): an operator answers an erasure or access request without the API. The
+// same services as the API run here, so the tombstone, the lead.erased event, the audit
+// entry and (on SQLite) the WAL checkpoint are the same.
+import { createTransactionRunner } from '../db/transaction-runner.ts';
+import { ErasureService, listAuditLog, PartyExportService, RefHashes } from '../party/index.ts';
+import { ApiError } from '../errors.ts';
+import { WebhookOutbox } from '../webhooks/webhook.outbox.ts';
+import {
+  type CliIo,
+  type CommandGroup,
+  UsageError,
+  parseCommandLine,
+  printJson,
+  requiredOption,
+  runSubcommand,
+  withDatabase,
+} from './command.ts';
+
+const HELP = `Usage:
+  lead-intake party erase --distribution <id> --party <party id>
+      erase the person and everything kept about them (GDPR art. 17); prints the receipt
+      {"party_id", "erased_at", "lead_ids", "counts"}, which holds no personal data
+  lead-intake party export --distribution <id> --party <party id>
+      print everything kept about the person as one JSON document (GDPR art. 15 and 20)
+Both are recorded in the audit log (lead-intake audit list) with the actor "cli".`;
+
+const AUDIT_HELP = `Usage:
+  lead-intake audit list [--distribution <id>] [--limit <n, default 100>]
+      print the newest erasures and exports: {"id", "at", "action", "distribution_id",
+      "party_id", "actor"}, nothing about the person`;
+
+const ACTOR = 'cli';
+
+function target(command: string, args: string[], help: string) {
+  const { values } = parseCommandLine(command, help, args, {
+    distribution: { type: 'string' },
+    party: { type: 'string' },
+  });
+  return {
+    distributionId: requiredOption(command, 'distribution', values.distribution),
+    partyId: requiredOption(command, 'party', values.party).toLowerCase(),
+  };
+}
+
+/** An answer the API would give as 404 or 410, said in a sentence. */
+function explained(error: unknown, partyId: string): unknown {
+  if (!(error instanceof ApiError)) return error;
+  if (error.type === 'Erased') return new Error(`party ${partyId} was erased already`);
+  if (error.type === 'NotFound') return new Error(`no party ${partyId} in this distribution`);
+  return error;
+}
+
+async function erase(args: string[], io: CliIo): Promise<void> {
+  const { distributionId, partyId } = target('party erase', args, HELP);
+  const receipt = await withDatabase(io, async (database) => {
+    const transactions = createTransactionRunner(database);
+    try {
+      const erasure = new ErasureService({
+        database,
+        transactions,
+        refHashes: new RefHashes(database.db),
+        // The serving processes' workers find the lead.erased event at their next poll.
+        outbox: new WebhookOutbox(),
+      });
+      return await erasure.erase({ distributionId, partyId, actor: ACTOR });
+    } catch (error) {
+      throw explained(error, partyId);
+    } finally {
+      await transactions.close();
+    }
+  });
+  printJson(io, receipt);
+}
+
+async function exportParty(args: string[], io: CliIo): Promise<void> {
+  const { distributionId, partyId } = target('party export', args, HELP);
+  const document = await withDatabase(io, async (database, config) => {
+    const transactions = createTransactionRunner(database);
+    try {
+      return await new PartyExportService({ config, transactions }).export({ distributionId, partyId, actor: ACTOR });
+    } catch (error) {
+      throw explained(error, partyId);
+    } finally {
+      await transactions.close();
+    }
+  });
+  printJson(io, document);
+}
+
+async function list(args: string[], io: CliIo): Promise<void> {
+  const command = 'audit list';
+  const { values } = parseCommandLine(command, AUDIT_HELP, args, {
+    distribution: { type: 'string' },
+    limit: { type: 'string' },
+  });
+  const limit = values.limit === undefined ? 100 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000)
+    throw new UsageError(command, '--limit must be an integer from 1 to 10000');
+  const distributionId = values.distribution?.trim() || undefined;
+  printJson(io, await withDatabase(io, (database) => listAuditLog(database.db, { distributionId, limit })));
+}
+
+export const partyCommands: CommandGroup = {
+  name: 'party',
+  summary: 'erase a person, or export everything kept about them',
+  run: (args, io) => runSubcommand('party', HELP, args, io, { erase, export: exportParty }),
+};
+
+export const auditCommands: CommandGroup = {
+  name: 'audit',
+  summary: 'the log of erasures and exports',
+  run: (args, io) => runSubcommand('audit', AUDIT_HELP, args, io, { list }),
+};

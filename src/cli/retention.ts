@@ -1,0 +1,40 @@
+// lead-intake retention run (docs/design.md section 14; README, "Personal data"): one
+// retention pass now, with the periods of the environment (RETENTION_PUSH_LOG,
+// RETENTION_WEBHOOK_EVENTS, RETENTION_LEADS), printing what it removed.
+import { createTransactionRunner } from '../db/transaction-runner.ts';
+import { RefHashes, RetentionService } from '../party/index.ts';
+import { WebhookOutbox } from '../webhooks/webhook.outbox.ts';
+import { type CliIo, type CommandGroup, parseCommandLine, printJson, runSubcommand, withDatabase } from './command.ts';
+
+const HELP = `Usage:
+  lead-intake retention run
+      remove now what is older than RETENTION_PUSH_LOG, RETENTION_WEBHOOK_EVENTS and
+      RETENTION_LEADS (each off unless set); prints {"ran", "push_log", "webhook_events",
+      "webhook_deliveries", "webhook_attempts", "leads"}. "ran" is false when another
+      process is running a pass (nothing was removed then).`;
+
+async function run(args: string[], io: CliIo): Promise<void> {
+  parseCommandLine('retention run', HELP, args, {});
+  const report = await withDatabase(io, async (database, config) => {
+    const transactions = createTransactionRunner(database);
+    try {
+      const retention = new RetentionService({
+        database,
+        transactions,
+        refHashes: new RefHashes(database.db),
+        outbox: new WebhookOutbox(),
+        retention: config.retention,
+      });
+      return await retention.runPass();
+    } finally {
+      await transactions.close();
+    }
+  });
+  printJson(io, report);
+}
+
+export const retentionCommands: CommandGroup = {
+  name: 'retention',
+  summary: 'remove now what is older than the retention periods',
+  run: (args, io) => runSubcommand('retention', HELP, args, io, { run }),
+};

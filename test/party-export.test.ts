@@ -1,0 +1,162 @@
+// Access and portability (docs/design.md section 14): one JSON document with everything
+// kept about a person, as an attachment, from the API and the CLI; the CLI erases too; and
+// every erasure and export is in the audit log, which names no person.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callApi } from './support/api-client.ts';
+import { cliJson, runCli } from './support/cli.ts';
+import { pushLead } from './support/lead-client.ts';
+import { pushRichPerson, tablesContaining, uniqueMarker } from './support/personal-data.ts';
+import { createTenant, startTestServer, type Tenant, type TestServer } from './support/test-server.ts';
+
+let server: TestServer;
+let tenant: Tenant;
+let other: Tenant;
+const SCOPES = ['leads:write', 'leads:read', 'parties:read', 'parties:update', 'parties:erase'];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  tenant = await createTenant(server.database.handle, SCOPES);
+  other = await createTenant(server.database.handle, SCOPES);
+});
+afterAll(() => server.close());
+
+const d = (t: Tenant = tenant) => `/distributions/${t.distributionId}`;
+const env = () => server.database.env;
+
+describe('GET .../parties/{party_id}/export', () => {
+  it('answers one attachment with the lead and every stored row about the person, push bodies as received', async () => {
+    const person = await pushRichPerson(server, tenant);
+    // A body with its own spacing and key order: the export keeps it byte for byte.
+    const raw = `{ "prospect" : {"last_name":"Family${person.marker}",  "first_name":"${person.marker}",
+      "external_refs":[{"external_ref":"${person.ref}","external_ref_company":"crm"}], "telephonenr": "+32 9 000 00 01"} }`;
+    expect((await pushLead(server, tenant, 'customers', raw)).status).toBe(200);
+
+    const response = await fetch(`${server.url}/v1/api${d()}/parties/${person.partyId}/export`, {
+      headers: { authorization: `apikey ${tenant.token}` },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.headers.get('content-disposition')).toBe(`attachment; filename="party-${person.partyId}.json"`);
+    const document = (await response.json()) as any;
+    const lead = await callApi(server, tenant, 'GET', `${d()}/leads/${person.leadId}`);
+    expect(document).toMatchObject({ party_id: person.partyId, distribution_id: tenant.distributionId });
+    expect(document.lead).toEqual(lead.body);
+    const count = (kind: string) => document.records[kind].length;
+    expect(count('parties')).toBe(1);
+    expect(count('leads')).toBe(1);
+    expect(count('external_refs')).toBe(2);
+    expect(count('risk_object_revisions')).toBe(2);
+    expect(count('coverages')).toBe(1);
+    expect(count('push_log')).toBe(3);
+    expect(count('changes')).toBe(2);
+    expect(count('notes')).toBe(1);
+    expect(count('webhook_events')).toBeGreaterThanOrEqual(4);
+    expect(count('webhook_deliveries')).toBe(count('webhook_events'));
+    expect(document.records.notes[0].body).toBe(`Note about ${person.marker}`);
+    expect(document.records.parties[0].data).toMatchObject({
+      first_name: person.marker,
+      telephonenr: '+32 9 000 00 01',
+    });
+    expect(document.records.push_log.map((entry: { payload: string }) => entry.payload)).toContain(raw);
+    expect(document.records.webhook_deliveries[0]).toHaveProperty('status');
+  });
+
+  it("is 404 for another distribution's person and 410 once erased; the export is read-only", async () => {
+    const person = await pushRichPerson(server, tenant);
+    expect((await callApi(server, other, 'GET', `${d(other)}/parties/${person.partyId}/export`)).status).toBe(404);
+    expect((await callApi(server, other, 'GET', `${d()}/parties/${person.partyId}/export`)).status).toBe(403);
+    const before = await callApi(server, tenant, 'GET', `${d()}/parties/${person.partyId}`);
+    expect((await callApi(server, tenant, 'GET', `${d()}/parties/${person.partyId}/export`)).status).toBe(200);
+    expect((await callApi(server, tenant, 'GET', `${d()}/parties/${person.partyId}`)).body).toEqual(before.body);
+    expect((await callApi(server, tenant, 'DELETE', `${d()}/parties/${person.partyId}`)).status).toBe(200);
+    const gone = await callApi(server, tenant, 'GET', `${d()}/parties/${person.partyId}/export`);
+    expect(gone.status).toBe(410);
+    expect(gone.body.detail.type).toBe('Erased');
+  });
+});
+
+describe('the CLI and the audit log', () => {
+  it('exports and erases with `party export|erase`, and `audit list` shows who did what to which party id', async () => {
+    const person = await pushRichPerson(server, tenant);
+    const byApi = await callApi(server, tenant, 'GET', `${d()}/parties/${person.partyId}/export`);
+    const exported = await cliJson(env(), [
+      'party',
+      'export',
+      '--distribution',
+      tenant.distributionId,
+      '--party',
+      person.partyId,
+    ]);
+    expect(exported.records).toEqual(byApi.body.records);
+    // The links in the lead come from the process's PUBLIC_URL, which the CLI here lacks.
+    expect(exported.lead.prospect).toEqual(byApi.body.lead.prospect);
+
+    const receipt = await cliJson(env(), [
+      'party',
+      'erase',
+      '--distribution',
+      tenant.distributionId,
+      '--party',
+      person.partyId,
+    ]);
+    expect(receipt).toMatchObject({ party_id: person.partyId, lead_ids: [person.leadId], counts: { parties: 1 } });
+    expect(await tablesContaining(server.database.handle, person.marker)).toEqual([]);
+    expect((await callApi(server, tenant, 'GET', `${d()}/parties/${person.partyId}`)).status).toBe(410);
+
+    const again = await runCli(env(), [
+      'party',
+      'erase',
+      '--distribution',
+      tenant.distributionId,
+      '--party',
+      person.partyId,
+    ]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('was erased already');
+    const missing = await runCli(env(), [
+      'party',
+      'export',
+      '--distribution',
+      other.distributionId,
+      '--party',
+      person.partyId,
+    ]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('no party');
+    expect((await runCli(env(), ['party', 'erase', '--party', person.partyId])).code).toBe(2);
+
+    const audit = await cliJson<any[]>(env(), ['audit', 'list', '--distribution', tenant.distributionId]);
+    const about = audit.filter((entry) => entry.party_id === person.partyId);
+    expect(about.map((entry) => [entry.action, entry.actor])).toEqual([
+      ['erase', 'cli'],
+      ['export', 'cli'],
+      ['export', expect.stringMatching(/^token:/)],
+    ]);
+    expect(JSON.stringify(audit)).not.toContain(person.marker);
+  });
+
+  it('records an erasure through the API with its token, and no refused request', async () => {
+    const marker = uniqueMarker();
+    const pushed = await pushLead(server, tenant, 'customers', { prospect: { first_name: marker, last_name: 'X' } });
+    const reader = await createTenant(server.database.handle, ['parties:read']);
+    expect(
+      (
+        await callApi(
+          server,
+          reader,
+          'DELETE',
+          `/distributions/${reader.distributionId}/parties/${pushed.body.party_id}`,
+        )
+      ).status,
+    ).toBe(403);
+    expect((await callApi(server, tenant, 'DELETE', `${d()}/parties/${pushed.body.party_id}`)).status).toBe(200);
+    const audit = await cliJson<any[]>(env(), ['audit', 'list']);
+    expect(audit.filter((entry) => entry.party_id === pushed.body.party_id)).toEqual([
+      expect.objectContaining({
+        action: 'erase',
+        distribution_id: tenant.distributionId,
+        actor: expect.stringMatching(/^token:/),
+      }),
+    ]);
+  });
+});
