@@ -277,6 +277,34 @@ describe('a key whose first request still runs', () => {
   );
 });
 
+describe('erasure', () => {
+  it('removes the kept answers that show the person, and is itself replayed, not run twice', async () => {
+    const eraser = await createApiToken(server.database.handle.db, {
+      distributionId: tenant.distributionId,
+      scopes: ['leads:write', 'parties:erase'],
+    });
+    const body = customer();
+    const key = randomUUID();
+    const pushed = await send(server, 'POST', customers(), { body, key, token: eraser.token });
+    expect(pushed.status).toBe(201);
+    const path = `/distributions/${tenant.distributionId}/parties/${pushed.body.party_id}`;
+    const eraseKey = randomUUID();
+    const erased = await send(server, 'DELETE', path, { key: eraseKey, token: eraser.token });
+    expect(erased.status).toBe(200);
+    // Sent again: the receipt, not a second erasure (which would be 410).
+    const again = await send(server, 'DELETE', path, { key: eraseKey, token: eraser.token });
+    expect([again.status, again.text, again.headers.get('idempotent-replayed')]).toEqual([200, erased.text, 'true']);
+    // The push's kept answer (the person's lead) went with the person: its retry runs again
+    // and meets the erasure (409 Erased for a push carrying an erased ref).
+    const retried = await send(server, 'POST', customers(), { body, key, token: eraser.token });
+    expect([retried.status, retried.body.detail?.type, retried.headers.get('idempotent-replayed')]).toEqual([
+      409,
+      'Erased',
+      null,
+    ]);
+  });
+});
+
 describe('kept answers', () => {
   it('expire after IDEMPOTENCY_TTL: the key then runs anew, and the purge removes them', async () => {
     const short = await startTestServer({ IDEMPOTENCY_TTL: '1s' });
