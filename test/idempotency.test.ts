@@ -10,6 +10,8 @@ import { createTenant, dialect, startTestServer, type Tenant, type TestServer } 
 import { createApiToken } from '../src/auth/api-token.service.ts';
 import { startServerProcess } from './support/server-process.ts';
 import { eventually } from './support/eventually.ts';
+import { REDIRECT_URI, createSsoFixture, signInForTokens } from './support/sso.ts';
+import { createClient } from '../src/sso/client.service.ts';
 import { countRows } from './support/lead-client.ts';
 import { deleteIdempotentAnswersOfParty, purgeExpiredKeys } from '../src/idempotency/idempotency.repository.ts';
 
@@ -123,6 +125,25 @@ describe('a retried push', () => {
       key,
     });
     expect([company.status, company.headers.get('idempotent-replayed')]).toEqual([201, null]);
+  });
+
+  it("keeps an SSO user's keys per client, as the rate limit counts them", async () => {
+    const fixture = await createSsoFixture(server);
+    const viaFirst = `Bearer ${(await signInForTokens(server, fixture)).access_token}`;
+    const otherClient = await createClient(server.database.handle.db, {
+      name: 'Other CRM',
+      redirectUris: [REDIRECT_URI],
+    });
+    const viaOther = `Bearer ${(await signInForTokens(server, { ...fixture, client: otherClient })).access_token}`;
+    const path = `/distributions/${fixture.distributionId}/leads/customers`;
+    const key = randomUUID();
+    const body = customer();
+    const first = await send(server, 'POST', path, { body, key, headers: { authorization: viaFirst } });
+    expect(first.status).toBe(201);
+    const retry = await send(server, 'POST', path, { body, key, headers: { authorization: viaFirst } });
+    expect([retry.text, retry.headers.get('idempotent-replayed')]).toEqual([first.text, 'true']);
+    const other = await send(server, 'POST', path, { body, key, headers: { authorization: viaOther } });
+    expect([other.status, other.headers.get('idempotent-replayed')]).toEqual([200, null]);
   });
 
   it('refuses the key with another body: 422 IdempotencyKeyReused, nothing written', async () => {
