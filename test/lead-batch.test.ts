@@ -80,7 +80,10 @@ describe('a batch whose items all succeed', () => {
       [200, 'CUSTOMER'],
     ]);
     expect(entries(b.lead.id)).toEqual([[201, 'COMPANY']]);
-    expect(JSON.parse(log.find((entry) => entry.lead_id === a.lead.id)!.payload)).toEqual(first);
+    // Each item as sent, its type included.
+    expect(log.find((entry) => entry.lead_id === b.lead.id)!.payload).toBe(
+      JSON.stringify({ type: 'COMPANY', ...company }),
+    );
   });
 
   it('takes the example pushes of both kinds as a single push does, with their webhook events', async () => {
@@ -162,6 +165,21 @@ describe('a batch with refused items', () => {
       expect.objectContaining({ target: 'prospect.id', message: expect.stringMatching(/^Fout|Error/) }),
     ]);
     expect(await countRows(server)).toEqual(before);
+  });
+
+  it('keeps each item in the push log exactly as sent, spacing and number forms included', async () => {
+    const ref = `verbatim-${Date.now()}`;
+    const item = `{ "type" : "CUSTOMER",\n  "prospect": {"first_name": "Ver\\u00e9", "last_name": "Batim",
+      "external_refs": [{"external_ref": "${ref}", "external_ref_company": "crm"}],
+      "policy_packages": [{"name": "P", "premium": "10.50"}]} }`;
+    const reply = await pushBatch(`{"leads": [ ${item} ]}`);
+    expect(reply.status).toBe(200);
+    const [entry] = await server.database.handle.db
+      .selectFrom('lead_pushes')
+      .select('payload')
+      .where('lead_id', '=', reply.body.results[0].lead.id)
+      .execute();
+    expect(entry!.payload).toBe(item);
   });
 
   it('reports text the database cannot store (NUL) on its item only', async () => {

@@ -17,6 +17,8 @@ export interface BatchCommand {
   readonly items: readonly BatchItem[];
   /** Problems the body parser found, by item, relative to it (lead-batch.schema.ts). */
   readonly parserProblems: ReadonlyMap<number, Problem[]>;
+  /** Each item's text exactly as sent, for the push log; undefined: each item's parsed JSON. */
+  readonly itemTexts: readonly string[] | undefined;
   readonly caller: Caller;
   /** Renders a refused item's error as the single push would have answered it. */
   readonly renderError: (error: ApiError) => ErrorBodyJson;
@@ -78,9 +80,9 @@ export class LeadBatchService {
         distributionId: command.distributionId,
         kind: item.kind,
         body: item.body as LeadBody,
-        // The item as parsed: the push log keeps each item's own JSON (README, "Pushing many
+        // The push log keeps each item as sent, its `type` included (README, "Pushing many
         // leads at once"), not the bytes of the whole batch.
-        rawBody: JSON.stringify(item.body),
+        rawBody: command.itemTexts?.[index] ?? JSON.stringify(item.body),
         caller: command.caller,
       });
       onPushed?.(result);

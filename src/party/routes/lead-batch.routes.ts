@@ -10,6 +10,7 @@ import { ErrorBody } from '../../http/error-body.schema.ts';
 import { renderErrorBody } from '../../http/error-body.ts';
 import { requestLanguage } from '../../http/error-handler.ts';
 import { takeBodyProblems } from '../../http/json-body.ts';
+import { arrayElementTexts } from '../../http/json-spans.ts';
 import type { AjvCompilers } from '../../http/validation.ts';
 import { checkEnvelope, LeadBatch, LeadBatchResult, problemsByItem, type BatchItem } from '../lead-batch.schema.ts';
 import type { LeadBatchService } from '../lead-batch.service.ts';
@@ -31,6 +32,12 @@ interface CheckedBatch {
   readonly parserProblems: Map<number, Problem[]>;
 }
 const checkedBatches = new WeakMap<object, CheckedBatch>();
+
+/** Each item's text as sent (docs/design.md section 2, rule 11), when it can be told apart. */
+function itemTextsOf(rawBody: string | undefined, count: number): string[] | undefined {
+  const texts = rawBody === undefined ? undefined : arrayElementTexts(rawBody, 'leads');
+  return texts?.length === count ? texts : undefined;
+}
 
 export const leadBatchRoutes: FastifyPluginAsync<LeadBatchRoutesOptions> = async (
   fastify,
@@ -94,6 +101,7 @@ export const leadBatchRoutes: FastifyPluginAsync<LeadBatchRoutesOptions> = async
         distributionId: request.params.distribution_id,
         items: checked.items,
         parserProblems: checked.parserProblems,
+        itemTexts: itemTextsOf(request.rawBody, checked.items.length),
         caller: request.caller!,
         renderError: (error) => renderErrorBody(error, language),
       });
