@@ -44,6 +44,7 @@ export type MessageCode =
   | 'invalid_json'
   | 'unauthenticated'
   | 'api_token_scheme' // an API token (li_…) sent under a scheme other than apikey
+  | 'access_token_scheme' // an SSO access token (a JWT) sent under a scheme other than bearer
   | 'forbidden_scope' // params.scope
   | 'forbidden_distribution'
   | 'not_found'
@@ -142,7 +143,10 @@ export class ValidationError extends ApiError {
 }
 
 export class UnauthenticatedError extends ApiError {
-  constructor(target = 'Authorization', code: 'unauthenticated' | 'api_token_scheme' = 'unauthenticated') {
+  constructor(
+    target = 'Authorization',
+    code: 'unauthenticated' | 'api_token_scheme' | 'access_token_scheme' = 'unauthenticated',
+  ) {
     super(401, 'Unauthenticated', [{ target, code }], {
       headers: { 'www-authenticate': 'apikey, Bearer realm="lead-intake"' },
     });
