@@ -210,7 +210,7 @@ describe('requests Node would answer itself', () => {
 });
 
 describe('a request on an open connection while the server stops', () => {
-  it('is answered 503 ServiceUnavailable in the documented body', async () => {
+  it('is answered 503 ServiceUnavailable in the documented body, with Retry-After for a client to send it again', async () => {
     const stopping = await startTestServer();
     const { hostname, port } = new URL(stopping.url);
     const socket = net.connect(Number(port), hostname);
@@ -233,6 +233,8 @@ describe('a request on an open connection while the server stops', () => {
     socket.write('}GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
     await closed;
     await closing;
-    expectDocumentedError(parseAnswer(received.slice(received.indexOf('HTTP/1.1', 1))), 503, 'ServiceUnavailable');
+    const answer = parseAnswer(received.slice(received.indexOf('HTTP/1.1', 1)));
+    expectDocumentedError(answer, 503, 'ServiceUnavailable');
+    expect(answer.headers['retry-after']).toBe('1');
   });
 });

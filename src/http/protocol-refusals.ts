@@ -55,7 +55,15 @@ export function registerProtocolRefusals(app: FastifyInstance): void {
     if (hosts > 1 || (hosts === 0 && raw.httpVersion === '1.1')) {
       return done(new ApiError(400, 'BadRequest', [{ target: 'Host', code: hosts > 1 ? 'invalid' : 'missing' }]));
     }
-    if (closing) return done(new ApiError(503, 'ServiceUnavailable', [{ target: '', code: 'shutting_down' }]));
+    // Another process, or this one restarted, takes it at once: a client that honours
+    // Retry-After (RFC 9110 section 10.2.3), as the TypeScript client does, sends it again.
+    if (closing) {
+      return done(
+        new ApiError(503, 'ServiceUnavailable', [{ target: '', code: 'shutting_down' }], {
+          headers: { 'retry-after': '1' },
+        }),
+      );
+    }
     done();
   });
 }

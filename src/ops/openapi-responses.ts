@@ -46,7 +46,8 @@ const MEANINGS: Record<string, string> = {
     'Idempotency-Key was used with another request. Nothing was written.',
   '429': 'RateLimited: too many requests for this credential; retry after `Retry-After` seconds.',
   '500': 'InternalError: unexpected; retrying may help.',
-  '503': 'ServiceUnavailable: the process is stopping (or, for /readyz, the database is not reachable); retry.',
+  '503':
+    'ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry.',
 };
 
 /** What a status means for one operation, where it differs from MEANINGS. */
@@ -132,7 +133,8 @@ function headersFor(status: string, operation: Operation): Json {
   if (status === '200' && ETAG_OPERATIONS.has(operation.operationId ?? '')) headers.ETag = header('ETag');
   if (status === '201') headers.Location = header('Location');
   if (status === '401') headers['WWW-Authenticate'] = header('WWWAuthenticate');
-  if (status === '429') headers['Retry-After'] = header('RetryAfter');
+  // 503: a process that is stopping says when to send the request again (protocol-refusals.ts).
+  if (status === '429' || status === '503') headers['Retry-After'] = header('RetryAfter');
   return headers;
 }
 
