@@ -18,6 +18,8 @@ import { measureWriteLimits, renderWriteLimits } from './write-limits.ts';
 
 const BATCH_SIZE = Number(process.env.BENCH_BATCH_SIZE ?? 100);
 const BATCH_CONNECTIONS = Number(process.env.BENCH_BATCH_CONNECTIONS ?? 8);
+/** BENCH_BATCH_VARIANTS=minimal,keyed: only those figures (a quick look; the ratio table then needs its pairs). */
+const ONLY_VARIANTS = process.env.BENCH_BATCH_VARIANTS?.split(',').map((key) => key.trim());
 
 interface Variant {
   readonly key: string;
@@ -146,7 +148,7 @@ export async function batchBenchmark(options: BenchOptions, pinning: Pinning): P
   const figures: BatchFigure[] = [];
   const statements: StatementFigure[] = [];
   for (const dialect of options.databases) {
-    for (const variant of VARIANTS) {
+    for (const variant of VARIANTS.filter((v) => ONLY_VARIANTS === undefined || ONLY_VARIANTS.includes(v.key))) {
       const measurement = await measure(`${dialect} ${variant.label}`, options, () =>
         measureVariant(dialect, variant, options, pinning),
       );
@@ -158,7 +160,7 @@ export async function batchBenchmark(options: BenchOptions, pinning: Pinning): P
   log('raw writes (bench/write-limits.ts)');
   const limits = await measureWriteLimits(options.databases, options.postgresUrl);
   const of = (dialect: BenchDialect, key: string) =>
-    figures.find((figure) => figure.dialect === dialect && figure.variant.key === key)!;
+    figures.find((figure) => figure.dialect === dialect && figure.variant.key === key) as BatchFigure;
   const lines: string[] = [
     '## Batches and Idempotency-Key',
     '',
@@ -178,7 +180,8 @@ export async function batchBenchmark(options: BenchOptions, pinning: Pinning): P
     '| Database | batch minimal / single minimal (leads/s) | batch full / single full | keyed / plain push | replay / keyed push | statements per single push | per batch item |',
     '|---|---:|---:|---:|---:|---:|---:|',
     ...options.databases.map((dialect) => {
-      const ratio = (a: string, b: string) => (of(dialect, a).perSecond / of(dialect, b).perSecond).toFixed(2);
+      const ratio = (a: string, b: string) =>
+        of(dialect, a) && of(dialect, b) ? (of(dialect, a).perSecond / of(dialect, b).perSecond).toFixed(2) : 'n/a';
       const counted = statements.find((s) => s.dialect === dialect)!;
       return `| ${dialect} | ${ratio('batch-minimal', 'minimal')} | ${ratio('batch-full', 'full')} | ${ratio('keyed', 'minimal')} | ${ratio('replay', 'keyed')} | ${counted.single.toFixed(1)} | ${counted.perItem.toFixed(1)} |`;
     }),

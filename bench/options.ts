@@ -33,7 +33,7 @@ export interface BenchOptions {
   readonly profileDialect: BenchDialect;
   /** `webhooks`: run only scenario (d) and print its section (markdown) instead of writing the report.
    *  `reference`: only the reference databases (bench/reference.ts), written to docs/benchmarks-reference.md. */
-  readonly only: 'webhooks' | 'reference' | 'scaling' | 'soak' | 'inbox' | 'batch' | undefined;
+  readonly only: 'webhooks' | 'reference' | 'scaling' | 'soak' | 'inbox' | 'batch' | 'erasure' | 'client' | undefined;
   readonly output: string;
   /** The soak (bench/soak.ts): mixed requests per database, then seconds idle. */
   readonly soakRequests: number;
@@ -78,13 +78,13 @@ export function readOptions(env: Record<string, string | undefined> = process.en
     baseline: env.BENCH_BASELINE?.trim() || undefined,
     soakRequests: int('BENCH_SOAK_REQUESTS', 100_000, 1),
     soakIdleSeconds: int('BENCH_SOAK_IDLE', 15, 0),
-    only: (['webhooks', 'reference', 'scaling', 'soak', 'inbox', 'batch'] as const).find(
+    only: (['webhooks', 'reference', 'scaling', 'soak', 'inbox', 'batch', 'erasure', 'client'] as const).find(
       (only) => only === env.BENCH_ONLY?.trim(),
     ),
   };
   if (env.BENCH_ONLY?.trim() && options.only === undefined)
     problems.push(
-      `BENCH_ONLY=${JSON.stringify(env.BENCH_ONLY)}: the choices are webhooks, reference, scaling, soak, inbox, batch`,
+      `BENCH_ONLY=${JSON.stringify(env.BENCH_ONLY)}: the choices are webhooks, reference, scaling, soak, inbox, batch, erasure, client`,
     );
   if (!PROFILED_SCENARIOS.includes(options.profileScenario))
     problems.push(`BENCH_PROFILE_SCENARIO: one of ${PROFILED_SCENARIOS.join(', ')}`);

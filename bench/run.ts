@@ -20,6 +20,8 @@ import { referenceBenchmark } from './reference.ts';
 import { scalingBenchmark } from './scaling.ts';
 import { inboxBenchmark } from './inbox.ts';
 import { batchBenchmark } from './batch.ts';
+import { erasureBenchmark } from './erasure.ts';
+import { clientBenchmark } from './client.ts';
 import { countStatements } from './statements.ts';
 import { soak, type SoakRun } from './soak.ts';
 import { renderSoakSection } from './soak-report.ts';
@@ -286,4 +288,8 @@ await (options.cpuProfileDir !== undefined
             ? inboxBenchmark(options, pinning)
             : options.only === 'batch'
               ? batchBenchmark(options, pinning)
-              : benchmark());
+              : options.only === 'erasure'
+                ? erasureBenchmark(options, pinning)
+                : options.only === 'client'
+                  ? clientBenchmark(options, pinning)
+                  : benchmark());

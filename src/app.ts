@@ -116,14 +116,19 @@ export async function buildApp({ config, database, logger = false }: AppDependen
 
   // Before the routes: it hooks every route added after it (rate-limit.ts).
   await registerRateLimit(app, config);
-  // Before the routes too: it hooks every write route under /v1/api/ added after it.
-  registerIdempotency(app, { config, database });
-
   // One runner for every write, so SQLite's group commit covers pushes and updates alike.
   const transactions = createTransactionRunner(database);
+  // Before the routes too: it hooks every write route under /v1/api/ added after it.
+  registerIdempotency(app, {
+    config,
+    database,
+    write: database.dialect === 'sqlite' ? (work) => transactions.run(work) : (work) => work(database.db),
+    claimInWrite: database.dialect === 'sqlite',
+  });
+
   // Pushes and party updates write their webhook events here, in their own transaction.
   const outbox = new WebhookOutbox();
-  // The key of the erased refs' hashes, read once per process (docs/design.md section 11).
+  // The key of the erased refs' hashes, read once per process (docs/design.md section 14).
   const refHashes = new RefHashes(database.db);
   const leadPush = new LeadPushService({ database, config, transactions, outbox, refHashes });
   await app.register(leadPushRoutes, { prefix: '/v1/api', leadPush, validation: compilers });
@@ -160,7 +165,7 @@ export async function buildApp({ config, database, logger = false }: AppDependen
     database,
     services: { database, leads, pushLog, parties, leadWork, history, erasure, partyExport },
   });
-  // Retention (docs/design.md section 11), when a period is set: every process runs the
+  // Retention (docs/design.md section 14), when a period is set: every process runs the
   // task, and the lease lets one pass run at a time across them.
   const retention = new RetentionService({ database, transactions, refHashes, outbox, retention: config.retention });
   if (retention.enabled) {

@@ -1,4 +1,4 @@
-// The TypeScript client (clients/typescript, docs/design.md section 13) against the real
+// The TypeScript client (clients/typescript, docs/design.md section 14) against the real
 // server on both databases: a partner's push, read, update, change listing and webhook,
 // and its retries through a real HTTP hop that drops connections and answers 503, and
 // against the server's own rate limit (429 with Retry-After).
@@ -214,8 +214,8 @@ describe('retries', () => {
         token: own.token,
         distributionId: own.distributionId,
         retry: fast,
-        fetch: async (request) => {
-          const response = await fetch(request);
+        fetch: async (url, init) => {
+          const response = await fetch(url, init);
           statuses.push(response.status);
           return response;
         },

@@ -1,4 +1,4 @@
-// The OpenAPI document as a partner's tools read it (docs/design.md section 13): named
+// The OpenAPI document as a partner's tools read it (docs/design.md section 14): named
 // component schemas, an operationId per operation, no HTML routes, and, checked the way a
 // validating proxy (Prism) checks traffic, every answer the real server gives over a
 // sequence of calls has its status, body and headers declared.
@@ -11,7 +11,7 @@ import { createTenant, startTestServer, type Tenant, type TestServer } from './s
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-/** The names a generated client must have (docs/design.md section 13), of the operations that exist. */
+/** The names a generated client must have (docs/design.md section 14), of the operations that exist. */
 const REQUIRED_SCHEMAS = [
   'CustomerLead',
   'CompanyLead',
@@ -45,7 +45,13 @@ let receiver: WebhookReceiver;
 beforeAll(async () => {
   receiver = await startReceiver();
   server = await startTestServer({ RATE_LIMIT: '40/min', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
-  tenant = await createTenant(server.database.handle, ['leads:write', 'leads:read', 'parties:read', 'parties:update']);
+  tenant = await createTenant(server.database.handle, [
+    'leads:write',
+    'leads:read',
+    'parties:read',
+    'parties:update',
+    'parties:erase',
+  ]);
   document = await (await fetch(`${server.url}/openapi.json`)).json();
 });
 afterAll(async () => {
@@ -92,6 +98,8 @@ describe('the document a generator reads', () => {
     expect(patch.properties.email.type).toEqual(['string', 'null']);
     // Absent members keep their value: no default may fill one in.
     expect(JSON.stringify(patch)).not.toContain('"default"');
+    const operation = document.paths['/v1/api/distributions/{distribution_id}/parties/{party_id}'].patch;
+    expect(Object.keys(operation.requestBody.content)).toEqual(['application/json', 'application/merge-patch+json']);
   });
 
   it("leaves out the broker app's and the SSO provider's HTML routes", () => {
@@ -237,7 +245,7 @@ describe('every answer of a sequence of real calls is declared (as Prism checks 
 describe('the webhooks section', () => {
   it('lists every event with its signature headers, and describes what a receiver is sent', async () => {
     expect(Object.keys(document.webhooks).sort()).toEqual(
-      ['lead.created', 'lead.status_changed', 'lead.updated', 'party.updated'].sort(),
+      ['lead.created', 'lead.erased', 'lead.status_changed', 'lead.updated', 'party.updated'].sort(),
     );
     for (const item of Object.values(document.webhooks) as any[]) {
       expect(item.post.parameters.map((p: any) => `${p.in}:${p.name}`)).toEqual([
@@ -260,17 +268,28 @@ describe('the webhooks section', () => {
       body: JSON.stringify(body),
     });
     expect(pushed.status).toBe(201);
-    const [delivery] = await receiver.waitFor('/document-hooks', 1);
+    await receiver.waitFor('/document-hooks', 1);
+    // Erasing the person sends the other kind of payload, ids only (docs/design.md section 15).
+    const partyId = ((await pushed.json()) as { party_id: string }).party_id;
+    const erased = await fetch(`${server.url}/v1/api/distributions/${tenant.distributionId}/parties/${partyId}`, {
+      method: 'DELETE',
+      headers: { authorization: `apikey ${tenant.token}` },
+    });
+    expect(erased.status).toBe(200);
+    const deliveries = await receiver.waitFor('/document-hooks', 2);
+    expect(deliveries.map((delivery) => delivery.json.type)).toEqual(['lead.created', 'lead.erased']);
     const ajv = new Ajv({ strict: false, allErrors: true });
     addFormats(ajv);
-    const schema = document.webhooks[delivery!.json.type].post.requestBody.content['application/json'].schema;
-    for (const described of [schema, { $ref: '#/components/schemas/WebhookEvent' }]) {
-      const validate = ajv.compile({ allOf: [described], components: document.components });
-      expect(validate(delivery!.json) ? [] : validate.errors).toEqual([]);
+    for (const delivery of deliveries) {
+      const schema = document.webhooks[delivery.json.type].post.requestBody.content['application/json'].schema;
+      for (const described of [schema, { $ref: '#/components/schemas/WebhookEvent' }]) {
+        const validate = ajv.compile({ allOf: [described], components: document.components });
+        expect(validate(delivery.json) ? [] : validate.errors).toEqual([]);
+      }
+      for (const name of ['webhook-id', 'webhook-timestamp', 'webhook-signature']) {
+        expect(delivery.headers[name]).toBeTruthy();
+      }
+      expect(delivery.headers['webhook-id']).toBe(delivery.json.id);
     }
-    for (const name of ['webhook-id', 'webhook-timestamp', 'webhook-signature']) {
-      expect(delivery!.headers[name]).toBeTruthy();
-    }
-    expect(delivery!.headers['webhook-id']).toBe(delivery!.json.id);
   });
 });

@@ -193,7 +193,7 @@ describe('GET /openapi.json', () => {
       expect(media.example).toEqual(example);
       const ajv = new Ajv({ strict: false, allErrors: true });
       addFormats(ajv);
-      // The body is a $ref to a named component schema (docs/design.md section 13).
+      // The body is a $ref to a named component schema (docs/design.md section 14).
       expect(media.schema).toEqual({
         $ref: `#/components/schemas/${kind === 'customers' ? 'CustomerLead' : 'CompanyLead'}`,
       });
@@ -207,6 +207,50 @@ describe('GET /openapi.json', () => {
       expect(operation.responses['422'].description).toMatch(/^ValidationError/);
     },
   );
+
+  it('describes POST .../leads/batch, whose item schema accepts both example pushes', () => {
+    const operation = document.paths['/v1/api/distributions/{distribution_id}/leads/batch'].post;
+    expect(operation.operationId).toBe('pushLeadBatch');
+    expect(operation.tags).toEqual(['leads']);
+    const schema = operation.requestBody.content['application/json'].schema;
+    expect(schema.title).toBe('LeadBatch');
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    addFormats(ajv);
+    const batch = {
+      leads: [
+        { type: 'CUSTOMER', ...leadExamples.CUSTOMER },
+        { type: 'COMPANY', ...leadExamples.COMPANY },
+      ],
+    };
+    expect(ajv.validate(schema, batch), JSON.stringify(ajv.errors)).toBe(true);
+    expect(ajv.validate(schema, { leads: [{ type: 'COMPANY', ...leadExamples.CUSTOMER }] })).toBe(false);
+    expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '207', '409', '413', '422']));
+    expect(operation.responses['207'].content['application/json'].schema.title).toBe('LeadBatchResult');
+  });
+
+  it('declares the optional Idempotency-Key header on every write of the API, and on no read', () => {
+    const writes: string[] = [];
+    for (const [path, operations] of Object.entries<Record<string, any>>(document.paths)) {
+      if (!path.startsWith('/v1/api/')) continue;
+      for (const [method, operation] of Object.entries(operations)) {
+        const header = (operation.parameters ?? []).find(
+          (parameter: any) => parameter.in === 'header' && parameter.name === 'idempotency-key',
+        );
+        if (method === 'get') expect(header, `${method} ${path}`).toBeUndefined();
+        else {
+          expect(header, `${method} ${path}`).toMatchObject({ required: false });
+          writes.push(`${method} ${path}`);
+        }
+      }
+    }
+    expect(writes).toEqual(
+      expect.arrayContaining([
+        'post /v1/api/distributions/{distribution_id}/leads/customers',
+        'post /v1/api/distributions/{distribution_id}/leads/batch',
+        'patch /v1/api/distributions/{distribution_id}/parties/{party_id}',
+      ]),
+    );
+  });
 
   it('tags the operational routes and leaves out the documentation routes', () => {
     for (const path of ['/healthz', '/readyz', '/metrics']) {

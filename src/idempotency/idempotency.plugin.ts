@@ -6,7 +6,7 @@
 // frees the key of a refused request.
 //
 // A route whose use case takes a hook inside its transaction (the single push) keeps the
-// answer in the write's own transaction (`keepAnswerInWrite`): a retry can then never run
+// answer in the write's own transaction (idempotent-write.ts): a retry can then never run
 // it twice. Elsewhere the answer is stored just after the commit: a process killed in
 // between leaves the claim, which its lease (IDEMPOTENCY_LEASE_MS) ends; the retry then runs
 // again (a batch's pushes merge into the leads they made: 200, not 201).
@@ -18,7 +18,8 @@ import type { Config } from '../config.ts';
 import type { Database, DatabaseHandle } from '../db/database.ts';
 import { ApiError, ValidationError } from '../errors.ts';
 import { rateLimitKey } from '../http/rate-limit.ts';
-import { claimKey, purgeExpiredKeys, releaseClaim, storeAnswer } from './idempotency.repository.ts';
+import { claimKey, findLiveKey, purgeExpiredKeys, releaseClaim, storeAnswer } from './idempotency.repository.ts';
+import { distributionOf, idempotencyConflict, partiesOf } from './idempotent-write.ts';
 
 /** How long a running request holds its key: far past any request's run, short enough that a crash does not block a retry for long. */
 export const IDEMPOTENCY_LEASE_MS = 60_000;
@@ -32,67 +33,24 @@ const KEPT_HEADERS = ['location', 'etag', 'content-type'] as const;
 /** 1 to 255 printable ASCII characters. */
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 
-/** The key a request claimed, until its answer is kept or its claim freed. */
-interface Claim {
-  readonly id: string;
-  readonly ttlMs: number;
-  /** Set once the write that stored the answer in its own transaction has committed. */
-  keptByWrite: boolean;
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    idempotencyClaim?: Claim;
-  }
-}
-
-/** What a write's transaction stores for its key: the answer exactly as it will be sent. */
-export interface WrittenAnswer {
-  readonly status: number;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: string;
-}
-
-/**
- * For a route that keeps its answer in its write's transaction: stores it with `db` (the
- * transaction) when the request claimed a key, and returns a function to call once that
- * transaction has committed; undefined when there is no key.
- */
-export function keepAnswerInWrite(request: FastifyRequest):
-  | {
-      /** `partyIds`: the parties the answer shows, when the route knows them (else read from the answer). */
-      keep(db: Kysely<Database>, answer: WrittenAnswer, partyIds?: readonly string[]): Promise<void>;
-      committed(): void;
-    }
-  | undefined {
-  const claim = request.idempotencyClaim;
-  if (claim === undefined) return undefined;
-  return {
-    keep: (db, answer, partyIds) => {
-      const distributionId = distributionOf(request);
-      const parties =
-        partyIds === undefined || distributionId === undefined
-          ? partiesOf(request, answer.body)
-          : partyIds.map((partyId) => ({ distributionId, partyId }));
-      return storeAnswer(db, claim.id, {
-        ...answer,
-        expiresAt: new Date(Date.now() + claim.ttlMs).toISOString(),
-        parties,
-      });
-    },
-    committed: () => {
-      claim.keptByWrite = true;
-    },
-  };
-}
-
 export interface IdempotencyOptions {
   readonly config: Pick<Config, 'idempotencyTtlMs'>;
   readonly database: DatabaseHandle;
+  /**
+   * Runs the key's writes (claim, answer, release). On SQLite the app's transaction runner,
+   * so they share the group commits of the writes around them instead of committing one by
+   * one between them; on PostgreSQL the database itself, each statement its own commit.
+   */
+  readonly write: <T>(work: (db: Kysely<Database>) => Promise<T>) => Promise<T>;
+  /** SQLite: a route that keeps its answer in its write claims the key there too (idempotent-write.ts). */
+  readonly claimInWrite: boolean;
 }
 
 /** Must run before the routes it covers are registered (an onRoute hook). */
-export function registerIdempotency(app: FastifyInstance, { config, database }: IdempotencyOptions): void {
+export function registerIdempotency(
+  app: FastifyInstance,
+  { config, database, write, claimInWrite }: IdempotencyOptions,
+): void {
   const { db } = database;
   const claim = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     const key = request.headers['idempotency-key'];
@@ -104,22 +62,29 @@ export function registerIdempotency(app: FastifyInstance, { config, database }: 
     if (request.validationError || !request.caller) return undefined;
     const path = request.url.split('?')[0]!;
     const now = Date.now();
-    const outcome = await claimKey(db, {
+    const claim = {
       lookup: sha256(`${rateLimitKey(request.caller)}\n${request.method}\n${path}\n${key}`),
       fingerprint: sha256(`${request.method}\n${request.url}\n${request.rawBody ?? ''}`),
       distributionId: distributionOf(request) ?? null,
       now: new Date(now).toISOString(),
       leaseUntil: new Date(now + IDEMPOTENCY_LEASE_MS).toISOString(),
-    });
+    };
+    const ttlMs = config.idempotencyTtlMs;
+    const conflict = () => app.metrics.idempotencyConflicts.inc();
+    // A replay (or a refusal) is decided by one read; only a free key is written.
+    const live = await findLiveKey(db, claim);
+    if (live === undefined && claimInWrite && request.routeOptions.config.idempotencyInWrite) {
+      request.idempotencyClaim = { ttlMs, deferred: claim, conflict, keptByWrite: false };
+      return undefined;
+    }
+    const outcome = live ?? (await write((trx) => claimKey(trx, claim)));
     switch (outcome.kind) {
       case 'claimed':
-        request.idempotencyClaim = { id: outcome.id, ttlMs: config.idempotencyTtlMs, keptByWrite: false };
+        request.idempotencyClaim = { id: outcome.id, ttlMs, conflict, keptByWrite: false };
         return undefined;
       case 'running':
-        app.metrics.idempotencyConflicts.inc();
-        throw new ApiError(409, 'IdempotencyConflict', [{ target: 'Idempotency-Key', code: 'idempotency_conflict' }], {
-          headers: { 'retry-after': '1' },
-        });
+        conflict();
+        throw idempotencyConflict();
       case 'reused':
         throw new ApiError(422, 'IdempotencyKeyReused', [
           { target: 'Idempotency-Key', code: 'idempotency_key_reused' },
@@ -138,7 +103,8 @@ export function registerIdempotency(app: FastifyInstance, { config, database }: 
 
   const settle = async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
     const claim = request.idempotencyClaim;
-    if (claim === undefined || claim.keptByWrite) return payload;
+    // Kept by the write, or (a deferred claim) nothing written to free.
+    if (claim?.id === undefined || claim.keptByWrite) return payload;
     request.idempotencyClaim = undefined;
     const { id } = claim;
     const status = reply.statusCode;
@@ -146,15 +112,17 @@ export function registerIdempotency(app: FastifyInstance, { config, database }: 
       typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
     try {
       if (status >= 200 && status < 300 && body !== undefined) {
-        await storeAnswer(db, id, {
-          status,
-          headers: keptHeaders(reply),
-          body,
-          expiresAt: new Date(Date.now() + claim.ttlMs).toISOString(),
-          parties: partiesOf(request, body),
-        });
+        await write((trx) =>
+          storeAnswer(trx, id, {
+            status,
+            headers: keptHeaders(reply),
+            body,
+            expiresAt: new Date(Date.now() + claim.ttlMs).toISOString(),
+            parties: partiesOf(request, body),
+          }),
+        );
       } else {
-        await releaseClaim(db, id);
+        await write((trx) => releaseClaim(trx, id));
       }
     } catch (error) {
       // The write itself stands; only its replay is lost (the claim's lease frees the key).
@@ -200,11 +168,6 @@ function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-function distributionOf(request: FastifyRequest): string | undefined {
-  const id = (request.params as { distribution_id?: unknown } | undefined)?.distribution_id;
-  return typeof id === 'string' ? id : undefined;
-}
-
 function keptHeaders(reply: FastifyReply): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const name of KEPT_HEADERS) {
@@ -212,23 +175,4 @@ function keptHeaders(reply: FastifyReply): Record<string, string> {
     if (value !== undefined) headers[name] = String(value);
   }
   return headers;
-}
-
-/** The parties an answer shows: the path's, a lead's, and each batch item's lead's. */
-function partiesOf(request: FastifyRequest, body: string): Array<{ distributionId: string; partyId: string }> {
-  const distributionId = distributionOf(request);
-  if (distributionId === undefined) return [];
-  const ids = new Set<string>();
-  const fromPath = (request.params as { party_id?: unknown }).party_id;
-  if (typeof fromPath === 'string') ids.add(fromPath);
-  try {
-    const answer = JSON.parse(body) as { party_id?: unknown; results?: Array<{ lead?: { party_id?: unknown } }> };
-    if (typeof answer?.party_id === 'string') ids.add(answer.party_id);
-    for (const result of Array.isArray(answer?.results) ? answer.results : []) {
-      if (typeof result?.lead?.party_id === 'string') ids.add(result.lead.party_id);
-    }
-  } catch {
-    // Not JSON: nothing in it names a party.
-  }
-  return [...ids].map((partyId) => ({ distributionId, partyId }));
 }

@@ -48,6 +48,71 @@ export type ClaimOutcome =
   | { readonly kind: 'reused' }
   | { readonly kind: 'stored'; readonly row: IdempotencyKeyTable };
 
+// A key's first row written with its answer, in the write's transaction (idempotent-write.ts):
+// takes over an expired row, keeping its id; a live one stays, and nothing is returned.
+const insertDone = statement('idempotency_done', {
+  sqlite:
+    "insert into idempotency_keys (id, lookup, distribution_id, fingerprint, state, status, headers, body, created_at, expires_at) values (?1, ?2, ?3, ?4, 'done', ?5, ?6, ?7, ?8, ?9) " +
+    "on conflict (lookup) do update set distribution_id = excluded.distribution_id, fingerprint = excluded.fingerprint, state = 'done', status = excluded.status, headers = excluded.headers, body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at " +
+    'where idempotency_keys.expires_at <= excluded.created_at returning id',
+  postgres:
+    "insert into idempotency_keys (id, lookup, distribution_id, fingerprint, state, status, headers, body, created_at, expires_at) values ($1, $2, $3, $4, 'done', $5, $6, $7, $8, $9) " +
+    "on conflict (lookup) do update set distribution_id = excluded.distribution_id, fingerprint = excluded.fingerprint, state = 'done', status = excluded.status, headers = excluded.headers, body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at " +
+    'where idempotency_keys.expires_at <= excluded.created_at returning id',
+});
+const deleteKeyParties = statement('idempotency_parties_clear', {
+  sqlite: 'delete from idempotency_key_parties where key_id = ?1',
+  postgres: 'delete from idempotency_key_parties where key_id = $1',
+});
+
+/** Writes a free key's row with its answer; false when a live row holds the key. */
+export async function insertAnswer(
+  db: Kysely<Database>,
+  key: Pick<ClaimRequest, 'lookup' | 'fingerprint' | 'distributionId' | 'now'>,
+  answer: StoredAnswer,
+): Promise<boolean> {
+  const id = newRowId();
+  const [row] = await run<{ id: string }>(db, insertDone, [
+    id,
+    key.lookup,
+    key.distributionId,
+    key.fingerprint,
+    answer.status,
+    JSON.stringify(answer.headers),
+    answer.body,
+    key.now,
+    answer.expiresAt,
+  ]);
+  if (row === undefined) return false;
+  // An expired row taken over: its old parties go.
+  if (row.id !== id) await run(db, deleteKeyParties, [row.id]);
+  await insertPartiesOf(db, row.id, answer);
+  return true;
+}
+
+const selectKey = statement('idempotency_key', {
+  sqlite: 'select * from idempotency_keys where lookup = ?1',
+  postgres: 'select * from idempotency_keys where lookup = $1',
+});
+
+/**
+ * What a live row of the key says (another request runs, or its answer is kept), without
+ * writing; undefined when the key is free (absent or expired) and must be claimed. A replay
+ * takes only this read.
+ */
+export async function findLiveKey(
+  db: Kysely<Database>,
+  request: Pick<ClaimRequest, 'lookup' | 'fingerprint' | 'now'>,
+): Promise<Exclude<ClaimOutcome, { kind: 'claimed' }> | undefined> {
+  const [row] = await run<IdempotencyKeyTable>(db, selectKey, [request.lookup]);
+  return row === undefined || row.expires_at <= request.now ? undefined : liveOutcome(row, request.fingerprint);
+}
+
+function liveOutcome(row: IdempotencyKeyTable, fingerprint: string): Exclude<ClaimOutcome, { kind: 'claimed' }> {
+  if (row.state === 'running') return { kind: 'running' };
+  return row.fingerprint === fingerprint ? { kind: 'stored', row } : { kind: 'reused' };
+}
+
 /** Takes the key for this request, or says why not: another one runs, or holds an answer. */
 export async function claimKey(db: Kysely<Database>, request: ClaimRequest): Promise<ClaimOutcome> {
   // A row deleted or taken between two of these statements sends us round again; each
@@ -63,16 +128,9 @@ export async function claimKey(db: Kysely<Database>, request: ClaimRequest): Pro
       request.leaseUntil,
     ]);
     if (inserted) return { kind: 'claimed', id };
-    const row = await db
-      .selectFrom('idempotency_keys')
-      .selectAll()
-      .where('lookup', '=', request.lookup)
-      .executeTakeFirst();
+    const [row] = await run<IdempotencyKeyTable>(db, selectKey, [request.lookup]);
     if (!row) continue;
-    if (row.expires_at > request.now) {
-      if (row.state === 'running') return { kind: 'running' };
-      return row.fingerprint === request.fingerprint ? { kind: 'stored', row } : { kind: 'reused' };
-    }
+    if (row.expires_at > request.now) return liveOutcome(row, request.fingerprint);
     // Expired (an answer past its TTL, or the claim of a process that died): taken over,
     // unless someone else took it first.
     const taken = await db
@@ -117,6 +175,10 @@ export async function storeAnswer(db: Kysely<Database>, id: string, answer: Stor
     answer.body,
     answer.expiresAt,
   ]);
+  await insertPartiesOf(db, id, answer);
+}
+
+async function insertPartiesOf(db: Kysely<Database>, id: string, answer: StoredAnswer): Promise<void> {
   // One distribution per answer: the path's.
   const distributionId = answer.parties[0]?.distributionId;
   if (distributionId === undefined) return;

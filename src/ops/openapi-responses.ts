@@ -1,5 +1,5 @@
 // Every status an operation can answer, declared with its body, an example of its own and
-// the headers sent with it (docs/design.md sections 3 and 13). Routes declare what their
+// the headers sent with it (docs/design.md sections 3 and 14). Routes declare what their
 // handler answers; the answers that come from the shared plumbing (the body parser, the
 // credential check, the rate limit, the shutdown refusal, the error handler) are added
 // here for every operation they guard, so a proxy that validates traffic against the
@@ -132,7 +132,10 @@ function headersFor(status: string, operation: Operation): Json {
   }
   if (status === '200' && ETAG_OPERATIONS.has(operation.operationId ?? '')) headers.ETag = header('ETag');
   if (status === '201') headers.Location = header('Location');
-  if (status === '401') headers['WWW-Authenticate'] = header('WWWAuthenticate');
+  // RFC 6750: userinfo's refusals say why in WWW-Authenticate, its 403 too.
+  if (status === '401' || (status === '403' && operation.operationId === 'userinfo')) {
+    headers['WWW-Authenticate'] = header('WWWAuthenticate');
+  }
   // 503: a process that is stopping says when to send the request again (protocol-refusals.ts).
   if (status === '429' || status === '503') headers['Retry-After'] = header('RetryAfter');
   return headers;

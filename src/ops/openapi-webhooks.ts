@@ -1,5 +1,5 @@
 // The webhook events in the document's `webhooks` section (OpenAPI 3.1; docs/design.md
-// sections 5 and 13): what a partner's endpoint receives, with the Standard Webhooks
+// sections 5 and 14): what a partner's endpoint receives, with the Standard Webhooks
 // headers that sign it, so its generated types name every event and the client's
 // verifyWebhook can return one.
 import Type from 'typebox';

@@ -95,17 +95,29 @@ const PUSH_DESCRIPTIONS: Record<string, string> = {
 interface OpenApiDocument extends ComponentDocument {
   paths?: Record<
     string,
-    Record<string, { operationId?: string; responses?: Record<string, { description?: string }> }>
+    Record<
+      string,
+      {
+        operationId?: string;
+        requestBody?: { content?: Record<string, unknown> };
+        responses?: Record<string, { description?: string }>;
+      }
+    >
   >;
 }
 
 /**
- * The document as partners' generators read it (docs/design.md section 13): every status
+ * The document as partners' generators read it (docs/design.md section 14): every status
  * declared with its example and headers, the webhooks, and named component schemas.
  */
 function finishDocument(document: OpenApiDocument): OpenApiDocument {
   for (const operations of Object.values(document.paths ?? {})) {
-    for (const operation of Object.values(operations)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      // A PATCH body may also be sent as what it is, a JSON Merge Patch (RFC 7396; json-body.ts).
+      const content = operation.requestBody?.content;
+      if (method === 'patch' && content?.['application/json']) {
+        content['application/merge-patch+json'] = content['application/json'];
+      }
       if (!/^push\w+Lead$/.test(operation.operationId ?? '')) continue;
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         if (response.description === 'Default Response') response.description = PUSH_DESCRIPTIONS[status];

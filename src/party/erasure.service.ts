@@ -1,4 +1,4 @@
-// Erasing a person (docs/design.md section 11; README, "Personal data"): one transaction
+// Erasing a person (docs/design.md section 14; README, "Personal data"): one transaction
 // locks the party, deletes its rows from every table of the registry
 // (party-rows.repository.ts), leaves a tombstone with keyed hashes of its external refs,
 // writes the `lead.erased` event to its callbacks and the audit entry. A failure anywhere
@@ -76,7 +76,7 @@ export async function eraseInTransaction(
   if (stored === undefined || stored.distributionId !== distributionId)
     return missingParty(db, distributionId, partyId);
   const erasedAt = stampAfter(await writeClock(db), stored.updated_at);
-  const counts = await deletePartyRows(db, { distributionId, partyId });
+  const counts = await deletePartyRows(db, { distributionId, partyId, leadId: stored.leadId });
   const leadIds = [stored.leadId];
   await insertTombstone(db, {
     distributionId,

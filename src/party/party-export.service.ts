@@ -1,4 +1,4 @@
-// A person's data, all of it, in one document (docs/design.md section 11; GDPR art. 15 and
+// A person's data, all of it, in one document (docs/design.md section 14; GDPR art. 15 and
 // 20): the lead as the API shows it, and every stored row about them, table by table, read
 // through the same registry the erasure deletes through (party-rows.repository.ts), so
 // nothing the erasure would remove is left out. Push bodies are kept as the exact text
@@ -47,7 +47,7 @@ export class PartyExportService {
     // Locked on PostgreSQL, so no push changes the person half-way through the reads.
     const lead = await loadLeadForUpdate(db, partyId);
     if (lead === undefined || lead.distributionId !== distributionId) return missingParty(db, distributionId, partyId);
-    const rows = await readPartyRows(db, { distributionId, partyId });
+    const rows = await readPartyRows(db, { distributionId, partyId, leadId: lead.leadId });
     const records: Record<string, Record<string, unknown>[]> = {};
     for (const [kind, list] of Object.entries(rows)) records[kind] = list.map(readable);
     const exportedAt = new Date().toISOString();

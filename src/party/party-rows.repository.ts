@@ -1,4 +1,4 @@
-// Every table that holds rows about a person, in one list (docs/design.md section 11):
+// Every table that holds rows about a person, in one list (docs/design.md section 14):
 // erasure deletes through it, in its order, and export reads through it. A table added
 // later that holds a party's or a lead's rows is one entry here, and
 // test/personal-data-tables.test.ts fails until it is here or named as not personal.
@@ -7,10 +7,11 @@ import type { Database } from '../db/database.ts';
 
 type Db = Kysely<Database>;
 
-/** Whose rows: the party (a party has one lead: leads.party_id is unique). */
+/** Whose rows: the party and its lead (a party has one: leads.party_id is unique). */
 export interface RowOwner {
   readonly distributionId: string;
   readonly partyId: string;
+  readonly leadId: string;
 }
 
 export interface PartyRows {
@@ -27,7 +28,8 @@ export interface PartyRows {
 }
 
 const ofPolicies = (p: string) => sql`select id from insurance_policies where party_id = ${p}`;
-const ofEvents = (p: string) => sql`select id from webhook_events where party_id = ${p}`;
+// By lead: webhook_events, lead_changes and lead_notes are indexed by lead_id.
+const ofEvents = (leadId: string) => sql`select id from webhook_events where lead_id = ${leadId}`;
 const ofStoredAnswers = ({ distributionId, partyId }: RowOwner) =>
   sql`select key_id from idempotency_key_parties where party_id = ${partyId} and distribution_id = ${distributionId}`;
 
@@ -55,22 +57,18 @@ export const PARTY_ROWS: readonly PartyRows[] = [
   {
     table: 'webhook_attempts',
     kind: 'webhook_attempts',
-    where: ({ partyId }) =>
-      sql`delivery_id in (select id from webhook_deliveries where event_id in (${ofEvents(partyId)}))`,
+    where: ({ leadId }) =>
+      sql`delivery_id in (select id from webhook_deliveries where event_id in (${ofEvents(leadId)}))`,
   },
   {
     table: 'webhook_deliveries',
     kind: 'webhook_deliveries',
-    where: ({ partyId }) => sql`event_id in (${ofEvents(partyId)})`,
+    where: ({ leadId }) => sql`event_id in (${ofEvents(leadId)})`,
   },
-  { table: 'webhook_events', kind: 'webhook_events', where: ({ partyId }) => sql`party_id = ${partyId}` },
-  { table: 'lead_notes', kind: 'notes', where: ({ partyId }) => sql`party_id = ${partyId}` },
-  { table: 'lead_changes', kind: 'changes', where: ({ partyId }) => sql`party_id = ${partyId}` },
-  {
-    table: 'lead_pushes',
-    kind: 'push_log',
-    where: ({ partyId }) => sql`lead_id in (select id from leads where party_id = ${partyId})`,
-  },
+  { table: 'webhook_events', kind: 'webhook_events', where: ({ leadId }) => sql`lead_id = ${leadId}` },
+  { table: 'lead_notes', kind: 'notes', where: ({ leadId }) => sql`lead_id = ${leadId}` },
+  { table: 'lead_changes', kind: 'changes', where: ({ leadId }) => sql`lead_id = ${leadId}` },
+  { table: 'lead_pushes', kind: 'push_log', where: ({ leadId }) => sql`lead_id = ${leadId}` },
   {
     table: 'external_refs',
     kind: 'external_refs',
@@ -101,7 +99,7 @@ export const PARTY_ROWS: readonly PartyRows[] = [
  * Keyed by table name; the schema test reads it.
  */
 export const NOT_PERSONAL: Readonly<Record<string, string>> = {
-  erased_parties: 'the tombstone: ids, time and who erased (docs/design.md section 11)',
+  erased_parties: 'the tombstone: ids, time and who erased (docs/design.md section 14)',
   erased_leads: 'the tombstone: the erased lead ids, which the change listing shows',
   erased_refs: 'keyed hashes of the erased refs, which do not read as the person',
   audit_log: 'who erased or exported which party id, and when',
@@ -113,7 +111,7 @@ export async function deletePartyRows(db: Db, owner: RowOwner): Promise<Record<s
   // Takes the deliveries from any worker first: on PostgreSQL this waits for a worker that
   // is recording an attempt right now (its attempt is then deleted with the rest), and a
   // worker that comes later finds its claim gone and records nothing (delivery.repository.ts).
-  await sql`update webhook_deliveries set claim_id = null where event_id in (${ofEvents(owner.partyId)})`.execute(db);
+  await sql`update webhook_deliveries set claim_id = null where event_id in (${ofEvents(owner.leadId)})`.execute(db);
   const counts: Record<string, number> = {};
   for (const rows of PARTY_ROWS) {
     const result = await sql`delete from ${sql.table(rows.table)} where ${rows.where(owner)}`.execute(db);

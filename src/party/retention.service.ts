@@ -1,4 +1,4 @@
-// Retention (docs/design.md section 11; README, "Personal data"): push-log entries, finished
+// Retention (docs/design.md section 14; README, "Personal data"): push-log entries, finished
 // webhook events and unchanged leads older than their configured period are removed, in
 // small batches, each its own short transaction, so pushes are never held up for long (on
 // SQLite a batch joins the same group commit as the pushes waiting beside it). A lease row
@@ -31,6 +31,12 @@ const LEAD_BATCH = 20;
 const LEASE_NAME = 'retention';
 /** Renewed with every batch, so only a process that stopped for this long loses it. */
 const LEASE_MS = 5 * 60_000;
+/**
+ * The share of the time a pass spends in its batches: after a batch that took t, it waits
+ * t * (1 - share) / share. On SQLite's single writer, pushes then keep 90 % of it
+ * (docs/benchmarks.md, "Erasure and retention").
+ */
+export const RETENTION_SHARE = 0.1;
 
 export interface RetentionReport {
   /** False when another process held the lease: this one removed nothing. */
@@ -48,8 +54,8 @@ export interface RetentionDependencies {
   readonly refHashes: RefHashes;
   readonly outbox?: WebhookOutbox;
   readonly retention: Retention;
-  /** Run between batches: pushes waiting get their turn (a timer tick by default). */
-  readonly pause?: () => Promise<void>;
+  /** Run between batches with the time the last one took: pushes get the writer meanwhile. */
+  readonly pause?: (batchMs: number) => Promise<void>;
 }
 
 export class RetentionService {
@@ -108,6 +114,7 @@ export class RetentionService {
       if (webhookEventsMs !== undefined) {
         const before = cutoff(now, webhookEventsMs);
         for (;;) {
+          const started = performance.now();
           const removed = await commitWrite(this.#deps.transactions, (trx) =>
             deleteOldEvents(trx, before, RETENTION_BATCH),
           );
@@ -115,7 +122,7 @@ export class RetentionService {
           report.webhook_deliveries += removed.deliveries;
           report.webhook_attempts += removed.attempts;
           if (removed.events < RETENTION_BATCH) break;
-          await this.#between();
+          await this.#between(performance.now() - started);
         }
       }
       const removedAny = report.push_log + report.webhook_events + report.leads > 0;
@@ -135,10 +142,11 @@ export class RetentionService {
   async #inBatches(batch: Parameters<typeof commitWrite<number>>[1]): Promise<number> {
     let total = 0;
     for (;;) {
+      const started = performance.now();
       const removed = await commitWrite(this.#deps.transactions, batch);
       total += removed;
       if (removed < RETENTION_BATCH) return total;
-      await this.#between();
+      await this.#between(performance.now() - started);
     }
   }
 
@@ -148,6 +156,7 @@ export class RetentionService {
     let erased = 0;
     for (const distributionId of await listDistributionIds(database.db)) {
       for (;;) {
+        const started = performance.now();
         const parties = await findStaleParties(database.db, distributionId, before, LEAD_BATCH);
         for (const partyId of parties) {
           try {
@@ -171,15 +180,21 @@ export class RetentionService {
           }
         }
         if (parties.length < LEAD_BATCH) break;
-        await this.#between();
+        await this.#between(performance.now() - started);
       }
     }
     return erased;
   }
 
-  async #between(): Promise<void> {
+  async #between(batchMs: number): Promise<void> {
     await this.#renewLease();
-    await (this.#deps.pause ?? (() => new Promise<void>((resolve) => setTimeout(resolve, 1))))();
+    const pause =
+      this.#deps.pause ??
+      ((ms: number) =>
+        new Promise<void>((resolve) =>
+          setTimeout(resolve, Math.max(1, (ms * (1 - RETENTION_SHARE)) / RETENTION_SHARE)),
+        ));
+    await pause(batchMs);
   }
 }
 

@@ -115,8 +115,18 @@ interface PushBody {
   prospect: Json;
 }
 
-/** docs/design.md section 2: a push of `body` (ids resolved) into the distribution holding `parties`. */
-export function push(parties: readonly ModelParty[], kind: Kind, body: PushBody): Outcome {
+/** What erasures left in the distribution (docs/design.md section 14): the tombstones' party ids and refs. */
+export interface Erased {
+  readonly parties: readonly string[];
+  readonly refs: readonly Ref[];
+}
+const NOTHING_ERASED: Erased = { parties: [], refs: [] };
+
+/**
+ * docs/design.md section 2: a push of `body` (ids resolved) into the distribution holding
+ * `parties`, where `erased` was erased (section 11).
+ */
+export function push(parties: readonly ModelParty[], kind: Kind, body: PushBody, erased = NOTHING_ERASED): Outcome {
   const refused = (status: number): Outcome => ({ status, parties: [...parties] });
   const p = body.prospect;
   const refs: Ref[] = [
@@ -153,6 +163,12 @@ export function push(parties: readonly ModelParty[], kind: Kind, body: PushBody)
     twice(callbacks, (a, b) => a === b)
   )
     return refused(422);
+
+  // Section 11: an erased person's ref, or id, does not bring them back. A ref a live party
+  // holds again was not erased from it.
+  const live = (ref: Ref) => parties.some((party) => party.refs.some((own) => sameRef(own, ref)));
+  const erasedId = p.id !== undefined && erased.parties.includes(lower(p.id) as string);
+  if (erasedId || refs.some((ref) => !live(ref) && erased.refs.some((gone) => sameRef(gone, ref)))) return refused(409);
 
   // Rule 1 and rules 4-5: which party.
   const hits: ModelParty[] = [];
@@ -421,6 +437,18 @@ export function patch(parties: readonly ModelParty[], target: ModelParty, body: 
   if (after !== undefined && after !== before && others(next, party).some((x) => matchKey(x.kind, x.fields) === after))
     return refused(409);
   return { status: 200, parties: next, party };
+}
+
+/** docs/design.md section 14: erasing `target` removes it, and its id and refs become a tombstone. */
+export function erase(
+  parties: readonly ModelParty[],
+  target: ModelParty,
+  erased: Erased,
+): { parties: ModelParty[]; erased: Erased } {
+  return {
+    parties: parties.filter((party) => party !== target),
+    erased: { parties: [...erased.parties, target.id!], refs: [...erased.refs, ...target.refs] },
+  };
 }
 
 function others(parties: readonly ModelParty[], party: ModelParty): ModelParty[] {

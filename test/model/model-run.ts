@@ -8,14 +8,14 @@ import { expect } from 'vitest';
 import { callApi, type ApiReply } from '../support/api-client.ts';
 import { countRows, pushLead } from '../support/lead-client.ts';
 import { createTenant, type Tenant, type TestServer } from '../support/test-server.ts';
-import { leadPatch, patch, push, type Kind, type ModelParty, type Outcome } from './lead-model.ts';
+import { type Erased, erase, leadPatch, patch, push, type Kind, type ModelParty, type Outcome } from './lead-model.ts';
 import type { CarListing, Request } from './requests.ts';
 import { createUser } from '../../src/sso/user.service.ts';
 import { insertDistribution } from '../../src/distributions/distribution.repository.ts';
 import { PASSWORD } from '../support/sso.ts';
 
 type Json = Record<string, unknown>;
-const SCOPES = ['leads:write', 'leads:read', 'parties:read', 'parties:update'];
+const SCOPES = ['leads:write', 'leads:read', 'parties:read', 'parties:update', 'parties:erase'];
 
 export interface Run {
   readonly server: TestServer;
@@ -23,6 +23,8 @@ export interface Run {
   /** `{id3}` -> this run's UUID, `{party-unknown3}` -> an id no party has. */
   readonly symbols: Map<string, string>;
   parties: ModelParty[];
+  /** The tombstones of the parties erased so far. */
+  erased: Erased;
   /** The requests sent so far, for a failure's message. */
   readonly log: string[];
   /** `{user0}` -> a user id, made on first use (a lead PATCH's assignees). */
@@ -48,6 +50,7 @@ export async function startRun(server: TestServer): Promise<Run> {
     tenant: await createTenant(server.database.handle, SCOPES),
     symbols: new Map(),
     parties: [],
+    erased: { parties: [], refs: [] },
     log: [],
     users: new Map(),
   };
@@ -65,6 +68,7 @@ export async function step(run: Run, request: Request): Promise<void> {
   else if (request.op === 'leadPatch') await leadWorkPatch(run, request);
   else if (request.op === 'batch') await batch(run, request);
   else if (request.op === 'replay') await replayed(run, request.push);
+  else if (request.op === 'erase') await eraseParty(run, request);
   else await concurrentPair(run, request.first, request.second);
   await compareStored(run);
 }
@@ -75,7 +79,7 @@ async function single(
   idempotencyKey?: string,
 ): Promise<{ body: Json; reply: ApiReply }> {
   const body = resolve(run, request.body) as Json;
-  const expected = push(run.parties, kindOf(request.kind), body as never);
+  const expected = push(run.parties, kindOf(request.kind), body as never, run.erased);
   const before = expected.status >= 400 ? await countRows(run.server) : undefined;
   const headers: Record<string, string> = idempotencyKey ? { 'idempotency-key': idempotencyKey } : {};
   const reply = await pushLead(run.server, run.tenant, request.kind, body, headers);
@@ -105,7 +109,7 @@ async function batch(run: Run, request: Request & { op: 'batch' }): Promise<void
   const outcomes: Outcome[] = [];
   let parties = run.parties;
   for (const item of items) {
-    const outcome = push(parties, kindOf(item.kind), item.body as never);
+    const outcome = push(parties, kindOf(item.kind), item.body as never, run.erased);
     outcomes.push(outcome);
     if (outcome.status < 400) parties = outcome.parties;
   }
@@ -219,6 +223,30 @@ async function leadWorkPatch(run: Run, request: Request & { op: 'leadPatch' }): 
   if (expected.status < 400) run.parties = expected.parties;
 }
 
+/**
+ * Erasing a party (docs/design.md section 14): 200 with a receipt, the party then gone from
+ * the distribution (compareStored), its reads and a second erasure 410 Erased.
+ */
+async function eraseParty(run: Run, request: Request & { op: 'erase' }): Promise<void> {
+  const target = run.parties[request.party];
+  if (target === undefined) return;
+  const path = `/distributions/${run.tenant.distributionId}/parties/${target.id}`;
+  const reply = await callApi(run.server, run.tenant, 'DELETE', path);
+  run.log.push(`erase party ${request.party} -> ${reply.status}`);
+  count(`erase ${reply.status}`);
+  expect(reply.status, `erasure answered ${JSON.stringify(reply.body)}\n${run.log.join('\n')}`).toBe(200);
+  expect(reply.body).toMatchObject({ party_id: target.id, lead_ids: [target.leadId] });
+  ({ parties: run.parties, erased: run.erased } = erase(run.parties, target, run.erased));
+  for (const [method, gone] of [
+    ['GET', path],
+    ['DELETE', path],
+    ['GET', `/distributions/${run.tenant.distributionId}/leads/${target.leadId}`],
+  ] as const) {
+    const again = await callApi(run.server, run.tenant, method, gone);
+    expect(again.status, `${method} ${gone} after the erasure\n${run.log.join('\n')}`).toBe(410);
+  }
+}
+
 function carOf(run: Run, current: ReadonlyArray<{ id: string | undefined; data: Json }>, listing: CarListing): Json {
   if ('add' in listing) return resolve(run, listing.add) as Json;
   const car = current[listing.keep % Math.max(current.length, 1)];
@@ -236,8 +264,8 @@ async function concurrentPair(run: Run, a: Request & { op: 'push' }, b: Request 
     [0, 1],
     [1, 0],
   ].map((order) => {
-    const first = push(run.parties, kinds[order[0]!]!, bodies[order[0]!] as never);
-    const second = push(first.parties, kinds[order[1]!]!, bodies[order[1]!] as never);
+    const first = push(run.parties, kinds[order[0]!]!, bodies[order[0]!] as never, run.erased);
+    const second = push(first.parties, kinds[order[1]!]!, bodies[order[1]!] as never, run.erased);
     const outcomes: Outcome[] = [];
     outcomes[order[0]!] = first;
     outcomes[order[1]!] = { ...second, parties: second.parties };
@@ -320,15 +348,21 @@ function accept(run: Run, outcome: Outcome, replies: readonly ApiReply[]): void 
 /** Every lead of the distribution read back; a function giving the reads in the model's order. */
 async function readAll(run: Run, parties: readonly ModelParty[]) {
   const reads = new Map<string, Json>();
+  const erased = new Set<string>();
   const { distributionId } = run.tenant;
   let next: string | null = `/distributions/${distributionId}/leads?updated_since=2000-01-01T00:00:00Z&limit=100`;
   while (next) {
     const reply: ApiReply = await callApi(run.server, run.tenant, 'GET', next);
     expect(reply.status).toBe(200);
-    for (const lead of reply.body.items as Json[]) reads.set(lead.party_id as string, lead);
+    for (const lead of reply.body.items as Json[]) {
+      if (lead.erased === true) erased.add(lead.party_id as string);
+      else reads.set(lead.party_id as string, lead);
+    }
     next = reply.body.next ? (reply.body.next as string).replace(/^.*\/v1\/api/, '') : null;
   }
   expect(reads.size, `one party per model party\n${run.log.join('\n')}`).toBe(parties.length);
+  // Each erased party shows in the listing as erased (docs/design.md section 14), once.
+  expect([...erased].sort(), `the erased parties\n${run.log.join('\n')}`).toEqual([...run.erased.parties].sort());
   return (order: readonly ModelParty[]) =>
     order.map((party) => reads.get(party.id ?? '') ?? [...reads.values()].find((lead) => lead.id === party.leadId)!);
 }

@@ -15,7 +15,8 @@ export type Request =
   /** One to three pushes in one batch (docs/design.md section 14): each as if pushed alone, in order. */
   | { readonly op: 'batch'; readonly pushes: ReadonlyArray<Request & { op: 'push' }> }
   /** A push sent twice with one Idempotency-Key: the second gets the first's answer and writes nothing. */
-  | { readonly op: 'replay'; readonly push: Request & { op: 'push' } };
+  | { readonly op: 'replay'; readonly push: Request & { op: 'push' } }
+  | { readonly op: 'erase'; readonly party: number };
 
 /**
  * Who a lead PATCH assigns: `{user0}`, `{user1}` users of the run's distribution,
@@ -341,6 +342,8 @@ const leadPatch = fc.record({
 
 const batch = fc.array(anyPush, { minLength: 1, maxLength: 3 }).map((pushes): Request => ({ op: 'batch', pushes }));
 const replay = anyPush.map((push): Request => ({ op: 'replay', push }));
+/** Erasing one of the parties (docs/design.md section 14); later pushes with its refs or id meet the tombstone. */
+const erase: fc.Arbitrary<Request> = fc.record({ op: fc.constant('erase' as const), party: fc.nat(PARTY_SYMBOLS - 1) });
 
 export const anyRequest: fc.Arbitrary<Request> = fc.oneof(
   { weight: 8, arbitrary: anyPush },
@@ -349,4 +352,5 @@ export const anyRequest: fc.Arbitrary<Request> = fc.oneof(
   { weight: 2, arbitrary: leadPatch },
   { weight: 2, arbitrary: batch },
   { weight: 1, arbitrary: replay },
+  { weight: 1, arbitrary: erase },
 );

@@ -4,7 +4,7 @@
 // operation's success body, `error` by its error body (ErrorBody). The distribution an
 // API token is bound to is given once, to the client.
 import createClient, { type Client } from 'openapi-fetch';
-import { type RetryOptions, retryingFetch } from './retry.ts';
+import { PreparedRequest, type RetryOptions, retryingFetch, type Send } from './retry.ts';
 import type { CompanyLead, CustomerLead, LeadBatch, LeadPatch, operations, PartyPatch, paths } from './schema.d.ts';
 
 export interface LeadIntakeClientOptions {
@@ -16,7 +16,7 @@ export interface LeadIntakeClientOptions {
   readonly distributionId: string;
   readonly retry?: RetryOptions;
   /** The fetch to send with (default globalThis.fetch): a test double, a proxy agent's. */
-  readonly fetch?: (request: Request) => Promise<Response>;
+  readonly fetch?: Send;
 }
 
 /** Options of a write: its Idempotency-Key (a UUID unless given) and, for PATCH, If-Match. */
@@ -37,11 +37,12 @@ type Query<K extends keyof operations> = NonNullable<operations[K]['parameters']
 export function createLeadIntakeClient(options: LeadIntakeClientOptions) {
   const authorization =
     typeof options.token === 'string' ? `apikey ${options.token}` : `bearer ${options.token.accessToken}`;
-  const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const send: Send = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
   const api: Client<paths> = createClient<paths>({
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     headers: { authorization },
-    fetch: retryingFetch(send, options.retry),
+    Request: PreparedRequest as unknown as typeof Request,
+    fetch: retryingFetch(send, options.retry) as unknown as (request: Request) => Promise<Response>,
   });
   const distribution_id = options.distributionId;
   const write = (init: WriteOptions = {}) => ({

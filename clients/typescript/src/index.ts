@@ -5,7 +5,7 @@ import { createLeadIntakeClient as createMethods, type LeadIntakeClientOptions }
 export type { ChangedLead, ChangeListing } from './changes.ts';
 export { LeadIntakeError } from './changes.ts';
 export type { LeadIntakeClientOptions, PatchOptions, ReadOptions, WriteOptions } from './client.ts';
-export type { RetryOptions } from './retry.ts';
+export type { RetryOptions, Send } from './retry.ts';
 export { retryAfterMs } from './retry.ts';
 export { verifyWebhook, WebhookVerificationError, type WebhookHeaders } from './webhooks.ts';
 export type * from './schema.d.ts';

@@ -18,26 +18,50 @@ export interface RetryOptions {
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** A fetch that adds an Idempotency-Key to writes and retries as described above. */
-export function retryingFetch(
-  send: (request: Request) => Promise<Response>,
-  options: RetryOptions = {},
-): (request: Request) => Promise<Response> {
+/** How a request is sent: the standard fetch signature. */
+export type Send = (url: string, init: RequestInit) => Promise<Response>;
+
+/**
+ * What openapi-fetch builds a request into (its `Request` option). A `Request` would hold
+ * the body as a stream, to be teed for every attempt and sent chunked; this keeps the URL
+ * and the init as given (the body is the JSON text), so each attempt sends the same text
+ * with a Content-Length, and nothing is copied.
+ */
+export class PreparedRequest {
+  readonly url: string;
+  readonly method: string;
+  readonly headers: Headers;
+  readonly init: RequestInit;
+  constructor(url: string | URL, init: RequestInit = {}) {
+    this.url = String(url);
+    this.method = (init.method ?? 'GET').toUpperCase();
+    this.headers = new Headers(init.headers);
+    this.init = init;
+  }
+}
+
+/** A fetch for openapi-fetch that adds an Idempotency-Key to writes and retries as described above. */
+export function retryingFetch(send: Send, options: RetryOptions = {}): (request: PreparedRequest) => Promise<Response> {
   const attempts = Math.max(1, options.attempts ?? 4);
   const baseDelayMs = options.baseDelayMs ?? 250;
   const maxDelayMs = options.maxDelayMs ?? 30_000;
   const random = options.random ?? Math.random;
 
-  return async (original) => {
-    const request = withIdempotencyKey(original);
+  return async (request) => {
+    const { headers, init } = request;
+    if (WRITES.has(request.method) && !headers.has('idempotency-key')) {
+      headers.set('idempotency-key', globalThis.crypto.randomUUID());
+    }
+    const signal = init.signal ?? undefined;
+    const sent: RequestInit = { ...init, method: request.method, headers };
     for (let attempt = 1; ; attempt++) {
       let response: Response;
       try {
-        response = await send(request.clone());
+        response = await send(request.url, sent);
       } catch (error) {
         // An abort is the caller's decision, not a failure to retry.
-        if (request.signal.aborted || attempt >= attempts) throw error;
-        await sleep(backoff(attempt, baseDelayMs, maxDelayMs, random), request.signal);
+        if (signal?.aborted || attempt >= attempts) throw error;
+        await sleep(backoff(attempt, baseDelayMs, maxDelayMs, random), signal);
         continue;
       }
       if (!isRetryable(response) || attempt >= attempts) return response;
@@ -46,16 +70,9 @@ export function retryingFetch(
       const wait =
         asked === undefined ? backoff(attempt, baseDelayMs, maxDelayMs, random) : asked + random() * baseDelayMs;
       await response.body?.cancel();
-      await sleep(wait, request.signal);
+      await sleep(wait, signal);
     }
   };
-}
-
-function withIdempotencyKey(request: Request): Request {
-  if (!WRITES.has(request.method) || request.headers.has('idempotency-key')) return request;
-  const headers = new Headers(request.headers);
-  headers.set('idempotency-key', globalThis.crypto.randomUUID());
-  return new Request(request, { headers });
 }
 
 function isRetryable(response: Response): boolean {
@@ -76,17 +93,17 @@ export function retryAfterMs(value: string | null, now = Date.now()): number | u
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
+    if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
+      signal?.removeEventListener('abort', onAbort);
       resolve();
     }, ms);
     const onAbort = () => {
       clearTimeout(timer);
-      reject(signal.reason);
+      reject(signal?.reason);
     };
-    signal.addEventListener('abort', onAbort, { once: true });
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

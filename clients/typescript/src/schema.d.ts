@@ -3549,6 +3549,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["LeadPatch"];
+                "application/merge-patch+json": components["schemas"]["LeadPatch"];
             };
         };
         responses: {
@@ -5053,6 +5054,16 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["PartyPatch"];
+                /**
+                 * @example {
+                 *       "telephonenr": "+32 9 123 45 67",
+                 *       "email": null,
+                 *       "address": {
+                 *         "city": "Gent"
+                 *       }
+                 *     }
+                 */
+                "application/merge-patch+json": components["schemas"]["PartyPatch"];
             };
         };
         responses: {
@@ -8761,6 +8772,7 @@ export interface operations {
             403: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,4 +1,4 @@
-// Personal data (docs/design.md section 11): what stays after an erasure (a tombstone per
+// Personal data (docs/design.md section 14): what stays after an erasure (a tombstone per
 // party, its leads for the change listing, keyed hashes of its external refs), the key of
 // those hashes (shared by every process, like the SSO secrets), the audit log of erasures
 // and exports, and the lease that lets one process at a time run a retention pass.
@@ -69,6 +69,22 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('expires_at', 'text', (c) => c.notNull())
     .execute();
 
+  // An erasure deletes a party's risk objects and packages; the database then checks that no
+  // coverage or policy still points at them, which without these indexes reads every row
+  // of those tables, of every party (partial: most point at nothing).
+  await db.schema
+    .createIndex('coverages_risk_object')
+    .on('coverages')
+    .column('risk_object_id')
+    .where('risk_object_id', 'is not', null)
+    .execute();
+  await db.schema
+    .createIndex('insurance_policies_package')
+    .on('insurance_policies')
+    .column('policy_package_id')
+    .where('policy_package_id', 'is not', null)
+    .execute();
+
   // Retention finds old push-log entries and finished webhook events by time.
   await db.schema.createIndex('lead_pushes_received').on('lead_pushes').columns(['received_at']).execute();
   await db.schema.createIndex('webhook_events_created').on('webhook_events').columns(['created_at']).execute();
@@ -83,6 +99,8 @@ export async function down(db: Kysely<any>): Promise<void> {
     await sql`insert into lead_search (lead_search, rank) values ('secure-delete', 0)`.execute(db);
   }
   await db.schema.dropIndex('webhook_events_created').execute();
+  await db.schema.dropIndex('insurance_policies_package').execute();
+  await db.schema.dropIndex('coverages_risk_object').execute();
   await db.schema.dropIndex('lead_pushes_received').execute();
   for (const table of [
     'background_leases',

@@ -14,7 +14,7 @@ import { CompanyLeadBody, CustomerLeadBody } from '../lead.schema.ts';
 import type { PartyType } from '../party.table.ts';
 import { checkPayloadRules } from '../payload-rules.ts';
 import type { LeadPushService, PushResult } from '../lead-push.service.ts';
-import { keepAnswerInWrite, type WrittenAnswer } from '../../idempotency/idempotency.plugin.ts';
+import { keepAnswerInWrite, type WrittenAnswer } from '../../idempotency/idempotent-write.ts';
 
 /** The answer to a push as Fastify would send it: the response schema's serialiser, its JSON type. */
 function serialisedAnswer(reply: FastifyReply, pushed: PushResult): WrittenAnswer {
@@ -81,6 +81,8 @@ export const leadPushRoutes: FastifyPluginAsync<LeadPushRoutesOptions> = async (
         // onRequest: credentials are checked before the body is even read, so an anonymous
         // caller learns nothing about validation.
         onRequest: requireScope('leads:write'),
+        // An Idempotency-Key's answer is kept by the push's own transaction (below).
+        config: { idempotencyInWrite: true },
         validatorCompiler,
         // A body that fails its schema reaches the handler, which adds the references that
         // certainly dangle to the same 422 (docs/design.md section 3).
