@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from './support/browser.ts';
-import { startTestServer, type TestServer } from './support/test-server.ts';
+import { createTenant, startTestServer, type TestServer } from './support/test-server.ts';
 
 let server: TestServer;
 let browser: Browser;
@@ -44,6 +44,34 @@ describe('GET /docs', () => {
 
     expect(pageErrors).toEqual([]);
     expect(requested.filter((url) => !url.startsWith(`${server.url}/`) && !url.startsWith('data:'))).toEqual([]);
+    await page.close();
+  });
+
+  it('Try it out sends a token pasted into Authorize alone with the apikey scheme, and gets the answer', async () => {
+    const { token } = await createTenant(server.database.handle, ['vehicle:read']);
+    const page = await browser.newPage();
+    const sent: Array<string | undefined> = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/v1/api/vehicles/brands')) sent.push(request.headers().authorization);
+    });
+    await page.goto(`${server.url}/docs`);
+    await page.locator('.auth-wrapper .authorize').click();
+    // The apikey scheme's field, as a partner fills it: the token alone.
+    const apikey = page.locator('.auth-container').filter({ hasText: 'apikey' }).first();
+    await apikey.locator('input').fill(token);
+    await apikey.locator('button.authorize').click();
+    await page.locator('.modal-ux button.btn-done').first().click();
+
+    const operation = page.locator('#operations-reference_data-listVehicleBrands');
+    await operation.locator('.opblock-summary').first().click();
+    await operation.locator('button.try-out__btn').click();
+    await operation.locator('button.execute').click();
+    await operation.locator('.live-responses-table tbody .response-col_status').first().waitFor({ state: 'visible' });
+
+    expect(sent).toEqual([`apikey ${token}`]);
+    expect((await operation.locator('.live-responses-table tbody .response-col_status').first().innerText()).trim()).toBe(
+      '200',
+    );
     await page.close();
   });
 });

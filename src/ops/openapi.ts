@@ -81,7 +81,21 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
   await app.register(fastifySwaggerUi, {
     routePrefix: '/docs',
     theme: { title: 'lead-intake API reference' },
-    uiConfig: { deepLinking: true, docExpansion: 'list', defaultModelsExpandDepth: 0 },
+    uiConfig: {
+      deepLinking: true,
+      docExpansion: 'list',
+      defaultModelsExpandDepth: 0,
+      // OpenAPI's apiKey scheme sends the field as typed, so a token pasted into Authorize
+      // alone would go out without its scheme: Try it out puts `apikey ` in front of an API
+      // token (`li_…`) sent bare. Serialised into the page and run by the browser, where only
+      // its own body is in scope.
+      requestInterceptor: function withApiKeyScheme(request) {
+        const sent = request.headers.Authorization;
+        if (typeof sent === 'string' && /^li_/.test(sent.trim()))
+          request.headers.Authorization = `apikey ${sent.trim()}`;
+        return request;
+      },
+    },
   });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
