@@ -69,9 +69,9 @@ describe('GET /docs', () => {
     await operation.locator('.live-responses-table tbody .response-col_status').first().waitFor({ state: 'visible' });
 
     expect(sent).toEqual([`apikey ${token}`]);
-    expect((await operation.locator('.live-responses-table tbody .response-col_status').first().innerText()).trim()).toBe(
-      '200',
-    );
+    expect(
+      (await operation.locator('.live-responses-table tbody .response-col_status').first().innerText()).trim(),
+    ).toBe('200');
     await page.close();
   });
 });
