@@ -8,7 +8,7 @@
 //      straight to the database; pushes run alone, then a server with RETENTION_PUSH_LOG set
 //      starts its first pass while pushes run. Reports the push rate with and without the
 //      pass, the rows the pass removed meanwhile, and the server's resident memory sampled
-//      through the pass (flat when the batches keep nothing).
+//      through the pass (flat when the batches keep nothing), over BENCH_RETENTION_SECONDS (60).
 // Prints a markdown section for docs/benchmarks.md.
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -22,6 +22,8 @@ import { type Pinning, runLoad, SERVER_ENV, startServer, type ServerProcess } fr
 
 const ERASURES = Number(process.env.BENCH_ERASURES ?? 5);
 const RETENTION_ROWS = Number(process.env.BENCH_RETENTION_ROWS ?? 1_000_000);
+/** Seconds of pushes measured with and without the retention pass: long enough to see memory stay flat. */
+const RETENTION_SECONDS = Number(process.env.BENCH_RETENTION_SECONDS ?? 60);
 const SCOPES = ['leads:write', 'leads:read', 'parties:read', 'parties:update', 'parties:erase'];
 const LONG_AGO = '2020-01-01T00:00:00.000Z';
 
@@ -39,7 +41,8 @@ interface ErasureRun {
     readonly pushesDuring: number;
     readonly removedDuringWindow: number;
     readonly passSeconds: number | null;
-    readonly rssMiB: { readonly start: number; readonly peak: number; readonly end: number };
+    /** Server RSS: the peak of the run without retention, and the peaks of the two halves of the run with it. */
+    readonly rssMiB: { readonly alone: number; readonly firstHalf: number; readonly secondHalf: number };
   };
 }
 
@@ -51,7 +54,12 @@ export async function erasureBenchmark(options: BenchOptions, pinning: Pinning):
   process.stdout.write(render(runs, options, machine, startedAt));
 }
 
-function loadSpec(server: ServerProcess, database: BenchDatabase, options: BenchOptions): LoadSpec {
+function loadSpec(
+  server: ServerProcess,
+  database: BenchDatabase,
+  options: BenchOptions,
+  durationSeconds = options.durationSeconds,
+): LoadSpec {
   return {
     url: server.url,
     path: `/v1/api/distributions/${database.distributionId}/leads/customers`,
@@ -60,7 +68,7 @@ function loadSpec(server: ServerProcess, database: BenchDatabase, options: Bench
     prefix: `erasure-${randomBytes(4).toString('hex')}`,
     connections: options.connections,
     warmupSeconds: options.warmupSeconds,
-    durationSeconds: options.durationSeconds,
+    durationSeconds,
     serverPid: server.pid,
   };
 }
@@ -103,9 +111,14 @@ async function measure(dialect: BenchDialect, options: BenchOptions, pinning: Pi
     await waitForQuiet(`${dialect} retention`, options);
     server = await startServer('src/server.ts', env, { pinning, readyPath: '/healthz' });
     let retentionAlone: number;
+    let rssAlone = 0;
     try {
       log(`${dialect}: pushes alone (retention off)`);
-      const alone = await runLoad(loadSpec(server, database, options), pinning);
+      const sampler = setInterval(() => {
+        rssAlone = Math.max(rssAlone, rssMiB(server.pid));
+      }, 200);
+      const alone = await runLoad(loadSpec(server, database, options, RETENTION_SECONDS), pinning);
+      clearInterval(sampler);
       requireAllSucceeded('pushes alone', alone, server);
       retentionAlone = alone.requestsPerSecond;
     } finally {
@@ -135,7 +148,7 @@ async function measure(dialect: BenchDialect, options: BenchOptions, pinning: Pi
           }
         }
       })();
-      const during = await runLoad(loadSpec(server, database, options), pinning);
+      const during = await runLoad(loadSpec(server, database, options, RETENTION_SECONDS), pinning);
       requireAllSucceeded('pushes during retention', during, server);
       watching = false;
       await watcher;
@@ -154,7 +167,11 @@ async function measure(dialect: BenchDialect, options: BenchOptions, pinning: Pi
           pushesDuring: during.requestsPerSecond,
           removedDuringWindow,
           passSeconds,
-          rssMiB: { start: samples[0] ?? 0, peak: Math.max(...samples), end: samples.at(-1) ?? 0 },
+          rssMiB: {
+            alone: rssAlone,
+            firstHalf: Math.max(...samples.slice(0, samples.length / 2)),
+            secondHalf: Math.max(...samples.slice(samples.length / 2)),
+          },
         },
       };
     } finally {
@@ -352,16 +369,16 @@ function render(runs: readonly ErasureRun[], options: BenchOptions, machine: Mac
     ),
     '',
     `A retention pass over ${runs[0]?.retention.rows.toLocaleString('en') ?? 0} expired push-log rows ` +
-      '(`RETENTION_PUSH_LOG=30d`, batches of 500) while pushes run:',
+      `(\`RETENTION_PUSH_LOG=30d\`, batches of 500) while pushes run, ${RETENTION_SECONDS} s measured with and without it:`,
     '',
-    '| database | rows written in | pushes alone | pushes during the pass | kept | rows removed in the window | pass | server RSS start / peak / end |',
+    '| database | rows written in | pushes alone | pushes during the pass | kept | rows removed in the window | pass | server RSS peak: alone / pass, first half / second half |',
     '|---|---|---|---|---|---|---|---|',
     ...runs.map(({ dialect, retention: r }) => {
       const pass = r.passSeconds === null ? 'still running' : `${r.passSeconds.toFixed(1)} s`;
       return (
         `| ${dialect} | ${r.seedSeconds.toFixed(0)} s | ${r.pushesAlone.toFixed(0)}/s | ${r.pushesDuring.toFixed(0)}/s | ` +
         `${percent(r.pushesDuring, r.pushesAlone)} | ${r.removedDuringWindow.toLocaleString('en')} | ${pass} | ` +
-        `${r.rssMiB.start.toFixed(0)} / ${r.rssMiB.peak.toFixed(0)} / ${r.rssMiB.end.toFixed(0)} MiB |`
+        `${r.rssMiB.alone.toFixed(0)} / ${r.rssMiB.firstHalf.toFixed(0)} / ${r.rssMiB.secondHalf.toFixed(0)} MiB |`
       );
     }),
     '',
