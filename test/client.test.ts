@@ -194,6 +194,21 @@ describe('retries', () => {
     const [first, second] = proxy.seen.slice(before);
     expect(second!.at - first!.at).toBeGreaterThanOrEqual(1_000);
 
+    // Retry-After as an HTTP date (RFC 9110 section 10.2.3) is honoured too.
+    proxy.script({ status: 429, headers: { 'retry-after': new Date(Date.now() + 2_000).toUTCString() } });
+    const dated = proxy.seen.length;
+    expect((await client.listLeads()).response.status).toBe(200);
+    const [asked, after] = proxy.seen.slice(dated);
+    expect(after!.at - asked!.at).toBeGreaterThanOrEqual(900);
+
+    // A Retry-After longer than the client will wait (maxDelayMs) is answered at once.
+    proxy.script({ status: 503, headers: { 'retry-after': '3600' } });
+    const patient = proxy.seen.length;
+    const started = Date.now();
+    expect((await client.listLeads()).response.status).toBe(503);
+    expect(proxy.seen.length - patient).toBe(1);
+    expect(Date.now() - started).toBeLessThan(1_000);
+
     proxy.script({ status: 503 }, { status: 503 }, { status: 503 });
     const given = proxy.seen.length;
     const refused = await client.listLeads();
