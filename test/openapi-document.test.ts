@@ -218,6 +218,10 @@ describe('every answer of a sequence of real calls is declared (as Prism checks 
       [415, call('POST', leads, did, { body: 'first_name=Jan', headers: { 'content-type': 'text/plain' } })],
       [422, call('POST', leads, did, { body: '{"prospect":{}}', headers: json })],
       [422, call('GET', '/v1/api/distributions/{distribution_id}/leads', did, { query: '?limit=1000' })],
+      [400, call('PATCH', party, ids, { body: '{"telephonenr":', headers: json })],
+      [413, call('PATCH', party, ids, { body: `"${'x'.repeat(2 * 1024 * 1024)}"`, headers: json })],
+      [415, call('PATCH', party, ids, { body: 'x', headers: { 'content-type': 'text/plain' } })],
+      [422, call('PATCH', party, ids, { body: '{"address":{"zipcode":"12"}}', headers: json })],
     ];
     for (const [status, reply] of refusals) expect((await reply).status).toBe(status);
 
