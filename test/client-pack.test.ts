@@ -123,14 +123,15 @@ describe.skipIf(dialect === 'postgres')('the packed client in a partner project'
       const script =
         "import { createLeadIntakeClient } from '@lead-intake/client';" +
         'const c = createLeadIntakeClient({ baseUrl: process.argv[1], token: process.argv[2], distributionId: process.argv[3] });' +
-        'const r = await c.getLead(process.argv[4]);' +
-        'console.log(process.version, r.response.status, r.data.prospect.last_name);';
+        "const r = await c.pushCompanyLead({ prospect: { name: 'Node ' + process.version } });" +
+        'const l = await c.getLead(process.argv[4]);' +
+        'console.log(process.version, r.response.status, r.data.prospect.name, l.data.prospect.last_name);';
       const { stdout: old } = await run(
         systemNode,
         ['--input-type=module', '-e', script, server.url, tenant.token, tenant.distributionId, outcome.lead],
         { cwd: project },
       );
-      expect(old.trim()).toMatch(/^v\d+\.\d+\.\d+ 200 Partner$/);
+      expect(old.trim()).toMatch(/^(v\d+\.\d+\.\d+) 201 Node \1 Partner$/);
     }
   }, 180_000);
 });
