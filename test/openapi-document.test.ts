@@ -25,6 +25,10 @@ const REQUIRED_SCHEMAS = [
   'InsurancePolicy',
   'Coverage',
   'ErrorBody',
+  'LeadBatch',
+  'LeadBatchResult',
+  'ErasureReceipt',
+  'PartyExport',
 ];
 /** Response headers a client may rely on: each one the server sends must be declared. */
 const CONTRACT_HEADERS = [
@@ -36,6 +40,7 @@ const CONTRACT_HEADERS = [
   'ratelimit-limit',
   'ratelimit-remaining',
   'ratelimit-reset',
+  'idempotent-replayed',
 ];
 
 let server: TestServer;
@@ -224,6 +229,31 @@ describe('every answer of a sequence of real calls is declared (as Prism checks 
       [422, call('PATCH', party, ids, { body: '{"address":{"zipcode":"12"}}', headers: json })],
     ];
     for (const [status, reply] of refusals) expect((await reply).status).toBe(status);
+
+    // A batch with a refused item (207), a keyed push and its replay, the key reused (422),
+    // then the person erased (200), read (410) and pushed again (409 Erased).
+    const batch = '/v1/api/distributions/{distribution_id}/leads/batch';
+    const items = {
+      leads: [
+        { type: 'CUSTOMER', ...leadExamples.CUSTOMER },
+        { type: 'CUSTOMER', prospect: {} },
+      ],
+    };
+    expect((await call('POST', batch, did, { body: JSON.stringify(items), headers: json })).status).toBe(207);
+    const keyed = { ...json, 'idempotency-key': crypto.randomUUID() };
+    const once = JSON.stringify({ prospect: { first_name: 'Once', last_name: 'Keyed' } });
+    expect((await call('POST', leads, did, { body: once, headers: keyed })).status).toBe(201);
+    const replayed = await call('POST', leads, did, { body: once, headers: keyed });
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    const other = JSON.stringify({ prospect: { first_name: 'Other', last_name: 'Keyed' } });
+    expect((await call('POST', leads, did, { body: other, headers: keyed })).status).toBe(422);
+    const exported = await call('GET', `${party}/export`, ids);
+    expect(exported.status).toBe(200);
+    expect((await call('DELETE', party, ids)).status).toBe(200);
+    expect((await call('GET', party, ids)).status).toBe(410);
+    expect((await call('GET', lead, ids)).status).toBe(410);
+    const again = JSON.stringify(leadExamples.CUSTOMER);
+    expect((await call('POST', leads, did, { body: again, headers: json })).status).toBe(409);
 
     // A credential of its own spends its window: 429 with Retry-After.
     const spender = await createTenant(server.database.handle, ['leads:read']);
