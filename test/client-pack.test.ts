@@ -1,4 +1,4 @@
-// A partner project that installs the packed client (docs/design.md section 14): `npm pack`
+// A partner project that installs the packed client (docs/design.md section 16): `npm pack`
 // in clients/typescript, the tarball installed into a fresh project (its dependencies from
 // the registry, as a partner gets them), and a file of under 30 lines that pushes, reads,
 // pages the change listing and verifies a webhook it receives, type-checked with strict

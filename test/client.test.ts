@@ -1,4 +1,4 @@
-// The TypeScript client (clients/typescript, docs/design.md section 14) against the real
+// The TypeScript client (clients/typescript, docs/design.md section 16) against the real
 // server on both databases: a partner's push, read, update, change listing and webhook,
 // and its retries through a real HTTP hop that drops connections and answers 503, and
 // against the server's own rate limit (429 with Retry-After).

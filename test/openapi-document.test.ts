@@ -1,4 +1,4 @@
-// The OpenAPI document as a partner's tools read it (docs/design.md section 14): named
+// The OpenAPI document as a partner's tools read it (docs/design.md section 16): named
 // component schemas, an operationId per operation, no HTML routes, and, checked the way a
 // validating proxy (Prism) checks traffic, every answer the real server gives over a
 // sequence of calls has its status, body and headers declared.
@@ -11,7 +11,7 @@ import { createTenant, startTestServer, type Tenant, type TestServer } from './s
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-/** The names a generated client must have (docs/design.md section 14), of the operations that exist. */
+/** The names a generated client must have (docs/design.md section 16), of the operations that exist. */
 const REQUIRED_SCHEMAS = [
   'CustomerLead',
   'CompanyLead',

@@ -124,7 +124,7 @@ interface OpenApiDocument extends ComponentDocument {
 }
 
 /**
- * The document as partners' generators read it (docs/design.md section 14): every status
+ * The document as partners' generators read it (docs/design.md section 16): every status
  * declared with its example and headers, the webhooks, and named component schemas.
  */
 function finishDocument(document: OpenApiDocument): OpenApiDocument {
