@@ -71,7 +71,7 @@ export type MessageCode =
 
 /**
  * The form a value refused as `invalid` should have, named in its message (docs/design.md
- * section 13): `Error for 'id'. The specified value is invalid: a UUID version 4 is
+ * section 16): `Error for 'id'. The specified value is invalid: a UUID version 4 is
  * expected.` Each has a text per language in src/i18n. Schemas name theirs with the
  * `x-expected` annotation (src/http/ajv-problems.ts reads it); formats and JSON types
  * are named without one.

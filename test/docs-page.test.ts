@@ -47,31 +47,30 @@ describe('GET /docs', () => {
     await page.close();
   });
 
-  it('Try it out sends a token pasted into Authorize alone with the apikey scheme, and gets the answer', async () => {
-    const { token } = await createTenant(server.database.handle, ['vehicle:read']);
+  it('tries an operation out with an API token pasted alone, sending it with its apikey scheme', async () => {
+    const tenant = await createTenant(server.database.handle, ['leads:read']);
     const page = await browser.newPage();
     const sent: Array<string | undefined> = [];
     page.on('request', (request) => {
-      if (request.url().includes('/v1/api/vehicles/brands')) sent.push(request.headers().authorization);
+      if (request.url().includes('/v1/api/')) sent.push(request.headers().authorization);
     });
     await page.goto(`${server.url}/docs`);
-    await page.locator('.auth-wrapper .authorize').click();
-    // The apikey scheme's field, as a partner fills it: the token alone.
+
+    await page.locator('.btn.authorize').first().click();
     const apikey = page.locator('.auth-container').filter({ hasText: 'apikey' }).first();
-    await apikey.locator('input').fill(token);
+    await apikey.locator('input').fill(tenant.token);
     await apikey.locator('button.authorize').click();
-    await page.locator('.modal-ux button.btn-done').first().click();
+    await page.locator('.btn-done').first().click();
 
-    const operation = page.locator('#operations-reference_data-listVehicleBrands');
+    const operation = page.locator('#operations-leads-listLeads');
     await operation.locator('.opblock-summary').first().click();
-    await operation.locator('button.try-out__btn').click();
-    await operation.locator('button.execute').click();
-    await operation.locator('.live-responses-table tbody .response-col_status').first().waitFor({ state: 'visible' });
-
-    expect(sent).toEqual([`apikey ${token}`]);
-    expect(
-      (await operation.locator('.live-responses-table tbody .response-col_status').first().innerText()).trim(),
-    ).toBe('200');
+    await operation.locator('.try-out__btn').click();
+    await operation.locator('tr[data-param-name="distribution_id"] input').fill(tenant.distributionId);
+    await operation.locator('.execute').click();
+    const status = operation.locator('.live-responses-table tr.response .response-col_status').first();
+    await status.waitFor({ state: 'visible' });
+    await expect(status.innerText()).resolves.toMatch(/^200/);
+    expect(sent).toEqual([`apikey ${tenant.token}`]);
     await page.close();
   });
 });

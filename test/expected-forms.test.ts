@@ -1,5 +1,5 @@
 // A value refused for its form keeps the specification's sentence and names the form it
-// should have, in every language (docs/design.md section 13); a body that is not an object
+// should have, in every language (docs/design.md section 16); a body that is not an object
 // names its root. Through real HTTP, on both databases; refused requests write nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApi } from './support/api-client.ts';

@@ -44,7 +44,7 @@ const JWT = /^eyJ[\w-]*\.[\w-]+\.[\w-]+$/;
 
 /**
  * The 401 for an Authorization header that names no caller. A token sent under the other
- * scheme, or under none, is told which scheme it takes (docs/design.md section 13): an API
+ * scheme, or under none, is told which scheme it takes (docs/design.md section 16): an API
  * token (`Bearer li_…`, as most HTTP clients default to, or `li_…` alone) that API tokens
  * use `apikey`, an SSO access token (`apikey eyJ…`) that access tokens use `bearer`. The
  * token is not checked, so the answer says nothing about whether it is valid.

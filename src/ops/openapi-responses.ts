@@ -73,6 +73,11 @@ export const RESPONSE_HEADERS: Record<string, Json> = {
     description: 'The schemes this API accepts: `apikey` (API tokens) and `Bearer` (SSO access tokens).',
     schema: { type: 'string' },
   },
+  IdempotentReplayed: {
+    description:
+      "`true` when this is the answer kept for the request's `Idempotency-Key`, sent again without running it.",
+    schema: { type: 'string', enum: ['true'] },
+  },
   RetryAfter: { description: 'Seconds to wait before sending the request again.', schema: { type: 'integer' } },
   RateLimitLimit: { description: 'Requests allowed per window for this credential.', schema: { type: 'integer' } },
   RateLimitRemaining: { description: 'Requests left in the current window.', schema: { type: 'integer' } },
@@ -98,7 +103,10 @@ export function declareResponses(paths: Record<string, Record<string, Operation>
         if ((media?.schema as { title?: unknown } | undefined)?.title === ERROR_BODY_TITLE) {
           media!.example ??= exampleFor(status, operation);
         }
-        response.headers = { ...headersFor(status, operation), ...(response.headers as Json | undefined) };
+        response.headers = {
+          ...headersFor(status, operation, isKeyedWrite(path, method)),
+          ...(response.headers as Json | undefined),
+        };
       }
     }
   }
@@ -113,7 +121,7 @@ function plumbingStatuses(path: string, method: string, operation: Operation): s
   if (path.startsWith('/v1/api/')) statuses.push('404');
   // Every write under /v1/api/ takes an Idempotency-Key (docs/design.md section 10): 409
   // while its first request runs, 422 for a malformed or reused key.
-  if (path.startsWith('/v1/api/') && ['post', 'patch', 'delete'].includes(method)) statuses.push('409', '422');
+  if (isKeyedWrite(path, method)) statuses.push('409', '422');
   if (operation.requestBody) statuses.push('413', '415', '422');
   if (operation.parameters?.some((parameter) => parameter.in === 'query')) statuses.push('422');
   if (operation.parameters?.some((parameter) => parameter.in === 'header' && parameter.name === 'if-match')) {
@@ -122,8 +130,15 @@ function plumbingStatuses(path: string, method: string, operation: Operation): s
   return statuses;
 }
 
-function headersFor(status: string, operation: Operation): Json {
+/** Every write under /v1/api/ takes an Idempotency-Key (docs/design.md section 14). */
+function isKeyedWrite(path: string, method: string): boolean {
+  return path.startsWith('/v1/api/') && ['post', 'patch', 'delete'].includes(method);
+}
+
+function headersFor(status: string, operation: Operation, keyedWrite: boolean): Json {
   const headers: Json = { 'x-request-id': header('RequestId') };
+  if (keyedWrite && status.startsWith('2')) headers['Idempotent-Replayed'] = header('IdempotentReplayed');
+  if (keyedWrite && status === '409') headers['Retry-After'] = header('RetryAfter');
   const secured = (operation.security?.length ?? 0) > 0;
   if (secured && status !== '401' && status !== '403') {
     headers['RateLimit-Limit'] = header('RateLimitLimit');

@@ -16,12 +16,14 @@ export type RefHasher = (ref: ExternalRef) => string;
 export class RefHashes {
   readonly #db: Kysely<Database>;
   #key: Promise<Buffer> | undefined;
+  #loaded: RefHasher | undefined;
 
   constructor(db: Kysely<Database>) {
     this.#db = db;
   }
 
   async hasher(): Promise<RefHasher> {
+    if (this.#loaded) return this.#loaded;
     this.#key ??= this.#load().catch((error: unknown) => {
       this.#key = undefined;
       throw error;
@@ -29,7 +31,18 @@ export class RefHashes {
     const key = await this.#key;
     // Party refs only: policy refs are not the person's, and a pushed policy ref never
     // brings an erased person back on its own.
-    return (ref) => createHmac('sha256', key).update(`party\u0000${ref.company}\u0000${ref.ref}`).digest('hex');
+    this.#loaded ??= (ref) =>
+      createHmac('sha256', key).update(`party\u0000${ref.company}\u0000${ref.ref}`).digest('hex');
+    return this.#loaded;
+  }
+
+  /**
+   * The hasher once loaded, without waiting: a push that has it hands its write to the
+   * writer in the same tick as a push without refs, so a batch's items reach SQLite's one
+   * writer in their order (docs/design.md section 14).
+   */
+  loaded(): RefHasher | undefined {
+    return this.#loaded;
   }
 
   async #load(): Promise<Buffer> {

@@ -124,7 +124,7 @@ const NOTHING_ERASED: Erased = { parties: [], refs: [] };
 
 /**
  * docs/design.md section 2: a push of `body` (ids resolved) into the distribution holding
- * `parties`, where `erased` was erased (section 11).
+ * `parties`, where `erased` was erased (section 14).
  */
 export function push(parties: readonly ModelParty[], kind: Kind, body: PushBody, erased = NOTHING_ERASED): Outcome {
   const refused = (status: number): Outcome => ({ status, parties: [...parties] });
