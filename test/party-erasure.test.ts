@@ -96,6 +96,15 @@ describe('DELETE a party', () => {
     const unknown = await callApi(server, tenant, 'DELETE', `${d()}/parties/0b6c1f9e-4d1a-4c56-9a51-1c2f0d3e4b5a`);
     expect(unknown.status).toBe(404);
     expect(unknown.body.detail.type).toBe('NotFound');
+    // Ids that name nothing, however odd, are 404 in the documented body, for erasure and export alike.
+    for (const id of ['not-a-uuid', '%00', '%F0%9F%98%80', 'x'.repeat(2000), person.partyId.toUpperCase()]) {
+      for (const path of [`${d()}/parties/${id}`, `${d()}/parties/${id}/export`]) {
+        const reply = await callApi(server, tenant, path.endsWith('export') ? 'GET' : 'DELETE', path);
+        expect([404, 410], `${path.slice(0, 80)} -> ${reply.status}`).toContain(reply.status);
+        // An id longer than the router takes names no route at all: 404 on the whole request.
+        expect(['party_id', ''], path.slice(0, 80)).toContain(reply.body.detail.errors[0].target);
+      }
+    }
   });
 
   it("cannot reach another distribution's person, nor erase without the scope", async () => {
