@@ -18,13 +18,20 @@ export interface PartyRows {
   readonly table: keyof Database & string;
   /** The key of this table's count in the erasure receipt and of its rows in the export. */
   readonly kind: string;
-  /** The person's rows, as a condition on the table's own columns. */
+  /** The person's rows, as a condition on the table's own columns (what export reads). */
   readonly where: (owner: RowOwner) => RawBuilder<unknown>;
   /**
    * False for rows that are erased but not exported: they are copies of what the export
    * already shows from elsewhere, and may show other people too.
    */
   readonly exported?: false;
+  /**
+   * A feature's own deletion, when `delete ... where` is not enough (rows found through a
+   * link table that goes with them): returns the rows of `table` it deleted.
+   */
+  readonly erase?: (db: Db, owner: RowOwner) => Promise<number>;
+  /** Other tables the entry's `erase` empties of the person (a link table), for the schema test. */
+  readonly covers?: readonly string[];
 }
 
 const ofPolicies = (p: string) => sql`select id from insurance_policies where party_id = ${p}`;
@@ -114,8 +121,13 @@ export async function deletePartyRows(db: Db, owner: RowOwner): Promise<Record<s
   await sql`update webhook_deliveries set claim_id = null where event_id in (${ofEvents(owner.leadId)})`.execute(db);
   const counts: Record<string, number> = {};
   for (const rows of PARTY_ROWS) {
-    const result = await sql`delete from ${sql.table(rows.table)} where ${rows.where(owner)}`.execute(db);
-    counts[rows.kind] = (counts[rows.kind] ?? 0) + Number(result.numAffectedRows ?? 0n);
+    const deleted = rows.erase
+      ? await rows.erase(db, owner)
+      : Number(
+          (await sql`delete from ${sql.table(rows.table)} where ${rows.where(owner)}`.execute(db)).numAffectedRows ??
+            0n,
+        );
+    counts[rows.kind] = (counts[rows.kind] ?? 0) + deleted;
   }
   return counts;
 }
