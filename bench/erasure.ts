@@ -1,4 +1,4 @@
-// Erasure and retention under load (docs/design.md section 14): BENCH_ONLY=erasure. For
+// Erasure and retention under load (docs/design.md section 15): BENCH_ONLY=erasure. For
 // each database:
 //   1. Erasure: leads with 50 car revisions and 100 push-log entries each are built through
 //      the API; pushes run at BENCH_CONNECTIONS for BENCH_DURATION seconds, once alone and

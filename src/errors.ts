@@ -65,7 +65,7 @@ export type MessageCode =
   | 'too_deep' // params.limit (levels)
   | 'idempotency_key_reused' // the key was used with another request (method, path, body)
   | 'idempotency_conflict' // the key's first request is still running
-  | 'erased' // the person this names was erased (docs/design.md section 14)
+  | 'erased' // the person this names was erased (docs/design.md section 15)
   | 'erased_ref' // a pushed external ref of an erased person
   | 'internal';
 
@@ -172,7 +172,7 @@ export class ConflictError extends ApiError {
 }
 
 /**
- * The person was erased (docs/design.md section 14): 410 for a read of what is gone, 409 for
+ * The person was erased (docs/design.md section 15): 410 for a read of what is gone, 409 for
  * a push that carries one of their external refs (nothing is written).
  */
 export class ErasedError extends ApiError {

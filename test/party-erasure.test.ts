@@ -1,4 +1,4 @@
-// Erasing a person (docs/design.md section 14): one transaction empties every table of the
+// Erasing a person (docs/design.md section 15): one transaction empties every table of the
 // person, leaves a tombstone (410 on reads), touches no one else, and a failure half-way
 // leaves the person whole.
 import { sql } from 'kysely';

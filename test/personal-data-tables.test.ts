@@ -1,4 +1,4 @@
-// Keeps "tables added later are reached too" (docs/design.md section 14) true: every table
+// Keeps "tables added later are reached too" (docs/design.md section 15) true: every table
 // of the live schema that names a party or a lead (a party_id, lead_id or entity_id column,
 // or a foreign key to a table of the person) is in the erasure registry
 // (src/party/party-rows.repository.ts) or listed there as not personal, with why.

@@ -119,7 +119,7 @@ function plumbingStatuses(path: string, method: string, operation: Operation): s
   const bearerOnly = path.startsWith('/sso/');
   if ((operation.security?.length ?? 0) > 0 && !bearerOnly) statuses.push('401', '403', '429');
   if (path.startsWith('/v1/api/')) statuses.push('404');
-  // Every write under /v1/api/ takes an Idempotency-Key (docs/design.md section 10): 409
+  // Every write under /v1/api/ takes an Idempotency-Key (docs/design.md section 14): 409
   // while its first request runs, 422 for a malformed or reused key.
   if (isKeyedWrite(path, method)) statuses.push('409', '422');
   if (operation.requestBody) statuses.push('413', '415', '422');

@@ -55,7 +55,7 @@ export interface LeadPushDependencies {
   readonly transactions: TransactionRunner;
   /** Where `lead.created` / `lead.updated` events go, in the push's transaction. */
   readonly outbox?: WebhookOutbox;
-  /** Recognises the external refs of erased persons (docs/design.md section 14). */
+  /** Recognises the external refs of erased persons (docs/design.md section 15). */
   readonly refHashes?: RefHashes;
 }
 

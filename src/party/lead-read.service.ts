@@ -53,7 +53,7 @@ export class LeadReader {
   }
 
   /**
-   * The change listing: leads and erased leads (docs/design.md section 14) in one
+   * The change listing: leads and erased leads (docs/design.md section 15) in one
    * (updated_at, id) order, both bounded by the same horizon so neither skips the other.
    */
   async list(query: LeadListQuery): Promise<Page<LeadResponse | ErasedLeadEntry>> {

@@ -1,4 +1,4 @@
-// Every table that holds rows about a person, in one list (docs/design.md section 14):
+// Every table that holds rows about a person, in one list (docs/design.md section 15):
 // erasure deletes through it, in its order, and export reads through it. A table added
 // later that holds a party's or a lead's rows is one entry here, and
 // test/personal-data-tables.test.ts fails until it is here or named as not personal.
@@ -45,7 +45,7 @@ const ofStoredAnswers = ({ distributionId, partyId }: RowOwner) =>
  * statement on PostgreSQL).
  */
 export const PARTY_ROWS: readonly PartyRows[] = [
-  // Stored Idempotency-Key answers that show the person (docs/design.md section 10): a
+  // Stored Idempotency-Key answers that show the person (docs/design.md section 14): a
   // batch's answer shows its other items' people too, so it goes whole and is not exported
   // (the push log holds each item's body). The answers go before their links, which find
   // them, and every link of an answer goes with it.
@@ -106,7 +106,7 @@ export const PARTY_ROWS: readonly PartyRows[] = [
  * Keyed by table name; the schema test reads it.
  */
 export const NOT_PERSONAL: Readonly<Record<string, string>> = {
-  erased_parties: 'the tombstone: ids, time and who erased (docs/design.md section 14)',
+  erased_parties: 'the tombstone: ids, time and who erased (docs/design.md section 15)',
   erased_leads: 'the tombstone: the erased lead ids, which the change listing shows',
   erased_refs: 'keyed hashes of the erased refs, which do not read as the person',
   audit_log: 'who erased or exported which party id, and when',

@@ -554,7 +554,7 @@ export interface webhooks {
         put?: never;
         /**
          * The person of a lead was erased
-         * @description Sent when the broker erased the person on request or retention erased the lead (docs/design.md section 11); `data` holds ids and the time only: delete your copy of the lead. POSTed to every callback URL of the prospect, signed per Standard Webhooks (verify it with the client's `verifyWebhook`, or the `standardwebhooks` package). Any 2xx within 15 s is success; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. Redirects are not followed; 410 Gone stops deliveries to that URL.
+         * @description Sent when the broker erased the person on request or retention erased the lead (README, "Personal data"); `data` holds ids and the time only: delete your copy of the lead. POSTed to every callback URL of the prospect, signed per Standard Webhooks (verify it with the client's `verifyWebhook`, or the `standardwebhooks` package). Any 2xx within 15 s is success; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. Redirects are not followed; 410 Gone stops deliveries to that URL.
          */
         post: operations["onLeadErasedEvent"];
         delete?: never;
@@ -1158,7 +1158,7 @@ export interface components {
         };
         /**
          * LeadErasedEvent
-         * @description Sent when the broker erased the person on request or retention erased the lead (docs/design.md section 11); `data` holds ids and the time only: delete your copy of the lead.
+         * @description Sent when the broker erased the person on request or retention erased the lead (README, "Personal data"); `data` holds ids and the time only: delete your copy of the lead.
          */
         LeadErasedEvent: {
             /** @description The event id; also sent as `webhook-id`. */
