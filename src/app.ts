@@ -16,6 +16,7 @@ import { registerIdempotency } from './idempotency/idempotency.plugin.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
 import { registerUnreadBodyDiscard } from './http/unread-body.ts';
 import { registerProtocolRefusals } from './http/protocol-refusals.ts';
+import { registerLateContinue } from './http/late-continue.ts';
 import { generateRequestId } from './http/request-id.ts';
 import { SECURITY_HEADERS, registerResponseHeaders } from './http/response-headers.ts';
 import { registerOpenApi } from './ops/openapi.ts';
@@ -96,6 +97,7 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   app.setValidatorCompiler(compilers.validatorCompiler);
   registerResponseHeaders(app);
   registerProtocolRefusals(app);
+  registerLateContinue(app);
   registerErrorHandling(app);
   registerJsonBodyParser(app);
   registerUnreadBodyDiscard(app);
