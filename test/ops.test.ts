@@ -212,8 +212,18 @@ describe('GET /openapi.json', () => {
     const operation = document.paths['/v1/api/distributions/{distribution_id}/leads/batch'].post;
     expect(operation.operationId).toBe('pushLeadBatch');
     expect(operation.tags).toEqual(['leads']);
-    const schema = operation.requestBody.content['application/json'].schema;
-    expect(schema.title).toBe('LeadBatch');
+    // Named schemas are $refs to components (docs/design.md section 14); resolved here for Ajv.
+    const resolve = (node: unknown): unknown => {
+      if (Array.isArray(node)) return node.map(resolve);
+      if (node === null || typeof node !== 'object') return node;
+      const ref = (node as { $ref?: string }).$ref;
+      if (ref !== undefined) return resolve(document.components.schemas[ref.replace('#/components/schemas/', '')]);
+      return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, resolve(value)]));
+    };
+    expect(operation.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/LeadBatch',
+    });
+    const schema = resolve(operation.requestBody.content['application/json'].schema) as object;
     const ajv = new Ajv({ strict: false, allErrors: true });
     addFormats(ajv);
     const batch = {
@@ -225,7 +235,9 @@ describe('GET /openapi.json', () => {
     expect(ajv.validate(schema, batch), JSON.stringify(ajv.errors)).toBe(true);
     expect(ajv.validate(schema, { leads: [{ type: 'COMPANY', ...leadExamples.CUSTOMER }] })).toBe(false);
     expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '207', '409', '413', '422']));
-    expect(operation.responses['207'].content['application/json'].schema.title).toBe('LeadBatchResult');
+    expect(operation.responses['207'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/LeadBatchResult',
+    });
   });
 
   it('declares the optional Idempotency-Key header on every write of the API, and on no read', () => {

@@ -18,7 +18,14 @@ import type { Config } from '../config.ts';
 import type { Database, DatabaseHandle } from '../db/database.ts';
 import { ApiError, ValidationError } from '../errors.ts';
 import { rateLimitKey } from '../http/rate-limit.ts';
-import { claimKey, findLiveKey, purgeExpiredKeys, releaseClaim, storeAnswer } from './idempotency.repository.ts';
+import {
+  claimKey,
+  findLiveKey,
+  openLiveKeyReader,
+  purgeExpiredKeys,
+  releaseClaim,
+  storeAnswer,
+} from './idempotency.repository.ts';
 import { distributionOf, idempotencyConflict, partiesOf } from './idempotent-write.ts';
 
 /** How long a running request holds its key: far past any request's run, short enough that a crash does not block a retry for long. */
@@ -52,6 +59,15 @@ export function registerIdempotency(
   { config, database, write, claimInWrite }: IdempotencyOptions,
 ): void {
   const { db } = database;
+  // SQLite: the key's first read on a read-only connection of its own (idempotency.repository.ts).
+  const reader = database.dialect === 'sqlite' ? openLiveKeyReader(database.location) : undefined;
+  if (reader) app.addHook('onClose', async () => reader.close());
+  const readLiveKey: typeof findLiveKey = reader
+    ? async (_db, request) => {
+        database.statements.count += 1;
+        return reader.read(request);
+      }
+    : findLiveKey;
   const claim = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     const key = request.headers['idempotency-key'];
     if (key === undefined) return undefined;
@@ -72,7 +88,7 @@ export function registerIdempotency(
     const ttlMs = config.idempotencyTtlMs;
     const conflict = () => app.metrics.idempotencyConflicts.inc();
     // A replay (or a refusal) is decided by one read; only a free key is written.
-    const live = await findLiveKey(db, claim);
+    const live = await readLiveKey(db, claim);
     if (live === undefined && claimInWrite && request.routeOptions.config.idempotencyInWrite) {
       request.idempotencyClaim = { ttlMs, deferred: claim, conflict, keptByWrite: false };
       return undefined;

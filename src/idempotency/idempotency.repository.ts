@@ -27,6 +27,7 @@ const deleteClaim = statement('idempotency_release', {
   sqlite: "delete from idempotency_keys where id = ?1 and state = 'running'",
   postgres: "delete from idempotency_keys where id = $1 and state = 'running'",
 });
+import { DatabaseSync } from 'node:sqlite';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { newRowId } from '../db/ids.ts';
@@ -106,6 +107,35 @@ export async function findLiveKey(
 ): Promise<Exclude<ClaimOutcome, { kind: 'claimed' }> | undefined> {
   const [row] = await run<IdempotencyKeyTable>(db, selectKey, [request.lookup]);
   return row === undefined || row.expires_at <= request.now ? undefined : liveOutcome(row, request.fingerprint);
+}
+
+/** Reads a key's live row: `findLiveKey`'s answer without the database handle. */
+export type LiveKeyReader = (
+  request: Pick<ClaimRequest, 'lookup' | 'fingerprint' | 'now'>,
+) => Exclude<ClaimOutcome, { kind: 'claimed' }> | undefined;
+
+/**
+ * SQLite: a read-only connection of its own to the database file for `findLiveKey`'s read.
+ * The one writer's connection has a group commit open most of the time under load, and a
+ * read through it waits for that commit; this one reads what is committed at once (WAL), so
+ * a keyed push waits for one commit, its own, not two. Uncommitted rows are not seen: a
+ * request that finds its key free and loses the race to a concurrent one is refused when its
+ * write meets that one's row (idempotent-write.ts).
+ */
+export function openLiveKeyReader(filename: string): { read: LiveKeyReader; close(): void } {
+  // Opened at the first keyed request: the file and its tables exist by then.
+  let opened: { connection: DatabaseSync; select: ReturnType<DatabaseSync['prepare']> } | undefined;
+  return {
+    read: (request) => {
+      if (opened === undefined) {
+        const connection = new DatabaseSync(filename, { readOnly: true, timeout: 5_000 });
+        opened = { connection, select: connection.prepare(selectKey.sql.sqlite) };
+      }
+      const row = opened.select.get(request.lookup) as IdempotencyKeyTable | undefined;
+      return row === undefined || row.expires_at <= request.now ? undefined : liveOutcome(row, request.fingerprint);
+    },
+    close: () => opened?.connection.close(),
+  };
 }
 
 function liveOutcome(row: IdempotencyKeyTable, fingerprint: string): Exclude<ClaimOutcome, { kind: 'claimed' }> {
