@@ -1,4 +1,4 @@
-// Erasure and retention under load (docs/design.md section 14): BENCH_ONLY=erasure. For
+// Erasure and retention under load (docs/design.md section 15): BENCH_ONLY=erasure. For
 // each database:
 //   1. Erasure: leads with 50 car revisions and 100 push-log entries each are built through
 //      the API; pushes run at BENCH_CONNECTIONS for BENCH_DURATION seconds, once alone and
@@ -8,7 +8,7 @@
 //      straight to the database; pushes run alone, then a server with RETENTION_PUSH_LOG set
 //      starts its first pass while pushes run. Reports the push rate with and without the
 //      pass, the rows the pass removed meanwhile, and the server's resident memory sampled
-//      through the pass (flat when the batches keep nothing).
+//      through the pass (flat when the batches keep nothing), over BENCH_RETENTION_SECONDS (60).
 // Prints a markdown section for docs/benchmarks.md.
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -22,11 +22,15 @@ import { type Pinning, runLoad, SERVER_ENV, startServer, type ServerProcess } fr
 
 const ERASURES = Number(process.env.BENCH_ERASURES ?? 5);
 const RETENTION_ROWS = Number(process.env.BENCH_RETENTION_ROWS ?? 1_000_000);
+/** Seconds of pushes measured with and without the retention pass: long enough to see memory stay flat. */
+const RETENTION_SECONDS = Number(process.env.BENCH_RETENTION_SECONDS ?? 60);
 const SCOPES = ['leads:write', 'leads:read', 'parties:read', 'parties:update', 'parties:erase'];
 const LONG_AGO = '2020-01-01T00:00:00.000Z';
 
 interface ErasureRun {
   readonly dialect: BenchDialect;
+  /** One erasure with nothing else running. */
+  readonly idleErasureMs: number;
   readonly erasureMs: number[];
   readonly pushesAlone: number;
   readonly pushesDuring: number;
@@ -37,7 +41,8 @@ interface ErasureRun {
     readonly pushesDuring: number;
     readonly removedDuringWindow: number;
     readonly passSeconds: number | null;
-    readonly rssMiB: { readonly start: number; readonly peak: number; readonly end: number };
+    /** Server RSS: the peak of the run without retention, and the peaks of the two halves of the run with it. */
+    readonly rssMiB: { readonly alone: number; readonly firstHalf: number; readonly secondHalf: number };
   };
 }
 
@@ -49,7 +54,12 @@ export async function erasureBenchmark(options: BenchOptions, pinning: Pinning):
   process.stdout.write(render(runs, options, machine, startedAt));
 }
 
-function loadSpec(server: ServerProcess, database: BenchDatabase, options: BenchOptions): LoadSpec {
+function loadSpec(
+  server: ServerProcess,
+  database: BenchDatabase,
+  options: BenchOptions,
+  durationSeconds = options.durationSeconds,
+): LoadSpec {
   return {
     url: server.url,
     path: `/v1/api/distributions/${database.distributionId}/leads/customers`,
@@ -58,7 +68,7 @@ function loadSpec(server: ServerProcess, database: BenchDatabase, options: Bench
     prefix: `erasure-${randomBytes(4).toString('hex')}`,
     connections: options.connections,
     warmupSeconds: options.warmupSeconds,
-    durationSeconds: options.durationSeconds,
+    durationSeconds,
     serverPid: server.pid,
   };
 }
@@ -69,13 +79,15 @@ async function measure(dialect: BenchDialect, options: BenchOptions, pinning: Pi
     const env = { ...SERVER_ENV, WEBHOOK_WORKER: 'false', ...database.env };
     let server = await startServer('src/server.ts', env, { pinning, readyPath: '/healthz' });
     let erasureMs: number[];
+    let idleErasureMs: number;
     let pushesAlone: number;
     let pushesDuring: number;
     try {
       log(`${dialect}: building ${ERASURES} leads with 50 revisions and 100 pushes each`);
       const targets: string[] = [];
-      for (let i = 0; i < ERASURES; i++) targets.push(await buildTarget(server.url, database));
+      for (let i = 0; i <= ERASURES; i++) targets.push(await buildTarget(server.url, database));
       await waitForQuiet(`${dialect} erasure`, options);
+      idleErasureMs = await erase(server.url, database, targets.pop()!);
       log(`${dialect}: pushes alone`);
       const alone = await runLoad(loadSpec(server, database, options), pinning);
       requireAllSucceeded('pushes alone', alone, server);
@@ -99,9 +111,14 @@ async function measure(dialect: BenchDialect, options: BenchOptions, pinning: Pi
     await waitForQuiet(`${dialect} retention`, options);
     server = await startServer('src/server.ts', env, { pinning, readyPath: '/healthz' });
     let retentionAlone: number;
+    let rssAlone = 0;
     try {
       log(`${dialect}: pushes alone (retention off)`);
-      const alone = await runLoad(loadSpec(server, database, options), pinning);
+      const sampler = setInterval(() => {
+        rssAlone = Math.max(rssAlone, rssMiB(server.pid));
+      }, 200);
+      const alone = await runLoad(loadSpec(server, database, options, RETENTION_SECONDS), pinning);
+      clearInterval(sampler);
       requireAllSucceeded('pushes alone', alone, server);
       retentionAlone = alone.requestsPerSecond;
     } finally {
@@ -121,17 +138,17 @@ async function measure(dialect: BenchDialect, options: BenchOptions, pinning: Pi
       const passStarted = performance.now();
       let passSeconds: number | null = null;
       let watching = true;
-      // Counted from another connection every half second: the pass is done when none is left.
+      // Looked for from another connection every second (one index probe): the pass is done when none is left.
       const watcher = (async () => {
         while (watching) {
-          await new Promise((resolve) => setTimeout(resolve, 500));
-          if ((await expiredPushes(database)) === 0) {
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+          if (!(await anyExpiredPush(database))) {
             passSeconds = (performance.now() - passStarted) / 1000;
             return;
           }
         }
       })();
-      const during = await runLoad(loadSpec(server, database, options), pinning);
+      const during = await runLoad(loadSpec(server, database, options, RETENTION_SECONDS), pinning);
       requireAllSucceeded('pushes during retention', during, server);
       watching = false;
       await watcher;
@@ -139,6 +156,7 @@ async function measure(dialect: BenchDialect, options: BenchOptions, pinning: Pi
       const removedDuringWindow = before - (await expiredPushes(database));
       return {
         dialect,
+        idleErasureMs,
         erasureMs,
         pushesAlone,
         pushesDuring,
@@ -149,7 +167,11 @@ async function measure(dialect: BenchDialect, options: BenchOptions, pinning: Pi
           pushesDuring: during.requestsPerSecond,
           removedDuringWindow,
           passSeconds,
-          rssMiB: { start: samples[0] ?? 0, peak: Math.max(...samples), end: samples.at(-1) ?? 0 },
+          rssMiB: {
+            alone: rssAlone,
+            firstHalf: Math.max(...samples.slice(0, samples.length / 2)),
+            secondHalf: Math.max(...samples.slice(samples.length / 2)),
+          },
         },
       };
     } finally {
@@ -286,6 +308,21 @@ async function seedExpiredPushes(database: BenchDatabase, rows: number): Promise
   }
 }
 
+async function anyExpiredPush(database: BenchDatabase): Promise<boolean> {
+  const handle = openHandle(database);
+  try {
+    const row = await handle.db
+      .selectFrom('lead_pushes')
+      .select('id')
+      .where('received_at', '<', '2021-01-01T00:00:00.000Z')
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  } finally {
+    await handle.close();
+  }
+}
+
 async function expiredPushes(database: BenchDatabase): Promise<number> {
   const handle = openHandle(database);
   try {
@@ -324,24 +361,24 @@ function render(runs: readonly ErasureRun[], options: BenchOptions, machine: Mac
     `Erasing a lead with 50 car revisions and 100 push-log entries (${ERASURES} such leads, erased one after the ` +
       'other while the pushes ran):',
     '',
-    '| database | erasure, median (min-max) | pushes alone | pushes while erasing | kept |',
-    '|---|---|---|---|---|',
+    '| database | erasure alone | erasure under pushes, median (min-max) | pushes alone | pushes while erasing | kept |',
+    '|---|---|---|---|---|---|',
     ...runs.map(
       (run) =>
-        `| ${run.dialect} | ${ms(run.erasureMs)} | ${run.pushesAlone.toFixed(0)}/s | ${run.pushesDuring.toFixed(0)}/s | ${percent(run.pushesDuring, run.pushesAlone)} |`,
+        `| ${run.dialect} | ${run.idleErasureMs.toFixed(0)} ms | ${ms(run.erasureMs)} | ${run.pushesAlone.toFixed(0)}/s | ${run.pushesDuring.toFixed(0)}/s | ${percent(run.pushesDuring, run.pushesAlone)} |`,
     ),
     '',
     `A retention pass over ${runs[0]?.retention.rows.toLocaleString('en') ?? 0} expired push-log rows ` +
-      '(`RETENTION_PUSH_LOG=30d`, batches of 500) while pushes run:',
+      `(\`RETENTION_PUSH_LOG=30d\`, batches of 500) while pushes run, ${RETENTION_SECONDS} s measured with and without it:`,
     '',
-    '| database | rows written in | pushes alone | pushes during the pass | kept | rows removed in the window | pass | server RSS start / peak / end |',
+    '| database | rows written in | pushes alone | pushes during the pass | kept | rows removed in the window | pass | server RSS peak: alone / pass, first half / second half |',
     '|---|---|---|---|---|---|---|---|',
     ...runs.map(({ dialect, retention: r }) => {
       const pass = r.passSeconds === null ? 'still running' : `${r.passSeconds.toFixed(1)} s`;
       return (
         `| ${dialect} | ${r.seedSeconds.toFixed(0)} s | ${r.pushesAlone.toFixed(0)}/s | ${r.pushesDuring.toFixed(0)}/s | ` +
         `${percent(r.pushesDuring, r.pushesAlone)} | ${r.removedDuringWindow.toLocaleString('en')} | ${pass} | ` +
-        `${r.rssMiB.start.toFixed(0)} / ${r.rssMiB.peak.toFixed(0)} / ${r.rssMiB.end.toFixed(0)} MiB |`
+        `${r.rssMiB.alone.toFixed(0)} / ${r.rssMiB.firstHalf.toFixed(0)} / ${r.rssMiB.secondHalf.toFixed(0)} MiB |`
       );
     }),
     '',

@@ -1,4 +1,4 @@
-// Writes the OpenAPI document the app serves at /openapi.json (docs/design.md section 14),
+// Writes the OpenAPI document the app serves at /openapi.json (docs/design.md section 16),
 // built in-process over a throwaway SQLite database: no server, no network. Used by
 // `npm run lint:openapi` and by the client's `npm run generate` (clients/typescript/README.md).
 //   node scripts/openapi-document.ts [OUTPUT]   (stdout without OUTPUT)

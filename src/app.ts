@@ -16,6 +16,7 @@ import { registerIdempotency } from './idempotency/idempotency.plugin.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
 import { registerUnreadBodyDiscard } from './http/unread-body.ts';
 import { registerProtocolRefusals } from './http/protocol-refusals.ts';
+import { registerLateContinue } from './http/late-continue.ts';
 import { generateRequestId } from './http/request-id.ts';
 import { SECURITY_HEADERS, registerResponseHeaders } from './http/response-headers.ts';
 import { registerOpenApi } from './ops/openapi.ts';
@@ -96,6 +97,7 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   app.setValidatorCompiler(compilers.validatorCompiler);
   registerResponseHeaders(app);
   registerProtocolRefusals(app);
+  registerLateContinue(app);
   registerErrorHandling(app);
   registerJsonBodyParser(app);
   registerUnreadBodyDiscard(app);
@@ -128,7 +130,7 @@ export async function buildApp({ config, database, logger = false }: AppDependen
 
   // Pushes and party updates write their webhook events here, in their own transaction.
   const outbox = new WebhookOutbox();
-  // The key of the erased refs' hashes, read once per process (docs/design.md section 14).
+  // The key of the erased refs' hashes, read once per process (docs/design.md section 15).
   const refHashes = new RefHashes(database.db);
   const leadPush = new LeadPushService({ database, config, transactions, outbox, refHashes });
   await app.register(leadPushRoutes, { prefix: '/v1/api', leadPush, validation: compilers });
@@ -165,7 +167,7 @@ export async function buildApp({ config, database, logger = false }: AppDependen
     database,
     services: { database, leads, pushLog, parties, leadWork, history, erasure, partyExport },
   });
-  // Retention (docs/design.md section 14), when a period is set: every process runs the
+  // Retention (docs/design.md section 15), when a period is set: every process runs the
   // task, and the lease lets one pass run at a time across them.
   const retention = new RetentionService({ database, transactions, refHashes, outbox, retention: config.retention });
   if (retention.enabled) {

@@ -53,7 +53,7 @@ export interface Config {
   readonly redisUrl: string | undefined;
   /** Every key this service writes in Redis starts with it, so one Redis can serve several deployments. */
   readonly redisKeyPrefix: string;
-  /** How long personal data is kept (docs/design.md section 14); undefined: for ever (the default). */
+  /** How long personal data is kept (docs/design.md section 15); undefined: for ever (the default). */
   readonly retention: Retention;
 }
 

@@ -44,6 +44,7 @@ export type MessageCode =
   | 'invalid_json'
   | 'unauthenticated'
   | 'api_token_scheme' // an API token (li_…) sent under a scheme other than apikey
+  | 'access_token_scheme' // an SSO access token (a JWT) sent under a scheme other than bearer
   | 'forbidden_scope' // params.scope
   | 'forbidden_distribution'
   | 'not_found'
@@ -64,13 +65,13 @@ export type MessageCode =
   | 'too_deep' // params.limit (levels)
   | 'idempotency_key_reused' // the key was used with another request (method, path, body)
   | 'idempotency_conflict' // the key's first request is still running
-  | 'erased' // the person this names was erased (docs/design.md section 14)
+  | 'erased' // the person this names was erased (docs/design.md section 15)
   | 'erased_ref' // a pushed external ref of an erased person
   | 'internal';
 
 /**
  * The form a value refused as `invalid` should have, named in its message (docs/design.md
- * section 13): `Error for 'id'. The specified value is invalid: a UUID version 4 is
+ * section 16): `Error for 'id'. The specified value is invalid: a UUID version 4 is
  * expected.` Each has a text per language in src/i18n. Schemas name theirs with the
  * `x-expected` annotation (src/http/ajv-problems.ts reads it); formats and JSON types
  * are named without one.
@@ -142,7 +143,10 @@ export class ValidationError extends ApiError {
 }
 
 export class UnauthenticatedError extends ApiError {
-  constructor(target = 'Authorization', code: 'unauthenticated' | 'api_token_scheme' = 'unauthenticated') {
+  constructor(
+    target = 'Authorization',
+    code: 'unauthenticated' | 'api_token_scheme' | 'access_token_scheme' = 'unauthenticated',
+  ) {
     super(401, 'Unauthenticated', [{ target, code }], {
       headers: { 'www-authenticate': 'apikey, Bearer realm="lead-intake"' },
     });
@@ -168,7 +172,7 @@ export class ConflictError extends ApiError {
 }
 
 /**
- * The person was erased (docs/design.md section 14): 410 for a read of what is gone, 409 for
+ * The person was erased (docs/design.md section 15): 410 for a read of what is gone, 409 for
  * a push that carries one of their external refs (nothing is written).
  */
 export class ErasedError extends ApiError {

@@ -76,6 +76,8 @@ describe('401 Unauthenticated', () => {
     expect(messageOf(bearer)).toBe(hint);
     // Whether or not the token exists: the scheme alone decides, so nothing is learnt of the token.
     expect(messageOf(await pushLead(`bearer li_${'A'.repeat(43)}`))).toBe(hint);
+    // Sent without a scheme at all.
+    expect(messageOf(await pushLead(tenant.token))).toBe(hint);
     // The reference routes say the same.
     const reference = await fetch(`${server.url}/v1/api/vehicles/brands`, {
       headers: { authorization: `Bearer ${tenant.token}`, 'accept-language': 'nl' },
@@ -86,6 +88,12 @@ describe('401 Unauthenticated', () => {
     ).toBe(
       "De inloggegevens zijn niet geldig: API-tokens (li_…) worden verstuurd met het schema apikey, als 'Authorization: apikey li_…'.",
     );
+    // An SSO access token (a JWT) under apikey, or alone, is told that access tokens use bearer.
+    const accessHint =
+      "The credentials are not valid: access tokens from single sign-on are sent with the bearer scheme, as 'Authorization: bearer eyJ…'.";
+    const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl';
+    expect(messageOf(await pushLead(`apikey ${jwt}`))).toBe(accessHint);
+    expect(messageOf(await pushLead(jwt))).toBe(accessHint);
     // Any other bad credentials keep the general message.
     expect(messageOf(await pushLead('Bearer eyJhbGciOiJSUzI1NiJ9.e30.c2ln'))).toBe(
       'The credentials are missing or not valid.',

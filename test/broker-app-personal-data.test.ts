@@ -1,5 +1,5 @@
 // A person's data in the broker app over real HTTP, on both databases (docs/design.md
-// section 11): "Download data" gives the export as an attachment; "Erase" asks first, erases
+// section 15): "Download data" gives the export as an attachment; "Erase" asks first, erases
 // only from its form with the session's CSRF token, and the lead's pages then say it was
 // erased; both are in the audit log under the broker.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 // The client's generated types are what the served document generates (docs/design.md
-// section 14): after a route's schema changes, `npm run generate:client` must be run and
+// section 16): after a route's schema changes, `npm run generate:client` must be run and
 // its output committed, or this fails and says so.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// A partner project that installs the packed client (docs/design.md section 14): `npm pack`
+// A partner project that installs the packed client (docs/design.md section 16): `npm pack`
 // in clients/typescript, the tarball installed into a fresh project (its dependencies from
 // the registry, as a partner gets them), and a file of under 30 lines that pushes, reads,
 // pages the change listing and verifies a webhook it receives, type-checked with strict
@@ -26,26 +26,26 @@ const client = createLeadIntakeClient({
   token: env.LEAD_INTAKE_TOKEN!,
   distributionId: env.LEAD_INTAKE_DISTRIBUTION!,
 });
-const hook = \`http://127.0.0.1:\${env.RECEIVER_PORT}/hook\`;
 const event = new Promise<WebhookEvent>((resolve) => {
   const receiver = http.createServer((request, response) => {
     let body = '';
     request.on('data', (chunk) => (body += chunk));
     request.on('end', () => {
-      response.writeHead(204).end();
-      receiver.close();
+      response.writeHead(204).end(() => receiver.close());
       resolve(verifyWebhook(body, request.headers, env.LEAD_INTAKE_WEBHOOK_SECRET!));
     });
   });
   receiver.listen(Number(env.RECEIVER_PORT), '127.0.0.1');
 });
-const pushed = await client.pushCustomerLead({ prospect: { first_name: 'Pack', last_name: 'Partner', callbacks: [hook] } });
+const callbacks = [\`http://127.0.0.1:\${env.RECEIVER_PORT}/hook\`];
+const pushed = await client.pushCustomerLead({ prospect: { first_name: 'Pack', last_name: 'Partner', callbacks } });
 if (!pushed.data) throw new Error(pushed.error?.detail.error_str);
 const read = await client.getLead(pushed.data.id);
+const patched = await client.updateParty(pushed.data.party_id, { telephonenr: '+32 9 123 45 67', address: null });
 const listed: string[] = [];
 for await (const lead of client.changes(undefined, { limit: 1 })) listed.push(lead.id);
 const received = await event;
-console.log(JSON.stringify({ status: pushed.response.status, name: read.data?.prospect.last_name, listed, event: received.type, lead: received.data.id }));
+console.log(JSON.stringify({ status: pushed.response.status, name: read.data?.prospect.last_name, phone: patched.data?.telephonenr, listed, event: received.type, lead: received.data.id }));
 `;
 
 describe.skipIf(dialect === 'postgres')('the packed client in a partner project', () => {
@@ -61,7 +61,7 @@ describe.skipIf(dialect === 'postgres')('the packed client in a partner project'
   });
 
   // npm pack compiles the client, and npm install fetches its dependencies: tens of seconds.
-  it('installs from the tarball, type-checks, and pushes, reads, lists and verifies a webhook', async () => {
+  it('installs from the tarball, type-checks, and pushes, reads, updates, lists and verifies a webhook', async () => {
     expect(PARTNER.trimEnd().split('\n').length).toBeLessThan(30);
     const { stdout: packed } = await run('npm', ['pack', '--silent', '--pack-destination', project], { cwd: CLIENT });
     const tarball = path.join(project, packed.trim().split('\n').at(-1)!);
@@ -93,7 +93,7 @@ describe.skipIf(dialect === 'postgres')('the packed client in a partner project'
     // The partner's TypeScript: strict, the packed declarations only (no skipLibCheck).
     await run(process.execPath, [path.join(CLIENT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project]);
 
-    const tenant = await createTenant(server.database.handle);
+    const tenant = await createTenant(server.database.handle, ['leads:write', 'leads:read', 'parties:update']);
     const { secret } = await currentSecret(server.database.handle.db, tenant.distributionId);
     const { stdout } = await run(process.execPath, ['partner.ts'], {
       cwd: project,
@@ -110,6 +110,7 @@ describe.skipIf(dialect === 'postgres')('the packed client in a partner project'
     expect(outcome).toEqual({
       status: 201,
       name: 'Partner',
+      phone: '+32 9 123 45 67',
       listed: [outcome.lead],
       event: 'lead.created',
       lead: outcome.lead,
@@ -122,14 +123,15 @@ describe.skipIf(dialect === 'postgres')('the packed client in a partner project'
       const script =
         "import { createLeadIntakeClient } from '@lead-intake/client';" +
         'const c = createLeadIntakeClient({ baseUrl: process.argv[1], token: process.argv[2], distributionId: process.argv[3] });' +
-        'const r = await c.getLead(process.argv[4]);' +
-        'console.log(process.version, r.response.status, r.data.prospect.last_name);';
+        "const r = await c.pushCompanyLead({ prospect: { name: 'Node ' + process.version } });" +
+        'const l = await c.getLead(process.argv[4]);' +
+        'console.log(process.version, r.response.status, r.data.prospect.name, l.data.prospect.last_name);';
       const { stdout: old } = await run(
         systemNode,
         ['--input-type=module', '-e', script, server.url, tenant.token, tenant.distributionId, outcome.lead],
         { cwd: project },
       );
-      expect(old.trim()).toMatch(/^v\d+\.\d+\.\d+ 200 Partner$/);
+      expect(old.trim()).toMatch(/^(v\d+\.\d+\.\d+) 201 Node \1 Partner$/);
     }
   }, 180_000);
 });

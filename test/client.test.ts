@@ -1,4 +1,4 @@
-// The TypeScript client (clients/typescript, docs/design.md section 14) against the real
+// The TypeScript client (clients/typescript, docs/design.md section 16) against the real
 // server on both databases: a partner's push, read, update, change listing and webhook,
 // and its retries through a real HTTP hop that drops connections and answers 503, and
 // against the server's own rate limit (429 with Retry-After).
@@ -139,15 +139,37 @@ describe('a partner using the client', () => {
   });
 });
 
-it('has a method for every operation of the served document', async () => {
+it('has a method for every operation of the served document, which sends that operation', async () => {
   const document: any = await (await fetch(`${server.url}/openapi.json`)).json();
-  const operationIds = Object.values(document.paths).flatMap((item: any) =>
-    Object.values(item).map((operation: any) => operation.operationId as string),
+  const operations = Object.entries(document.paths).flatMap(([path, item]: [string, any]) =>
+    Object.entries(item).map(([method, operation]: [string, any]) => ({ path, method, id: operation.operationId })),
   );
-  const client = createLeadIntakeClient({ baseUrl: server.url, token: 'x', distributionId: 'x' });
-  const missing = operationIds.filter((id) => typeof (client as Record<string, unknown>)[id] !== 'function');
+  const sent: Array<{ method: string; path: string }> = [];
+  const client = createLeadIntakeClient({
+    baseUrl: 'http://lead-intake.invalid',
+    token: 'x',
+    distributionId: 'the-distribution',
+    fetch: async (url, init) => {
+      sent.push({ method: String(init.method), path: new URL(url).pathname });
+      return new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } });
+    },
+  });
+  const methods = client as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
   // A new route needs its method in clients/typescript/src/client.ts.
-  expect(missing).toEqual([]);
+  expect(operations.filter(({ id }) => typeof methods[id] !== 'function').map(({ id }) => id)).toEqual([]);
+  const wrong: string[] = [];
+  for (const { path, method, id } of operations) {
+    sent.length = 0;
+    await methods[id]!('a1', 'a2', 'a3', 'a4');
+    const template = new RegExp(
+      `^${path.replace(/\{distribution_id\}/, 'the-distribution').replace(/\{\w+\}/g, 'a\\d')}$`,
+    );
+    const request = sent[0];
+    if (!request || request.method !== method.toUpperCase() || !template.test(request.path)) {
+      wrong.push(`${id}: sent ${request?.method} ${request?.path}, documented ${method.toUpperCase()} ${path}`);
+    }
+  }
+  expect(wrong).toEqual([]);
 });
 
 describe('retries', () => {
@@ -195,6 +217,21 @@ describe('retries', () => {
     expect((await client.listLeads()).response.status).toBe(200);
     const [first, second] = proxy.seen.slice(before);
     expect(second!.at - first!.at).toBeGreaterThanOrEqual(1_000);
+
+    // Retry-After as an HTTP date (RFC 9110 section 10.2.3) is honoured too.
+    proxy.script({ status: 429, headers: { 'retry-after': new Date(Date.now() + 2_000).toUTCString() } });
+    const dated = proxy.seen.length;
+    expect((await client.listLeads()).response.status).toBe(200);
+    const [asked, after] = proxy.seen.slice(dated);
+    expect(after!.at - asked!.at).toBeGreaterThanOrEqual(900);
+
+    // A Retry-After longer than the client will wait (maxDelayMs) is answered at once.
+    proxy.script({ status: 503, headers: { 'retry-after': '3600' } });
+    const patient = proxy.seen.length;
+    const started = Date.now();
+    expect((await client.listLeads()).response.status).toBe(503);
+    expect(proxy.seen.length - patient).toBe(1);
+    expect(Date.now() - started).toBeLessThan(1_000);
 
     proxy.script({ status: 503 }, { status: 503 }, { status: 503 });
     const given = proxy.seen.length;

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from './support/browser.ts';
-import { startTestServer, type TestServer } from './support/test-server.ts';
+import { createTenant, startTestServer, type TestServer } from './support/test-server.ts';
 
 let server: TestServer;
 let browser: Browser;
@@ -44,6 +44,33 @@ describe('GET /docs', () => {
 
     expect(pageErrors).toEqual([]);
     expect(requested.filter((url) => !url.startsWith(`${server.url}/`) && !url.startsWith('data:'))).toEqual([]);
+    await page.close();
+  });
+
+  it('tries an operation out with an API token pasted alone, sending it with its apikey scheme', async () => {
+    const tenant = await createTenant(server.database.handle, ['leads:read']);
+    const page = await browser.newPage();
+    const sent: Array<string | undefined> = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/v1/api/')) sent.push(request.headers().authorization);
+    });
+    await page.goto(`${server.url}/docs`);
+
+    await page.locator('.btn.authorize').first().click();
+    const apikey = page.locator('.auth-container').filter({ hasText: 'apikey' }).first();
+    await apikey.locator('input').fill(tenant.token);
+    await apikey.locator('button.authorize').click();
+    await page.locator('.btn-done').first().click();
+
+    const operation = page.locator('#operations-leads-listLeads');
+    await operation.locator('.opblock-summary').first().click();
+    await operation.locator('.try-out__btn').click();
+    await operation.locator('tr[data-param-name="distribution_id"] input').fill(tenant.distributionId);
+    await operation.locator('.execute').click();
+    const status = operation.locator('.live-responses-table tr.response .response-col_status').first();
+    await status.waitFor({ state: 'visible' });
+    await expect(status.innerText()).resolves.toMatch(/^200/);
+    expect(sent).toEqual([`apikey ${tenant.token}`]);
     await page.close();
   });
 });

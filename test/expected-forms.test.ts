@@ -1,5 +1,5 @@
 // A value refused for its form keeps the specification's sentence and names the form it
-// should have, in every language (docs/design.md section 13); a body that is not an object
+// should have, in every language (docs/design.md section 16); a body that is not an object
 // names its root. Through real HTTP, on both databases; refused requests write nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApi } from './support/api-client.ts';
@@ -186,5 +186,29 @@ describe('query strings and reference look-ups', () => {
     expect(byTarget(reply)).toEqual({
       cursor: "Error for 'cursor'. The specified value is invalid: the cursor of a next link is expected, unchanged.",
     });
+  });
+});
+
+describe('the document', () => {
+  it('names the form of every pattern it declares, so no refusal of a pattern is left without one', async () => {
+    const document = await (await fetch(`${server.url}/openapi.json`)).json();
+    const unnamed: string[] = [];
+    let named = 0;
+    const walk = (node: unknown, at: string): void => {
+      if (node === null || typeof node !== 'object') return;
+      if (Array.isArray(node)) {
+        for (const [i, item] of node.entries()) walk(item, `${at}/${i}`);
+        return;
+      }
+      const schema = node as Record<string, unknown>;
+      if (typeof schema.pattern === 'string') {
+        if (typeof schema['x-expected'] === 'string') named++;
+        else unnamed.push(`${at}: ${schema.pattern}`);
+      }
+      for (const [key, value] of Object.entries(schema)) walk(value, `${at}/${key}`);
+    };
+    walk(document, '#');
+    expect(unnamed).toEqual([]);
+    expect(named).toBeGreaterThan(5);
   });
 });

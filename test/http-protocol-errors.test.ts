@@ -166,34 +166,58 @@ describe('requests Node would answer itself', () => {
     );
   });
 
-  it('Expect: 100-continue: the client is told to go on, and the push is taken', async () => {
+  /** A push sent the way node:http sends `Expect: 100-continue`: the body only after 100 Continue. */
+  function pushExpectingContinue(options: { token?: string; length?: number; path?: string } = {}) {
     const { hostname, port } = new URL(server.url);
-    const outcome = await new Promise<{ continued: boolean; status: number }>((resolve, reject) => {
+    return new Promise<{ continued: boolean; status: number; type?: string }>((resolve, reject) => {
       let continued = false;
       const request = http.request({
         host: hostname,
         port,
         method: 'POST',
-        path: push(),
+        path: options.path ?? push(),
         headers: {
-          authorization: `apikey ${tenant.token}`,
+          authorization: `apikey ${options.token ?? tenant.token}`,
           'content-type': 'application/json',
-          'content-length': Buffer.byteLength(lead),
+          'content-length': options.length ?? Buffer.byteLength(lead),
           expect: '100-continue',
+          connection: 'close',
         },
       });
-      // node:http holds the body back until the server says 100 Continue.
       request.on('continue', () => {
         continued = true;
         request.end(lead);
       });
       request.on('response', (response) => {
-        response.resume();
-        response.on('end', () => resolve({ continued, status: response.statusCode! }));
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString();
+          resolve({ continued, status: response.statusCode!, type: text ? JSON.parse(text).detail?.type : undefined });
+          request.destroy();
+        });
       });
-      request.on('error', reject);
+      request.on('error', (error) => (continued ? reject(error) : undefined));
     });
-    expect(outcome).toEqual({ continued: true, status: 201 });
+  }
+
+  it('Expect: 100-continue: the client is told to go on, and the push is taken', async () => {
+    expect(await pushExpectingContinue()).toEqual({ continued: true, status: 201, type: undefined });
+  });
+
+  it('Expect: 100-continue on a request refused anyway: the refusal is the answer, the body is never asked for', async () => {
+    // Over the body limit (BODY_LIMIT, 1 MiB in tests): 413 without the body being sent.
+    expect(await pushExpectingContinue({ length: 50 * 1024 * 1024 })).toEqual({
+      continued: false,
+      status: 413,
+      type: 'PayloadTooLarge',
+    });
+    // Credentials refused: no body is needed to say so.
+    expect(await pushExpectingContinue({ token: 'li_wrong' })).toEqual({
+      continued: false,
+      status: 401,
+      type: 'Unauthenticated',
+    });
   });
 
   it.each([
@@ -210,7 +234,7 @@ describe('requests Node would answer itself', () => {
 });
 
 describe('a request on an open connection while the server stops', () => {
-  it('is answered 503 ServiceUnavailable in the documented body', async () => {
+  it('is answered 503 ServiceUnavailable in the documented body, with Retry-After for a client to send it again', async () => {
     const stopping = await startTestServer();
     const { hostname, port } = new URL(stopping.url);
     const socket = net.connect(Number(port), hostname);
@@ -233,6 +257,8 @@ describe('a request on an open connection while the server stops', () => {
     socket.write('}GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
     await closed;
     await closing;
-    expectDocumentedError(parseAnswer(received.slice(received.indexOf('HTTP/1.1', 1))), 503, 'ServiceUnavailable');
+    const answer = parseAnswer(received.slice(received.indexOf('HTTP/1.1', 1)));
+    expectDocumentedError(answer, 503, 'ServiceUnavailable');
+    expect(answer.headers['retry-after']).toBe('1');
   });
 });

@@ -86,6 +86,28 @@ describe('a batch whose items all succeed', () => {
     );
   });
 
+  it('applies the items in their order, whether or not an item carries refs', async () => {
+    // One person four times: with a ref, then matched by e-mail, birth date and address
+    // without one, alternately. In order, the first creates the lead and the others merge
+    // into it; an item run before the one ahead of it would create the lead instead.
+    const person = {
+      first_name: 'Ordered',
+      last_name: `Items${Date.now()}`,
+      email: `ordered.${Date.now()}@example.be`,
+      birth: '1980-02-03',
+      address: { street: 'Kerkstraat', housenr: '1', zipcode: '9000', city: 'Gent' },
+    };
+    const ref = { external_refs: [{ external_ref: `ordered-${Date.now()}`, external_ref_company: 'crm' }] };
+    const items = [0, 1, 2, 3].map((i) => ({
+      type: 'CUSTOMER',
+      prospect: { ...person, ...(i % 2 === 0 ? ref : {}), telephonenr: `+32 9 000 00 0${i}` },
+    }));
+    const reply = await pushBatch(items);
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    expect(reply.body.results.map((result: any) => result.status)).toEqual([201, 200, 200, 200]);
+    expect(reply.body.results.at(-1).lead.prospect.telephonenr).toBe('+32 9 000 00 03');
+  });
+
   it('takes the example pushes of both kinds as a single push does, with their webhook events', async () => {
     const before = await server.database.handle.db
       .selectFrom('webhook_events')

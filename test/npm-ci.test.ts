@@ -3,9 +3,9 @@
 // needs (the `node` package, which installs Node 24, and @swc/core's binary) approved in
 // package.json's allowScripts, so npm neither warns about them nor, once it blocks
 // unapproved scripts, skips them. Run as `npm ci --dry-run` on a copy of the manifest,
-// lockfile and .npmrc, so the checkout's node_modules is left alone.
+// lockfile (and the workspaces' manifests) and .npmrc, so the checkout's node_modules is left alone.
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,8 +13,11 @@ import { ROOT } from './support/cli.ts';
 import { dialect } from './support/test-server.ts';
 
 const copy = mkdtempSync(path.join(tmpdir(), 'lead-intake-npm-ci-'));
-for (const file of ['package.json', 'package-lock.json', '.npmrc'])
+const workspaces: string[] = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).workspaces ?? [];
+for (const file of ['package.json', 'package-lock.json', '.npmrc', ...workspaces.map((w) => `${w}/package.json`)]) {
+  mkdirSync(path.dirname(path.join(copy, file)), { recursive: true });
   copyFileSync(path.join(ROOT, file), path.join(copy, file));
+}
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
 function npm(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -1,4 +1,4 @@
-// The OpenAPI document as a partner's tools read it (docs/design.md section 14): named
+// The OpenAPI document as a partner's tools read it (docs/design.md section 16): named
 // component schemas, an operationId per operation, no HTML routes, and, checked the way a
 // validating proxy (Prism) checks traffic, every answer the real server gives over a
 // sequence of calls has its status, body and headers declared.
@@ -11,7 +11,7 @@ import { createTenant, startTestServer, type Tenant, type TestServer } from './s
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-/** The names a generated client must have (docs/design.md section 14), of the operations that exist. */
+/** The names a generated client must have (docs/design.md section 16), of the operations that exist. */
 const REQUIRED_SCHEMAS = [
   'CustomerLead',
   'CompanyLead',
@@ -25,6 +25,10 @@ const REQUIRED_SCHEMAS = [
   'InsurancePolicy',
   'Coverage',
   'ErrorBody',
+  'LeadBatch',
+  'LeadBatchResult',
+  'ErasureReceipt',
+  'PartyExport',
 ];
 /** Response headers a client may rely on: each one the server sends must be declared. */
 const CONTRACT_HEADERS = [
@@ -36,6 +40,7 @@ const CONTRACT_HEADERS = [
   'ratelimit-limit',
   'ratelimit-remaining',
   'ratelimit-reset',
+  'idempotent-replayed',
 ];
 
 let server: TestServer;
@@ -218,8 +223,37 @@ describe('every answer of a sequence of real calls is declared (as Prism checks 
       [415, call('POST', leads, did, { body: 'first_name=Jan', headers: { 'content-type': 'text/plain' } })],
       [422, call('POST', leads, did, { body: '{"prospect":{}}', headers: json })],
       [422, call('GET', '/v1/api/distributions/{distribution_id}/leads', did, { query: '?limit=1000' })],
+      [400, call('PATCH', party, ids, { body: '{"telephonenr":', headers: json })],
+      [413, call('PATCH', party, ids, { body: `"${'x'.repeat(2 * 1024 * 1024)}"`, headers: json })],
+      [415, call('PATCH', party, ids, { body: 'x', headers: { 'content-type': 'text/plain' } })],
+      [422, call('PATCH', party, ids, { body: '{"address":{"zipcode":"12"}}', headers: json })],
     ];
     for (const [status, reply] of refusals) expect((await reply).status).toBe(status);
+
+    // A batch with a refused item (207), a keyed push and its replay, the key reused (422),
+    // then the person erased (200), read (410) and pushed again (409 Erased).
+    const batch = '/v1/api/distributions/{distribution_id}/leads/batch';
+    const items = {
+      leads: [
+        { type: 'CUSTOMER', ...leadExamples.CUSTOMER },
+        { type: 'CUSTOMER', prospect: {} },
+      ],
+    };
+    expect((await call('POST', batch, did, { body: JSON.stringify(items), headers: json })).status).toBe(207);
+    const keyed = { ...json, 'idempotency-key': crypto.randomUUID() };
+    const once = JSON.stringify({ prospect: { first_name: 'Once', last_name: 'Keyed' } });
+    expect((await call('POST', leads, did, { body: once, headers: keyed })).status).toBe(201);
+    const replayed = await call('POST', leads, did, { body: once, headers: keyed });
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    const other = JSON.stringify({ prospect: { first_name: 'Other', last_name: 'Keyed' } });
+    expect((await call('POST', leads, did, { body: other, headers: keyed })).status).toBe(422);
+    const exported = await call('GET', `${party}/export`, ids);
+    expect(exported.status).toBe(200);
+    expect((await call('DELETE', party, ids)).status).toBe(200);
+    expect((await call('GET', party, ids)).status).toBe(410);
+    expect((await call('GET', lead, ids)).status).toBe(410);
+    const again = JSON.stringify(leadExamples.CUSTOMER);
+    expect((await call('POST', leads, did, { body: again, headers: json })).status).toBe(409);
 
     // A credential of its own spends its window: 429 with Retry-After.
     const spender = await createTenant(server.database.handle, ['leads:read']);

@@ -193,7 +193,7 @@ describe('GET /openapi.json', () => {
       expect(media.example).toEqual(example);
       const ajv = new Ajv({ strict: false, allErrors: true });
       addFormats(ajv);
-      // The body is a $ref to a named component schema (docs/design.md section 14).
+      // The body is a $ref to a named component schema (docs/design.md section 16).
       expect(media.schema).toEqual({
         $ref: `#/components/schemas/${kind === 'customers' ? 'CustomerLead' : 'CompanyLead'}`,
       });

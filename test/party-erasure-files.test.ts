@@ -1,4 +1,4 @@
-// Physical erasure on SQLite (docs/design.md section 14; README, "Personal data"): after an
+// Physical erasure on SQLite (docs/design.md section 15; README, "Personal data"): after an
 // erasure the database files (the database and its WAL) hold none of the erased text:
 // freed space is overwritten (secure_delete), the search index drops the words at once
 // (FTS5 secure-delete) and the WAL, which still held the old pages, is checkpointed and

@@ -1,4 +1,4 @@
-// What a syncing partner sees of an erasure (docs/design.md section 14): the change listing
+// What a syncing partner sees of an erasure (docs/design.md section 15): the change listing
 // shows the erased lead once more, after its last change, with ids and time only; the
 // prospect's callbacks get a signed `lead.erased` event with ids only; webhook events about
 // the person that were still pending are not sent any more.

@@ -1,4 +1,4 @@
-// What an erasure leaves (docs/design.md section 14): a partner's re-sync carrying an erased
+// What an erasure leaves (docs/design.md section 15): a partner's re-sync carrying an erased
 // ref is refused 409 Erased and writes nothing; a push without one is a new person; and
 // pushes racing the erasure of the same person never leave a resurrected half-lead.
 import { randomUUID } from 'node:crypto';

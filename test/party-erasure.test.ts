@@ -1,4 +1,4 @@
-// Erasing a person (docs/design.md section 14): one transaction empties every table of the
+// Erasing a person (docs/design.md section 15): one transaction empties every table of the
 // person, leaves a tombstone (410 on reads), touches no one else, and a failure half-way
 // leaves the person whole.
 import { sql } from 'kysely';
@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApi } from './support/api-client.ts';
 import { countRows } from './support/lead-client.ts';
 import { pushRichPerson, tablesContaining, uniqueMarker } from './support/personal-data.ts';
+import { createSsoFixture, signInForTokens } from './support/sso.ts';
 import { createTenant, dialect, startTestServer, type Tenant, type TestServer } from './support/test-server.ts';
 
 let server: TestServer;
@@ -147,6 +148,15 @@ describe('DELETE a party', () => {
     const unknown = await callApi(server, tenant, 'DELETE', `${d()}/parties/0b6c1f9e-4d1a-4c56-9a51-1c2f0d3e4b5a`);
     expect(unknown.status).toBe(404);
     expect(unknown.body.detail.type).toBe('NotFound');
+    // Ids that name nothing, however odd, are 404 in the documented body, for erasure and export alike.
+    for (const id of ['not-a-uuid', '%00', '%F0%9F%98%80', 'x'.repeat(2000), person.partyId.toUpperCase()]) {
+      for (const path of [`${d()}/parties/${id}`, `${d()}/parties/${id}/export`]) {
+        const reply = await callApi(server, tenant, path.endsWith('export') ? 'GET' : 'DELETE', path);
+        expect([404, 410], `${path.slice(0, 80)} -> ${reply.status}`).toContain(reply.status);
+        // An id longer than the router takes names no route at all: 404 on the whole request.
+        expect(['party_id', ''], path.slice(0, 80)).toContain(reply.body.detail.errors[0].target);
+      }
+    }
   });
 
   it("cannot reach another distribution's person, nor erase without the scope", async () => {
@@ -206,5 +216,35 @@ describe('DELETE a party', () => {
     );
     // And once nothing fails, it is erased.
     expect((await callApi(server, tenant, 'DELETE', `${d()}/parties/${person.partyId}`)).status).toBe(200);
+  });
+});
+
+describe('erasure with an SSO access token', () => {
+  it('is granted by `api` and by `parties:erase`, refused with another scope, and names the user in the audit log', async () => {
+    const fixture = await createSsoFixture(server);
+    const bearer = (token: string) => `Bearer ${token}`;
+    const leads = `/distributions/${fixture.distributionId}/leads/customers`;
+    const party = (id: string) => `/distributions/${fixture.distributionId}/parties/${id}`;
+    const { access_token: writer } = await signInForTokens(server, fixture, 'openid leads:write');
+    const push = async () =>
+      (
+        await callApi(server, bearer(writer), 'POST', leads, {
+          body: { prospect: { first_name: 'S', last_name: 'O' } },
+        })
+      ).body.party_id as string;
+
+    const refused = await callApi(server, bearer(writer), 'DELETE', party(await push()));
+    expect(refused.status).toBe(403);
+    for (const scope of ['openid api', 'openid parties:erase']) {
+      const { access_token: token } = await signInForTokens(server, fixture, scope);
+      const partyId = await push();
+      expect((await callApi(server, bearer(token), 'DELETE', party(partyId))).status, scope).toBe(200);
+      const audit = await server.database.handle.db
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('party_id', '=', partyId)
+        .execute();
+      expect(audit).toEqual([expect.objectContaining({ action: 'erase', actor: `user:${fixture.user.id}` })]);
+    }
   });
 });

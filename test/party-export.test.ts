@@ -1,4 +1,4 @@
-// Access and portability (docs/design.md section 14): one JSON document with everything
+// Access and portability (docs/design.md section 15): one JSON document with everything
 // kept about a person, as an attachment, from the API and the CLI; the CLI erases too; and
 // every erasure and export is in the audit log, which names no person.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

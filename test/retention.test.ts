@@ -1,4 +1,4 @@
-// Retention (docs/design.md section 14): each period off by default; `retention run` and
+// Retention (docs/design.md section 15): each period off by default; `retention run` and
 // the background task remove what is older than its period, in batches, and nothing else;
 // an expired lead is erased with its tombstone; one pass at a time across processes.
 import { randomUUID } from 'node:crypto';

@@ -39,18 +39,26 @@ export function createAuthenticator(verifiers: Readonly<Record<string, Credentia
 
 /** API tokens start with this (api-token.service.ts); no SSO access token (a JWT) does. */
 const API_TOKEN_START = 'li_';
+/** A JWS in compact form, as SSO access tokens are: three base64url parts, the header JSON (`{"`). */
+const JWT = /^eyJ[\w-]*\.[\w-]+\.[\w-]+$/;
 
 /**
- * The 401 for an Authorization header that names no caller. An API token sent under
- * another scheme (`Bearer li_…`, as most HTTP clients default to) is told that API tokens
- * use `apikey` (docs/design.md section 13): the token is not checked, so the answer says
- * nothing about whether it is valid.
+ * The 401 for an Authorization header that names no caller. A token sent under the other
+ * scheme, or under none, is told which scheme it takes (docs/design.md section 16): an API
+ * token (`Bearer li_…`, as most HTTP clients default to, or `li_…` alone) that API tokens
+ * use `apikey`, an SSO access token (`apikey eyJ…`) that access tokens use `bearer`. The
+ * token is not checked, so the answer says nothing about whether it is valid.
  */
 export function unauthenticated(header: string | undefined): UnauthenticatedError {
   const parsed = parseAuthorization(header);
-  const wrongScheme =
-    parsed !== undefined && parsed.scheme !== 'apikey' && parsed.credentials.startsWith(API_TOKEN_START);
-  return new UnauthenticatedError('Authorization', wrongScheme ? 'api_token_scheme' : 'unauthenticated');
+  const credentials = parsed?.credentials ?? header?.trim() ?? '';
+  if (parsed?.scheme !== 'apikey' && credentials.startsWith(API_TOKEN_START)) {
+    return new UnauthenticatedError('Authorization', 'api_token_scheme');
+  }
+  if (parsed?.scheme !== 'bearer' && JWT.test(credentials)) {
+    return new UnauthenticatedError('Authorization', 'access_token_scheme');
+  }
+  return new UnauthenticatedError('Authorization');
 }
 
 /**

@@ -22,7 +22,7 @@ export async function registerBrokerApp(
   await app.register(
     async (scope) => {
       // HTML pages for people, not operations for an API client: left out of /openapi.json
-      // (docs/design.md section 14).
+      // (docs/design.md section 16).
       scope.addHook('onRoute', (route) => {
         route.schema = { ...route.schema, hide: true };
       });

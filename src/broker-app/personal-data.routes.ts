@@ -1,4 +1,4 @@
-// A person's data from the lead's page (docs/design.md section 14; README, "Personal data"):
+// A person's data from the lead's page (docs/design.md section 15; README, "Personal data"):
 // "Download data" (the API's export, as an attachment) and "Erase", behind a confirmation
 // page whose form carries the session's CSRF token. Both are in the audit log under the
 // signed-in user.

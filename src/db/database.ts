@@ -19,6 +19,8 @@ export interface DatabaseHandle {
   readonly location: string;
   /** Statements sent since the database was opened (`/metrics`; the benchmark's per-push count). */
   readonly statements: StatementCount;
+  /** SQLite: copy the WAL back into the database file and empty it; true when done. */
+  readonly checkpointTruncate?: () => Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -112,6 +114,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     statements,
     dialect: 'sqlite',
     location: filename,
+    checkpointTruncate: () => sqlite.checkpointTruncate(),
     close: async () => {
       await db.destroy();
       await sqlite.closed();

@@ -109,6 +109,16 @@ export class NodeSqliteDatabase implements SqliteDatabase {
     return { rows: [], changes: Number(statement.run(parameters).changes) };
   }
 
+  /**
+   * Copies the WAL back into the database file and empties it (an erasure's end): by the
+   * checkpoint worker, which never runs two checkpoints at once; without one, here.
+   */
+  async checkpointTruncate(): Promise<boolean> {
+    if (this.#checkpointer) return this.#checkpointer.truncate();
+    const row = this.#db.prepare('pragma wal_checkpoint(truncate)').get() as { busy: number } | undefined;
+    return row !== undefined && Number(row.busy) === 0;
+  }
+
   /** Kysely's close is synchronous: the checkpoint worker is only told to stop here. */
   close(): void {
     this.#statements.clear();

@@ -1,10 +1,9 @@
 // What an erasure must do below SQL so the database files hold none of the erased text
-// (docs/design.md section 14; README, "Personal data"). SQLite overwrites what a delete
+// (docs/design.md section 15; README, "Personal data"). SQLite overwrites what a delete
 // frees (`secure_delete`, set on every connection by node-sqlite-dialect.ts), but the WAL
 // still holds the pages as they were before: a TRUNCATE checkpoint copies the current pages
 // back into the database file and empties the WAL. PostgreSQL keeps dead tuples until
 // VACUUM reclaims them (autovacuum, or VACUUM run by the operator): the README says so.
-import { sql } from 'kysely';
 import type { DatabaseHandle } from './database.ts';
 
 export interface CheckpointOutcome {
@@ -13,12 +12,8 @@ export interface CheckpointOutcome {
 }
 
 export async function checkpointAfterErasure(database: DatabaseHandle): Promise<CheckpointOutcome> {
-  if (database.dialect !== 'sqlite') return { complete: true };
-  const { rows } = await sql<{
-    busy: number;
-    log: number;
-    checkpointed: number;
-  }>`pragma wal_checkpoint(truncate)`.execute(database.db);
-  const row = rows[0];
-  return { complete: row !== undefined && Number(row.busy) === 0 };
+  if (database.dialect !== 'sqlite' || database.checkpointTruncate === undefined) return { complete: true };
+  // By the checkpoint worker (sqlite-checkpoint-thread.ts): the server's connection running
+  // one of its own would find the worker's round under way now and then, and give up.
+  return { complete: await database.checkpointTruncate() };
 }

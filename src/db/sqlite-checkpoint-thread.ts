@@ -27,7 +27,34 @@ const timer = setInterval(() => {
   }
 }, intervalMs);
 
+/**
+ * A TRUNCATE checkpoint on request (an erasure's end, physical-erasure.ts): copies every
+ * frame back and empties the WAL. Run here, it never meets this thread's own passive rounds;
+ * a checkpoint of another process, or a reader that has not moved on yet, makes it busy for
+ * a moment, and it tries again within TRUNCATE_PATIENCE_MS.
+ */
+const truncate = db.prepare('pragma wal_checkpoint(truncate)');
+const TRUNCATE_PATIENCE_MS = 5_000;
+
+function truncateNow(): boolean {
+  const deadline = Date.now() + TRUNCATE_PATIENCE_MS;
+  for (;;) {
+    try {
+      const row = truncate.get() as { busy: number } | undefined;
+      if (row !== undefined && Number(row.busy) === 0) return true;
+    } catch {
+      // SQLITE_BUSY (another process's checkpoint): as busy.
+    }
+    if (Date.now() > deadline) return false;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+  }
+}
+
 parentPort?.on('message', (message: unknown) => {
+  if (typeof message === 'object' && message !== null && 'truncate' in message) {
+    parentPort?.postMessage({ truncated: (message as { truncate: number }).truncate, complete: truncateNow() });
+    return;
+  }
   if (message !== 'stop') return;
   clearInterval(timer);
   // One last round so a clean shutdown leaves a short WAL behind.

@@ -6,6 +6,8 @@ import { Worker } from 'node:worker_threads';
 import type { SqliteSynchronous } from '../config.ts';
 
 export interface Checkpointer {
+  /** A TRUNCATE checkpoint by the worker: true when the WAL was copied back and emptied. */
+  truncate(): Promise<boolean>;
   stop(): Promise<void>;
 }
 
@@ -31,14 +33,32 @@ export function startCheckpointer(options: CheckpointerOptions): Checkpointer {
   const report = (text: string) => {
     if (!stopping) warn(text);
   };
-  worker.on('message', (message: { error?: string }) => {
+  const truncations = new Map<number, (complete: boolean) => void>();
+  let nextTruncation = 0;
+  worker.on('message', (message: { error?: string; truncated?: number; complete?: boolean }) => {
     if (message.error) report(message.error);
+    if (message.truncated !== undefined) {
+      truncations.get(message.truncated)?.(message.complete === true);
+      truncations.delete(message.truncated);
+    }
   });
   // A worker that dies (its file deleted under it, say) must not take the server with it:
   // the WAL then just grows until the server's own connection checkpoints at close.
   worker.on('error', (error) => report(error.message));
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  // A worker that is gone answers nothing: its pending truncations are incomplete.
+  void exited.then(() => {
+    for (const resolve of truncations.values()) resolve(false);
+    truncations.clear();
+  });
   return {
+    truncate() {
+      const id = nextTruncation++;
+      return new Promise<boolean>((resolve) => {
+        truncations.set(id, resolve);
+        worker.postMessage({ truncate: id });
+      });
+    },
     async stop() {
       stopping = true;
       // Keep the process alive until the worker has closed: a caller awaiting this

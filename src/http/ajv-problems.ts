@@ -5,7 +5,7 @@ import type { ErrorObject } from 'ajv';
 import type { ExpectedForm, MessageCode, Problem } from '../errors.ts';
 
 /**
- * The schema annotation naming the form a value must have (docs/design.md section 13),
+ * The schema annotation naming the form a value must have (docs/design.md section 16),
  * for rules a pattern expresses (`{pattern: '^[A-HJ-NPR-Z0-9]{17}$', 'x-expected': 'vin'}`).
  * An OpenAPI specification extension, so the document may carry it.
  */

@@ -4,8 +4,8 @@
 //
 // - An Expect other than 100-continue: 417 ExpectationFailed (RFC 9110 section 10.1.1).
 //   Node emits `checkExpectation` and, unheard, answers 417 with an empty body; here the
-//   request goes on to the app and the hook below refuses it. `100-continue` is Node's own
-//   business: it answers 100 Continue and hands the request on as usual.
+//   request goes on to the app and the hook below refuses it. `100-continue` is answered
+//   when the body is about to be read (late-continue.ts).
 // - An HTTP/1.1 request without Host, or any with two (RFC 9112 section 3.2): 400 BadRequest
 //   on `Host`. Node refuses the first itself with an empty body (its requireHostHeader,
 //   turned off in app.ts) and lets the second through.
@@ -55,7 +55,15 @@ export function registerProtocolRefusals(app: FastifyInstance): void {
     if (hosts > 1 || (hosts === 0 && raw.httpVersion === '1.1')) {
       return done(new ApiError(400, 'BadRequest', [{ target: 'Host', code: hosts > 1 ? 'invalid' : 'missing' }]));
     }
-    if (closing) return done(new ApiError(503, 'ServiceUnavailable', [{ target: '', code: 'shutting_down' }]));
+    // Another process, or this one restarted, takes it at once: a client that honours
+    // Retry-After (RFC 9110 section 10.2.3), as the TypeScript client does, sends it again.
+    if (closing) {
+      return done(
+        new ApiError(503, 'ServiceUnavailable', [{ target: '', code: 'shutting_down' }], {
+          headers: { 'retry-after': '1' },
+        }),
+      );
+    }
     done();
   });
 }

@@ -50,6 +50,8 @@ export const de: Catalogue = {
   unauthenticated: 'Die Anmeldedaten fehlen oder sind ungültig.',
   api_token_scheme:
     "Die Anmeldedaten sind ungültig: API-Tokens (li_…) werden mit dem Schema apikey gesendet, als 'Authorization: apikey li_…'.",
+  access_token_scheme:
+    "Die Anmeldedaten sind ungültig: Zugriffstokens der Einmalanmeldung werden mit dem Schema bearer gesendet, als 'Authorization: bearer eyJ…'.",
   forbidden_scope: "Die Anmeldedaten gewähren den Scope '{scope}' nicht.",
   forbidden_distribution: 'Die Anmeldedaten gewähren keinen Zugriff auf diese Distribution.',
   not_found: 'Die angeforderte Ressource wurde nicht gefunden.',

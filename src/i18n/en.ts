@@ -49,6 +49,8 @@ export const en: Catalogue = {
   unauthenticated: 'The credentials are missing or not valid.',
   api_token_scheme:
     "The credentials are not valid: API tokens (li_…) are sent with the apikey scheme, as 'Authorization: apikey li_…'.",
+  access_token_scheme:
+    "The credentials are not valid: access tokens from single sign-on are sent with the bearer scheme, as 'Authorization: bearer eyJ…'.",
   forbidden_scope: "The credentials do not grant the scope '{scope}'.",
   forbidden_distribution: 'The credentials do not give access to this distribution.',
   not_found: 'The requested resource was not found.',

@@ -52,6 +52,8 @@ export const fr: Catalogue = {
   unauthenticated: 'Les identifiants sont manquants ou non valides.',
   api_token_scheme:
     "Les identifiants ne sont pas valides : les jetons d'API (li_…) s'envoient avec le schéma apikey, comme 'Authorization: apikey li_…'.",
+  access_token_scheme:
+    "Les identifiants ne sont pas valides : les jetons d'accès de l'authentification unique s'envoient avec le schéma bearer, comme 'Authorization: bearer eyJ…'.",
   forbidden_scope: "Les identifiants n'accordent pas le scope '{scope}'.",
   forbidden_distribution: 'Les identifiants ne donnent pas accès à cette distribution.',
   not_found: 'La ressource demandée est introuvable.',

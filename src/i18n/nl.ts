@@ -50,6 +50,8 @@ export const nl: Catalogue = {
   unauthenticated: 'De inloggegevens ontbreken of zijn ongeldig.',
   api_token_scheme:
     "De inloggegevens zijn niet geldig: API-tokens (li_…) worden verstuurd met het schema apikey, als 'Authorization: apikey li_…'.",
+  access_token_scheme:
+    "De inloggegevens zijn niet geldig: access tokens van single sign-on worden verstuurd met het schema bearer, als 'Authorization: bearer eyJ…'.",
   forbidden_scope: "De inloggegevens geven geen toegang tot de scope '{scope}'.",
   forbidden_distribution: 'De inloggegevens geven geen toegang tot deze distributie.',
   not_found: 'De gevraagde resource werd niet gevonden.',

@@ -236,7 +236,7 @@ export async function purgeExpiredKeys(db: Kysely<Database>, now: string, limit:
 }
 
 /**
- * Erasure of a person (docs/design.md section 11): the stored answers that show the party
+ * Erasure of a person (docs/design.md section 15): the stored answers that show the party
  * go with it. Returns the number of answers removed. Runs in the erasure's transaction.
  */
 export async function deleteIdempotentAnswersOfParty(

@@ -1,4 +1,4 @@
-// Named component schemas in the OpenAPI document (docs/design.md section 14). The route
+// Named component schemas in the OpenAPI document (docs/design.md section 16). The route
 // schemas that validate stay the source: every schema among them with a `title` is moved
 // to `components.schemas[title]` and each of its uses becomes a `$ref`, so a generator
 // (openapi-typescript, openapi-generator) gives partners named types (`CustomerLead`,

@@ -46,7 +46,8 @@ const MEANINGS: Record<string, string> = {
     'Idempotency-Key was used with another request. Nothing was written.',
   '429': 'RateLimited: too many requests for this credential; retry after `Retry-After` seconds.',
   '500': 'InternalError: unexpected; retrying may help.',
-  '503': 'ServiceUnavailable: the process is stopping (or, for /readyz, the database is not reachable); retry.',
+  '503':
+    'ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry.',
 };
 
 /** What a status means for one operation, where it differs from MEANINGS. */
@@ -71,6 +72,11 @@ export const RESPONSE_HEADERS: Record<string, Json> = {
   WWWAuthenticate: {
     description: 'The schemes this API accepts: `apikey` (API tokens) and `Bearer` (SSO access tokens).',
     schema: { type: 'string' },
+  },
+  IdempotentReplayed: {
+    description:
+      "`true` when this is the answer kept for the request's `Idempotency-Key`, sent again without running it.",
+    schema: { type: 'string', enum: ['true'] },
   },
   RetryAfter: { description: 'Seconds to wait before sending the request again.', schema: { type: 'integer' } },
   RateLimitLimit: { description: 'Requests allowed per window for this credential.', schema: { type: 'integer' } },
@@ -97,7 +103,10 @@ export function declareResponses(paths: Record<string, Record<string, Operation>
         if ((media?.schema as { title?: unknown } | undefined)?.title === ERROR_BODY_TITLE) {
           media!.example ??= exampleFor(status, operation);
         }
-        response.headers = { ...headersFor(status, operation), ...(response.headers as Json | undefined) };
+        response.headers = {
+          ...headersFor(status, operation, isKeyedWrite(path, method)),
+          ...(response.headers as Json | undefined),
+        };
       }
     }
   }
@@ -110,9 +119,9 @@ function plumbingStatuses(path: string, method: string, operation: Operation): s
   const bearerOnly = path.startsWith('/sso/');
   if ((operation.security?.length ?? 0) > 0 && !bearerOnly) statuses.push('401', '403', '429');
   if (path.startsWith('/v1/api/')) statuses.push('404');
-  // Every write under /v1/api/ takes an Idempotency-Key (docs/design.md section 10): 409
+  // Every write under /v1/api/ takes an Idempotency-Key (docs/design.md section 14): 409
   // while its first request runs, 422 for a malformed or reused key.
-  if (path.startsWith('/v1/api/') && ['post', 'patch', 'delete'].includes(method)) statuses.push('409', '422');
+  if (isKeyedWrite(path, method)) statuses.push('409', '422');
   if (operation.requestBody) statuses.push('413', '415', '422');
   if (operation.parameters?.some((parameter) => parameter.in === 'query')) statuses.push('422');
   if (operation.parameters?.some((parameter) => parameter.in === 'header' && parameter.name === 'if-match')) {
@@ -121,8 +130,15 @@ function plumbingStatuses(path: string, method: string, operation: Operation): s
   return statuses;
 }
 
-function headersFor(status: string, operation: Operation): Json {
+/** Every write under /v1/api/ takes an Idempotency-Key (docs/design.md section 14). */
+function isKeyedWrite(path: string, method: string): boolean {
+  return path.startsWith('/v1/api/') && ['post', 'patch', 'delete'].includes(method);
+}
+
+function headersFor(status: string, operation: Operation, keyedWrite: boolean): Json {
   const headers: Json = { 'x-request-id': header('RequestId') };
+  if (keyedWrite && status.startsWith('2')) headers['Idempotent-Replayed'] = header('IdempotentReplayed');
+  if (keyedWrite && status === '409') headers['Retry-After'] = header('RetryAfter');
   const secured = (operation.security?.length ?? 0) > 0;
   if (secured && status !== '401' && status !== '403') {
     headers['RateLimit-Limit'] = header('RateLimitLimit');
@@ -135,7 +151,8 @@ function headersFor(status: string, operation: Operation): Json {
   if (status === '401' || (status === '403' && operation.operationId === 'userinfo')) {
     headers['WWW-Authenticate'] = header('WWWAuthenticate');
   }
-  if (status === '429') headers['Retry-After'] = header('RetryAfter');
+  // 503: a process that is stopping says when to send the request again (protocol-refusals.ts).
+  if (status === '429' || status === '503') headers['Retry-After'] = header('RetryAfter');
   return headers;
 }
 

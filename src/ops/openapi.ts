@@ -25,7 +25,7 @@ field in \`target\` (zero-based indexes).`;
 const apikeyDescription = `An API token bound to one distribution, sent as
 \`Authorization: apikey <API_TOKEN>\` (the scheme name is case-insensitive). Tokens are issued
 with the \`lead-intake token create\` command and carry a fixed set of scopes; pushing needs
-\`leads:write\`.`;
+\`leads:write\`. On this page, paste the token alone: Try it out sends it with \`apikey \`.`;
 
 const bearerDescription = `An access token (JWT) from the embedded OpenID Connect provider
 (Authorization Code with PKCE), sent as \`Authorization: bearer <ACCESS_TOKEN>\`. Scope \`api\`
@@ -81,10 +81,27 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
   await app.register(fastifySwaggerUi, {
     routePrefix: '/docs',
     theme: { title: 'lead-intake API reference' },
-    uiConfig: { deepLinking: true, docExpansion: 'list', defaultModelsExpandDepth: 0 },
+    uiConfig: {
+      deepLinking: true,
+      docExpansion: 'list',
+      defaultModelsExpandDepth: 0,
+      requestInterceptor: withApikeyScheme as never,
+    },
   });
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}
+
+/**
+ * Try it out on /docs: an API token pasted alone into the apikey field is sent as
+ * `apikey <token>`, the scheme API tokens use (README, "Authentication"); Swagger UI sends an
+ * apiKey value as typed. The page gets this function as its source text, so it must not
+ * refer to anything outside itself.
+ */
+function withApikeyScheme(request: { headers: Record<string, string> }) {
+  const value = request.headers.Authorization;
+  if (value && !/^(apikey|bearer)\s/i.test(value)) request.headers.Authorization = `apikey ${value}`;
+  return request;
 }
 
 const PUSH_DESCRIPTIONS: Record<string, string> = {
@@ -107,7 +124,7 @@ interface OpenApiDocument extends ComponentDocument {
 }
 
 /**
- * The document as partners' generators read it (docs/design.md section 14): every status
+ * The document as partners' generators read it (docs/design.md section 16): every status
  * declared with its example and headers, the webhooks, and named component schemas.
  */
 function finishDocument(document: OpenApiDocument): OpenApiDocument {

@@ -1,4 +1,4 @@
-// The audit log of erasures and exports (docs/design.md section 14): who, when, which
+// The audit log of erasures and exports (docs/design.md section 15): who, when, which
 // party id; nothing about the person. Read by `lead-intake audit list`.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';

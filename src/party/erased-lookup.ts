@@ -1,4 +1,4 @@
-// A party or lead that is not there: erased (410 Erased, docs/design.md section 14) or
+// A party or lead that is not there: erased (410 Erased, docs/design.md section 15) or
 // never known in this distribution (404, as another distribution's ids are).
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';

@@ -1,5 +1,5 @@
 // A partner's automatic re-sync must not bring an erased person back (docs/design.md
-// section 11): a push carrying an external ref of an erased party of the distribution is
+// section 15): a push carrying an external ref of an erased party of the distribution is
 // 409 Erased on that ref, and so is a `prospect.id` naming an erased party. Refs that a
 // live party holds were never erased, so only the others are hashed and looked up.
 import type { Kysely } from 'kysely';

@@ -1,4 +1,4 @@
-// The SQL of what an erasure leaves behind (docs/design.md section 14): the tombstone of a
+// The SQL of what an erasure leaves behind (docs/design.md section 15): the tombstone of a
 // party and its leads, the keyed hashes of its external refs, the erasure key itself, and
 // the audit log. Every function takes the transaction (or the database) first.
 import type { Kysely } from 'kysely';

@@ -1,5 +1,5 @@
 // Row types of what personal-data handling keeps (migration 2026-11-26T05-00_personal_data;
-// docs/design.md section 14): tombstones, the key of their ref hashes, the audit log and
+// docs/design.md section 15): tombstones, the key of their ref hashes, the audit log and
 // the lease of the retention task. None of it reads as a person.
 
 export interface ErasedPartyTable {

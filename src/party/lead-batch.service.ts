@@ -51,6 +51,9 @@ export class LeadBatchService {
   }
 
   async push(command: BatchCommand): Promise<LeadBatchResult> {
+    // On SQLite the items are handed to the writer one after another in this tick: nothing
+    // of a push may wait before its write, or a later item would overtake it.
+    if (this.#deps.orderedWriter) await this.#deps.leadPush.prepare();
     const pending: Array<Promise<LeadBatchItemResult>> = [];
     for (const [index, item] of command.items.entries()) {
       const result = this.#pushItem(command, index, item);

@@ -55,7 +55,7 @@ export interface LeadPushDependencies {
   readonly transactions: TransactionRunner;
   /** Where `lead.created` / `lead.updated` events go, in the push's transaction. */
   readonly outbox?: WebhookOutbox;
-  /** Recognises the external refs of erased persons (docs/design.md section 14). */
+  /** Recognises the external refs of erased persons (docs/design.md section 15). */
   readonly refHashes?: RefHashes;
 }
 
@@ -68,8 +68,11 @@ export class LeadPushService {
 
   async push(command: PushCommand): Promise<PushResult> {
     const push = parsePush(command.body, command.kind);
-    // Read before the transaction: on SQLite it holds the only connection.
-    const hash = push.refs.length > 0 ? await this.#deps.refHashes?.hasher() : undefined;
+    // Read before the transaction (on SQLite it holds the only connection), and only the
+    // first time: once loaded, nothing here waits, so pushes reach the writer in the order
+    // they were made (a batch's items, docs/design.md section 14).
+    const refHashes = this.#deps.refHashes;
+    const hash = push.refs.length === 0 ? undefined : (refHashes?.loaded() ?? (await refHashes?.hasher()));
     return commitWrite(
       this.#deps.transactions,
       async (trx) => {
@@ -82,6 +85,11 @@ export class LeadPushService {
         if (result.changed && WebhookOutbox.hasRecipients(result.lead)) this.#deps.outbox?.committed();
       },
     );
+  }
+
+  /** Loads what a push reads before its write, so that no later push waits before it. */
+  async prepare(): Promise<void> {
+    await this.#deps.refHashes?.hasher();
   }
 
   /**

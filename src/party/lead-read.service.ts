@@ -16,6 +16,7 @@ import type { LeadStatus } from './party.table.ts';
 import { listingHorizon } from './change-clock.ts';
 import { listErasedLeads } from './erasure.repository.ts';
 import type { RefHashes } from './ref-hash.ts';
+import { missingLead, missingParty } from './erased-lookup.ts';
 
 /** An erased lead in the change listing: its ids and when it was erased, nothing else. */
 export interface ErasedLeadEntry {
@@ -24,7 +25,6 @@ export interface ErasedLeadEntry {
   readonly erased: true;
   readonly updated_at: string;
 }
-import { missingLead, missingParty } from './erased-lookup.ts';
 
 export interface Page<T> {
   readonly items: T[];
@@ -53,7 +53,7 @@ export class LeadReader {
   }
 
   /**
-   * The change listing: leads and erased leads (docs/design.md section 14) in one
+   * The change listing: leads and erased leads (docs/design.md section 15) in one
    * (updated_at, id) order, both bounded by the same horizon so neither skips the other.
    */
   async list(query: LeadListQuery): Promise<Page<LeadResponse | ErasedLeadEntry>> {

@@ -1,4 +1,4 @@
-// A person's data, all of it, in one document (docs/design.md section 14; GDPR art. 15 and
+// A person's data, all of it, in one document (docs/design.md section 15; GDPR art. 15 and
 // 20): the lead as the API shows it, and every stored row about them, table by table, read
 // through the same registry the erasure deletes through (party-rows.repository.ts), so
 // nothing the erasure would remove is left out. Push bodies are kept as the exact text

@@ -1,4 +1,4 @@
-// Every table that holds rows about a person, in one list (docs/design.md section 14):
+// Every table that holds rows about a person, in one list (docs/design.md section 15):
 // erasure deletes through it, in its order, and export reads through it. A table added
 // later that holds a party's or a lead's rows is one entry here, and
 // test/personal-data-tables.test.ts fails until it is here or named as not personal.
@@ -18,13 +18,20 @@ export interface PartyRows {
   readonly table: keyof Database & string;
   /** The key of this table's count in the erasure receipt and of its rows in the export. */
   readonly kind: string;
-  /** The person's rows, as a condition on the table's own columns. */
+  /** The person's rows, as a condition on the table's own columns (what export reads). */
   readonly where: (owner: RowOwner) => RawBuilder<unknown>;
   /**
    * False for rows that are erased but not exported: they are copies of what the export
    * already shows from elsewhere, and may show other people too.
    */
   readonly exported?: false;
+  /**
+   * A feature's own deletion, when `delete ... where` is not enough (rows found through a
+   * link table that goes with them): returns the rows of `table` it deleted.
+   */
+  readonly erase?: (db: Db, owner: RowOwner) => Promise<number>;
+  /** Other tables the entry's `erase` empties of the person (a link table), for the schema test. */
+  readonly covers?: readonly string[];
 }
 
 const ofPolicies = (p: string) => sql`select id from insurance_policies where party_id = ${p}`;
@@ -38,7 +45,7 @@ const ofStoredAnswers = ({ distributionId, partyId }: RowOwner) =>
  * statement on PostgreSQL).
  */
 export const PARTY_ROWS: readonly PartyRows[] = [
-  // Stored Idempotency-Key answers that show the person (docs/design.md section 10): a
+  // Stored Idempotency-Key answers that show the person (docs/design.md section 14): a
   // batch's answer shows its other items' people too, so it goes whole and is not exported
   // (the push log holds each item's body). The answers go before their links, which find
   // them, and every link of an answer goes with it.
@@ -99,7 +106,7 @@ export const PARTY_ROWS: readonly PartyRows[] = [
  * Keyed by table name; the schema test reads it.
  */
 export const NOT_PERSONAL: Readonly<Record<string, string>> = {
-  erased_parties: 'the tombstone: ids, time and who erased (docs/design.md section 14)',
+  erased_parties: 'the tombstone: ids, time and who erased (docs/design.md section 15)',
   erased_leads: 'the tombstone: the erased lead ids, which the change listing shows',
   erased_refs: 'keyed hashes of the erased refs, which do not read as the person',
   audit_log: 'who erased or exported which party id, and when',
@@ -114,8 +121,13 @@ export async function deletePartyRows(db: Db, owner: RowOwner): Promise<Record<s
   await sql`update webhook_deliveries set claim_id = null where event_id in (${ofEvents(owner.leadId)})`.execute(db);
   const counts: Record<string, number> = {};
   for (const rows of PARTY_ROWS) {
-    const result = await sql`delete from ${sql.table(rows.table)} where ${rows.where(owner)}`.execute(db);
-    counts[rows.kind] = (counts[rows.kind] ?? 0) + Number(result.numAffectedRows ?? 0n);
+    const deleted = rows.erase
+      ? await rows.erase(db, owner)
+      : Number(
+          (await sql`delete from ${sql.table(rows.table)} where ${rows.where(owner)}`.execute(db)).numAffectedRows ??
+            0n,
+        );
+    counts[rows.kind] = (counts[rows.kind] ?? 0) + deleted;
   }
   return counts;
 }

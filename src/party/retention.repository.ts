@@ -1,4 +1,4 @@
-// The SQL of retention (docs/design.md section 14): small batches of what is older than its
+// The SQL of retention (docs/design.md section 15): small batches of what is older than its
 // period, found through indexes on their time, and the lease that lets one process at a
 // time run a pass. Every function takes the transaction (or the database) first.
 import { type Kysely, sql } from 'kysely';

@@ -1,4 +1,4 @@
-// Retention (docs/design.md section 14; README, "Personal data"): push-log entries, finished
+// Retention (docs/design.md section 15; README, "Personal data"): push-log entries, finished
 // webhook events and unchanged leads older than their configured period are removed, in
 // small batches, each its own short transaction, so pushes are never held up for long (on
 // SQLite a batch joins the same group commit as the pushes waiting beside it). A lease row

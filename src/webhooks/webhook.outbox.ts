@@ -42,7 +42,7 @@ export class WebhookOutbox {
   }
 
   /**
-   * `lead.erased` (docs/design.md section 14): ids and time only, to the callbacks the
+   * `lead.erased` (docs/design.md section 15): ids and time only, to the callbacks the
    * prospect had. Written after the person's rows (and earlier events) were deleted.
    */
   async recordErasure(

@@ -115,7 +115,7 @@ interface PushBody {
   prospect: Json;
 }
 
-/** What erasures left in the distribution (docs/design.md section 14): the tombstones' party ids and refs. */
+/** What erasures left in the distribution (docs/design.md section 15): the tombstones' party ids and refs. */
 export interface Erased {
   readonly parties: readonly string[];
   readonly refs: readonly Ref[];
@@ -124,7 +124,7 @@ const NOTHING_ERASED: Erased = { parties: [], refs: [] };
 
 /**
  * docs/design.md section 2: a push of `body` (ids resolved) into the distribution holding
- * `parties`, where `erased` was erased (section 11).
+ * `parties`, where `erased` was erased (section 15).
  */
 export function push(parties: readonly ModelParty[], kind: Kind, body: PushBody, erased = NOTHING_ERASED): Outcome {
   const refused = (status: number): Outcome => ({ status, parties: [...parties] });
@@ -439,7 +439,7 @@ export function patch(parties: readonly ModelParty[], target: ModelParty, body: 
   return { status: 200, parties: next, party };
 }
 
-/** docs/design.md section 14: erasing `target` removes it, and its id and refs become a tombstone. */
+/** docs/design.md section 15: erasing `target` removes it, and its id and refs become a tombstone. */
 export function erase(
   parties: readonly ModelParty[],
   target: ModelParty,

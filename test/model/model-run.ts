@@ -224,7 +224,7 @@ async function leadWorkPatch(run: Run, request: Request & { op: 'leadPatch' }): 
 }
 
 /**
- * Erasing a party (docs/design.md section 14): 200 with a receipt, the party then gone from
+ * Erasing a party (docs/design.md section 15): 200 with a receipt, the party then gone from
  * the distribution (compareStored), its reads and a second erasure 410 Erased.
  */
 async function eraseParty(run: Run, request: Request & { op: 'erase' }): Promise<void> {
@@ -361,7 +361,7 @@ async function readAll(run: Run, parties: readonly ModelParty[]) {
     next = reply.body.next ? (reply.body.next as string).replace(/^.*\/v1\/api/, '') : null;
   }
   expect(reads.size, `one party per model party\n${run.log.join('\n')}`).toBe(parties.length);
-  // Each erased party shows in the listing as erased (docs/design.md section 14), once.
+  // Each erased party shows in the listing as erased (docs/design.md section 15), once.
   expect([...erased].sort(), `the erased parties\n${run.log.join('\n')}`).toEqual([...run.erased.parties].sort());
   return (order: readonly ModelParty[]) =>
     order.map((party) => reads.get(party.id ?? '') ?? [...reads.values()].find((lead) => lead.id === party.leadId)!);

@@ -342,7 +342,7 @@ const leadPatch = fc.record({
 
 const batch = fc.array(anyPush, { minLength: 1, maxLength: 3 }).map((pushes): Request => ({ op: 'batch', pushes }));
 const replay = anyPush.map((push): Request => ({ op: 'replay', push }));
-/** Erasing one of the parties (docs/design.md section 14); later pushes with its refs or id meet the tombstone. */
+/** Erasing one of the parties (docs/design.md section 15); later pushes with its refs or id meet the tombstone. */
 const erase: fc.Arbitrary<Request> = fc.record({ op: fc.constant('erase' as const), party: fc.nat(PARTY_SYMBOLS - 1) });
 
 export const anyRequest: fc.Arbitrary<Request> = fc.oneof(

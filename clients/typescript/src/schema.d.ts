@@ -554,7 +554,7 @@ export interface webhooks {
         put?: never;
         /**
          * The person of a lead was erased
-         * @description Sent when the broker erased the person on request or retention erased the lead (docs/design.md section 11); `data` holds ids and the time only: delete your copy of the lead. POSTed to every callback URL of the prospect, signed per Standard Webhooks (verify it with the client's `verifyWebhook`, or the `standardwebhooks` package). Any 2xx within 15 s is success; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. Redirects are not followed; 410 Gone stops deliveries to that URL.
+         * @description Sent when the broker erased the person on request or retention erased the lead (README, "Personal data"); `data` holds ids and the time only: delete your copy of the lead. POSTed to every callback URL of the prospect, signed per Standard Webhooks (verify it with the client's `verifyWebhook`, or the `standardwebhooks` package). Any 2xx within 15 s is success; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. Redirects are not followed; 410 Gone stops deliveries to that URL.
          */
         post: operations["onLeadErasedEvent"];
         delete?: never;
@@ -1158,7 +1158,7 @@ export interface components {
         };
         /**
          * LeadErasedEvent
-         * @description Sent when the broker erased the person on request or retention erased the lead (docs/design.md section 11); `data` holds ids and the time only: delete your copy of the lead.
+         * @description Sent when the broker erased the person on request or retention erased the lead (README, "Personal data"); `data` holds ids and the time only: delete your copy of the lead.
          */
         LeadErasedEvent: {
             /** @description The event id; also sent as `webhook-id`. */
@@ -1722,6 +1722,8 @@ export interface components {
         Location: string;
         /** @description The schemes this API accepts: `apikey` (API tokens) and `Bearer` (SSO access tokens). */
         WWWAuthenticate: string;
+        /** @description `true` when this is the answer kept for the request's `Idempotency-Key`, sent again without running it. */
+        IdempotentReplayed: "true";
         /** @description Seconds to wait before sending the request again. */
         RetryAfter: number;
         /** @description Requests allowed per window for this credential. */
@@ -1803,6 +1805,7 @@ export type HeaderRequestId = components['headers']['RequestId'];
 export type HeaderETag = components['headers']['ETag'];
 export type HeaderLocation = components['headers']['Location'];
 export type HeaderWwwAuthenticate = components['headers']['WWWAuthenticate'];
+export type HeaderIdempotentReplayed = components['headers']['IdempotentReplayed'];
 export type HeaderRetryAfter = components['headers']['RetryAfter'];
 export type HeaderRateLimitLimit = components['headers']['RateLimitLimit'];
 export type HeaderRateLimitRemaining = components['headers']['RateLimitRemaining'];
@@ -1878,10 +1881,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description ServiceUnavailable: the process is stopping (or, for /readyz, the database is not reachable); retry. */
+            /** @description ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1974,10 +1978,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description ServiceUnavailable: the process is stopping (or, for /readyz, the database is not reachable); retry. */
+            /** @description ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2070,10 +2075,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description ServiceUnavailable: the process is stopping (or, for /readyz, the database is not reachable); retry. */
+            /** @description ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2185,6 +2191,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2198,6 +2205,7 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2319,6 +2327,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2484,13 +2493,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description ServiceUnavailable: the process is stopping (or, for /readyz, the database is not reachable); retry. */
+            /** @description ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2563,6 +2573,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2576,6 +2587,7 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2697,6 +2709,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2862,13 +2875,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description ServiceUnavailable: the process is stopping (or, for /readyz, the database is not reachable); retry. */
+            /** @description ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2918,6 +2932,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -2931,6 +2946,7 @@ export interface operations {
             207: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3051,6 +3067,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3216,13 +3233,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description ServiceUnavailable: the process is stopping (or, for /readyz, the database is not reachable); retry. */
+            /** @description ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3492,13 +3510,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description ServiceUnavailable: the process is stopping (or, for /readyz, the database is not reachable); retry. */
+            /** @description ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3550,6 +3569,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3671,6 +3691,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -3892,13 +3913,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description ServiceUnavailable: the process is stopping (or, for /readyz, the database is not reachable); retry. */
+            /** @description ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4146,13 +4168,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description ServiceUnavailable: the process is stopping (or, for /readyz, the database is not reachable); retry. */
+            /** @description ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4425,13 +4448,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description ServiceUnavailable: the process is stopping (or, for /readyz, the database is not reachable); retry. */
+            /** @description ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4673,13 +4697,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description ServiceUnavailable: the process is stopping (or, for /readyz, the database is not reachable); retry. */
+            /** @description ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4725,6 +4750,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -4845,6 +4871,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -4982,13 +5009,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description ServiceUnavailable: the process is stopping (or, for /readyz, the database is not reachable); retry. */
+            /** @description ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5059,6 +5087,7 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -5180,6 +5209,7 @@ export interface operations {
             409: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
@@ -5401,13 +5431,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description ServiceUnavailable: the process is stopping (or, for /readyz, the database is not reachable); retry. */
+            /** @description ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5649,13 +5680,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description ServiceUnavailable: the process is stopping (or, for /readyz, the database is not reachable); retry. */
+            /** @description ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5898,13 +5930,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description ServiceUnavailable: the process is stopping (or, for /readyz, the database is not reachable); retry. */
+            /** @description ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6145,13 +6178,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description ServiceUnavailable: the process is stopping (or, for /readyz, the database is not reachable); retry. */
+            /** @description ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6392,13 +6426,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description ServiceUnavailable: the process is stopping (or, for /readyz, the database is not reachable); retry. */
+            /** @description ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6647,13 +6682,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description ServiceUnavailable: the process is stopping (or, for /readyz, the database is not reachable); retry. */
+            /** @description ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6904,13 +6940,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description ServiceUnavailable: the process is stopping (or, for /readyz, the database is not reachable); retry. */
+            /** @description ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7151,13 +7188,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description ServiceUnavailable: the process is stopping (or, for /readyz, the database is not reachable); retry. */
+            /** @description ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7401,13 +7439,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description ServiceUnavailable: the process is stopping (or, for /readyz, the database is not reachable); retry. */
+            /** @description ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7649,13 +7688,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description ServiceUnavailable: the process is stopping (or, for /readyz, the database is not reachable); retry. */
+            /** @description ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7900,13 +7940,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description ServiceUnavailable: the process is stopping (or, for /readyz, the database is not reachable); retry. */
+            /** @description ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8158,13 +8199,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description ServiceUnavailable: the process is stopping (or, for /readyz, the database is not reachable); retry. */
+            /** @description ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8404,13 +8446,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description ServiceUnavailable: the process is stopping (or, for /readyz, the database is not reachable); retry. */
+            /** @description ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8651,13 +8694,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description ServiceUnavailable: the process is stopping (or, for /readyz, the database is not reachable); retry. */
+            /** @description ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8781,13 +8825,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description ServiceUnavailable: the process is stopping (or, for /readyz, the database is not reachable); retry. */
+            /** @description ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry. */
             503: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {

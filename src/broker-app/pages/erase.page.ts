@@ -1,4 +1,4 @@
-// The confirmation step before an erasure (docs/design.md section 14): what will be deleted,
+// The confirmation step before an erasure (docs/design.md section 15): what will be deleted,
 // for good, and a form (CSRF) whose button erases; a link back cancels.
 import { html } from '../html.ts';
 import type { PageContext } from '../layout.ts';

@@ -1,4 +1,4 @@
-// Personal data (docs/design.md section 14): what stays after an erasure (a tombstone per
+// Personal data (docs/design.md section 15): what stays after an erasure (a tombstone per
 // party, its leads for the change listing, keyed hashes of its external refs), the key of
 // those hashes (shared by every process, like the SSO secrets), the audit log of erasures
 // and exports, and the lease that lets one process at a time run a retention pass.

@@ -28,7 +28,7 @@ const NextLink = Type.Unsafe<string | null>({
   description: 'The next page; null on the last.',
 });
 
-/** An erased lead, once more in the change listing after its last change (docs/design.md section 14). */
+/** An erased lead, once more in the change listing after its last change (docs/design.md section 15). */
 export const ErasedLead = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),

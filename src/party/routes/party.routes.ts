@@ -31,7 +31,7 @@ const RevisionParams = Type.Object({
   party_id: Type.String(),
   risk_object_id: Type.String(),
 });
-// 410: the person was erased (docs/design.md section 14).
+// 410: the person was erased (docs/design.md section 15).
 const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 410: ErrorBody };
 
 export const partyRoutes: FastifyPluginAsync<PartyRoutesOptions> = async (
