@@ -87,8 +87,10 @@ export function registerIdempotency(
     };
     const ttlMs = config.idempotencyTtlMs;
     const conflict = () => app.metrics.idempotencyConflicts.inc();
-    // A replay (or a refusal) is decided by one read; only a free key is written.
-    const live = await readLiveKey(db, claim);
+    // SQLite: a replay (or a refusal) is decided by one read; only a free key is written.
+    // PostgreSQL: the claim's insert comes first (one round trip for a new key), and reads
+    // the row only when the key is taken.
+    const live = reader ? await readLiveKey(db, claim) : undefined;
     if (live === undefined && claimInWrite && request.routeOptions.config.idempotencyInWrite) {
       request.idempotencyClaim = { ttlMs, deferred: claim, conflict, keptByWrite: false };
       return undefined;

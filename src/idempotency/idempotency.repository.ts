@@ -23,6 +23,12 @@ const insertParties = statement('idempotency_parties', {
   postgres:
     'insert into idempotency_key_parties (key_id, distribution_id, party_id) select $1, $2, unnest($3::text[]) on conflict do nothing',
 });
+// PostgreSQL: the answer and its parties in one round trip.
+const answerWithParties = prepared(
+  'idempotency_answer_parties',
+  "with answer as (update idempotency_keys set state = 'done', status = $2, headers = $3, body = $4, expires_at = $5 where id = $1 returning id) " +
+    'insert into idempotency_key_parties (key_id, distribution_id, party_id) select answer.id, $6, party from answer, unnest($7::text[]) as party on conflict do nothing',
+);
 const deleteClaim = statement('idempotency_release', {
   sqlite: "delete from idempotency_keys where id = ?1 and state = 'running'",
   postgres: "delete from idempotency_keys where id = $1 and state = 'running'",
@@ -31,7 +37,7 @@ import { DatabaseSync } from 'node:sqlite';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { newRowId } from '../db/ids.ts';
-import { dialectOf, run, runCount, statement } from '../db/statements.ts';
+import { dialectOf, prepared, run, runCount, runText, statement } from '../db/statements.ts';
 import type { IdempotencyKeyTable } from './idempotency.table.ts';
 
 export interface ClaimRequest {
@@ -198,6 +204,21 @@ export interface StoredAnswer {
 
 /** Keeps the answer of a claimed key for its retries. */
 export async function storeAnswer(db: Kysely<Database>, id: string, answer: StoredAnswer): Promise<void> {
+  const distributionId = answer.parties[0]?.distributionId;
+  if (distributionId !== undefined && dialectOf(db) === 'postgres') {
+    const parties = [...new Set(answer.parties.map((party) => party.partyId))];
+    const headers = JSON.stringify(answer.headers);
+    await runText(db, answerWithParties, [
+      id,
+      answer.status,
+      headers,
+      answer.body,
+      answer.expiresAt,
+      distributionId,
+      parties,
+    ]);
+    return;
+  }
   await runCount(db, updateAnswer.sql[dialectOf(db)], [
     id,
     answer.status,
