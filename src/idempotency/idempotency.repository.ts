@@ -102,26 +102,13 @@ const selectKey = statement('idempotency_key', {
   postgres: 'select * from idempotency_keys where lookup = $1',
 });
 
-/**
- * What a live row of the key says (another request runs, or its answer is kept), without
- * writing; undefined when the key is free (absent or expired) and must be claimed. A replay
- * takes only this read.
- */
-export async function findLiveKey(
-  db: Kysely<Database>,
-  request: Pick<ClaimRequest, 'lookup' | 'fingerprint' | 'now'>,
-): Promise<Exclude<ClaimOutcome, { kind: 'claimed' }> | undefined> {
-  const [row] = await run<IdempotencyKeyTable>(db, selectKey, [request.lookup]);
-  return row === undefined || row.expires_at <= request.now ? undefined : liveOutcome(row, request.fingerprint);
-}
-
-/** Reads a key's live row: `findLiveKey`'s answer without the database handle. */
+/** What a live row of the key says (another request runs, or its answer is kept); undefined when the key is free. */
 export type LiveKeyReader = (
   request: Pick<ClaimRequest, 'lookup' | 'fingerprint' | 'now'>,
 ) => Exclude<ClaimOutcome, { kind: 'claimed' }> | undefined;
 
 /**
- * SQLite: a read-only connection of its own to the database file for `findLiveKey`'s read.
+ * SQLite: a read-only connection of its own to the database file for a key's first read.
  * The one writer's connection has a group commit open most of the time under load, and a
  * read through it waits for that commit; this one reads what is committed at once (WAL), so
  * a keyed push waits for one commit, its own, not two. Uncommitted rows are not seen: a
