@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApi } from './support/api-client.ts';
 import { cliJson, runCli } from './support/cli.ts';
+import { eventually } from './support/eventually.ts';
 import { pushLead } from './support/lead-client.ts';
 import { pushRichPerson, tablesContaining, uniqueMarker } from './support/personal-data.ts';
 import { createTenant, startTestServer, type Tenant, type TestServer } from './support/test-server.ts';
@@ -78,6 +79,22 @@ describe('GET .../parties/{party_id}/export', () => {
 describe('the CLI and the audit log', () => {
   it('exports and erases with `party export|erase`, and `audit list` shows who did what to which party id', async () => {
     const person = await pushRichPerson(server, tenant);
+    // The webhook worker records its attempts meanwhile: the two exports compare once the
+    // person's deliveries are all done (their callback refuses at once).
+    await eventually(
+      async () => {
+        const pending = await server.database.handle.db
+          .selectFrom('webhook_deliveries')
+          .innerJoin('webhook_events', 'webhook_events.id', 'webhook_deliveries.event_id')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('webhook_events.lead_id', '=', person.leadId)
+          .where('webhook_deliveries.status', '=', 'pending')
+          .executeTakeFirst();
+        return Number(pending?.n) === 0;
+      },
+      20_000,
+      "the person's webhook deliveries",
+    );
     const byApi = await callApi(server, tenant, 'GET', `${d()}/parties/${person.partyId}/export`);
     const exported = await cliJson(env(), [
       'party',
