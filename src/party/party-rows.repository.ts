@@ -4,6 +4,7 @@
 // test/personal-data-tables.test.ts fails until it is here or named as not personal.
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../db/database.ts';
+import { deleteIdempotentAnswersOfParty } from '../idempotency/idempotency.repository.ts';
 
 type Db = Kysely<Database>;
 
@@ -46,19 +47,14 @@ const ofStoredAnswers = ({ distributionId, partyId }: RowOwner) =>
  */
 export const PARTY_ROWS: readonly PartyRows[] = [
   // Stored Idempotency-Key answers that show the person (docs/design.md section 14): a
-  // batch's answer shows its other items' people too, so it goes whole and is not exported
-  // (the push log holds each item's body). The answers go before their links, which find
-  // them, and every link of an answer goes with it.
+  // batch's answer shows its other items' people too, so it goes whole, with every link of
+  // it, by the store's own deletion; not exported (the push log holds each item's body).
   {
     table: 'idempotency_keys',
     kind: 'idempotent_answers',
     where: (owner) => sql`id in (${ofStoredAnswers(owner)})`,
-    exported: false,
-  },
-  {
-    table: 'idempotency_key_parties',
-    kind: 'idempotent_answer_parties',
-    where: (owner) => sql`key_id in (${ofStoredAnswers(owner)})`,
+    erase: (db, owner) => deleteIdempotentAnswersOfParty(db, owner.distributionId, owner.partyId),
+    covers: ['idempotency_key_parties'],
     exported: false,
   },
   {
