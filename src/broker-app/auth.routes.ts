@@ -5,7 +5,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
-import { findActiveUser } from '../sso/user.service.ts';
+import { findActiveUser } from '../sso/users/user.service.ts';
 import { PAGE_HEADERS } from './layout.ts';
 import {
   beginSignIn,
@@ -19,7 +19,7 @@ import {
 import { pageContext } from './page-context.ts';
 import { renderNotice } from './pages/notice.page.ts';
 import { cookieHeader, endSession, findSession, isValidCsrf, readCookie, startSession } from './session.ts';
-import type { FormBody } from '../sso/form-body.ts';
+import type { FormBody } from '../http/form-body.ts';
 
 const SIGN_IN_COOKIE = 'lead_intake_app_signin';
 /** Time to type a password, and then some. */

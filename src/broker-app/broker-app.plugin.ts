@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { ApiError } from '../errors.ts';
-import { acceptFormBodies } from '../sso/form-body.ts';
+import { acceptFormBodies } from '../http/form-body.ts';
 import { authRoutes } from './auth.routes.ts';
 import { PAGE_HEADERS } from './layout.ts';
 import type { LeadServices } from './lead-data.ts';

@@ -5,7 +5,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { DatabaseHandle } from '../db/database.ts';
 import { NotFoundError } from '../errors.ts';
 import { decodeCursor, encodeCursor } from '../http/pagination.ts';
-import type { FormBody } from '../sso/form-body.ts';
+import type { FormBody } from '../http/form-body.ts';
 import { loginPathFor } from './auth.routes.ts';
 import { PAGE_HEADERS } from './layout.ts';
 import { exportRoutes } from './export.routes.ts';

@@ -10,7 +10,7 @@ import { id } from './path-ids.ts';
 import { renderEraseConfirmation } from './pages/erase.page.ts';
 import { renderNotice } from './pages/notice.page.ts';
 import { isValidCsrf } from './session.ts';
-import type { FormBody } from '../sso/form-body.ts';
+import type { FormBody } from '../http/form-body.ts';
 
 type PartyRoute = { Params: { partyId: string } };
 

@@ -13,7 +13,7 @@ import { id } from './path-ids.ts';
 import { renderNotice } from './pages/notice.page.ts';
 import { renderParty, type WorkForm } from './pages/party.page.ts';
 import { isValidCsrf } from './session.ts';
-import type { FormBody } from '../sso/form-body.ts';
+import type { FormBody } from '../http/form-body.ts';
 import type { Status } from './inbox-filter.ts';
 
 type FormRoute = { Params: { partyId: string }; Body: FormBody };

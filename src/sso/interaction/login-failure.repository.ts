@@ -2,7 +2,7 @@
 // PostgreSQL counts the same attempts (login-throttle.ts decides what they mean).
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.ts';
+import type { Database } from '../../db/database.ts';
 
 type Db = Kysely<Database>;
 

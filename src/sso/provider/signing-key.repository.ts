@@ -1,7 +1,7 @@
 // The SQL of the provider's signing keys (sso_signing_keys), newest generation first.
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.ts';
-import type { SsoSigningKeyTable } from './sso.table.ts';
+import type { Database } from '../../db/database.ts';
+import type { SsoSigningKeyTable } from '../sso.table.ts';
 
 type Db = Kysely<Database>;
 

@@ -1,8 +1,9 @@
-// application/x-www-form-urlencoded bodies (the sign-in forms, and userinfo POSTs), for
-// one Fastify scope: parsed into a plain record of strings, with a small size limit.
+// application/x-www-form-urlencoded bodies (the SSO's sign-in forms and userinfo POSTs,
+// the broker app's forms), for one Fastify scope: parsed into a plain record of strings,
+// with a small size limit.
 import type { FastifyInstance } from 'fastify';
 import { ValidationError } from '../errors.ts';
-import { isStorableText } from '../http/storable-text.ts';
+import { isStorableText } from './storable-text.ts';
 
 export type FormBody = Record<string, string | undefined>;
 

@@ -1,6 +1,6 @@
 // Token lifetimes by TOKEN_PROFILE (docs/design.md section 12; README, "Configuration").
 import type { Configuration } from 'oidc-provider';
-import type { TokenProfile } from '../config.ts';
+import type { TokenProfile } from '../../config.ts';
 
 export interface TokenLifetimes {
   /** Seconds. */

@@ -1,7 +1,7 @@
 // All SQL on the users table.
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.ts';
-import type { UserTable } from './sso.table.ts';
+import type { Database } from '../../db/database.ts';
+import type { UserTable } from '../sso.table.ts';
 
 export async function insertUser(db: Kysely<Database>, row: UserTable): Promise<void> {
   await db.insertInto('users').values(row).execute();

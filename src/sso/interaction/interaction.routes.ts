@@ -5,18 +5,18 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { errors, type InteractionResults } from 'oidc-provider';
-import type { Database } from '../db/database.ts';
+import type { Database } from '../../db/database.ts';
 import { isValidCsrfToken } from './csrf.ts';
-import { acceptFormBodies, type FormBody } from './form-body.ts';
+import { acceptFormBodies, type FormBody } from '../../http/form-body.ts';
 import { consentPageFor, languageOf, loginPageFor } from './interaction-pages.ts';
 import type { Interaction } from './interaction.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError } from '../../errors.ts';
 import { signIn } from './login.service.ts';
 import { grantConsent } from './consent.ts';
-import { pageLanguage } from './pages/language.ts';
-import type { RenderedPage } from './pages/layout.ts';
-import { renderErrorPage } from './pages/notice.page.ts';
-import type { Sso, SsoRuntime } from './sso-runtime.ts';
+import { pageLanguage } from '../pages/language.ts';
+import type { RenderedPage } from '../pages/layout.ts';
+import { renderErrorPage } from '../pages/notice.page.ts';
+import type { Sso, SsoRuntime } from '../sso-runtime.ts';
 
 export interface InteractionRoutesOptions {
   readonly sso: SsoRuntime;

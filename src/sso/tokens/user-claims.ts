@@ -2,7 +2,7 @@
 // One schema: it documents and checks the userinfo reply, types userClaims, and names
 // the claims the provider releases with `openid`.
 import Type, { type Static } from 'typebox';
-import type { UserTable } from './sso.table.ts';
+import type { UserTable } from '../sso.table.ts';
 
 const text = (description: string) => Type.String({ description });
 

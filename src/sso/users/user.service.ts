@@ -3,11 +3,11 @@
 // never shows them.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.ts';
-import { isUniqueViolation } from '../db/errors.ts';
-import { requireDistribution } from '../distributions/distribution.service.ts';
+import type { Database } from '../../db/database.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { requireDistribution } from '../../distributions/distribution.service.ts';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, hashPassword } from './password.ts';
-import type { UserTable } from './sso.table.ts';
+import type { UserTable } from '../sso.table.ts';
 import {
   findUserById,
   findUserByLogin,

@@ -1,6 +1,6 @@
 // The texts of the sign-in pages, one catalogue per language (en, nl, fr, de). Separate
 // from src/i18n, which holds the API's error messages.
-import type { SsoScope } from '../scopes.ts';
+import type { SsoScope } from '../../tokens/scopes.ts';
 
 export interface PageCatalogue {
   readonly signInTitle: string;

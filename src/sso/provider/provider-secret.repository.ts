@@ -1,6 +1,6 @@
 // The SQL of the secrets the provider's processes share (sso_secrets), by name.
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.ts';
+import type { Database } from '../../db/database.ts';
 
 type Db = Kysely<Database>;
 

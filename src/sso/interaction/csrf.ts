@@ -3,7 +3,7 @@
 // page on another site can neither read nor compute the token; any process behind the
 // load balancer can check it, and the token dies with the interaction.
 import { createHmac } from 'node:crypto';
-import { secretsEqual } from '../auth/secret.ts';
+import { secretsEqual } from '../../auth/secret.ts';
 
 export function csrfToken(key: string, interactionId: string): string {
   return createHmac('sha256', key).update(`csrf:${interactionId}`).digest('base64url');

@@ -5,20 +5,20 @@
 // the provider is created, so a mistake here fails at start-up.
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Kysely } from 'kysely';
-import type { Config } from '../config.ts';
-import type { Database } from '../db/database.ts';
-import { verifyClientSecret } from './client.service.ts';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/database.ts';
+import { verifyClientSecret } from '../clients/client.service.ts';
 import { createAdapterFactory } from './oidc-adapter.ts';
 import { pinProviderOrigin } from './provider-origin.ts';
-import { PAGE_LANGUAGES, pageLanguage } from './pages/language.ts';
-import type { RenderedPage } from './pages/layout.ts';
-import { renderErrorPage, renderSignOutPage, renderSignedOutPage } from './pages/notice.page.ts';
-import { ACCESS_TOKEN_SCOPES, REFRESH_SCOPES, SSO_SCOPES } from './scopes.ts';
+import { PAGE_LANGUAGES, pageLanguage } from '../pages/language.ts';
+import type { RenderedPage } from '../pages/layout.ts';
+import { renderErrorPage, renderSignOutPage, renderSignedOutPage } from '../pages/notice.page.ts';
+import { ACCESS_TOKEN_SCOPES, REFRESH_SCOPES, SSO_SCOPES } from '../tokens/scopes.ts';
 import { SIGNING_ALG, type PrivateJwk } from './signing-keys.ts';
-import { TOKEN_LIFETIMES, providerTtl } from './token-lifetimes.ts';
-import { USER_CLAIMS, userClaims } from './user-claims.ts';
-import { findActiveUser } from './user.service.ts';
-import { FIRST_PARTY_CLIENT_ID } from './first-party.ts';
+import { TOKEN_LIFETIMES, providerTtl } from '../tokens/token-lifetimes.ts';
+import { USER_CLAIMS, userClaims } from '../tokens/user-claims.ts';
+import { findActiveUser } from '../users/user.service.ts';
+import { FIRST_PARTY_CLIENT_ID } from '../clients/first-party.ts';
 
 /** Where the provider is mounted; the issuer is the public URL of this path. */
 export const SSO_PATH = '/sso';
@@ -83,7 +83,7 @@ export function createProvider({ config, db, signingKeys, cookieKeys }: Provider
           return true;
         },
       },
-      // Served by userinfo.routes.ts: oidc-provider's own userinfo refuses access tokens
+      // Served by tokens/userinfo.routes.ts: oidc-provider's own userinfo refuses access tokens
       // that have an audience, and ours are JWTs for the API. Discovery still names it.
       userinfo: { enabled: false },
       rpInitiatedLogout: {
@@ -131,7 +131,7 @@ export function createProvider({ config, db, signingKeys, cookieKeys }: Provider
     // Partners exchange codes server-side; no browser calls our token endpoint.
     clientBasedCORS: () => false,
     // oidc-provider's own lookup, plus a grant of `openid` for our first-party client
-    // (first-party.ts): the broker app's sign-in shows no consent page.
+    // (clients/first-party.ts): the broker app's sign-in shows no consent page.
     async loadExistingGrant(ctx) {
       const clientId = ctx.oidc.client!.clientId;
       const accountId = ctx.oidc.session?.accountId;
@@ -150,7 +150,7 @@ export function createProvider({ config, db, signingKeys, cookieKeys }: Provider
 
   const provider = new Provider(issuer, configuration);
   pinProviderOrigin(provider, config.publicUrl);
-  // The client metadata carries a hash of the secret (client.service.ts), so the
+  // The client metadata carries a hash of the secret (clients/client.service.ts), so the
   // comparison hashes what the client presents: oidc-provider documents overriding
   // compareClientSecret on a provider's Client prototype as the hook for stored hashes.
   provider.Client.prototype.compareClientSecret = function compareClientSecret(

@@ -5,10 +5,10 @@
 // stored: they are self-contained (RFC 9068).
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.ts';
-import type { OidcPayloadTable } from './sso.table.ts';
-import { findClientMetadata } from './client.service.ts';
-import { isStorableText } from '../http/storable-text.ts';
+import type { Database } from '../../db/database.ts';
+import type { OidcPayloadTable } from '../sso.table.ts';
+import { findClientMetadata } from '../clients/client.service.ts';
+import { isStorableText } from '../../http/storable-text.ts';
 import {
   deletePayload,
   deletePayloadsOfGrant,
@@ -16,8 +16,8 @@ import {
   markConsumed,
   upsertPayload,
 } from './oidc-payload.repository.ts';
-import { REFRESH_SCOPES } from './scopes.ts';
-import { GRANT_WITHOUT_REFRESH_TTL } from './token-lifetimes.ts';
+import { REFRESH_SCOPES } from '../tokens/scopes.ts';
+import { GRANT_WITHOUT_REFRESH_TTL } from '../tokens/token-lifetimes.ts';
 
 const epochSeconds = () => Math.floor(Date.now() / 1000);
 

@@ -4,7 +4,7 @@
 // typed (lower-cased), so unknown logins are limited exactly like real ones and the
 // limit does not tell which accounts exist.
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.ts';
+import type { Database } from '../../db/database.ts';
 import {
   countFailuresSince,
   deleteFailuresOf,

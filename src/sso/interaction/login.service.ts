@@ -2,7 +2,7 @@
 // wrong password and a disabled account all give the same answer, after the same work
 // (an argon2 verification), so neither the message nor the timing tells them apart.
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.ts';
+import type { Database } from '../../db/database.ts';
 import {
   clearAccountFailures,
   isThrottled,
@@ -10,10 +10,10 @@ import {
   type ThrottlePolicy,
   DEFAULT_THROTTLE,
 } from './login-throttle.ts';
-import { MAX_PASSWORD_LENGTH, verifyAgainstNoAccount, verifyPassword } from './password.ts';
-import type { UserTable } from './sso.table.ts';
-import { findUserByLogin, setLastLogin } from './user.repository.ts';
-import { loginKey } from './user.service.ts';
+import { MAX_PASSWORD_LENGTH, verifyAgainstNoAccount, verifyPassword } from '../users/password.ts';
+import type { UserTable } from '../sso.table.ts';
+import { findUserByLogin, setLastLogin } from '../users/user.repository.ts';
+import { loginKey } from '../users/user.service.ts';
 
 export type SignInResult =
   | { readonly outcome: 'signed-in'; readonly user: UserTable }

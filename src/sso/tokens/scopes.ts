@@ -1,6 +1,6 @@
 // The scopes an SSO client may ask for (README, "Single sign-on", Scopes). It asks for them and
 // the user consents; the access token then carries those that concern the API.
-import { API_SCOPE, API_TOKEN_SCOPES } from '../auth/caller.ts';
+import { API_SCOPE, API_TOKEN_SCOPES } from '../../auth/caller.ts';
 
 /**
  * Either one gives a refresh token, and none is issued without one. `offline` is the

@@ -4,7 +4,7 @@
 // every process behind the load balancer.
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.ts';
+import type { Database } from '../../db/database.ts';
 import { insertSecretIfAbsent, readSecret } from './provider-secret.repository.ts';
 
 const COOKIE_KEYS = 'cookie-keys';

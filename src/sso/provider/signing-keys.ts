@@ -9,7 +9,7 @@ import { generateKeyPair } from 'node:crypto';
 import { promisify } from 'node:util';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.ts';
+import type { Database } from '../../db/database.ts';
 import {
   deleteSigningKeys,
   hasSigningKey,

@@ -1,8 +1,8 @@
 // The SQL of the provider's storage (oidc_payloads): one generic table keyed by
 // (model, id), read and written by oidc-adapter.ts.
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.ts';
-import type { OidcPayloadTable } from './sso.table.ts';
+import type { Database } from '../../db/database.ts';
+import type { OidcPayloadTable } from '../sso.table.ts';
 
 type Db = Kysely<Database>;
 

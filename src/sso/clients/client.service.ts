@@ -2,16 +2,16 @@
 // section 12: a redirect URL in, a client_id and client_secret out). The secret has
 // 256 random bits and is stored only as its SHA-256 hash, like API tokens: a full-entropy
 // secret needs no slow hash. oidc-provider compares secrets through the client model's
-// compareClientSecret, which provider.ts points at verifyClientSecret below.
+// compareClientSecret, which provider/provider.ts points at verifyClientSecret below.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { isStorableText } from '../http/storable-text.ts';
+import { isStorableText } from '../../http/storable-text.ts';
 import type { ClientMetadata } from 'oidc-provider';
-import { hashToken } from '../auth/api-token.service.ts';
-import { secretsEqual } from '../auth/secret.ts';
-import type { Database } from '../db/database.ts';
+import { hashToken } from '../../auth/api-token.service.ts';
+import { secretsEqual } from '../../auth/secret.ts';
+import type { Database } from '../../db/database.ts';
 import { deleteClientRow, findClient, insertClient, selectClients } from './client.repository.ts';
-import type { SsoClientTable } from './sso.table.ts';
+import type { SsoClientTable } from '../sso.table.ts';
 
 export class ClientInputError extends Error {
   constructor(message: string) {

@@ -2,17 +2,17 @@
 // scopes, the signed-in user), where their forms post, their CSRF token and language.
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.ts';
-import type { Language } from '../i18n/messages.ts';
+import type { Database } from '../../db/database.ts';
+import type { Language } from '../../i18n/messages.ts';
 import { csrfToken } from './csrf.ts';
 import type { ConsentDetails, Interaction } from './interaction.ts';
-import { renderConsentPage } from './pages/consent.page.ts';
-import { pageLanguage } from './pages/language.ts';
-import { originOf, type RenderedPage } from './pages/layout.ts';
-import { renderLoginPage, type LoginPage } from './pages/login.page.ts';
-import { interactionPathOf } from './provider.ts';
-import type { Sso } from './sso-runtime.ts';
-import { findUserById } from './user.repository.ts';
+import { renderConsentPage } from '../pages/consent.page.ts';
+import { pageLanguage } from '../pages/language.ts';
+import { originOf, type RenderedPage } from '../pages/layout.ts';
+import { renderLoginPage, type LoginPage } from '../pages/login.page.ts';
+import { interactionPathOf } from '../provider/provider.ts';
+import type { Sso } from '../sso-runtime.ts';
+import { findUserById } from '../users/user.repository.ts';
 
 export interface PageContext {
   readonly sso: Sso;

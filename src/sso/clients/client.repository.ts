@@ -1,7 +1,7 @@
 // The SQL of OAuth clients (sso_clients), registered with `lead-intake client ...`.
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.ts';
-import type { SsoClientTable } from './sso.table.ts';
+import type { Database } from '../../db/database.ts';
+import type { SsoClientTable } from '../sso.table.ts';
 
 type Db = Kysely<Database>;
 

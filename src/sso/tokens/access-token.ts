@@ -5,11 +5,11 @@
 // per request, so disabling a user or deleting a client cuts its tokens at once.
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { Kysely } from 'kysely';
-import { parseScopes } from '../auth/caller.ts';
-import type { Database } from '../db/database.ts';
-import { SIGNING_ALG, loadSigningKeys, publicJwk, type PrivateJwk } from './signing-keys.ts';
-import type { UserTable } from './sso.table.ts';
-import { findActiveUserWithClient } from './user.repository.ts';
+import { parseScopes } from '../../auth/caller.ts';
+import type { Database } from '../../db/database.ts';
+import { SIGNING_ALG, loadSigningKeys, publicJwk, type PrivateJwk } from '../provider/signing-keys.ts';
+import type { UserTable } from '../sso.table.ts';
+import { findActiveUserWithClient } from '../users/user.repository.ts';
 
 export interface VerifiedAccessToken {
   readonly user: UserTable;
