@@ -4,7 +4,7 @@
 // the CSV export alike, and written back into links so paging and export keep them.
 import { ValidationError } from '../errors.ts';
 import { LEAD_STATUSES } from '../party/index.ts';
-import { TIME_ZONE } from './format.ts';
+import { TIME_ZONE } from './formatting/locale-formats.ts';
 
 export type Status = (typeof LEAD_STATUSES)[number];
 

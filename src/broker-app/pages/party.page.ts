@@ -2,13 +2,13 @@
 // prospect, the lead's origin with the link back to the sender, external refs and
 // callbacks, risk objects with their revision history (what changed), packages, policies
 // and their coverages.
-import { fieldLabel, fieldList, formatValue } from '../fields.ts';
-import { html, type Html } from '../html.ts';
-import { type LeadTab, leadTabs, type PageContext, renderPage } from '../layout.ts';
+import { fieldLabel, fieldList, formatValue } from '../formatting/field-values.ts';
+import { html, type Html } from '../../html/html.ts';
+import { type LeadTab, leadTabs, type PageContext, renderPage } from './layout.ts';
 import type { Lead, LeadPageData, Revision } from '../lead-data.ts';
 import { LEAD_STATUSES } from '../../party/index.ts';
 import type { TextKey } from '../texts/index.ts';
-import { revisionChanges } from '../revision-changes.ts';
+import { revisionChanges } from './revision-changes.ts';
 import { displayName } from './inbox.page.ts';
 
 export const PROSPECT_ORDER = [

@@ -7,10 +7,10 @@
 // 13): grids shrink to one column, long words break, and a table marked `stack` becomes a
 // list of labelled lines when its container (a card, or the page) is narrow.
 import { createHash } from 'node:crypto';
-import type { Language } from '../i18n/messages.ts';
-import type { Formats } from './format.ts';
-import { Html, html } from './html.ts';
-import type { Translate } from './texts/index.ts';
+import type { Language } from '../../i18n/messages.ts';
+import type { Formats } from '../formatting/locale-formats.ts';
+import { Html, html } from '../../html/html.ts';
+import type { Translate } from '../texts/index.ts';
 
 const STYLE = `
 *{box-sizing:border-box}
@@ -129,17 +129,18 @@ export interface PageContext {
   readonly user?: { readonly username: string; readonly csrf: string };
 }
 
-export type LeadTab = 'party' | 'proflow' | 'risk-scan' | 'advisory';
+export type LeadTab = 'party' | 'timeline' | 'risk-scan' | 'advisory';
 
 const TAB_PATHS: Record<LeadTab, string> = {
   party: '/app/parties/',
-  proflow: '/app/proflow/parties/',
+  // The path is the specification's (href_to_proflow); the page shows the lead's timeline.
+  timeline: '/app/proflow/parties/',
   'risk-scan': '/app/risk-scan/parties/',
   advisory: '/app/advisory/parties/',
 };
 const TAB_LABELS = {
   party: 'tabParty',
-  proflow: 'tabProflow',
+  timeline: 'tabTimeline',
   'risk-scan': 'tabRiskScan',
   advisory: 'tabAdvisory',
 } as const;

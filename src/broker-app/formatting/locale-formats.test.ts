@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decimalText, parseDecimal, sum } from './decimal.ts';
-import { formatsFor } from './format.ts';
+import { formatsFor } from './locale-formats.ts';
 
 // Intl separates the amount from the euro sign with a no-break space: normalised here.
 const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');

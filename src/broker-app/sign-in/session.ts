@@ -5,9 +5,9 @@
 import { createHmac, hash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { secretsEqual } from '../auth/secret.ts';
-import type { Database } from '../db/database.ts';
-import type { UserTable } from '../sso/sso.table.ts';
+import { secretsEqual } from '../../auth/secret.ts';
+import type { Database } from '../../db/database.ts';
+import type { UserTable } from '../../sso/sso.table.ts';
 import { deleteSession, deleteSessionsExpiredBefore, findSessionUser, insertSession } from './session.repository.ts';
 
 export const APP_PATH = '/app';

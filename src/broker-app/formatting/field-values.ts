@@ -1,9 +1,9 @@
 // How a stored field reads on a page: dates and amounts in the user's locale, enumeration
 // values in their words, an address on one line. Labels come from the field's name.
 import { parseDecimal } from './decimal.ts';
-import { html, type Html } from './html.ts';
-import type { PageContext } from './layout.ts';
-import { hasText } from './texts/index.ts';
+import { html, type Html } from '../../html/html.ts';
+import type { PageContext } from '../pages/layout.ts';
+import { hasText } from '../texts/index.ts';
 
 const DATE_FIELDS = new Set(['birth', 'first_registration']);
 const MONEY_FIELDS = new Set(['value', 'premium']);

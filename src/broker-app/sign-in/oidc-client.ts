@@ -9,15 +9,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import type { Kysely } from 'kysely';
-import { hashToken } from '../auth/api-token.service.ts';
-import type { Config } from '../config.ts';
-import type { Database } from '../db/database.ts';
-import type { Language } from '../i18n/messages.ts';
-import { upsertClient } from '../sso/clients/client.repository.ts';
-import { FIRST_PARTY_CLIENT_ID } from '../sso/clients/first-party.ts';
-import { loadSharedSecret } from '../sso/provider/provider-secrets.ts';
-import { issuerOf, SSO_PATH } from '../sso/provider/provider.ts';
-import { loadSigningKeys, publicJwk, SIGNING_ALG } from '../sso/provider/signing-keys.ts';
+import { hashToken } from '../../auth/api-token.service.ts';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/database.ts';
+import type { Language } from '../../i18n/messages.ts';
+import { upsertClient } from '../../sso/clients/client.repository.ts';
+import { FIRST_PARTY_CLIENT_ID } from '../../sso/clients/first-party.ts';
+import { loadSharedSecret } from '../../sso/provider/provider-secrets.ts';
+import { issuerOf, SSO_PATH } from '../../sso/provider/provider.ts';
+import { loadSigningKeys, publicJwk, SIGNING_ALG } from '../../sso/provider/signing-keys.ts';
 
 /** The app's client_id; first-party, so the provider asks no consent for it (sso/provider/provider.ts). */
 export const APP_CLIENT_ID = FIRST_PARTY_CLIENT_ID;

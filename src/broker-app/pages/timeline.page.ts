@@ -1,10 +1,10 @@
-// The proflow (docs/design.md section 7, `/app/proflow/parties/{id}`): the lead's timeline,
-// every accepted push (time, caller, origin, created or merged, the raw body one click
-// away) and every webhook delivery with its attempts, where a failed one can be sent
-// again (a POST form with the session's CSRF token).
-import { html, type Html } from '../html.ts';
-import type { PageContext } from '../layout.ts';
-import { fieldLabel, formatValue } from '../fields.ts';
+// The lead's timeline (docs/design.md section 7, `/app/proflow/parties/{id}`, the path of
+// the lead's `href_to_proflow`): every accepted push (time, caller, origin, created or
+// merged, the raw body one click away) and every webhook delivery with its attempts,
+// where a failed one can be sent again (a POST form with the session's CSRF token).
+import { html, type Html } from '../../html/html.ts';
+import type { PageContext } from './layout.ts';
+import { fieldLabel, formatValue } from '../formatting/field-values.ts';
 import type { CallerName, Change, Delivery, Lead, Note, Push } from '../lead-data.ts';
 import { hasText, type TextKey } from '../texts/index.ts';
 import { renderLeadPage } from './party.page.ts';
@@ -111,7 +111,7 @@ function deliveryRow(context: PageContext, lead: Lead, delivery: Delivery, csrf:
 </tr>`;
 }
 
-export function renderProflow(
+export function renderTimeline(
   context: PageContext,
   data: {
     lead: Lead;
@@ -151,7 +151,7 @@ ${
 <thead><tr><th scope="col">${t('receivedAt')}</th><th scope="col">${t('event')}</th><th scope="col">${t('address')}</th><th scope="col">${t('status')}</th><th scope="col">${t('attempts')}</th><th scope="col"><span class="muted">${t('replay')}</span></th></tr></thead>
 <tbody>${deliveries.map((delivery) => deliveryRow(context, lead, delivery, csrf))}</tbody></table>`
 }`;
-  return renderLeadPage(context, lead, 'proflow', body);
+  return renderLeadPage(context, lead, 'timeline', body);
 }
 
 /** One push's body exactly as it arrived (pretty-printing would not be "as received"). */
@@ -163,5 +163,5 @@ export function renderRawPush(
   const { t, formats } = context;
   const body = html`<p><a href="/app/proflow/parties/${lead.party_id}">${t('backToTimeline')}</a></p>
 <pre tabindex="0" aria-label="${t('rawBody')}">${push.payload}</pre>`;
-  return renderLeadPage(context, lead, 'proflow', body, t('rawBodyTitle', { at: formats.dateTime(push.received_at) }));
+  return renderLeadPage(context, lead, 'timeline', body, t('rawBodyTitle', { at: formats.dateTime(push.received_at) }));
 }

@@ -7,7 +7,7 @@ import { stringify } from 'csv-stringify';
 import type { FastifyPluginAsync } from 'fastify';
 import { inboxFilter, parseInboxParams } from './inbox-filter.ts';
 import { inbox, type LeadServices, userNames } from './lead-data.ts';
-import { pageContext } from './page-context.ts';
+import { pageContext } from './pages/page-context.ts';
 import { displayName } from './pages/inbox.page.ts';
 import type { Translate } from './texts/index.ts';
 
@@ -16,7 +16,7 @@ export const EXPORT_PAGE_SIZE = 500;
 
 const FORMULA = /^[=+\-@\t\r]/;
 
-export const exportRoutes: FastifyPluginAsync<{ services: LeadServices }> = async (app, { services }) => {
+export const inboxExportRoutes: FastifyPluginAsync<{ services: LeadServices }> = async (app, { services }) => {
   app.get('/export.csv', async (request, reply) => {
     const params = parseInboxParams(request.query);
     const user = request.appSession!.user;

@@ -2,11 +2,11 @@
 // account's), else the browser's Accept-Language, else English (docs/design.md section 7).
 import type { FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
-import { chooseLanguage, type Language } from '../i18n/messages.ts';
-import { type Formats, formatsFor } from './format.ts';
+import { chooseLanguage, type Language } from '../../i18n/messages.ts';
+import { type Formats, formatsFor } from '../formatting/locale-formats.ts';
 import type { PageContext } from './layout.ts';
-import { type AppSession, csrfTokenOf } from './session.ts';
-import { translator } from './texts/index.ts';
+import { type AppSession, csrfTokenOf } from '../sign-in/session.ts';
+import { translator } from '../texts/index.ts';
 
 /**
  * Intl formatters are costly to build and few locales are in use: built once per locale and

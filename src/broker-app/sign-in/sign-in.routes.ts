@@ -3,10 +3,10 @@
 // session, /app/logout (POST, CSRF token) ends it. A page asked for while signed out is
 // where the browser returns to.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../config.ts';
-import type { DatabaseHandle } from '../db/database.ts';
-import { findActiveUser } from '../sso/users/user.service.ts';
-import { PAGE_HEADERS } from './layout.ts';
+import type { Config } from '../../config.ts';
+import type { DatabaseHandle } from '../../db/database.ts';
+import { findActiveUser } from '../../sso/users/user.service.ts';
+import { PAGE_HEADERS } from '../pages/layout.ts';
 import {
   beginSignIn,
   callbackPath,
@@ -16,10 +16,10 @@ import {
   ensureAppClient,
   safeReturnPath,
 } from './oidc-client.ts';
-import { pageContext } from './page-context.ts';
-import { renderNotice } from './pages/notice.page.ts';
+import { pageContext } from '../pages/page-context.ts';
+import { renderNotice } from '../pages/notice.page.ts';
 import { cookieHeader, endSession, findSession, isValidCsrf, readCookie, startSession } from './session.ts';
-import type { FormBody } from '../http/form-body.ts';
+import type { FormBody } from '../../http/form-body.ts';
 
 const SIGN_IN_COOKIE = 'lead_intake_app_signin';
 /** Time to type a password, and then some. */
@@ -30,7 +30,7 @@ export function loginPathFor(path: string): string {
   return `/app/login?return_to=${encodeURIComponent(path)}`;
 }
 
-export const authRoutes: FastifyPluginAsync<{ config: Config; database: DatabaseHandle }> = async (
+export const signInRoutes: FastifyPluginAsync<{ config: Config; database: DatabaseHandle }> = async (
   app,
   { config, database },
 ) => {

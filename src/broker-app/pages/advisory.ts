@@ -7,8 +7,8 @@
 // (section 13): its policies are listed as included, and where their sum differs from the
 // package premium the page says by how much. A premium without a payment interval is taken
 // as yearly, and says so.
-import type { PAYMENT_INTERVALS } from '../party/index.ts';
-import { type Decimal, parseDecimal, sum, ZERO } from './decimal.ts';
+import type { PAYMENT_INTERVALS } from '../../party/index.ts';
+import { type Decimal, parseDecimal, sum, ZERO } from '../formatting/decimal.ts';
 
 type Interval = (typeof PAYMENT_INTERVALS)[number];
 

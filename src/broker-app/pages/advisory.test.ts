@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { advisoryOf } from './advisory.ts';
-import { decimalText } from './decimal.ts';
+import { decimalText } from '../formatting/decimal.ts';
 
 const PACKAGE = '3f0c9a43-4f6e-4c9b-9a57-2f1d1c8b7e01';
 

@@ -2,15 +2,15 @@
 // without one is sent to sign in and comes back here. Ids that are not ids, and ids of
 // another distribution, are 404 like ids that name nothing: the services say so.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { DatabaseHandle } from '../db/database.ts';
-import { NotFoundError } from '../errors.ts';
-import { decodeCursor, encodeCursor } from '../http/pagination.ts';
-import type { FormBody } from '../http/form-body.ts';
-import { loginPathFor } from './auth.routes.ts';
+import type { DatabaseHandle } from '../../db/database.ts';
+import { NotFoundError } from '../../errors.ts';
+import { decodeCursor, encodeCursor } from '../../http/pagination.ts';
+import type { FormBody } from '../../http/form-body.ts';
+import { loginPathFor } from '../sign-in/sign-in.routes.ts';
 import { PAGE_HEADERS } from './layout.ts';
-import { exportRoutes } from './export.routes.ts';
-import { id } from './path-ids.ts';
-import { inboxFilter, inboxSearchParams, parseInboxParams, queryText } from './inbox-filter.ts';
+import { inboxExportRoutes } from '../inbox-export.routes.ts';
+import { id } from '../path-ids.ts';
+import { inboxFilter, inboxSearchParams, parseInboxParams, queryText } from '../inbox-filter.ts';
 import {
   inbox,
   type LeadServices,
@@ -21,17 +21,17 @@ import {
   statusCounts,
   timeline,
   userNames,
-} from './lead-data.ts';
+} from '../lead-data.ts';
 import { pageContext } from './page-context.ts';
-import { renderAdvisory } from './pages/advisory.page.ts';
-import { renderInbox } from './pages/inbox.page.ts';
-import { renderNotice } from './pages/notice.page.ts';
-import { renderParty } from './pages/party.page.ts';
-import { renderProflow, renderRawPush } from './pages/proflow.page.ts';
-import { renderRiskScan } from './pages/risk-scan.page.ts';
-import { type AppSession, findSession, isValidCsrf } from './session.ts';
-import { workRoutes } from './work.routes.ts';
-import { personalDataRoutes } from './personal-data.routes.ts';
+import { renderAdvisory } from './advisory.page.ts';
+import { renderInbox } from './inbox.page.ts';
+import { renderNotice } from './notice.page.ts';
+import { renderParty } from './party.page.ts';
+import { renderTimeline, renderRawPush } from './timeline.page.ts';
+import { renderRiskScan } from './risk-scan.page.ts';
+import { type AppSession, findSession, isValidCsrf } from '../sign-in/session.ts';
+import { workRoutes } from '../work/work.routes.ts';
+import { personalDataRoutes } from '../personal-data/personal-data.routes.ts';
 
 export const INBOX_PAGE_SIZE = 25;
 
@@ -101,14 +101,14 @@ export const pageRoutes: FastifyPluginAsync<{ database: DatabaseHandle; services
   });
 
   await app.register(workRoutes, { services });
-  await app.register(exportRoutes, { services });
+  await app.register(inboxExportRoutes, { services });
   await app.register(personalDataRoutes, { services });
 
   app.get<PartyParams>('/proflow/parties/:partyId', async (request, reply) => {
     const data = await timeline(services, did(request), id(request.params.partyId, 'party_id'));
     return send(
       reply,
-      renderProflow(context(request), data, { replayed: queryText(request.query, 'replayed', 10) === '1' }),
+      renderTimeline(context(request), data, { replayed: queryText(request.query, 'replayed', 10) === '1' }),
     );
   });
 
