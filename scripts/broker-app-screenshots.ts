@@ -1,5 +1,5 @@
-// Regenerates the broker app's screenshots in docs/ (README, "Broker app"): a server on a
-// fresh SQLite database in a temporary directory, a demo broker, the leads of
+// Regenerates the broker app's screenshots in docs/ (docs/broker-app.md, "Broker app"): a
+// server on a fresh SQLite database in a temporary directory, a demo broker, the leads of
 // test/support/demo-portfolio.ts pushed over HTTP (the family lead twice, so its car has
 // a second revision, and a status, an assignee and a note set through the app), then
 // headless Chromium signs in and captures the inbox, the lead page and its timeline at

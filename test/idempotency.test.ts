@@ -1,4 +1,4 @@
-// Idempotency-Key on every write under /v1/api/ (docs/design.md section 14; README,
+// Idempotency-Key on every write under /v1/api/ (docs/design.md section 14; docs/api.md,
 // "Retrying safely"), through real HTTP on both databases: a retry gets the first answer
 // byte for byte and writes nothing, another request under the key is 422, a key whose first
 // request still runs is 409 (also from another process on PostgreSQL), refusals keep no

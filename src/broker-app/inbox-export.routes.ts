@@ -1,7 +1,8 @@
-// The inbox's CSV export (docs/design.md section 13, README "Broker app"): the filtered
-// list as a spreadsheet opens it, streamed page by page in the inbox's own keyset order, so
-// memory stays flat however many leads there are (csv-stringify writes the rows, RFC 4180).
-// Cells a spreadsheet would run as a formula (=, +, -, @ first) get a leading apostrophe.
+// The inbox's CSV export (docs/design.md section 13, docs/broker-app.md, "Broker app"): the
+// filtered list as a spreadsheet opens it, streamed page by page in the inbox's own keyset
+// order, so memory stays flat however many leads there are (csv-stringify writes the rows,
+// RFC 4180). Cells a spreadsheet would run as a formula (=, +, -, @ first) get a leading
+// apostrophe.
 import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { FastifyPluginAsync } from 'fastify';

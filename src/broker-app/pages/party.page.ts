@@ -230,7 +230,7 @@ ${notes.length === 0 ? html`<p>${t('noNotes')}</p>` : html`<ol class="notes">${n
 </section>`;
 }
 
-/** Access and erasure requests (README, "Personal data"): the export, and the way to the erasure's confirmation. */
+/** Access and erasure requests (docs/personal-data.md, "Personal data"): the export, and the way to the erasure's confirmation. */
 function personalDataSection(context: PageContext, lead: Lead): Html {
   const { t } = context;
   return html`<section class="card" id="personal-data" aria-labelledby="personal-data-title">

@@ -1,7 +1,7 @@
-// A person's data from the lead's page (docs/design.md section 15; README, "Personal data"):
-// "Download data" (the API's export, as an attachment) and "Erase", behind a confirmation
-// page whose form carries the session's CSRF token. Both are in the audit log under the
-// signed-in user.
+// A person's data from the lead's page (docs/design.md section 15; docs/personal-data.md,
+// "Personal data"): "Download data" (the API's export, as an attachment) and "Erase",
+// behind a confirmation page whose form carries the session's CSRF token. Both are in the
+// audit log under the signed-in user.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { PAGE_HEADERS } from '../pages/layout.ts';
 import { type LeadServices, leadOfParty } from '../lead-data.ts';

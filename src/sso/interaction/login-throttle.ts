@@ -1,8 +1,8 @@
 // Failed sign-ins are rate limited per account and per client address (docs/design.md
-// section 12; README, "Single sign-on"). The failures are rows in the database, so every process
-// serving from one PostgreSQL counts the same attempts. The account is the login as
-// typed (lower-cased), so unknown logins are limited exactly like real ones and the
-// limit does not tell which accounts exist.
+// section 12; docs/sso.md, "Single sign-on"). The failures are rows in the database, so
+// every process serving from one PostgreSQL counts the same attempts. The account is the
+// login as typed (lower-cased), so unknown logins are limited exactly like real ones and
+// the limit does not tell which accounts exist.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import {

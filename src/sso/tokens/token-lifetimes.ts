@@ -1,4 +1,4 @@
-// Token lifetimes by TOKEN_PROFILE (docs/design.md section 12; README, "Configuration").
+// Token lifetimes by TOKEN_PROFILE (docs/design.md section 12; docs/operations.md, "Configuration").
 import type { Configuration } from 'oidc-provider';
 import type { TokenProfile } from '../../config.ts';
 
