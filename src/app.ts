@@ -134,6 +134,7 @@ export async function buildApp({
     database,
     write: database.dialect === 'sqlite' ? (work) => transactions.run(work) : (work) => work(database.db),
     claimInWrite: database.dialect === 'sqlite',
+    clock,
   });
 
   // Pushes and party updates write their webhook events here, in their own transaction.
