@@ -2,8 +2,8 @@
 // (search-tiers.ts), in one statement.
 import { escapeLiteral } from 'pg';
 import type { Page } from '../store/rows.ts';
-import { ginCondition, probeRows, type TermFrequencies } from './postgres-gin-words.ts';
-import { searchTiers, type Tier } from './search-tiers.ts';
+import { gatheredWords, probeRows, type TermFrequencies } from './postgres-gin-words.ts';
+import { searchTiers, type Tier, tsTier } from './search-tiers.ts';
 
 /**
  * A search's text, a tsquery of folded words (search-tiers.ts), goes into the statement as
@@ -56,7 +56,7 @@ export type OtherWay<T extends SearchTier> = (search: T, statement: TierStatemen
  * choose that scan, which for a rare word reads all six million rows (760 ms instead of 7).
  * Rows are ranked by their first tier, then by key. `tiers` holds each tier's condition on
  * a row of `table` (ginCondition) and its probe's size; `otherWay` may add a data set's own
- * way to a tier (an address search's streets, addresses/postgres-streets.ts).
+ * way to a tier (an address search's streets, addresses/postgres-streets.repository.ts).
  */
 export function tieredKeys<T extends SearchTier>(
   key: string,
@@ -107,3 +107,14 @@ export function searchTiersOf(
 }
 
 export const tsquery = (text: string) => `to_tsquery('simple', ${escapeLiteral(text)})`;
+
+/**
+ * The condition for one tier on a GIN-indexed tsvector `column`: the index gathers the words
+ * postgres-gin-words.ts picks, and the whole tier is checked with ts_match_vq, the function
+ * behind @@, which the planner does not give to the index.
+ */
+export function ginCondition(column: string, tier: Tier, frequencies: TermFrequencies): string {
+  const gathered = gatheredWords(tier, frequencies);
+  const indexed = `${column} @@ ${tsquery(tsTier(gathered))}`;
+  return gathered.length === tier.length ? indexed : `${indexed} and ts_match_vq(${column}, ${tsquery(tsTier(tier))})`;
+}

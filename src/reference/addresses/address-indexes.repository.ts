@@ -1,8 +1,8 @@
 // What an address import builds once its rows are in (store/staging.ts): lookups by id, a
-// search over the addresses, their streets (sqlite-streets.ts, postgres-streets.ts), the
-// words house and box numbers hold, and the postal codes.
-import { serial, words } from '../search/postgres-documents.ts';
-import { FTS, longTerms } from '../search/sqlite-fts.ts';
+// search over the addresses, their streets (sqlite-streets.repository.ts,
+// postgres-streets.repository.ts), the words house and box numbers hold, and the postal codes.
+import { serial, words } from '../search/postgres-documents.repository.ts';
+import { FTS, longTerms } from '../search/sqlite-fts.repository.ts';
 import type { DataSetIndexes, FinishStep } from '../store/staging.ts';
 
 const STREET_COLUMNS = [
@@ -27,10 +27,11 @@ const streetKey = (separator: string, alias = '') =>
 const STREET_KEY = streetKey('char(1)');
 
 /**
- * The streets of the addresses (sqlite-streets.ts): one row per street in a postal area
- * (some 60 addresses each) searched as the addresses are, but for house and box numbers;
- * each street's addresses in key order with the words of their numbers (`spaced_words`,
- * store/sqlite-importer.ts: " 12 a "); and the words numbers hold, from the addresses' own index.
+ * The streets of the addresses (sqlite-streets.repository.ts): one row per street in a
+ * postal area (some 60 addresses each) searched as the addresses are, but for house and box
+ * numbers; each street's addresses in key order with the words of their numbers
+ * (`spaced_words`, store/sqlite-importer.repository.ts: " 12 a "); and the words numbers
+ * hold, from the addresses' own index.
  */
 const sqliteStreets: readonly FinishStep[] = [
   `create table temp.street_key (key text primary key, street integer not null, first_seq integer not null,
@@ -89,7 +90,7 @@ export const addressIndexes: DataSetIndexes = {
     `create index on ${t('address')} (id)`,
     // A street in one postal area: what an address's words are but its house and box
     // numbers, some 60 addresses each. Searching these first finds the few streets a
-    // query of frequent words names (postgres-streets.ts).
+    // query of frequent words names (postgres-streets.repository.ts).
     `create table ${t('street')} as
        select row_number() over (order by key)::integer as street, key,
               setweight(${words(f, `concat_ws(' ', street_nl, street_fr, street_de)`)}, 'A')

@@ -1,8 +1,9 @@
-// Car brands, models and versions from their SQLite reference file (store/reference-file.ts).
+// Car brands, models and versions from their SQLite reference file
+// (store/reference-file.repository.ts).
 import { ftsTier, searchTiers } from '../search/search-tiers.ts';
-import { matching, prefixTerms, tiered } from '../search/sqlite-tiers.ts';
+import { matching, prefixTerms, tiered } from '../search/sqlite-tiers.repository.ts';
 import type { Page, Row } from '../store/rows.ts';
-import { type ReferenceFile, row, rows } from '../store/reference-file.ts';
+import { type ReferenceFile, row, rows } from '../store/reference-file.repository.ts';
 import type { VehicleReader, VersionQuery } from './vehicle-reader.ts';
 
 export class SqliteVehicleReader implements VehicleReader {

@@ -2,8 +2,8 @@
 // enterprise with its names, addresses, contacts and activities is assembled by json_agg),
 // so each answer comes from one snapshot, also when an import swaps schemas meanwhile.
 import { escapeLiteral } from 'pg';
-import { searchTiersOf, tieredKeys } from '../search/postgres-tiers.ts';
-import type { ReferenceSchemas } from '../store/reference-schemas.ts';
+import { searchTiersOf, tieredKeys } from '../search/postgres-tiers.repository.ts';
+import type { ReferenceSchemas } from '../store/reference-schemas.repository.ts';
 import type { Row } from '../store/rows.ts';
 import type {
   CodeLanguage,

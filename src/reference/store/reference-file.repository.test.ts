@@ -8,8 +8,8 @@ import { openDatabase } from '../../db/database.ts';
 import { SOURCE_DEFINITIONS } from '../data-sets.ts';
 import { SAMPLES_DIR } from '../demo-samples.ts';
 import { importReference, referenceImporter } from '../import/import.ts';
-import { SqliteVehicleReader } from '../vehicles/vehicle-sqlite.ts';
-import { REFERENCE_STATEMENT_CACHE_SIZE, ReferenceFile } from './reference-file.ts';
+import { SqliteVehicleReader } from '../vehicles/vehicle-sqlite.repository.ts';
+import { REFERENCE_STATEMENT_CACHE_SIZE, ReferenceFile } from './reference-file.repository.ts';
 import { liveFile } from './sqlite-files.ts';
 
 let dataDir: string;

@@ -1,10 +1,10 @@
 // How the PostgreSQL readers of the three data sets reach their live schemas
-// (postgres-schemas.ts). A schema that does not exist yet (nothing imported) reads as empty.
+// (postgres-schemas.repository.ts). A schema that does not exist yet (nothing imported) reads as empty.
 import { CompiledQuery } from 'kysely';
 import type { DB } from '../../db/database.ts';
 import type { SourceName } from '../import/reference-source.ts';
 import { NO_FREQUENCIES, type TermFrequencies, termFrequencies } from '../search/postgres-gin-words.ts';
-import { liveSchema, workingSchema } from './postgres-schemas.ts';
+import { liveSchema, workingSchema } from './postgres-schemas.repository.ts';
 import type { Row } from './rows.ts';
 
 /** How long a search's hints (statistics, house words) are used before they are read again. */

@@ -1,7 +1,7 @@
 // What an enterprise import builds once its rows are in (store/staging.ts): lookups by
 // number and a search over the names, with the registered office's postal code.
-import { serial, words } from '../search/postgres-documents.ts';
-import { FTS, longTerms } from '../search/sqlite-fts.ts';
+import { serial, words } from '../search/postgres-documents.repository.ts';
+import { FTS, longTerms } from '../search/sqlite-fts.repository.ts';
 import type { DataSetIndexes } from '../store/staging.ts';
 
 export const enterpriseIndexes: DataSetIndexes = {

@@ -2,13 +2,13 @@
 // de", each word in 5 to 30 % of all addresses, together in a few hundred) costs a GIN scan
 // of the addresses hundreds of milliseconds: it gathers a posting list of hundreds of
 // thousands of rows. The same words among the streets (one row per street in a postal
-// area, some 60 addresses each, address-indexes.ts) name a handful in a millisecond, and
+// area, some 60 addresses each, address-indexes.repository.ts) name a handful in a millisecond, and
 // the addresses of those streets are read in key order from an index. The answer is the
 // same: every address row is still checked against the whole tier. Which words name the
 // streets: street-words.ts.
 import { escapeLiteral } from 'pg';
 import type { TermFrequencies } from '../search/postgres-gin-words.ts';
-import { type OtherWay, type SearchTier, searchTiersOf, tsquery } from '../search/postgres-tiers.ts';
+import { type OtherWay, type SearchTier, searchTiersOf, tsquery } from '../search/postgres-tiers.repository.ts';
 import { type Tier, tsTier } from '../search/search-tiers.ts';
 import type { Page } from '../store/rows.ts';
 import { streetWords } from './street-words.ts';

@@ -1,9 +1,9 @@
 // A search over a SQLite reference file's FTS5 tables, as ranked tiers (search-tiers.ts).
 import type { StatementSync } from 'node:sqlite';
-import { rows, type Statements } from '../store/reference-file.ts';
+import { rows, type Statements } from '../store/reference-file.repository.ts';
 import type { Page, Row } from '../store/rows.ts';
 import type { PrefixTerms, Tier } from './search-tiers.ts';
-import { LONGEST_INDEXED_PREFIX } from './sqlite-fts.ts';
+import { LONGEST_INDEXED_PREFIX } from './sqlite-fts.repository.ts';
 
 /**
  * The rows of a page over ranked tiers (search-tiers.ts): each tier's match stops at the

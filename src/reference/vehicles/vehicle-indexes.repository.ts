@@ -1,7 +1,7 @@
 // What a vehicle import builds once its rows are in (store/staging.ts): the versions summed
 // from the windows eea.ts staged, brands and models, and a search over the versions.
-import { serial, words } from '../search/postgres-documents.ts';
-import { FTS, longTerms } from '../search/sqlite-fts.ts';
+import { serial, words } from '../search/postgres-documents.repository.ts';
+import { FTS, longTerms } from '../search/sqlite-fts.repository.ts';
 import type { DataSetIndexes } from '../store/staging.ts';
 
 export const vehicleIndexes: DataSetIndexes = {

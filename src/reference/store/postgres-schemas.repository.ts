@@ -1,6 +1,6 @@
 // PostgreSQL keeps each reference database in a schema of its own, named after the schema
 // the service works in (`reference_<source>` beside `public`; `<schema>_<source>` beside
-// any other, so test schemas stay apart). postgres-importer.ts swaps tables inside it.
+// any other, so test schemas stay apart). postgres-importer.repository.ts swaps tables inside it.
 import { sql } from 'kysely';
 import type { DB } from '../../db/database.ts';
 import type { SourceName } from '../import/reference-source.ts';

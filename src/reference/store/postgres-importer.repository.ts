@@ -10,7 +10,7 @@ import type { DB } from '../../db/database.ts';
 import { SOURCES, type ReferenceSourceDefinition, type SourceName } from '../import/reference-source.ts';
 import { DATA_SET_INDEXES } from '../data-sets.ts';
 import type { ImportRecord, ReferenceImporter, StagingImport } from './staging.ts';
-import { FOLD_FUNCTION, liveSchema, workingSchema } from './postgres-schemas.ts';
+import { FOLD_FUNCTION, liveSchema, workingSchema } from './postgres-schemas.repository.ts';
 
 const SQL_TYPE = { int: 'integer', text: 'text', real: 'double precision' } as const;
 

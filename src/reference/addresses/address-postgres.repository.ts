@@ -1,11 +1,11 @@
 // Addresses and postal codes from their PostgreSQL reference schema, one statement each.
 import { CompiledQuery } from 'kysely';
 import { escapeLiteral } from 'pg';
-import { tieredKeys, tsquery } from '../search/postgres-tiers.ts';
-import type { ReferenceSchemas } from '../store/reference-schemas.ts';
+import { tieredKeys, tsquery } from '../search/postgres-tiers.repository.ts';
+import type { ReferenceSchemas } from '../store/reference-schemas.repository.ts';
 import type { Page, Row } from '../store/rows.ts';
 import type { AddressQuery, AddressReader } from './address-reader.ts';
-import { addressTiers, byStreets } from './postgres-streets.ts';
+import { addressTiers, byStreets } from './postgres-streets.repository.ts';
 
 export class PostgresAddressReader implements AddressReader {
   readonly #schemas: ReferenceSchemas;
@@ -15,7 +15,7 @@ export class PostgresAddressReader implements AddressReader {
   }
 
   /**
-   * The words of house and box numbers (postgres-streets.ts), sorted; the search statement
+   * The words of house and box numbers (postgres-streets.repository.ts), sorted; the search statement
    * checks its street words against the current ones all the same. Undefined for a schema
    * imported before streets were kept: searched without them.
    */

@@ -3,14 +3,14 @@
 // through the list of its rarest word and looking each row up in the others' lists: the
 // addresses of the rarest street word, some hundreds, each looked up in the lists of "rue",
 // "de", "23" and "saint", whose pages it reads and copies, 0.2 to 1 ms a tier. The same words
-// without the number name a street or two among the 100,000 streets (address-indexes.ts),
+// without the number name a street or two among the 100,000 streets (address-indexes.repository.ts),
 // whose addresses are read in key order from their own table with the words of their
 // numbers beside them. The answer is the same: an address matches a word when its street
 // does or its house or box number does.
 import { ftsTier, type PrefixTerms, type Tier } from '../search/search-tiers.ts';
 import { streetWords } from './street-words.ts';
 import type { Row } from '../store/rows.ts';
-import { rows, type Statements } from '../store/reference-file.ts';
+import { rows, type Statements } from '../store/reference-file.repository.ts';
 
 /**
  * More addresses than this on the streets and the addresses' own index answers instead: a

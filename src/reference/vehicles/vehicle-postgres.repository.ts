@@ -1,7 +1,7 @@
 // Car brands, models and versions from their PostgreSQL reference schema, one statement each.
 import { escapeLiteral } from 'pg';
-import { searchTiersOf, tieredKeys } from '../search/postgres-tiers.ts';
-import type { ReferenceSchemas } from '../store/reference-schemas.ts';
+import { searchTiersOf, tieredKeys } from '../search/postgres-tiers.repository.ts';
+import type { ReferenceSchemas } from '../store/reference-schemas.repository.ts';
 import type { Page, Row } from '../store/rows.ts';
 import type { VehicleReader, VersionQuery } from './vehicle-reader.ts';
 

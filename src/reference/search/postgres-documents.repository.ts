@@ -1,7 +1,7 @@
 // How a PostgreSQL reference table becomes searchable: a tsvector per row over the
 // 'simple' configuration of folded text (so no stemming and no extension: prefixes of any
 // word match, accents never matter) with a GIN index. Each data set's indexes
-// (`*-indexes.ts`) build their search tables with these.
+// (`*-indexes.repository.ts`) build their search tables with these.
 
 /**
  * A search reads a page and stops; the planner, estimating its tiers large, would share

@@ -1,10 +1,10 @@
-// Addresses and postal codes from their SQLite reference file (store/reference-file.ts).
+// Addresses and postal codes from their SQLite reference file (store/reference-file.repository.ts).
 import { ftsAllPrefixes, ftsTier, searchTiers } from '../search/search-tiers.ts';
-import { matching, prefixTerms, tiered } from '../search/sqlite-tiers.ts';
+import { matching, prefixTerms, tiered } from '../search/sqlite-tiers.repository.ts';
 import type { Page, Row } from '../store/rows.ts';
-import { type ReferenceFile, row, rows } from '../store/reference-file.ts';
+import { type ReferenceFile, row, rows } from '../store/reference-file.repository.ts';
 import type { AddressQuery, AddressReader } from './address-reader.ts';
-import { houseTerms, streetTier } from './sqlite-streets.ts';
+import { houseTerms, streetTier } from './sqlite-streets.repository.ts';
 
 export class SqliteAddressReader implements AddressReader {
   readonly #file: ReferenceFile;

@@ -1,8 +1,8 @@
-// Enterprises from their SQLite reference file (store/reference-file.ts).
+// Enterprises from their SQLite reference file (store/reference-file.repository.ts).
 import { ftsTier, searchTiers } from '../search/search-tiers.ts';
-import { matching, prefixTerms, tiered } from '../search/sqlite-tiers.ts';
+import { matching, prefixTerms, tiered } from '../search/sqlite-tiers.repository.ts';
 import type { Row } from '../store/rows.ts';
-import { type ReferenceFile, row, rows, type Statements } from '../store/reference-file.ts';
+import { type ReferenceFile, row, rows, type Statements } from '../store/reference-file.repository.ts';
 import type {
   CodeLanguage,
   EnterpriseQuery,
