@@ -119,7 +119,7 @@ export async function buildApp({
   app.decorate(
     'authenticate',
     createAuthenticator({
-      apikey: (token) => authenticateApiToken(database.db, token),
+      apikey: (token) => authenticateApiToken(database.db, token, new Date(clock.now())),
       bearer: bearerTokenVerifier(sso),
     }),
   );
