@@ -10,7 +10,7 @@ import type { DatabaseHandle } from './db/database.ts';
 import { createApiToken, type IssuedApiToken } from './auth/api-token.service.ts';
 import { hasAnyDistribution, insertDistributionIfAbsent } from './distributions/distribution.repository.ts';
 import { importSamplesIfEmpty, type SampleLog } from './reference/demo-samples.ts';
-import { createUser } from './sso/user.service.ts';
+import { createUser } from './sso/users/user.service.ts';
 
 export async function addDemoData(
   database: DatabaseHandle,
@@ -28,9 +28,10 @@ export async function addDemoData(
  * primary key wins; the other waits for it, does nothing and so prints nothing.
  */
 export const DEMO_DISTRIBUTION_ID = '00000000-0000-4000-8000-00000000de70';
-// Every scope the README's examples use with the demo token: pushing, reading and updating
-// (README, "Reading and updating"), and the reference scopes, whose demo samples
-// (reference/demo-samples.ts) answer at once. Not parties:erase: a demo has nothing to erase.
+// Every scope the examples of the README and docs/ use with the demo token: pushing,
+// reading and updating (docs/api.md, "Reading and updating"), and the reference scopes,
+// whose demo samples (reference/demo-samples.ts) answer at once. Not parties:erase: a demo
+// has nothing to erase.
 const DEMO_SCOPES = [
   'leads:write',
   'leads:read',

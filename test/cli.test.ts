@@ -358,7 +358,7 @@ describe('first start', () => {
     expect(line).toContain(`/v1/api/distributions/${DEMO_DISTRIBUTION_ID}/leads/customers`);
     expect(line).toMatch(/^curl .* http:\/\/localhost:\d+\/v1\/api\//);
     expect([200, 201]).toContain(await runCurlLine(line));
-    // The demo token does what the README's "Reading and updating" shows with it.
+    // The demo token does what docs/api.md, "Reading and updating", shows with it.
     await expectDemoTokenReadsAndUpdates(line);
     // Plain text for a person, not inside a JSON log line; printed once.
     expect(first.stdout().match(/curl /g)).toHaveLength(1);

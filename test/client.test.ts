@@ -98,7 +98,7 @@ describe('a partner using the client', () => {
     const next = client.changes(listing.checkpoint, { limit: 3 });
     const since: string[] = [];
     for await (const changed of next) since.push(changed.id);
-    // The lead stamped exactly at the checkpoint comes once more (README, "Keeping in sync").
+    // The lead stamped exactly at the checkpoint comes once more (docs/api.md, "Reading and updating").
     expect(since.filter((id) => id !== pushed[6])).toEqual([pushed[2], later]);
     expect(next.checkpoint! > listing.checkpoint!).toBe(true);
 

@@ -1,4 +1,4 @@
-// Idempotency-Key on every write under /v1/api/ (docs/design.md section 14; README,
+// Idempotency-Key on every write under /v1/api/ (docs/design.md section 14; docs/api.md,
 // "Retrying safely"), through real HTTP on both databases: a retry gets the first answer
 // byte for byte and writes nothing, another request under the key is 422, a key whose first
 // request still runs is 409 (also from another process on PostgreSQL), refusals keep no
@@ -11,7 +11,7 @@ import { createApiToken } from '../src/auth/api-token.service.ts';
 import { startServerProcess } from './support/server-process.ts';
 import { eventually } from './support/eventually.ts';
 import { REDIRECT_URI, createSsoFixture, signInForTokens } from './support/sso.ts';
-import { createClient } from '../src/sso/client.service.ts';
+import { createClient } from '../src/sso/clients/client.service.ts';
 import { countRows } from './support/lead-client.ts';
 import { deleteIdempotentAnswersOfParty, purgeExpiredKeys } from '../src/idempotency/idempotency.repository.ts';
 

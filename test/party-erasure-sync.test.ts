@@ -70,7 +70,7 @@ describe('the change listing', () => {
     expect((await readAll(`updated_since=${since2}`)).map((item) => item.id)).toEqual([last.id, erased.id]);
     // Found by the ref it was pushed with, as erased, when the lookup names the ref's company
     // (here none: empty); the tombstone keeps the two only as one keyed hash, so a lookup of
-    // the ref of any company finds live leads only (README, "Personal data").
+    // the ref of any company finds live leads only (docs/personal-data.md, "Answering an erasure request").
     expect(await readAll(`external_ref=${b}&external_ref_company=`)).toEqual([after.at(-1)]);
     expect(await readAll(`external_ref=${b}`)).toEqual([]);
     expect(await readAll(`external_ref=${a}`)).toEqual([expect.objectContaining({ id: first.id })]);

@@ -9,7 +9,7 @@
 // requireScope has named the caller, and before the body is read, so a spent credential
 // costs no parsing. Requests without a caller are not counted: they were refused with
 // 401/403 before (that has no credential to count), or are not API requests (/healthz,
-// /docs, the SSO pages, whose sign-in has its own throttle, login-throttle.ts).
+// /docs, the SSO pages, whose sign-in has its own throttle, sso/interaction/login-throttle.ts).
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';

@@ -1,5 +1,5 @@
 // Idempotency-Key on every POST, PATCH and DELETE under /v1/api/ (docs/design.md section 14;
-// README, "Retrying safely"; IETF draft "The Idempotency-Key HTTP Header Field", Stripe's
+// docs/api.md, "Retrying safely"; IETF draft "The Idempotency-Key HTTP Header Field", Stripe's
 // model). Cross-cutting, like the rate limit: hooks added to each write route as it is
 // registered. preHandler (after authentication and validation) claims the key, or answers
 // from what it holds; onSend, before the answer leaves, keeps a 2xx answer's exact bytes or
@@ -173,7 +173,7 @@ function documentHeader(route: RouteOptions): void {
     Type.String({
       description:
         'Makes a retry safe: a successful answer is kept for IDEMPOTENCY_TTL and replayed, byte for byte, ' +
-        'with `Idempotent-Replayed: true` to the same key, method, path and body (README, "Retrying safely").',
+        'with `Idempotent-Replayed: true` to the same key, method, path and body (docs/api.md, "Retrying safely").',
       examples: ['3f9b2c1e-5d7a-4e8b-9c0d-1a2b3c4d5e6f'],
     }),
   );

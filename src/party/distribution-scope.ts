@@ -1,5 +1,5 @@
 // Reads and writes never cross distributions: another distribution's lead or party is
-// answered 404, exactly like an unknown id (README, "Reading and updating").
+// answered 404, exactly like an unknown id (docs/api.md, "Reading and updating").
 import { NotFoundError } from '../errors.ts';
 import type { LeadAggregate } from './party.aggregate.ts';
 

@@ -1,7 +1,8 @@
-// Webhook metrics (README, "Operations"), on the app's own registry (src/ops/metrics.ts):
-// attempts by outcome, attempt latency, and the outbox lag: how long the oldest due
-// delivery has been waiting. The lag is read from the database when scraped, so every
-// process sharing a database reports it, the ones without a worker too.
+// Webhook metrics (docs/operations.md, "Health, metrics and logs"), on the app's own
+// registry (src/ops/metrics.ts): attempts by outcome, attempt latency, and the outbox
+// lag: how long the oldest due delivery has been waiting. The lag is read from the
+// database when scraped, so every process sharing a database reports it, the ones without
+// a worker too.
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { DatabaseHandle } from '../db/database.ts';
 import { oldestDueAgeSeconds } from './delivery.repository.ts';

@@ -73,10 +73,10 @@ export interface SectionCitation {
 }
 
 /**
- * Citations such as `docs/api.md, "Pushing a lead"`, `README "Broker app"` or
- * `README's "CLI"`, also when a comment wraps them over two lines. A citation names a page
- * with `.md`, or the README without it; section numbers of docs/design.md are cited as
- * "section N" and come back as the heading that starts with "N.".
+ * Citations of a section by its heading in double quotes after the page: a docs page with
+ * its `.md` (a comma or an opening parenthesis between), or the README with or without `.md`
+ * or `'s`, also when a comment wraps them over two lines. Sections of docs/design.md are
+ * cited by number ("section N") and come back as "N.", which the heading starts with.
  */
 export function sectionCitationsOf(text: string): SectionCitation[] {
   const joined = text.replace(/[ \t]*\n[ \t]*(?:\/\/+ ?|\* ?|#+ )?/g, ' ');

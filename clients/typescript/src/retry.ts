@@ -3,7 +3,7 @@
 // Retry-After (the same Idempotency-Key still running). Waits honour Retry-After; without
 // it, exponential backoff with full jitter spreads clients that failed together. Every
 // write carries an Idempotency-Key, the same on each attempt, so a write the server did
-// receive is not applied twice (the lead-intake README, "Safe retries").
+// receive is not applied twice (the lead-intake docs/api.md, "Retrying safely").
 
 export interface RetryOptions {
   /** Attempts in all, the first included (default 4). 1 turns retries off. */

@@ -1,4 +1,4 @@
-// Parties (README, "Reading and updating"):
+// Parties (docs/api.md, "Reading and updating"):
 //   GET   /distributions/{did}/parties/{party_id}                               parties:read
 //   GET   /distributions/{did}/parties/{party_id}/risk_objects/{id}/revisions    parties:read
 //   GET   /distributions/{did}/parties/{party_id}/risk_objects/{id}/revisions/{revision_id}
@@ -127,7 +127,7 @@ export const partyRoutes: FastifyPluginAsync<PartyRoutesOptions> = async (
       },
       onRequest: requireScope('parties:update'),
       // The patch is checked as the party it produces, which reports every problem of the
-      // patch at once (README, "Reading and updating"): here the body need only be an
+      // patch at once (docs/api.md, "Reading and updating"): here the body need only be an
       // object, with what the body parser checks of any body (storable text, depth).
       // PartyPatch, derived from the party's schemas, describes its members to clients.
       validatorCompiler: ({ schema, httpPart, ...rest }) =>
