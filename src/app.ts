@@ -3,6 +3,7 @@
 // their own app against their own database.
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { systemClock, type Clock } from './clock.ts';
 import { HEADERS_TIMEOUT_MS, type Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { createAjvCompilers } from './http/validation.ts';
@@ -56,11 +57,18 @@ export interface AppDependencies {
   readonly database: DatabaseHandle;
   /** pino options or false; server.ts passes its logger settings, tests usually pass false. */
   readonly logger?: boolean | object;
+  /** What expiries, windows and schedules are decided by: the system's unless a test moves its own. */
+  readonly clock?: Clock;
 }
 
 export type App = FastifyInstance;
 
-export async function buildApp({ config, database, logger = false }: AppDependencies): Promise<App> {
+export async function buildApp({
+  config,
+  database,
+  logger = false,
+  clock = systemClock,
+}: AppDependencies): Promise<App> {
   const app = Fastify({
     logger,
     bodyLimit: config.bodyLimit,
@@ -110,13 +118,13 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   app.decorate(
     'authenticate',
     createAuthenticator({
-      apikey: (token) => authenticateApiToken(database.db, token),
+      apikey: (token) => authenticateApiToken(database.db, token, new Date(clock.now())),
       bearer: bearerTokenVerifier(sso),
     }),
   );
 
   // Before the routes: it hooks every route added after it (rate-limit.ts).
-  await registerRateLimit(app, config);
+  await registerRateLimit(app, config, clock);
   // One runner for every write, so SQLite's group commit covers pushes and updates alike.
   const transactions = createTransactionRunner(database);
   // Before the routes too: it hooks every write route under /v1/api/ added after it.
@@ -125,6 +133,7 @@ export async function buildApp({ config, database, logger = false }: AppDependen
     database,
     write: database.dialect === 'sqlite' ? (work) => transactions.run(work) : (work) => work(database.db),
     claimInWrite: database.dialect === 'sqlite',
+    clock,
   });
 
   // Pushes and party updates write their webhook events here, in their own transaction.

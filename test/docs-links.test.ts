@@ -45,6 +45,17 @@ describe('links in README.md and docs/', () => {
   });
 });
 
+describe('files named in README.md and docs/', () => {
+  // A measurement report names the files as they were at the revision it measured.
+  const describing = pages.filter((page) => !/^docs\/(benchmarks[\w-]*|push-profile)\.md$/.test(page));
+
+  it.each(describing)('%s: every repository path in a code span exists', (page) => {
+    const named = [...readText(page).matchAll(/`((?:src|test|bench|scripts|docs|clients|samples|bin)\/[^`\s]*)`/g)];
+    const missing = named.map((match) => match[1]!).filter((file) => !fs.existsSync(path.join(ROOT, file)));
+    expect(missing).toEqual([]);
+  });
+});
+
 describe('sections cited by name', () => {
   it('finds citations in code and pages', () => {
     const all = citing.flatMap((file) => sectionCitationsOf(readText(file)));
