@@ -5,7 +5,7 @@
 //
 // References (policy_package_id, risk_object_id) are not checked here: they may point at
 // data the matched party already has, which only the push use case can know
-// (references.ts, called by lead-push.service.ts).
+// (push/push-references.ts, called by push/lead-push.service.ts).
 //
 // A party update (PATCH) checks its patched document, a prospect at the top level, by the
 // same rules, and its cars' VINs too.

@@ -1,6 +1,6 @@
 // Pushing a lead (docs/design.md section 2), in one transaction: find what the database
 // knows about the push's keys (with the write's clock, in one snapshot), match
-// (matching.ts), load the matched lead, check references (references.ts), merge
+// (matching.ts), load the matched lead, check references (push-references.ts), merge
 // (merge.ts), and write the changeset with the push's entry in the push log (rule 11).
 // Each step but the reads and the write is a pure function of the typed push.
 import type { Kysely } from 'kysely';

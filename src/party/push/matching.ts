@@ -1,6 +1,6 @@
 // Which stored party a push is about: docs/design.md section 2, "Matching and merge", rules 1
 // to 5. Every rule is evaluated on what the database said about the push's keys
-// (party.repository.ts, one statement); rules that hit two different parties are a conflict.
+// (push-candidates.repository.ts, one statement); rules that hit two different parties are a conflict.
 import { ConflictError, ValidationError, type Problem } from '../../errors.ts';
 import type { PushCandidates } from './push-candidates.repository.ts';
 import { refKey } from '../model/party.aggregate.ts';

@@ -1,6 +1,6 @@
 // References a push makes to stored data (docs/design.md section 2): client-chosen ids and
 // policy refs of other parties are 409, references that name nothing are 422, all found
-// at once. Without a database: `found` is what party.repository.ts would have read.
+// at once. Without a database: `found` is what push-candidates.repository.ts would have read.
 import { describe, expect, it } from 'vitest';
 import { ConflictError, ValidationError } from '../../errors.ts';
 import { candidates, policy, push, storedAfter, VIN_1 } from './merge-fixtures.ts';

@@ -2,7 +2,7 @@
 // a policy_package_id or risk_object_id names an object in the same push or of the
 // matched party; a client-chosen id or a policy's external ref must not belong to
 // another party. Every such problem is reported at once. Pure: the database's answers
-// come in `found` (party.repository.ts) and the matched party's aggregate.
+// come in `found` (push-candidates.repository.ts) and the matched party's aggregate.
 import { ConflictError, ValidationError, type Problem } from '../../errors.ts';
 import type { PushCandidates } from './push-candidates.repository.ts';
 import { refKey, type LeadAggregate } from '../model/party.aggregate.ts';
