@@ -168,7 +168,7 @@ export async function buildApp({
   await app.register(partyErasureRoutes, { prefix: '/v1/api', erasure, partyExport });
   const history = new LeadHistoryReader({ database });
   await registerReferenceData(app, config, database);
-  registerWebhooks(app, { config, database, transactions, outbox });
+  registerWebhooks(app, { config, database, transactions, outbox, clock });
   await registerSso(app, { config, database, sso });
   // The pages behind the leads' href links read through the same services as the API.
   await registerBrokerApp(app, {
