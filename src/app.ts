@@ -43,8 +43,7 @@ import {
   RefHashes,
   RetentionService,
 } from './party/index.ts';
-import { registerSso } from './sso/sso.plugin.ts';
-import { createSsoRuntime } from './sso/sso-runtime.ts';
+import { createSsoRuntime, registerSso } from './sso/sso.plugin.ts';
 import { authenticateApiToken } from './auth/api-token.service.ts';
 import { createAuthenticator } from './auth/authorize.ts';
 import { bearerTokenVerifier } from './auth/bearer-token.ts';
@@ -119,7 +118,7 @@ export async function buildApp({
   app.decorate(
     'authenticate',
     createAuthenticator({
-      apikey: (token) => authenticateApiToken(database.db, token),
+      apikey: (token) => authenticateApiToken(database.db, token, new Date(clock.now())),
       bearer: bearerTokenVerifier(sso),
     }),
   );
