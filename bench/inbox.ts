@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import { sql } from 'kysely';
 import { insertSession } from '../src/broker-app/sign-in/session.repository.ts';
 import { openDatabase } from '../src/db/database.ts';
-import { createUser } from '../src/sso/users/user.service.ts';
+import { createUser } from '../src/sso/index.ts';
 import { createBenchDatabase, type BenchDialect } from './database.ts';
 import { describeMachine } from './machine.ts';
 import { log } from './measure.ts';

@@ -13,7 +13,7 @@ import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { insertDistribution } from '../src/distributions/distribution.repository.ts';
-import { createUser } from '../src/sso/users/user.service.ts';
+import { createUser } from '../src/sso/index.ts';
 import { launchChromium } from '../test/support/browser.ts';
 import { ROOT } from '../test/support/cli.ts';
 import { companyLead, familyLead, SIMPLE_LEADS } from '../test/support/demo-portfolio.ts';

@@ -43,8 +43,7 @@ import {
   RefHashes,
   RetentionService,
 } from './party/index.ts';
-import { registerSso } from './sso/sso.plugin.ts';
-import { createSsoRuntime } from './sso/sso-runtime.ts';
+import { createSsoRuntime, registerSso } from './sso/sso.plugin.ts';
 import { authenticateApiToken } from './auth/api-token.service.ts';
 import { createAuthenticator } from './auth/authorize.ts';
 import { bearerTokenVerifier } from './auth/bearer-token.ts';

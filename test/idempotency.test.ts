@@ -11,7 +11,7 @@ import { createApiToken } from '../src/auth/api-token.service.ts';
 import { startServerProcess } from './support/server-process.ts';
 import { eventually } from './support/eventually.ts';
 import { REDIRECT_URI, createSsoFixture, signInForTokens } from './support/sso.ts';
-import { createClient } from '../src/sso/clients/client.service.ts';
+import { createClient } from '../src/sso/index.ts';
 import { countRows } from './support/lead-client.ts';
 import { deleteIdempotentAnswersOfParty, purgeExpiredKeys } from '../src/idempotency/idempotency.repository.ts';
 

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../src/sso/users/user.service.ts';
+import { createUser } from '../src/sso/index.ts';
 import { callApi } from './support/api-client.ts';
 import { cliJson } from './support/cli.ts';
 import { settledDeliveriesAbout } from './support/deliveries.ts';

@@ -2,7 +2,7 @@
 // the embedded provider, verified in-process (src/sso/tokens/access-token.ts). The caller is the
 // user, with the scopes granted to the token and the user's distribution; requireScope
 // then applies the same rules as for API tokens (`api` grants every operation).
-import type { SsoRuntime } from '../sso/sso-runtime.ts';
+import type { SsoRuntime } from '../sso/index.ts';
 import type { CredentialVerifier } from './authorize.ts';
 
 export function bearerTokenVerifier(sso: SsoRuntime): CredentialVerifier {

@@ -9,7 +9,8 @@ import type Provider from 'oidc-provider';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { createAccessTokenVerifier, type AccessTokenVerifier } from './tokens/access-token.ts';
-import { apiResourceOf, createProvider, issuerOf } from './provider/provider.ts';
+import { createProvider } from './provider/provider.ts';
+import { apiResourceOf, issuerOf } from './provider/provider-urls.ts';
 import { loadCookieKeys } from './provider/provider-secrets.ts';
 import { ensureSigningKey, loadSigningKeys } from './provider/signing-keys.ts';
 

@@ -1,44 +1,24 @@
 // The broker app is an OpenID Connect client of the embedded provider (docs/design.md section 7):
-// Authorization Code with PKCE (S256), state and nonce, a confidential client whose secret
-// lives in the database. The client registers itself, from PUBLIC_URL alone, on every
-// sign-in: so a changed PUBLIC_URL or a client deleted from the CLI heals itself, and
-// every process behind a load balancer agrees on it. The code is exchanged in-process
+// Authorization Code with PKCE (S256), state and nonce, as the provider's first-party client
+// (confidential, its secret in the database). The client registers itself, from PUBLIC_URL
+// alone, on every sign-in: so a changed PUBLIC_URL or a client deleted from the CLI heals
+// itself, and every process behind a load balancer agrees on it. The code is exchanged in-process
 // (Fastify's inject into our own /sso/token): PUBLIC_URL may be an address this process
 // cannot reach, and no request header ever decides where anything goes.
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { createLocalJWKSet, jwtVerify } from 'jose';
 import type { Kysely } from 'kysely';
-import { hashToken } from '../../auth/api-token.service.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import type { Language } from '../../i18n/messages.ts';
-import { upsertClient } from '../../sso/clients/client.repository.ts';
-import { FIRST_PARTY_CLIENT_ID } from '../../sso/clients/first-party.ts';
-import { loadSharedSecret } from '../../sso/provider/provider-secrets.ts';
-import { issuerOf, SSO_PATH } from '../../sso/provider/provider.ts';
-import { loadSigningKeys, publicJwk, SIGNING_ALG } from '../../sso/provider/signing-keys.ts';
-
-/** The app's client_id; first-party, so the provider asks no consent for it (sso/provider/provider.ts). */
-export const APP_CLIENT_ID = FIRST_PARTY_CLIENT_ID;
-const APP_CLIENT_NAME = 'Lead intake broker app';
-const SECRET_NAME = 'broker-app-client-secret';
+import { ensureFirstPartyClient, type FirstPartyClient, issuerOf, SSO_PATH, verifyIdToken } from '../../sso/index.ts';
 
 export const callbackPath = '/app/callback';
 export const redirectUriOf = (config: Pick<Config, 'publicUrl'>) => `${config.publicUrl}${callbackPath}`;
 
-export interface AppClient {
-  readonly clientId: string;
-  readonly secret: string;
-}
-
-/** Registers (or repairs) the app's client; two processes doing it at once agree. */
-export async function ensureAppClient(db: Kysely<Database>, config: Pick<Config, 'publicUrl'>): Promise<AppClient> {
-  const now = new Date().toISOString();
-  const secret = await loadSharedSecret(db, SECRET_NAME, () => randomBytes(32).toString('base64url'));
-  const registration = { secret_hash: hashToken(secret), redirect_uris: JSON.stringify([redirectUriOf(config)]) };
-  await upsertClient(db, { id: APP_CLIENT_ID, name: APP_CLIENT_NAME, created_at: now, ...registration }, registration);
-  return { clientId: APP_CLIENT_ID, secret };
+/** Registers (or repairs) the app's client, the provider's first-party one; two processes doing it at once agree. */
+export function ensureAppClient(db: Kysely<Database>, config: Pick<Config, 'publicUrl'>): Promise<FirstPartyClient> {
+  return ensureFirstPartyClient(db, redirectUriOf(config));
 }
 
 /** What the browser carries between leaving for the provider and coming back (a short-lived cookie). */
@@ -54,6 +34,7 @@ const random = () => randomBytes(32).toString('base64url');
 
 export function beginSignIn(
   config: Pick<Config, 'publicUrl'>,
+  client: FirstPartyClient,
   language: Language,
   returnTo: string,
 ): { url: string; pending: PendingSignIn } {
@@ -61,7 +42,7 @@ export function beginSignIn(
   const url = new URL(`${issuerOf(config)}/auth`);
   url.search = new URLSearchParams({
     response_type: 'code',
-    client_id: APP_CLIENT_ID,
+    client_id: client.clientId,
     redirect_uri: redirectUriOf(config),
     scope: 'openid',
     state: pending.state,
@@ -111,7 +92,7 @@ export async function completeSignIn(
   app: FastifyInstance,
   db: Kysely<Database>,
   config: Pick<Config, 'publicUrl'>,
-  client: AppClient,
+  client: FirstPartyClient,
   code: string,
   pending: PendingSignIn,
 ): Promise<string | undefined> {
@@ -132,15 +113,6 @@ export async function completeSignIn(
   if (response.statusCode !== 200) return undefined;
   const idToken = (response.json() as { id_token?: unknown }).id_token;
   if (typeof idToken !== 'string') return undefined;
-  const keys = createLocalJWKSet({ keys: (await loadSigningKeys(db)).map(publicJwk) });
-  try {
-    const { payload } = await jwtVerify(idToken, keys, {
-      issuer: issuerOf(config),
-      audience: client.clientId,
-      algorithms: [SIGNING_ALG],
-    });
-    return payload.nonce === pending.nonce && typeof payload.sub === 'string' ? payload.sub : undefined;
-  } catch {
-    return undefined;
-  }
+  const payload = await verifyIdToken(db, idToken, { issuer: issuerOf(config), audience: client.clientId });
+  return payload?.nonce === pending.nonce && typeof payload.sub === 'string' ? payload.sub : undefined;
 }

@@ -1,7 +1,7 @@
 // The SQL of the broker app's sessions (app_sessions), each stored as the hash of its secret.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import type { UserTable } from '../../sso/sso.table.ts';
+import type { UserTable } from '../../sso/index.ts';
 import type { AppSessionTable } from './session.table.ts';
 
 type Db = Kysely<Database>;

@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { secretsEqual } from '../../auth/secret.ts';
 import type { Database } from '../../db/database.ts';
-import type { UserTable } from '../../sso/sso.table.ts';
+import type { UserTable } from '../../sso/index.ts';
 import { deleteSession, deleteSessionsExpiredBefore, findSessionUser, insertSession } from './session.repository.ts';
 
 export const APP_PATH = '/app';

@@ -5,7 +5,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { DatabaseHandle } from '../../db/database.ts';
-import { findActiveUser } from '../../sso/users/user.service.ts';
+import { findActiveUser } from '../../sso/index.ts';
 import { PAGE_HEADERS } from '../pages/layout.ts';
 import {
   beginSignIn,
@@ -50,8 +50,8 @@ export const signInRoutes: FastifyPluginAsync<{ config: Config; database: Databa
   app.get<{ Querystring: { return_to?: unknown } }>('/login', async (request, reply) => {
     const returnTo = safeReturnPath(request.query.return_to);
     if (await findSession(db, request)) return reply.redirect(returnTo, 303);
-    await ensureAppClient(db, config);
-    const { url, pending } = beginSignIn(config, pageContext(request).language, returnTo);
+    const client = await ensureAppClient(db, config);
+    const { url, pending } = beginSignIn(config, client, pageContext(request).language, returnTo);
     reply.header(
       'set-cookie',
       cookieHeader(SIGN_IN_COOKIE, encodePending(pending), { path: callbackPath, maxAgeSeconds: SIGN_IN_SECONDS }),

@@ -10,7 +10,7 @@ import { renderConsentPage } from '../pages/consent.page.ts';
 import { pageLanguage } from '../pages/language.ts';
 import { originOf, type RenderedPage } from '../pages/layout.ts';
 import { renderLoginPage, type LoginPage } from '../pages/login.page.ts';
-import { interactionPathOf } from '../provider/provider.ts';
+import { interactionPathOf } from '../provider/provider-urls.ts';
 import type { Sso } from '../sso-runtime.ts';
 import { findUserById } from '../users/user.repository.ts';
 

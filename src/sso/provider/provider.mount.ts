@@ -5,7 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyPluginAsync } from 'fastify';
 import { SECURITY_HEADERS } from '../../http/response-headers.ts';
-import { SSO_PATH } from './provider.ts';
+import { SSO_PATH } from './provider-urls.ts';
 import type { SsoRuntime } from '../sso-runtime.ts';
 
 export const providerMount: FastifyPluginAsync<{ sso: SsoRuntime }> = async (app, { sso }) => {

@@ -10,6 +10,7 @@ import type { Database } from '../../db/database.ts';
 import { verifyClientSecret } from '../clients/client.service.ts';
 import { createAdapterFactory } from './oidc-adapter.ts';
 import { pinProviderOrigin } from './provider-origin.ts';
+import { apiResourceOf, interactionPathOf, issuerOf } from './provider-urls.ts';
 import { PAGE_LANGUAGES, pageLanguage } from '../pages/language.ts';
 import type { RenderedPage } from '../pages/layout.ts';
 import { renderErrorPage, renderSignOutPage, renderSignedOutPage } from '../pages/notice.page.ts';
@@ -18,24 +19,7 @@ import { SIGNING_ALG, type PrivateJwk } from './signing-keys.ts';
 import { TOKEN_LIFETIMES, providerTtl } from '../tokens/token-lifetimes.ts';
 import { USER_CLAIMS, userClaims } from '../tokens/user-claims.ts';
 import { findActiveUser } from '../users/user.service.ts';
-import { FIRST_PARTY_CLIENT_ID } from '../clients/first-party.ts';
-
-/** Where the provider is mounted; the issuer is the public URL of this path. */
-export const SSO_PATH = '/sso';
-
-export function issuerOf(config: Pick<Config, 'publicUrl'>): string {
-  return `${config.publicUrl}${SSO_PATH}`;
-}
-
-/** The login/consent page of an interaction (a path: the browser stays on our host). */
-export function interactionPathOf(uid: string): string {
-  return `${SSO_PATH}/interaction/${uid}`;
-}
-
-/** The API's resource indicator (RFC 8707): the `aud` of every access token. */
-export function apiResourceOf(config: Pick<Config, 'publicUrl'>): string {
-  return `${config.publicUrl}/v1/api`;
-}
+import { FIRST_PARTY_CLIENT_ID } from '../clients/first-party-client.service.ts';
 
 export interface ProviderSetup {
   readonly config: Config;
@@ -131,7 +115,7 @@ export function createProvider({ config, db, signingKeys, cookieKeys }: Provider
     // Partners exchange codes server-side; no browser calls our token endpoint.
     clientBasedCORS: () => false,
     // oidc-provider's own lookup, plus a grant of `openid` for our first-party client
-    // (clients/first-party.ts): the broker app's sign-in shows no consent page.
+    // (clients/first-party-client.service.ts): the broker app's sign-in shows no consent page.
     async loadExistingGrant(ctx) {
       const clientId = ctx.oidc.client!.clientId;
       const accountId = ctx.oidc.session?.accountId;

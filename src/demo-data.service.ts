@@ -10,7 +10,7 @@ import type { DatabaseHandle } from './db/database.ts';
 import { createApiToken, type IssuedApiToken } from './auth/api-token.service.ts';
 import { hasAnyDistribution, insertDistributionIfAbsent } from './distributions/distribution.repository.ts';
 import { importSamplesIfEmpty, type SampleLog } from './reference/demo-samples.ts';
-import { createUser } from './sso/users/user.service.ts';
+import { createUser } from './sso/index.ts';
 
 export async function addDemoData(
   database: DatabaseHandle,

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { demoCurl } from './demo-data.ts';
+import { demoCurl } from './demo-data.service.ts';
 
 /** The arguments a POSIX shell hands to curl for the printed line. */
 function shellWords(line: string): string[] {
