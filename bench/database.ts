@@ -120,7 +120,8 @@ async function createSchema(url: string): Promise<Target> {
   return {
     env: { DATABASE_URL: schemaUrl },
     open: () => openDatabase({ databaseUrl: schemaUrl, dataDir: '', sqliteSynchronous: 'NORMAL', poolSize: 2 }),
-    // The reference imports' schemas (`<schema>_<source>`, src/reference/store/postgres-schemas.ts) go too.
+    // The reference imports' schemas (`<schema>_<source>`,
+    // src/reference/store/postgres-schemas.repository.ts) go too.
     drop: () =>
       adminQuery(
         url,

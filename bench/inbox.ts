@@ -10,9 +10,9 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { sql } from 'kysely';
-import { insertSession } from '../src/broker-app/session.repository.ts';
+import { insertSession } from '../src/broker-app/sign-in/session.repository.ts';
 import { openDatabase } from '../src/db/database.ts';
-import { createUser } from '../src/sso/user.service.ts';
+import { createUser } from '../src/sso/index.ts';
 import { createBenchDatabase, type BenchDialect } from './database.ts';
 import { describeMachine } from './machine.ts';
 import { log } from './measure.ts';

@@ -37,7 +37,7 @@ const CACHES: ReadonlyArray<readonly [string, string, string]> = [
     '100,000 credentials (`RATE_LIMIT_STORE_SIZE`), least recently used dropped; `src/http/rate-limit.test.ts` counts 110,000. With `REDIS_URL` the counts live in Redis, each key expiring with its window',
   ],
   [
-    'Broker app formatters (`src/broker-app/page-context.ts`)',
+    'Broker app formatters (`src/broker-app/pages/page-context.ts`)',
     "locale (the signed-in user's)",
     '100 locales (`FORMAT_CACHE_SIZE`), least recently used dropped; `page-context.test.ts` asks for more than 100',
   ],

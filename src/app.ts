@@ -3,6 +3,7 @@
 // their own app against their own database.
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { systemClock, type Clock } from './clock.ts';
 import { HEADERS_TIMEOUT_MS, type Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { createAjvCompilers } from './http/validation.ts';
@@ -23,8 +24,7 @@ import { registerOpenApi } from './ops/openapi.ts';
 import { registerOperationalRoutes } from './ops/operational.routes.ts';
 import { createTransactionRunner } from './db/transaction-runner.ts';
 import { registerParty } from './party/index.ts';
-import { registerSso } from './sso/sso.plugin.ts';
-import { createSsoRuntime } from './sso/sso-runtime.ts';
+import { createSsoRuntime, registerSso } from './sso/sso.plugin.ts';
 import { authenticateApiToken } from './auth/api-token.service.ts';
 import { createAuthenticator } from './auth/authorize.ts';
 import { bearerTokenVerifier } from './auth/bearer-token.ts';
@@ -38,11 +38,18 @@ export interface AppDependencies {
   readonly database: DatabaseHandle;
   /** pino options or false; server.ts passes its logger settings, tests usually pass false. */
   readonly logger?: boolean | object;
+  /** What expiries, windows and schedules are decided by: the system's unless a test moves its own. */
+  readonly clock?: Clock;
 }
 
 export type App = FastifyInstance;
 
-export async function buildApp({ config, database, logger = false }: AppDependencies): Promise<App> {
+export async function buildApp({
+  config,
+  database,
+  logger = false,
+  clock = systemClock,
+}: AppDependencies): Promise<App> {
   const app = Fastify({
     logger,
     bodyLimit: config.bodyLimit,
@@ -92,13 +99,13 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   app.decorate(
     'authenticate',
     createAuthenticator({
-      apikey: (token) => authenticateApiToken(database.db, token),
+      apikey: (token) => authenticateApiToken(database.db, token, new Date(clock.now())),
       bearer: bearerTokenVerifier(sso),
     }),
   );
 
   // Before the routes: it hooks every route added after it (rate-limit.ts).
-  await registerRateLimit(app, config);
+  await registerRateLimit(app, config, clock);
   // One runner for every write, so SQLite's group commit covers pushes and updates alike.
   const transactions = createTransactionRunner(database);
   // Before the routes too: it hooks every write route under /v1/api/ added after it.
@@ -107,13 +114,14 @@ export async function buildApp({ config, database, logger = false }: AppDependen
     database,
     write: database.dialect === 'sqlite' ? (work) => transactions.run(work) : (work) => work(database.db),
     claimInWrite: database.dialect === 'sqlite',
+    clock,
   });
 
   // Pushes, party updates and erasures write their webhook events here, in their own transaction.
   const outbox = new WebhookOutbox();
   const party = await registerParty(app, { config, database, transactions, outbox, validation: compilers });
   await registerReferenceData(app, config, database);
-  registerWebhooks(app, { config, database, transactions, outbox });
+  registerWebhooks(app, { config, database, transactions, outbox, clock });
   await registerSso(app, { config, database, sso });
   // The pages behind the leads' href links read through the same services as the API.
   await registerBrokerApp(app, { config, database, services: { database, ...party } });

@@ -34,7 +34,7 @@ import type {
   WebhookSigningKeyTable,
   WebhookStoppedUrlTable,
 } from '../webhooks/webhook.table.ts';
-import type { AppSessionTable } from '../broker-app/session.table.ts';
+import type { AppSessionTable } from '../broker-app/sign-in/session.table.ts';
 import type { IdempotencyKeyPartyTable, IdempotencyKeyTable } from '../idempotency/idempotency.table.ts';
 import type {
   AuditLogTable,

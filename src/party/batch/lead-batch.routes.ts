@@ -1,5 +1,5 @@
 // POST /v1/api/distributions/{distribution_id}/leads/batch (docs/design.md section 14;
-// README, "Pushing many leads at once"). Thin: authorize, check the envelope, hand the items
+// docs/api.md, "Pushing many leads at once"). Thin: authorize, check the envelope, hand the items
 // to the use case, shape the reply: 200 when every item succeeded, 207 when one was refused.
 import type { FastifyPluginAsync, FastifySchemaCompiler } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';

@@ -1,7 +1,7 @@
-// The batch push's body and answer (docs/design.md section 14; README, "Pushing many leads
-// at once"). The envelope is checked here, by hand, so that a wrong envelope is one 422
-// with targets `leads` or `leads.<i>.type`; each item is then checked by its kind's push
-// schema (lead.schema.ts), its problems relative to the item as in a single push.
+// The batch push's body and answer (docs/design.md section 14; docs/api.md, "Pushing many
+// leads at once"). The envelope is checked here, by hand, so that a wrong envelope is one
+// 422 with targets `leads` or `leads.<i>.type`; each item is then checked by its kind's
+// push schema (lead.schema.ts), its problems relative to the item as in a single push.
 import Type, { type Static } from 'typebox';
 import { ValidationError, type Problem } from '../../errors.ts';
 import { ErrorBody } from '../../http/error-body.schema.ts';

@@ -83,8 +83,7 @@ export class LeadBatchService {
         distributionId: command.distributionId,
         kind: item.kind,
         body: item.body as LeadBody,
-        // The push log keeps each item as sent, its `type` included (README, "Pushing many
-        // leads at once"), not the bytes of the whole batch.
+        // The push log keeps each item as sent, its `type` included (docs/api.md, "Pushing many leads at once"), not the bytes of the whole batch.
         rawBody: command.itemTexts?.[index] ?? JSON.stringify(item.body),
         caller: command.caller,
       });

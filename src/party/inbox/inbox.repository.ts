@@ -1,9 +1,10 @@
-// The broker app's lead inbox (docs/design.md sections 7 and 13; README, "Broker app"): a
-// distribution's leads, filtered by status, assignee, kind, origin and date received,
-// searched by word, newest change (or newest received) first, with what the inbox shows of
-// each. A page is cut by a keyset cursor in its order, so it holds still while new leads
-// arrive above it, and each filter is served by an index (leads_status, leads_assignee,
-// leads_received, the word index), so a page costs the same at any number of leads.
+// The broker app's lead inbox (docs/design.md sections 7 and 13; docs/broker-app.md,
+// "Broker app"): a distribution's leads, filtered by status, assignee, kind, origin and
+// date received, searched by word, newest change (or newest received) first, with what the
+// inbox shows of each. A page is cut by a keyset cursor in its order, so it holds still
+// while new leads arrive above it, and each filter is served by an index (leads_status,
+// leads_assignee, leads_received, the word index), so a page costs the same at any number
+// of leads.
 import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { escapeLiteral } from 'pg';
 import type { Database, Dialect } from '../../db/database.ts';

@@ -1,11 +1,11 @@
-// What the broker app's inbox search finds a lead by (README, "Broker app"; docs/design.md
-// section 13): the words of its names, e-mail, telephone, address (street, postcode, city),
-// enterprise number, external refs (the party's and its policies') and VINs, folded as the
-// reference searches fold text (reference/search/search-text.ts). They are stored with the
-// lead (`leads.search_words`) whenever a write changes the lead, and a word index serves
-// them: FTS5 on SQLite, GIN on PostgreSQL (inbox-search.ts). A search is every query word
-// as the prefix of a word of the lead, or a number written as a telephone or enterprise
-// number, found by its digits however it was typed.
+// What the broker app's inbox search finds a lead by (docs/broker-app.md, "Broker app";
+// docs/design.md section 13): the words of its names, e-mail, telephone, address (street,
+// postcode, city), enterprise number, external refs (the party's and its policies') and
+// VINs, folded as the reference searches fold text (reference/search/search-text.ts). They
+// are stored with the lead (`leads.search_words`) whenever a write changes the lead, and a
+// word index serves them: FTS5 on SQLite, GIN on PostgreSQL (inbox-search.ts). A search is
+// every query word as the prefix of a word of the lead, or a number written as a telephone
+// or enterprise number, found by its digits however it was typed.
 import { enterpriseNumberDigits } from '../../reference/enterprises/enterprise-number.ts';
 import { queryWords, textWords } from '../../reference/search/search-text.ts';
 import type { Document, LeadAggregate } from '../model/party.aggregate.ts';

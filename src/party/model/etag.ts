@@ -1,4 +1,4 @@
-// A lead's entity tag (README, "Reading and updating"): answered by GET as `ETag`, checked by
+// A lead's entity tag (docs/api.md, "Reading and updating"): answered by GET as `ETag`, checked by
 // PATCH's `If-Match`.
 import { ApiError } from '../../errors.ts';
 import type { LeadAggregate } from './party.aggregate.ts';

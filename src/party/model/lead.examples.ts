@@ -1,4 +1,4 @@
-// Example payloads for the OpenAPI document (and the README's curl).
+// Example payloads for the OpenAPI document (and the curl of docs/api.md, "Pushing a lead").
 export const leadExamples = {
   CUSTOMER: {
     origin: 'acme-crm',

@@ -1,4 +1,4 @@
-// The lead representation returned by a push (README, "Response (201 and 200)"), and by
+// The lead representation returned by a push (docs/api.md, "Response (201 and 200)"), and by
 // reads and webhooks alike (docs/design.md section 2). The schema also serialises the
 // reply, so a field missing here never reaches a client.
 import Type, { type Static } from 'typebox';

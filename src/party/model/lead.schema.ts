@@ -1,4 +1,4 @@
-// The push payloads (docs/design.md section 2; README, "Pushing a lead"). These schemas
+// The push payloads (docs/design.md section 2; docs/api.md, "Pushing a lead"). These schemas
 // validate the request, type the handlers and feed the OpenAPI document. Unknown fields
 // are refused everywhere (additionalProperties: false).
 import Type, { type Static } from 'typebox';
@@ -31,7 +31,7 @@ export const Address = Type.Object(
   { ...closed, title: 'Address' },
 );
 
-/** The request form of an external reference (README, "Pushing a lead": `external_refs`). */
+/** The request form of an external reference (docs/api.md, "Pushing a lead": `external_refs`). */
 export const ProspectExternalRef = Type.Object(
   { external_ref: Text(255), external_ref_company: Opt(Nullable(Text(255))) },
   { ...closed, title: 'ProspectExternalRef' },
@@ -47,7 +47,7 @@ export const Car = Type.Object(
   {
     id: Opt(Uuid4()),
     // ISO 3779: 17 characters of 0-9 and A-Z without I, O and Q, in either case; kept in
-    // capitals (push.ts canonicalVin), as the VIN decoder reads it (README, "Pushing a lead").
+    // capitals (push.ts canonicalVin), as the VIN decoder reads it (docs/api.md, "Pushing a lead").
     vin: Opt(
       Nullable(
         Type.String({

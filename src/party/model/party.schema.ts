@@ -1,5 +1,6 @@
-// Shapes of the party endpoints (README, "Reading and updating"). The patchable document reuses the push's
-// component schemas, so a party update is validated exactly like a push.
+// Shapes of the party endpoints (docs/api.md, "Reading and updating"). The patchable
+// document reuses the push's component schemas, so a party update is validated exactly
+// like a push.
 import Type, { type Static } from 'typebox';
 import { CompanyProspect, CustomerProspect, RiskObjects } from './lead.schema.ts';
 import {

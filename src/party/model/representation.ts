@@ -1,4 +1,4 @@
-// The aggregate as clients see it (README, "Response (201 and 200)"): one representation
+// The aggregate as clients see it (docs/api.md, "Response (201 and 200)"): one representation
 // for the push reply, reads and webhook payloads (docs/design.md section 2), and the party
 // reply built from it.
 import type { Config } from '../../config.ts';

@@ -1,4 +1,4 @@
-// Updating a party (README, "Reading and updating"):
+// Updating a party (docs/api.md, "Reading and updating"):
 //   PATCH /distributions/{did}/parties/{party_id}                               parties:update
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -47,7 +47,7 @@ export const partyPatchRoutes: FastifyPluginAsync<PartyPatchRoutesOptions> = asy
       },
       onRequest: requireScope('parties:update'),
       // The patch is checked as the party it produces, which reports every problem of the
-      // patch at once (README, "Reading and updating"): here the body need only be an
+      // patch at once (docs/api.md, "Reading and updating"): here the body need only be an
       // object, with what the body parser checks of any body (storable text, depth).
       // PartyPatch, derived from the party's schemas, describes its members to clients.
       validatorCompiler: ({ schema, httpPart, ...rest }) =>

@@ -1,4 +1,4 @@
-// Updating a party (docs/design.md section 2; README, "Reading and updating"): a JSON Merge
+// Updating a party (docs/design.md section 2; docs/api.md, "Reading and updating"): a JSON Merge
 // Patch (RFC 7396) of the party as GET shows it, guarded by If-Match, checked with the
 // push's schemas and rules and written in one transaction with its party.updated event.
 import type { Kysely } from 'kysely';

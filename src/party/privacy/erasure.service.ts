@@ -1,5 +1,5 @@
-// Erasing a person (docs/design.md section 15; README, "Personal data"): one transaction
-// locks the party, deletes its rows from every table of the registry
+// Erasing a person (docs/design.md section 15; docs/personal-data.md, "Personal data"):
+// one transaction locks the party, deletes its rows from every table of the registry
 // (party-rows.repository.ts), leaves a tombstone with keyed hashes of its external refs,
 // writes the `lead.erased` event to its callbacks and the audit entry. A failure anywhere
 // rolls all of it back: the person stays whole. Once committed, SQLite's WAL is

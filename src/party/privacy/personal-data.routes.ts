@@ -1,4 +1,4 @@
-// A person's data (docs/design.md section 15; README, "Personal data"):
+// A person's data (docs/design.md section 15; docs/personal-data.md, "Personal data"):
 //   DELETE /distributions/{did}/parties/{party_id}          parties:erase
 //   GET    /distributions/{did}/parties/{party_id}/export   parties:read
 import type { FastifyPluginAsync } from 'fastify';

@@ -1,9 +1,10 @@
 // What an erasure must do below SQL so the database files hold none of the erased text
-// (docs/design.md section 15; README, "Personal data"). SQLite overwrites what a delete
-// frees (`secure_delete`, set on every connection by node-sqlite-dialect.ts), but the WAL
-// still holds the pages as they were before: a TRUNCATE checkpoint copies the current pages
-// back into the database file and empties the WAL. PostgreSQL keeps dead tuples until
-// VACUUM reclaims them (autovacuum, or VACUUM run by the operator): the README says so.
+// (docs/design.md section 15; docs/personal-data.md, "Answering an erasure request").
+// SQLite overwrites what a delete frees (`secure_delete`, set on every connection by
+// node-sqlite-dialect.ts), but the WAL still holds the pages as they were before: a
+// TRUNCATE checkpoint copies the current pages back into the database file and empties the
+// WAL. PostgreSQL keeps dead tuples until VACUUM reclaims them (autovacuum, or VACUUM run
+// by the operator): docs/personal-data.md says so.
 import { sql } from 'kysely';
 import type { DatabaseHandle } from '../../db/database.ts';
 

@@ -1,10 +1,10 @@
-// Retention (docs/design.md section 15; README, "Personal data"): push-log entries, finished
-// webhook events and unchanged leads older than their configured period are removed, in
-// small batches, each its own short transaction, so pushes are never held up for long (on
-// SQLite a batch joins the same group commit as the pushes waiting beside it). A lease row
-// lets one process at a time run a pass; a process that dies loses it when it runs out.
-// An expired lead is erased exactly as DELETE .../parties/{id} erases it: tombstone,
-// `lead.erased` event and audit entry included, with the actor `retention`.
+// Retention (docs/design.md section 15; docs/personal-data.md, "Retention"): push-log
+// entries, finished webhook events and unchanged leads older than their configured period
+// are removed, in small batches, each its own short transaction, so pushes are never held
+// up for long (on SQLite a batch joins the same group commit as the pushes waiting beside
+// it). A lease row lets one process at a time run a pass; a process that dies loses it
+// when it runs out. An expired lead is erased exactly as DELETE .../parties/{id} erases
+// it: tombstone, `lead.erased` event and audit entry included, with the actor `retention`.
 import { randomUUID } from 'node:crypto';
 import type { Retention } from '../../config.ts';
 import type { DatabaseHandle } from '../../db/database.ts';

@@ -1,5 +1,5 @@
 // POST /v1/api/distributions/{distribution_id}/leads/customers|companies (docs/design.md
-// section 2; README, "Pushing a lead"). Thin: authorize, hand the validated body to the
+// section 2; docs/api.md, "Pushing a lead"). Thin: authorize, hand the validated body to the
 // use case, shape the reply.
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -95,7 +95,7 @@ export const leadPushRoutes: FastifyPluginAsync<LeadPushRoutesOptions> = async (
           throw inBody ? await leadPush.refusal(invalid, request.body) : invalid;
         }
         // With an Idempotency-Key, the answer is serialised in the push's transaction and kept
-        // with it (README, "Retrying safely"), then sent as those very bytes.
+        // with it (docs/api.md, "Retrying safely"), then sent as those very bytes.
         const idempotent = keepAnswerInWrite(request);
         let answer: WrittenAnswer | undefined;
         const result = await leadPush.push({

@@ -138,7 +138,7 @@ function riskObjects(
 
 /**
  * A VIN in any case is the same VIN: ISO 3779 writes it in capitals, and so it is kept,
- * compared and answered (README, "Pushing a lead"), as the VIN decoder reads it, so
+ * compared and answered (docs/api.md, "Pushing a lead"), as the VIN decoder reads it, so
  * `wvwzzz1jzxw000001` and `WVWZZZ1JZXW000001` are one car.
  */
 export function canonicalVin<T>(vin: T): T {

@@ -1,4 +1,4 @@
-// Reads for the read endpoints (README, "Reading and updating"): a lead by id, the change
+// Reads for the read endpoints (docs/api.md, "Reading and updating"): a lead by id, the change
 // listing and a risk object's revisions. Every query is bounded by the caller's
 // distribution. Whole leads are loaded by lead-load.repository.ts, the push log read by
 // push-log.repository.ts.

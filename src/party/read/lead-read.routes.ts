@@ -1,4 +1,4 @@
-// Reading leads back (README, "Reading and updating"), all with `leads:read`:
+// Reading leads back (docs/api.md, "Reading and updating"), all with `leads:read`:
 //   GET /distributions/{did}/leads/{lead_id}          the push's representation (`self`)
 //   GET /distributions/{did}/leads?external_ref=...    find a lead again / sync changes
 //   GET /distributions/{did}/leads/{lead_id}/pushes   the append-only push log
@@ -126,7 +126,7 @@ export const leadReadRoutes: FastifyPluginAsync<LeadReadRoutesOptions> = async (
       const { external_ref, external_ref_company, updated_since, limit = 50, cursor } = request.query;
       const page = await leads.list({
         distributionId: request.params.distribution_id,
-        // No company named: the ref of any company (README, "Reading and updating"); an empty
+        // No company named: the ref of any company (docs/api.md, "Reading and updating"); an empty
         // one is the ref sent without a company, which is stored with the company ''.
         ...(external_ref !== undefined && { ref: { ref: external_ref, company: external_ref_company } }),
         // Stored timestamps are UTC ISO text: normalise any offset so text order is time order.

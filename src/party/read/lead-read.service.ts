@@ -1,4 +1,4 @@
-// Reading leads back (README, "Reading and updating"): what a broker platform needs to find
+// Reading leads back (docs/api.md, "Reading and updating"): what a broker platform needs to find
 // its lead again and to sync changes, and what the broker app's pages and inbox show
 // (docs/design.md section 7). Reads never cross distributions: another distribution's id
 // is unknown.
@@ -62,8 +62,8 @@ export class LeadReader {
     const horizon = await listingHorizon(db);
     const ref = query.ref;
     // An erased ref is kept only as a hash of ref and company together: a lookup of a ref
-    // without its company (README, "Reading") finds live leads of any company, and no
-    // erased ones, which cannot be told apart without the company.
+    // without its company (docs/api.md, "Reading and updating") finds live leads of any
+    // company, and no erased ones, which cannot be told apart without the company.
     const withErased = ref === undefined || ref.company !== undefined;
     const refHash =
       ref?.company !== undefined ? (await this.#refHashes?.hasher())?.({ ...ref, company: ref.company }) : undefined;

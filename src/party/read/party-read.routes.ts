@@ -1,4 +1,4 @@
-// Reading parties (README, "Reading and updating"), all with `parties:read`; the PATCH of
+// Reading parties (docs/api.md, "Reading and updating"), all with `parties:read`; the PATCH of
 // a party is patch/party-patch.routes.ts:
 //   GET   /distributions/{did}/parties/{party_id}
 //   GET   /distributions/{did}/parties/{party_id}/risk_objects/{id}/revisions

@@ -1,4 +1,4 @@
-// Reading a party (README, "Reading and updating"): the prospect with its current risk
+// Reading a party (docs/api.md, "Reading and updating"): the prospect with its current risk
 // objects, policy packages, policies and coverages, and its ETag; and every revision of a
 // risk object. Another distribution's party is as unknown as one that does not exist.
 import type { Config } from '../../config.ts';

@@ -1,4 +1,4 @@
-// The broker's work on a lead (docs/design.md section 13; README, "Reading and updating"):
+// The broker's work on a lead (docs/design.md section 13; docs/api.md, "Reading and updating"):
 //   PATCH /distributions/{did}/leads/{lead_id}   parties:update
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
