@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
 import { type Config, loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
-import { DEMO_DISTRIBUTION_ID, bootstrapDemo } from '../src/demo-data.ts';
+import { DEMO_DISTRIBUTION_ID, bootstrapDemo } from '../src/demo-data.service.ts';
 import {
   createTestDatabase,
   dialect,
@@ -244,7 +244,7 @@ describe('lead-intake CLI', () => {
 });
 
 // ---------------------------------------------------------------------------------------
-// First start: the demo distribution and the curl (src/demo-data.ts).
+// First start: the demo distribution and the curl (src/demo-data.service.ts).
 
 interface ServeProcess {
   stdout(): string;

@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrapDemo } from '../src/demo-data.ts';
+import { bootstrapDemo } from '../src/demo-data.service.ts';
 import { readText } from './support/markdown.ts';
 import { formAction, inputValue, UserAgent } from './support/sso.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
