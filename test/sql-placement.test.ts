@@ -15,8 +15,6 @@ const SQL_HOMES = [/\.repository\.ts$/, /^db\//, /\.test\.ts$/];
 
 /** Modules being rebuilt by capability as this check lands, each checked once it has. */
 const NOT_YET_CHECKED = [
-  // Its capability folders move its SQL into repositories (the change clock's, retention's).
-  'party/',
   // Its folders and the one HTML layer.
   'sso/',
   // Its folders and the one HTML layer.
