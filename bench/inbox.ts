@@ -219,7 +219,7 @@ async function seed(env: Record<string, string>, distributionId: string, leads: 
           lost_reason: null,
           assignee_id: n % 5 < 2 ? users[n % 3]!.id : null,
           status_changed_at: at,
-          // The words the service stores for such a lead (party/search-words.ts).
+          // The words the service stores for such a lead (party/inbox/search-words.ts).
           search_words: [first, last, email.replace(/[@.]/g, ' '), 'kerkstraat', zipcode, city].join(' ').toLowerCase(),
         });
       }

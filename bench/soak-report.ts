@@ -22,12 +22,12 @@ const CACHES: ReadonlyArray<readonly [string, string, string]> = [
     '200 per reference file (`REFERENCE_STATEMENT_CACHE_SIZE`), least recently used dropped, all dropped when an import swaps the file; `sqlite-reader.test.ts` runs 400 texts through it',
   ],
   [
-    "A push's candidate statement on SQLite (`src/party/party.repository.ts`)",
+    "A push's candidate statement on SQLite (`src/party/push/push-candidates.repository.ts`)",
     'which of its 6 look-ups a push needs, with one key or several',
     '3^6 = 729 texts by construction: the text never holds a value',
   ],
   [
-    "A push's insert statement on PostgreSQL (`src/party/changeset.repository.ts`, named in `src/db/statements.ts`)",
+    "A push's insert statement on PostgreSQL (`src/party/store/changeset.repository.ts`, named in `src/db/statements.ts`)",
     'which of the 10 tables get new rows',
     '2^10 = 1,024 texts by construction, each a named prepared statement on each pooled connection (kept by PostgreSQL, not by this process)',
   ],

@@ -23,26 +23,7 @@ import { SECURITY_HEADERS, registerResponseHeaders } from './http/response-heade
 import { registerOpenApi } from './ops/openapi.ts';
 import { registerOperationalRoutes } from './ops/operational.routes.ts';
 import { createTransactionRunner } from './db/transaction-runner.ts';
-import {
-  LeadBatchService,
-  leadBatchRoutes,
-  ErasureService,
-  LeadHistoryReader,
-  LeadReader,
-  leadPushRoutes,
-  leadReadRoutes,
-  LeadPushService,
-  LeadWorkService,
-  leadWorkRoutes,
-  PartyExportService,
-  PartyPatchService,
-  PartyReader,
-  partyErasureRoutes,
-  partyRoutes,
-  PushLogReader,
-  RefHashes,
-  RetentionService,
-} from './party/index.ts';
+import { registerParty } from './party/index.ts';
 import { createSsoRuntime, registerSso } from './sso/sso.plugin.ts';
 import { authenticateApiToken } from './auth/api-token.service.ts';
 import { createAuthenticator } from './auth/authorize.ts';
@@ -136,57 +117,14 @@ export async function buildApp({
     clock,
   });
 
-  // Pushes and party updates write their webhook events here, in their own transaction.
+  // Pushes, party updates and erasures write their webhook events here, in their own transaction.
   const outbox = new WebhookOutbox();
-  // The key of the erased refs' hashes, read once per process (docs/design.md section 15).
-  const refHashes = new RefHashes(database.db);
-  const leadPush = new LeadPushService({ database, config, transactions, outbox, refHashes });
-  await app.register(leadPushRoutes, { prefix: '/v1/api', leadPush, validation: compilers });
-  const leadBatch = new LeadBatchService({
-    leadPush,
-    compileBody: compilers.compileBody,
-    orderedWriter: database.dialect === 'sqlite',
-    onPushed: (result) => app.metrics.leadsPushed.inc({ outcome: result.created ? 'created' : 'merged' }),
-  });
-  await app.register(leadBatchRoutes, {
-    prefix: '/v1/api',
-    leadBatch,
-    validation: compilers,
-    bodyLimit: config.batchBodyLimit,
-  });
-  const leads = new LeadReader({ database, config, refHashes });
-  const pushLog = new PushLogReader({ database });
-  const parties = new PartyReader({ database, config });
-  const partyPatch = new PartyPatchService({ config, transactions, outbox });
-  await app.register(leadReadRoutes, { prefix: '/v1/api', leads, pushLog, config });
-  await app.register(partyRoutes, { prefix: '/v1/api', parties, partyPatch, validation: compilers });
-  const leadWork = new LeadWorkService({ config, transactions, outbox });
-  await app.register(leadWorkRoutes, { prefix: '/v1/api', leadWork });
-  const erasure = new ErasureService({ database, transactions, refHashes, outbox });
-  const partyExport = new PartyExportService({ config, transactions });
-  await app.register(partyErasureRoutes, { prefix: '/v1/api', erasure, partyExport });
-  const history = new LeadHistoryReader({ database });
+  const party = await registerParty(app, { config, database, transactions, outbox, validation: compilers });
   await registerReferenceData(app, config, database);
   registerWebhooks(app, { config, database, transactions, outbox, clock });
   await registerSso(app, { config, database, sso });
   // The pages behind the leads' href links read through the same services as the API.
-  await registerBrokerApp(app, {
-    config,
-    database,
-    services: { database, leads, pushLog, parties, leadWork, history, erasure, partyExport },
-  });
-  // Retention (docs/design.md section 15), when a period is set: every process runs the
-  // task, and the lease lets one pass run at a time across them.
-  const retention = new RetentionService({ database, transactions, refHashes, outbox, retention: config.retention });
-  if (retention.enabled) {
-    const stop = retention.start({
-      report: (report) => {
-        if (report.ran) app.log.info({ retention: report }, 'retention pass');
-      },
-      error: (error) => app.log.error({ err: error }, 'retention pass failed'),
-    });
-    app.addHook('onClose', stop);
-  }
+  await registerBrokerApp(app, { config, database, services: { database, ...party } });
   app.addHook('onClose', async () => transactions.close());
   return app;
 }

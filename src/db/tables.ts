@@ -26,7 +26,7 @@ import type {
   PolicyPackageTable,
   RiskObjectRevisionTable,
   RiskObjectTable,
-} from '../party/party.table.ts';
+} from '../party/model/party.table.ts';
 import type {
   WebhookAttemptTable,
   WebhookDeliveryTable,
@@ -43,7 +43,7 @@ import type {
   ErasedPartyTable,
   ErasedRefTable,
   PersonalDataSecretTable,
-} from '../party/erasure.table.ts';
+} from '../party/privacy/personal-data.table.ts';
 
 export interface Database {
   distributions: DistributionTable;
