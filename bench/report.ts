@@ -1,4 +1,8 @@
 // Renders docs/benchmarks.md from the measurements of one run.
+import { renderRoundsAndCosts } from './compare.ts';
+import type { ScenarioRounds } from './interleave.ts';
+import type { PushCost } from './push-cost.ts';
+import type { ServerCode } from './server-code.ts';
 import { renderStatementTable, type StatementCount } from './statements.ts';
 import type { BenchDialect } from './database.ts';
 import type { Machine } from './machine.ts';
@@ -30,6 +34,12 @@ export interface Report {
   readonly limits?: readonly WriteLimit[];
   /** Memory under a long mixed load (bench/soak.ts). */
   readonly soaks?: readonly SoakRun[];
+  /** Every round of each push scenario, per code (bench/interleave.ts); the tables show the median one. */
+  readonly rounds?: readonly ScenarioRounds[];
+  /** What a push costs, counted, per code (bench/push-cost.ts). */
+  readonly costs?: readonly PushCost[];
+  /** The codes measured: BENCH_BASELINE's revision first, when there is one, then this checkout. */
+  readonly codes?: readonly ServerCode[];
 }
 
 const INTRO = `Each figure comes from two processes on one machine, talking over loopback: the real
@@ -78,6 +88,9 @@ export function renderReport({
   statements = [],
   limits = [],
   soaks = [],
+  rounds = [],
+  costs = [],
+  codes = [],
 }: Report): string {
   const current = measurements.filter((m) => m.baseline === undefined);
   const find = (database: BenchDialect, scenario: Scenario, list = current) =>
@@ -111,7 +124,7 @@ export function renderReport({
     `| Server code (git) | ${machine.revision} |`,
     ...(baselineRevision
       ? [
-          `| Baseline code (git) | ${baselineRevision}: each push scenario measured on it too, just before the current code (BENCH_BASELINE) |`,
+          `| Baseline code (git) | ${baselineRevision}: each push scenario measured on it too, ${options.rounds} rounds taking turns with the current code; each row is the round of median req/s (BENCH_BASELINE) |`,
         ]
       : []),
     `| Node.js | ${machine.node} |`,
@@ -215,6 +228,17 @@ export function renderReport({
     );
   }
   if (webhooks.length > 0) out.push('', renderWebhookSection(webhooks).trimEnd());
+  if (codes.length > 1) {
+    out.push(
+      '',
+      `## Against ${codes[0]!.label}, interleaved`,
+      '',
+      `Each push scenario ${options.rounds} times on ${codes[0]!.label} and on the current code, taking turns, each figure on a fresh ` +
+        'database migrated by its own code: medians in bold, each round in brackets, and the ratio of the medians.',
+      '',
+      renderRoundsAndCosts(rounds, costs, codes).trimEnd(),
+    );
+  }
 
   out.push('', '## Targets', '', '| Target | Observed | Limit measured for it | |', '|---|---|---|---|');
   const limitText = (database: BenchDialect, scenario: LimitScenario) => {
