@@ -22,8 +22,14 @@ export default defineConfig({
           name: 'postgres',
           // Unit tests of pure functions need no second run.
           include: ['test/**/*.test.ts'],
-          // The /docs page test drives a browser; the database behind it is irrelevant.
-          exclude: [...configDefaults.exclude, 'test/docs-page.test.ts'],
+          // The /docs page test drives a browser, and the pages' links and the configuration
+          // table are read from files: the database behind them is irrelevant.
+          exclude: [
+            ...configDefaults.exclude,
+            'test/docs-page.test.ts',
+            'test/docs-links.test.ts',
+            'test/config-table.test.ts',
+          ],
           env: { TEST_DIALECT: 'postgres', TEST_DATABASE_URL: postgresUrl },
           globalSetup: ['test/support/postgres-schemas.ts'],
         },

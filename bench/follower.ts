@@ -1,4 +1,4 @@
-// A partner that keeps in sync (README, "Keeping in sync") while others push: 8 pushers
+// A partner that keeps in sync (docs/api.md, "Reading and updating") while others push: 8 pushers
 // at full speed and one follower reading the change listing 100 leads a page, following
 // `next` to the end and then asking again from the newest `updated_at` it saw. A process
 // of its own (bench/scaling.ts starts it on the generator's core). For every lead a pusher

@@ -10,9 +10,9 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { sql } from 'kysely';
-import { insertSession } from '../src/broker-app/session.repository.ts';
+import { insertSession } from '../src/broker-app/sign-in/session.repository.ts';
 import { openDatabase } from '../src/db/database.ts';
-import { createUser } from '../src/sso/user.service.ts';
+import { createUser } from '../src/sso/index.ts';
 import { withBenchDatabase, withServer } from './bench-server.ts';
 import type { BenchDialect } from './database.ts';
 import { describeMachine } from './machine.ts';
@@ -211,7 +211,7 @@ async function seed(env: Record<string, string>, distributionId: string, leads: 
           lost_reason: null,
           assignee_id: n % 5 < 2 ? users[n % 3]!.id : null,
           status_changed_at: at,
-          // The words the service stores for such a lead (party/search-words.ts).
+          // The words the service stores for such a lead (party/inbox/search-words.ts).
           search_words: [first, last, email.replace(/[@.]/g, ' '), 'kerkstraat', zipcode, city].join(' ').toLowerCase(),
         });
       }

@@ -22,12 +22,12 @@ const CACHES: ReadonlyArray<readonly [string, string, string]> = [
     '200 per reference file (`REFERENCE_STATEMENT_CACHE_SIZE`), least recently used dropped, all dropped when an import swaps the file; `sqlite-reader.test.ts` runs 400 texts through it',
   ],
   [
-    "A push's candidate statement on SQLite (`src/party/party.repository.ts`)",
+    "A push's candidate statement on SQLite (`src/party/push/push-candidates.repository.ts`)",
     'which of its 6 look-ups a push needs, with one key or several',
     '3^6 = 729 texts by construction: the text never holds a value',
   ],
   [
-    "A push's insert statement on PostgreSQL (`src/party/changeset.repository.ts`, named in `src/db/statements.ts`)",
+    "A push's insert statement on PostgreSQL (`src/party/store/changeset.repository.ts`, named in `src/db/statements.ts`)",
     'which of the 10 tables get new rows',
     '2^10 = 1,024 texts by construction, each a named prepared statement on each pooled connection (kept by PostgreSQL, not by this process)',
   ],
@@ -37,7 +37,7 @@ const CACHES: ReadonlyArray<readonly [string, string, string]> = [
     '100,000 credentials (`RATE_LIMIT_STORE_SIZE`), least recently used dropped; `src/http/rate-limit.test.ts` counts 110,000. With `REDIS_URL` the counts live in Redis, each key expiring with its window',
   ],
   [
-    'Broker app formatters (`src/broker-app/page-context.ts`)',
+    'Broker app formatters (`src/broker-app/pages/page-context.ts`)',
     "locale (the signed-in user's)",
     '100 locales (`FORMAT_CACHE_SIZE`), least recently used dropped; `page-context.test.ts` asks for more than 100',
   ],

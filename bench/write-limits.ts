@@ -41,7 +41,7 @@ export interface WriteLimit {
   readonly postgresCpuMicros: number | null;
 }
 
-/** The rows one push writes, by table, each typed as its table's row (src/party/party.table.ts). */
+/** The rows one push writes, by table, each typed as its table's row (src/party/model/party.table.ts). */
 interface PushTables {
   parties: PartyTable[];
   leads: LeadTable[];

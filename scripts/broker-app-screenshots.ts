@@ -1,5 +1,5 @@
-// Regenerates the broker app's screenshots in docs/ (README, "Broker app"): a server on a
-// fresh SQLite database in a temporary directory, a demo broker, the leads of
+// Regenerates the broker app's screenshots in docs/ (docs/broker-app.md, "Broker app"): a
+// server on a fresh SQLite database in a temporary directory, a demo broker, the leads of
 // test/support/demo-portfolio.ts pushed over HTTP (the family lead twice, so its car has
 // a second revision, and a status, an assignee and a note set through the app), then
 // headless Chromium signs in and captures the inbox, the lead page and its timeline at
@@ -13,7 +13,7 @@ import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { insertDistribution } from '../src/distributions/distribution.repository.ts';
-import { createUser } from '../src/sso/user.service.ts';
+import { createUser } from '../src/sso/index.ts';
 import { launchChromium } from '../test/support/browser.ts';
 import { ROOT } from '../test/support/cli.ts';
 import { companyLead, familyLead, SIMPLE_LEADS } from '../test/support/demo-portfolio.ts';

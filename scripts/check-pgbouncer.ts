@@ -5,8 +5,8 @@
 // root and it is missing) in front of the local PostgreSQL with a temporary configuration,
 // runs the real server through it, drives pushes (concurrent identical ones included),
 // merges, PATCH with If-Match, the change listing, single sign-on and a webhook delivery,
-// and prints what passed. First with DATABASE_PREPARED_STATEMENTS=false, the setting the
-// README gives for such a pooler (must pass), then with the default (told, not required).
+// and prints what passed. First with DATABASE_PREPARED_STATEMENTS=false, the setting
+// docs/postgresql.md gives for such a pooler (must pass), then with the default (told, not required).
 // Not part of npm test: it needs a PostgreSQL superuser and may install a package.
 //   npm run check:pgbouncer                 (CHECK_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/postgres)
 import { execFileSync, spawn } from 'node:child_process';
@@ -21,8 +21,7 @@ import { Webhook } from 'standardwebhooks';
 import { createApiToken } from '../src/auth/api-token.service.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { insertDistribution } from '../src/distributions/distribution.repository.ts';
-import { createClient } from '../src/sso/client.service.ts';
-import { createUser } from '../src/sso/user.service.ts';
+import { createClient, createUser } from '../src/sso/index.ts';
 import { currentSecret } from '../src/webhooks/signing-key.service.ts';
 import { fullBodies } from '../bench/payloads.ts';
 import { callApi } from '../test/support/api-client.ts';
@@ -328,7 +327,7 @@ async function main(): Promise<number> {
       const checks = await tour(`postgres://${user}@127.0.0.1:${bouncer.port}/${database}`, prepared);
       const required = !prepared;
       console.log(
-        `DATABASE_PREPARED_STATEMENTS=${prepared}${required ? " (the README's setting behind this pooler)" : ' (the default; not required to pass behind PgBouncer before 1.21)'}:`,
+        `DATABASE_PREPARED_STATEMENTS=${prepared}${required ? ' (the setting docs/postgresql.md gives for this pooler)' : ' (the default; not required to pass behind PgBouncer before 1.21)'}:`,
       );
       for (const c of checks) console.log(`  ${c.ok ? 'pass' : 'FAIL'}  ${c.name}: ${c.detail}`);
       console.log('');

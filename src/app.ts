@@ -3,6 +3,7 @@
 // their own app against their own database.
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { systemClock, type Clock } from './clock.ts';
 import { HEADERS_TIMEOUT_MS, type Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { createAjvCompilers } from './http/validation.ts';
@@ -22,28 +23,8 @@ import { SECURITY_HEADERS, registerResponseHeaders } from './http/response-heade
 import { registerOpenApi } from './ops/openapi.ts';
 import { registerOperationalRoutes } from './ops/operational.routes.ts';
 import { createTransactionRunner } from './db/transaction-runner.ts';
-import {
-  LeadBatchService,
-  leadBatchRoutes,
-  ErasureService,
-  LeadHistoryReader,
-  LeadReader,
-  leadPushRoutes,
-  leadReadRoutes,
-  LeadPushService,
-  LeadWorkService,
-  leadWorkRoutes,
-  PartyExportService,
-  PartyPatchService,
-  PartyReader,
-  partyErasureRoutes,
-  partyRoutes,
-  PushLogReader,
-  RefHashes,
-  RetentionService,
-} from './party/index.ts';
-import { registerSso } from './sso/sso.plugin.ts';
-import { createSsoRuntime } from './sso/sso-runtime.ts';
+import { registerParty } from './party/index.ts';
+import { createSsoRuntime, registerSso } from './sso/sso.plugin.ts';
 import { authenticateApiToken } from './auth/api-token.service.ts';
 import { createAuthenticator } from './auth/authorize.ts';
 import { bearerTokenVerifier } from './auth/bearer-token.ts';
@@ -57,11 +38,18 @@ export interface AppDependencies {
   readonly database: DatabaseHandle;
   /** pino options or false; server.ts passes its logger settings, tests usually pass false. */
   readonly logger?: boolean | object;
+  /** What expiries, windows and schedules are decided by: the system's unless a test moves its own. */
+  readonly clock?: Clock;
 }
 
 export type App = FastifyInstance;
 
-export async function buildApp({ config, database, logger = false }: AppDependencies): Promise<App> {
+export async function buildApp({
+  config,
+  database,
+  logger = false,
+  clock = systemClock,
+}: AppDependencies): Promise<App> {
   const app = Fastify({
     logger,
     bodyLimit: config.bodyLimit,
@@ -111,13 +99,13 @@ export async function buildApp({ config, database, logger = false }: AppDependen
   app.decorate(
     'authenticate',
     createAuthenticator({
-      apikey: (token) => authenticateApiToken(database.db, token),
+      apikey: (token) => authenticateApiToken(database.db, token, new Date(clock.now())),
       bearer: bearerTokenVerifier(sso),
     }),
   );
 
   // Before the routes: it hooks every route added after it (rate-limit.ts).
-  await registerRateLimit(app, config);
+  await registerRateLimit(app, config, clock);
   // One runner for every write, so SQLite's group commit covers pushes and updates alike.
   const transactions = createTransactionRunner(database);
   // Before the routes too: it hooks every write route under /v1/api/ added after it.
@@ -126,59 +114,17 @@ export async function buildApp({ config, database, logger = false }: AppDependen
     database,
     write: database.dialect === 'sqlite' ? (work) => transactions.run(work) : (work) => work(database.db),
     claimInWrite: database.dialect === 'sqlite',
+    clock,
   });
 
-  // Pushes and party updates write their webhook events here, in their own transaction.
+  // Pushes, party updates and erasures write their webhook events here, in their own transaction.
   const outbox = new WebhookOutbox();
-  // The key of the erased refs' hashes, read once per process (docs/design.md section 15).
-  const refHashes = new RefHashes(database.db);
-  const leadPush = new LeadPushService({ database, config, transactions, outbox, refHashes });
-  await app.register(leadPushRoutes, { prefix: '/v1/api', leadPush, validation: compilers });
-  const leadBatch = new LeadBatchService({
-    leadPush,
-    compileBody: compilers.compileBody,
-    orderedWriter: database.dialect === 'sqlite',
-    onPushed: (result) => app.metrics.leadsPushed.inc({ outcome: result.created ? 'created' : 'merged' }),
-  });
-  await app.register(leadBatchRoutes, {
-    prefix: '/v1/api',
-    leadBatch,
-    validation: compilers,
-    bodyLimit: config.batchBodyLimit,
-  });
-  const leads = new LeadReader({ database, config, refHashes });
-  const pushLog = new PushLogReader({ database });
-  const parties = new PartyReader({ database, config });
-  const partyPatch = new PartyPatchService({ config, transactions, outbox });
-  await app.register(leadReadRoutes, { prefix: '/v1/api', leads, pushLog, config });
-  await app.register(partyRoutes, { prefix: '/v1/api', parties, partyPatch, validation: compilers });
-  const leadWork = new LeadWorkService({ config, transactions, outbox });
-  await app.register(leadWorkRoutes, { prefix: '/v1/api', leadWork });
-  const erasure = new ErasureService({ database, transactions, refHashes, outbox });
-  const partyExport = new PartyExportService({ config, transactions });
-  await app.register(partyErasureRoutes, { prefix: '/v1/api', erasure, partyExport });
-  const history = new LeadHistoryReader({ database });
+  const party = await registerParty(app, { config, database, transactions, outbox, validation: compilers });
   await registerReferenceData(app, config, database);
-  registerWebhooks(app, { config, database, transactions, outbox });
+  registerWebhooks(app, { config, database, transactions, outbox, clock });
   await registerSso(app, { config, database, sso });
   // The pages behind the leads' href links read through the same services as the API.
-  await registerBrokerApp(app, {
-    config,
-    database,
-    services: { database, leads, pushLog, parties, leadWork, history, erasure, partyExport },
-  });
-  // Retention (docs/design.md section 15), when a period is set: every process runs the
-  // task, and the lease lets one pass run at a time across them.
-  const retention = new RetentionService({ database, transactions, refHashes, outbox, retention: config.retention });
-  if (retention.enabled) {
-    const stop = retention.start({
-      report: (report) => {
-        if (report.ran) app.log.info({ retention: report }, 'retention pass');
-      },
-      error: (error) => app.log.error({ err: error }, 'retention pass failed'),
-    });
-    app.addHook('onClose', stop);
-  }
+  await registerBrokerApp(app, { config, database, services: { database, ...party } });
   app.addHook('onClose', async () => transactions.close());
   return app;
 }

@@ -8,7 +8,7 @@ import pino from 'pino';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { addDemoData } from './demo-data.ts';
+import { addDemoData } from './demo-data.service.ts';
 
 /** A worker that dies before it ever served was not killed by a fault of the moment: no restart loop. */
 const RESTART_DELAY_MS = 1_000;

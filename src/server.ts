@@ -8,7 +8,7 @@ import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { databaseStartProblem } from './db/start-up-errors.ts';
 import { buildApp, type App } from './app.ts';
-import { addDemoData } from './demo-data.ts';
+import { addDemoData } from './demo-data.service.ts';
 import { runPrimary } from './server-workers.ts';
 import { stopWhenLauncherExits } from './launcher-watch.ts';
 

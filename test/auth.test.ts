@@ -128,16 +128,15 @@ describe('401 Unauthenticated', () => {
   });
 
   it('for a token that expired after it was used', async () => {
-    // Room for the first push on a busy machine; then wait until just past the expiry.
-    const expiresAt = new Date(Date.now() + 1_500);
-    const issued = await token(['leads:write'], { expiresAt });
+    const issued = await token(['leads:write'], { expiresAt: new Date(server.clock.now() + 60_000) });
     expect((await pushLead(`apikey ${issued.token}`)).status).not.toBe(401);
-    await new Promise((resolve) => setTimeout(resolve, expiresAt.getTime() - Date.now() + 50));
+    // The server's clock reaches the expiry; the test does not wait for it.
+    server.clock.advance(60_000);
     expectUnauthenticated(await pushLead(`apikey ${issued.token}`));
   });
 
   it('for an expired token', async () => {
-    const issued = await token(['leads:write'], { expiresAt: new Date(Date.now() - 1000) });
+    const issued = await token(['leads:write'], { expiresAt: new Date(server.clock.now() - 1000) });
     expectUnauthenticated(await pushLead(`apikey ${issued.token}`));
   });
 });
@@ -164,14 +163,14 @@ describe('a valid token with the scope', () => {
   });
 
   it('does not expire before its expiry time', async () => {
-    const issued = await token(['leads:write'], { expiresAt: new Date(Date.now() + 60_000) });
+    const issued = await token(['leads:write'], { expiresAt: new Date(server.clock.now() + 60_000) });
     expect([200, 201]).toContain((await pushLead(`apikey ${issued.token}`)).status);
   });
 });
 
 describe('tokens at rest', () => {
   it('are stored only as a SHA-256 hash: the secret appears nowhere in api_tokens', async () => {
-    const issued = await token(['leads:write'], { expiresAt: new Date(Date.now() + 60_000) });
+    const issued = await token(['leads:write'], { expiresAt: new Date(server.clock.now() + 60_000) });
     // 256 random bits, base64url: 43 characters after the prefix.
     expect(issued.token).toMatch(/^li_[\w-]{43}$/);
     const rows = await server.database.handle.db.selectFrom('api_tokens').selectAll().execute();

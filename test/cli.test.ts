@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
 import { type Config, loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
-import { DEMO_DISTRIBUTION_ID, bootstrapDemo } from '../src/demo-data.ts';
+import { DEMO_DISTRIBUTION_ID, bootstrapDemo } from '../src/demo-data.service.ts';
 import {
   createTestDatabase,
   dialect,
@@ -244,7 +244,7 @@ describe('lead-intake CLI', () => {
 });
 
 // ---------------------------------------------------------------------------------------
-// First start: the demo distribution and the curl (src/demo-data.ts).
+// First start: the demo distribution and the curl (src/demo-data.service.ts).
 
 interface ServeProcess {
   stdout(): string;
@@ -358,7 +358,7 @@ describe('first start', () => {
     expect(line).toContain(`/v1/api/distributions/${DEMO_DISTRIBUTION_ID}/leads/customers`);
     expect(line).toMatch(/^curl .* http:\/\/localhost:\d+\/v1\/api\//);
     expect([200, 201]).toContain(await runCurlLine(line));
-    // The demo token does what the README's "Reading and updating" shows with it.
+    // The demo token does what docs/api.md, "Reading and updating", shows with it.
     await expectDemoTokenReadsAndUpdates(line);
     // Plain text for a person, not inside a JSON log line; printed once.
     expect(first.stdout().match(/curl /g)).toHaveLength(1);

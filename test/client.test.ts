@@ -98,7 +98,7 @@ describe('a partner using the client', () => {
     const next = client.changes(listing.checkpoint, { limit: 3 });
     const since: string[] = [];
     for await (const changed of next) since.push(changed.id);
-    // The lead stamped exactly at the checkpoint comes once more (README, "Keeping in sync").
+    // The lead stamped exactly at the checkpoint comes once more (docs/api.md, "Reading and updating").
     expect(since.filter((id) => id !== pushed[6])).toEqual([pushed[2], later]);
     expect(next.checkpoint! > listing.checkpoint!).toBe(true);
 
@@ -206,32 +206,35 @@ describe('retries', () => {
 
   it('waits as long as Retry-After asks, and gives up after its attempts with the last answer', async () => {
     const own = await createTenant(server.database.handle, SCOPES);
+    // The waits the client asks for, recorded instead of waited (the client's `sleep` option);
+    // no jitter, and a fixed time for Retry-After dates, so each wait is exact.
+    const waits: number[] = [];
+    const now = Date.parse('Tue, 01 Dec 2026 10:00:00 GMT');
     const client = createLeadIntakeClient({
       baseUrl: proxy.url,
       token: own.token,
       distributionId: own.distributionId,
-      retry: { ...fast, attempts: 3 },
+      retry: { ...fast, attempts: 3, random: () => 0, now: () => now, sleep: async (ms) => void waits.push(ms) },
     });
     proxy.script({ status: 503, headers: { 'retry-after': '1' } });
     const before = proxy.seen.length;
     expect((await client.listLeads()).response.status).toBe(200);
-    const [first, second] = proxy.seen.slice(before);
-    expect(second!.at - first!.at).toBeGreaterThanOrEqual(1_000);
+    expect(proxy.seen.slice(before).map((seen) => seen.answered)).toEqual([503, 200]);
+    expect(waits).toEqual([1_000]);
 
     // Retry-After as an HTTP date (RFC 9110 section 10.2.3) is honoured too.
-    proxy.script({ status: 429, headers: { 'retry-after': new Date(Date.now() + 2_000).toUTCString() } });
+    proxy.script({ status: 429, headers: { 'retry-after': 'Tue, 01 Dec 2026 10:00:02 GMT' } });
     const dated = proxy.seen.length;
     expect((await client.listLeads()).response.status).toBe(200);
-    const [asked, after] = proxy.seen.slice(dated);
-    expect(after!.at - asked!.at).toBeGreaterThanOrEqual(900);
+    expect(proxy.seen.slice(dated).map((seen) => seen.answered)).toEqual([429, 200]);
+    expect(waits).toEqual([1_000, 2_000]);
 
     // A Retry-After longer than the client will wait (maxDelayMs) is answered at once.
     proxy.script({ status: 503, headers: { 'retry-after': '3600' } });
     const patient = proxy.seen.length;
-    const started = Date.now();
     expect((await client.listLeads()).response.status).toBe(503);
     expect(proxy.seen.length - patient).toBe(1);
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(waits).toEqual([1_000, 2_000]);
 
     proxy.script({ status: 503 }, { status: 503 }, { status: 503 });
     const given = proxy.seen.length;
@@ -242,7 +245,7 @@ describe('retries', () => {
   });
 
   it('rides out the rate limit: 429 with Retry-After, then the request goes through', async () => {
-    const limited = await startTestServer({ RATE_LIMIT: '3/s' });
+    const limited = await startTestServer({ RATE_LIMIT: '3/min' });
     try {
       const own = await createTenant(limited.database.handle, SCOPES);
       const statuses: number[] = [];
@@ -250,7 +253,9 @@ describe('retries', () => {
         baseUrl: limited.url,
         token: own.token,
         distributionId: own.distributionId,
-        retry: fast,
+        // Each wait the client asks for moves the server's clock instead of passing:
+        // Retry-After (up to a minute here) is honoured without waiting it out.
+        retry: { ...fast, maxDelayMs: 60_000, sleep: async (ms) => limited.clock.advance(ms) },
         fetch: async (url, init) => {
           const response = await fetch(url, init);
           statuses.push(response.status);

@@ -58,7 +58,7 @@ describe('an enterprise number, however it is written', () => {
     for (const partial of ['0200.065', 'BE 0200 065 76']) {
       const lookup = await callApi(server, reader, 'GET', `/enterprises/${encodeURIComponent(partial)}`);
       expect(lookup.status, partial).toBe(422);
-      // The inbox searches the beginnings of words (README, "Broker app"), as a number being typed.
+      // The inbox searches the beginnings of words (docs/broker-app.md, "Broker app"), as a number being typed.
       expect(await inboxNames(partial), partial).toEqual(['Veneco']);
     }
     expect(await inboxNames('0200.066')).toEqual([]);

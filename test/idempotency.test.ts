@@ -1,4 +1,4 @@
-// Idempotency-Key on every write under /v1/api/ (docs/design.md section 14; README,
+// Idempotency-Key on every write under /v1/api/ (docs/design.md section 14; docs/api.md,
 // "Retrying safely"), through real HTTP on both databases: a retry gets the first answer
 // byte for byte and writes nothing, another request under the key is 422, a key whose first
 // request still runs is 409 (also from another process on PostgreSQL), refusals keep no
@@ -11,7 +11,7 @@ import { createApiToken } from '../src/auth/api-token.service.ts';
 import { startServerProcess } from './support/server-process.ts';
 import { eventually } from './support/eventually.ts';
 import { REDIRECT_URI, createSsoFixture, signInForTokens } from './support/sso.ts';
-import { createClient } from '../src/sso/client.service.ts';
+import { createClient } from '../src/sso/index.ts';
 import { countRows } from './support/lead-client.ts';
 import { deleteIdempotentAnswersOfParty, purgeExpiredKeys } from '../src/idempotency/idempotency.repository.ts';
 
@@ -328,22 +328,22 @@ describe('erasure', () => {
 
 describe('kept answers', () => {
   it('expire after IDEMPOTENCY_TTL: the key then runs anew, and the purge removes them', async () => {
-    const short = await startTestServer({ IDEMPOTENCY_TTL: '1s' });
+    const own = await startTestServer({ IDEMPOTENCY_TTL: '1h' });
     try {
-      const t = await createTenant(short.database.handle);
+      const t = await createTenant(own.database.handle);
       const key = randomUUID();
       const path = `/distributions/${t.distributionId}/leads/customers`;
-      const first = await send(short, 'POST', path, { body: customer(), key, token: t.token });
+      const first = await send(own, 'POST', path, { body: customer(), key, token: t.token });
       expect(first.status).toBe(201);
-      await new Promise((resolve) => setTimeout(resolve, 1_100));
-      const later = await send(short, 'POST', path, { body: customer(), key, token: t.token });
+      own.clock.advance(3_600_000);
+      const later = await send(own, 'POST', path, { body: customer(), key, token: t.token });
       expect([later.status, later.headers.get('idempotent-replayed')]).toEqual([201, null]);
-      await new Promise((resolve) => setTimeout(resolve, 1_100));
-      const db = short.database.handle.db;
-      expect(await purgeExpiredKeys(db, new Date().toISOString(), 1_000)).toBe(1);
+      own.clock.advance(3_600_000);
+      const db = own.database.handle.db;
+      expect(await purgeExpiredKeys(db, own.clock.iso(), 1_000)).toBe(1);
       expect(await db.selectFrom('idempotency_key_parties').selectAll().execute()).toEqual([]);
     } finally {
-      await short.close();
+      await own.close();
     }
   });
 

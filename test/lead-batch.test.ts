@@ -1,5 +1,5 @@
-// Pushing many leads in one request (docs/design.md section 14; README, "Pushing many leads
-// at once"), through real HTTP on both databases: per-item results as the single push
+// Pushing many leads in one request (docs/design.md section 14; docs/api.md, "Pushing many
+// leads at once"), through real HTTP on both databases: per-item results as the single push
 // answers them, 200 or 207, counts, the envelope's one 422, refused items writing nothing,
 // items applied in order, one request for the rate limit, and rule 10 against single pushes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

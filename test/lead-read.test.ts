@@ -68,13 +68,13 @@ describe('finding leads', () => {
     const a = await callApi(server, tenant, 'GET', `${base}?external_ref=${ref}&external_ref_company=crm`);
     expect(a.body.items.map((l: any) => l.id)).toEqual([withCompany.body.id]);
     expect(a.body.next).toBeNull();
-    // Without external_ref_company, the ref of any company (README, "Reading and updating"):
+    // Without external_ref_company, the ref of any company (docs/api.md, "Reading and updating"):
     // both leads, in the listing's order.
     expect(await ids(`external_ref=${ref}`)).toEqual([withCompany.body.id, withoutCompany.body.id]);
     // An empty external_ref_company asks for the ref sent without a company.
     expect(await ids(`external_ref=${ref}&external_ref_company=`)).toEqual([withoutCompany.body.id]);
     expect(await ids(`external_ref=${ref}&external_ref_company=other`)).toEqual([]);
-    // A ref only pushed with a company is found without naming it, as the README shows.
+    // A ref only pushed with a company is found without naming it, as docs/api.md shows.
     const crmOnly = randomUUID();
     const crmLead = await pushLead(server, tenant, 'customers', {
       prospect: {

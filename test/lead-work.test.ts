@@ -5,9 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../src/sso/user.service.ts';
+import { createUser } from '../src/sso/index.ts';
 import { callApi } from './support/api-client.ts';
 import { cliJson } from './support/cli.ts';
+import { settledDeliveriesAbout } from './support/deliveries.ts';
 import { countRows, pushLead } from './support/lead-client.ts';
 import { PASSWORD } from './support/sso.ts';
 import { createTenant, startTestServer, type Tenant, type TestServer } from './support/test-server.ts';
@@ -191,7 +192,9 @@ describe('lead.status_changed', () => {
     expect(event!.json).toMatchObject({ type: 'lead.status_changed', distribution_id: tenant.distributionId });
     expect(event!.json.data).toEqual(won.body);
     expect(event!.json.data).toMatchObject({ status: 'won', assignee: broker });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Once the worker is done with every delivery about the lead, whatever the assignment
+    // had sent would have arrived.
+    await settledDeliveriesAbout(server.database.handle.db, pushed.body.id);
     expect(receiver.received.filter((webhook) => webhook.path === path)).toHaveLength(2);
   });
 });

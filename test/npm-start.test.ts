@@ -1,5 +1,5 @@
-// `npm start` and `npx lead-intake serve` stop when npm is sent SIGTERM (README,
-// "Operations"): npm passes the signal only to the shell it runs the script in, so the
+// `npm start` and `npx lead-intake serve` stop when npm is sent SIGTERM (docs/operations.md,
+// "Health, metrics and logs"): npm passes the signal only to the shell it runs the script in, so the
 // server must notice on its own. Real processes, as an operator or a process manager
 // runs them: npm from PATH, the server on a free port of the test's database.
 import { spawn, type ChildProcess } from 'node:child_process';

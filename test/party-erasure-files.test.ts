@@ -1,8 +1,9 @@
-// Physical erasure on SQLite (docs/design.md section 15; README, "Personal data"): after an
-// erasure the database files (the database and its WAL) hold none of the erased text:
-// freed space is overwritten (secure_delete), the search index drops the words at once
-// (FTS5 secure-delete) and the WAL, which still held the old pages, is checkpointed and
-// emptied. PostgreSQL leaves dead tuples to VACUUM, as the README says.
+// Physical erasure on SQLite (docs/design.md section 15; docs/personal-data.md,
+// "Answering an erasure request"): after an erasure the database files (the database and
+// its WAL) hold none of the erased text: freed space is overwritten (secure_delete), the
+// search index drops the words at once (FTS5 secure-delete) and the WAL, which still held
+// the old pages, is checkpointed and emptied. PostgreSQL leaves dead tuples to VACUUM, as
+// docs/personal-data.md says.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 // Keeps "tables added later are reached too" (docs/design.md section 15) true: every table
 // of the live schema that names a party or a lead (a party_id, lead_id or entity_id column,
 // or a foreign key to a table of the person) is in the erasure registry
-// (src/party/party-rows.repository.ts) or listed there as not personal, with why.
+// (src/party/privacy/party-rows.repository.ts) or listed there as not personal, with why.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../src/db/database.ts';

@@ -1,4 +1,4 @@
-// DATABASE_PREPARED_STATEMENTS (README, Configuration): on PostgreSQL the push path's
+// DATABASE_PREPARED_STATEMENTS (docs/operations.md, "Configuration"): on PostgreSQL the push path's
 // statements are named prepared statements, unless a pooler that cannot keep them asks for
 // plain ones. Both ways give the same answers; only the first leaves statements prepared
 // on the connection.

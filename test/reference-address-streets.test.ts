@@ -1,6 +1,6 @@
 // Both databases look for a query's streets before their addresses (src/reference/addresses/:
-// street-words.ts, postgres-streets.ts, sqlite-streets.ts); the answers must be those of the
-// addresses' own index: a word a box or house number holds ("a", "12") may be in the
+// street-words.ts, postgres-streets.repository.ts, sqlite-streets.repository.ts); the
+// answers must be those of the addresses' own index: a word a box or house number holds ("a", "12") may be in the
 // address only, or in its street's name, and pages run in the same order.
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 // The demo start fills empty reference databases with the repository's samples, and the
-// README's quick-start curls answer from them.
+// curls docs/reference-data.md shows with the demo token answer from them.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,16 +24,16 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('demo start', () => {
-  it('imports the samples once, and the README curls answer from them', async () => {
+  it('imports the samples once, and the curls of docs/reference-data.md answer from them', async () => {
     await importSamplesIfEmpty(server.database.handle, { ...server.config, production: false }, log);
     const status = await cliJson(server.database.env, ['data', 'status']);
     expect(status.enterprises.rows.enterprise).toBeGreaterThanOrEqual(200);
     expect(status.addresses.rows.address).toBeGreaterThanOrEqual(200);
     expect(status.vehicles.rows.version).toBeGreaterThanOrEqual(20);
 
-    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const page = fs.readFileSync(path.join(ROOT, 'docs', 'reference-data.md'), 'utf8');
     const urls = [
-      ...readme.matchAll(/^curl -s -H "Authorization: apikey \$TOKEN" 'http:\/\/localhost:8080\/v1\/api(\S+)'$/gm),
+      ...page.matchAll(/^curl -s -H "Authorization: apikey \$TOKEN" 'http:\/\/localhost:8080\/v1\/api(\S+)'$/gm),
     ].map((m) => m[1]!);
     expect(urls).toHaveLength(3);
     for (const url of urls) {

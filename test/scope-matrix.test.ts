@@ -1,5 +1,5 @@
 // Every route against every API token scope: 2xx with the route's scope, 403 without it
-// (docs/design.md section 4; README, "CLI").
+// (docs/design.md section 4; docs/operations.md, "CLI").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createTenant, startTestServer, type Tenant, type TestServer } from './support/test-server.ts';

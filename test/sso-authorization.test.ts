@@ -1,7 +1,7 @@
 // The authorization and token endpoints as a partner meets them over HTTP: discovery,
 // Authorization Code with PKCE (S256 only, for confidential clients too), and every
-// refusal README's "Single sign-on" lists: no PKCE, `plain`, an unregistered redirect URI, a reused
-// code; plus a wrong verifier, a wrong secret and the refresh token rules.
+// refusal that docs/sso.md, "Single sign-on", lists: no PKCE, `plain`, an unregistered redirect
+// URI, a reused code; plus a wrong verifier, a wrong secret and the refresh token rules.
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/test-server.ts';

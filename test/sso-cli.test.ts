@@ -1,4 +1,4 @@
-// `lead-intake user|client|sso` as an operator meets them (README, "CLI"): real CLI
+// `lead-intake user|client|sso` as an operator meets them (docs/operations.md, "CLI"): real CLI
 // processes on the test server's database, whose results a browser-less partner then
 // uses over HTTP against the running server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 // A server or command that cannot use its PostgreSQL database says why in one line on
-// stderr and exits 1 (README, "PostgreSQL"): a missing database, a server that cannot be
-// reached, a refused login. No stack trace, and never the password of DATABASE_URL. Real
-// processes, as an operator starts them.
+// stderr and exits 1 (docs/postgresql.md, "PostgreSQL"): a missing database, a server
+// that cannot be reached, a refused login. No stack trace, and never the password of
+// DATABASE_URL. Real processes, as an operator starts them.
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { BIN, ROOT, childEnv } from './support/cli.ts';

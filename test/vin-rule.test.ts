@@ -1,4 +1,4 @@
-// One VIN rule for pushes, party updates and the VIN decoder (README, "Pushing a lead"):
+// One VIN rule for pushes, party updates and the VIN decoder (docs/api.md, "Pushing a lead"):
 // 17 characters of 0-9 and A-Z without I, O and Q (ISO 3779), in either case, kept and
 // answered in capitals, so a VIN in any case names one car. Through real HTTP, on both
 // databases; refused pushes write nothing.

@@ -45,6 +45,15 @@ async function deliveriesOf(leadId: string, ...filter: string[]) {
   return cliJson<any[]>(env(), ['webhook', 'deliveries', '--lead', leadId, ...filter]);
 }
 
+/** A delivery as the worker left it: its status, claim and attempts. */
+async function deliveryRow(id: string) {
+  return server.database.handle.db
+    .selectFrom('webhook_deliveries')
+    .select(['status', 'claim_id', 'attempts'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+}
+
 describe('events', () => {
   it('sends lead.created with the lead exactly as the push answered it, signed with the secret the CLI prints', async () => {
     const path = newPath();
@@ -189,18 +198,41 @@ describe('retries', () => {
       duration_ms: expect.any(Number),
       started_at: expect.any(String),
     });
-    // Five retry intervals later, still no fourth attempt: a delivered delivery is done.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // A delivered delivery is done. The server's clock moves a minute on (600 retry
+    // intervals), and a later delivery is claimed at that time: once it is delivered and this
+    // one is not held by a claim, a fourth attempt would have been claimed with it and sent.
+    server.clock.advance(60_000);
+    const probePath = newPath();
+    const probe = await pushLead(server, tenant, 'customers', customer({ callbacks: [receiver.url(probePath)] }));
+    await eventually(async () => (await deliveriesOf(probe.body.id))[0]?.status === 'delivered');
+    await eventually(async () => (await deliveryRow(delivery.id)).claim_id === null, 20_000, 'no claim on it');
+    expect(await deliveryRow(delivery.id)).toMatchObject({ status: 'delivered', attempts: 3 });
     expect(receiver.received.filter((r) => r.path === path)).toHaveLength(3);
   });
 
   it('waits as long as Retry-After asks on 429', async () => {
     const path = newPath();
     receiver.script(path, { status: 429, headers: { 'retry-after': '1' } });
-    await pushLead(server, tenant, 'customers', customer({ callbacks: [receiver.url(path)] }));
-    const [first, second] = await receiver.waitFor(path, 2);
-    // The schedule alone would have retried after 100 ms.
-    expect(second!.at - first!.at).toBeGreaterThanOrEqual(950);
+    const pushed = await pushLead(server, tenant, 'customers', customer({ callbacks: [receiver.url(path)] }));
+    // The next attempt as the worker scheduled it on the server's clock, not as the test
+    // timed it: the schedule alone would have retried 100 ms after the answer.
+    const db = server.database.handle.db;
+    const retrying = await eventually(async () => {
+      const row = await db
+        .selectFrom('webhook_deliveries')
+        .innerJoin('webhook_events', 'webhook_events.id', 'webhook_deliveries.event_id')
+        .select(['webhook_deliveries.id', 'webhook_deliveries.attempts', 'webhook_deliveries.next_attempt_at'])
+        .where('webhook_events.lead_id', '=', pushed.body.id)
+        .executeTakeFirst();
+      return row?.attempts === 1 ? row : undefined;
+    });
+    const first = await db
+      .selectFrom('webhook_attempts')
+      .select('started_at')
+      .where('delivery_id', '=', retrying.id)
+      .executeTakeFirstOrThrow();
+    expect(Date.parse(retrying.next_attempt_at!) - Date.parse(first.started_at)).toBeGreaterThanOrEqual(1_000);
+    await receiver.waitFor(path, 2);
   });
 
   it('marks a delivery failed after the last attempt, and `webhook replay` sends it again with the same id', async () => {

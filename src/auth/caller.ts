@@ -14,7 +14,7 @@ export const API_TOKEN_SCOPES = [
 /** One operation's scope: a typo such as `requireScope('leads:wirte')` does not compile. */
 export type ApiTokenScope = (typeof API_TOKEN_SCOPES)[number];
 
-/** Grants every API operation; SSO clients ask for it (src/sso/scopes.ts), API tokens cannot carry it. */
+/** Grants every API operation; SSO clients ask for it (src/sso/tokens/scopes.ts), API tokens cannot carry it. */
 export const API_SCOPE = 'api';
 
 /** A stored or granted scope list: space-separated (RFC 6749 section 3.3). */

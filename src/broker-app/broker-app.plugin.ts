@@ -6,14 +6,14 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { ApiError } from '../errors.ts';
-import { acceptFormBodies } from '../sso/form-body.ts';
-import { authRoutes } from './auth.routes.ts';
-import { PAGE_HEADERS } from './layout.ts';
+import { acceptFormBodies } from '../http/form-body.ts';
+import { signInRoutes } from './sign-in/sign-in.routes.ts';
+import { PAGE_HEADERS } from './pages/layout.ts';
 import type { LeadServices } from './lead-data.ts';
-import { pageContext } from './page-context.ts';
-import { pageRoutes } from './page.routes.ts';
+import { pageContext } from './pages/page-context.ts';
+import { pageRoutes } from './pages/page.routes.ts';
 import { renderNotice } from './pages/notice.page.ts';
-import { APP_PATH } from './session.ts';
+import { APP_PATH } from './sign-in/session.ts';
 
 export async function registerBrokerApp(
   app: FastifyInstance,
@@ -60,7 +60,7 @@ export async function registerBrokerApp(
           .headers(PAGE_HEADERS)
           .send(renderNotice(context, 'errorTitle', 'error', { href: '/app', label: 'inbox' }));
       });
-      await scope.register(authRoutes, options);
+      await scope.register(signInRoutes, options);
       await scope.register(pageRoutes, options);
     },
     { prefix: APP_PATH },

@@ -1,10 +1,11 @@
-// The inbox's filters as a broker sets them in the page's query string (README, "Broker
-// app"): search words, status, assignee (mine or nobody), kind, origin, received from and
-// to (days in Brussels time, both included) and the order. Read once here for the page and
-// the CSV export alike, and written back into links so paging and export keep them.
+// The inbox's filters as a broker sets them in the page's query string
+// (docs/broker-app.md, "Broker app"): search words, status, assignee (mine or nobody),
+// kind, origin, received from and to (days in Brussels time, both included) and the order.
+// Read once here for the page and the CSV export alike, and written back into links so
+// paging and export keep them.
 import { ValidationError } from '../errors.ts';
 import { LEAD_STATUSES } from '../party/index.ts';
-import { TIME_ZONE } from './format.ts';
+import { TIME_ZONE } from './formatting/locale-formats.ts';
 
 export type Status = (typeof LEAD_STATUSES)[number];
 

@@ -13,7 +13,7 @@ import type {
   PartyReader,
   PushLogReader,
 } from '../party/index.ts';
-import { listUsers } from '../sso/user.service.ts';
+import { listUsers } from '../sso/index.ts';
 import { listDeliveries, replayFailedDelivery } from '../webhooks/delivery-admin.service.ts';
 
 export interface LeadServices {

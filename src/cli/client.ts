@@ -1,5 +1,5 @@
 // lead-intake client create|list|delete: the partner applications that use single sign-on.
-import { createClient, deleteClient, listClients } from '../sso/client.service.ts';
+import { createClient, deleteClient, listClients } from '../sso/index.ts';
 import {
   type CliIo,
   type CommandGroup,

@@ -1,4 +1,4 @@
-// lead-intake party erase|export and audit list (docs/design.md section 15; README,
+// lead-intake party erase|export and audit list (docs/design.md section 15; docs/personal-data.md,
 // "Personal data"): an operator answers an erasure or access request without the API. The
 // same services as the API run here, so the tombstone, the lead.erased event, the audit
 // entry and (on SQLite) the WAL checkpoint are the same.

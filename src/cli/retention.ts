@@ -1,4 +1,4 @@
-// lead-intake retention run (docs/design.md section 15; README, "Personal data"): one
+// lead-intake retention run (docs/design.md section 15; docs/personal-data.md, "Retention"): one
 // retention pass now, with the periods of the environment (RETENTION_PUSH_LOG,
 // RETENTION_WEBHOOK_EVENTS, RETENTION_LEADS), printing what it removed.
 import { createTransactionRunner } from '../db/transaction-runner.ts';

@@ -1,7 +1,6 @@
 // lead-intake sso rotate-keys: a new signing key for the embedded provider.
 import { loadConfig } from '../config.ts';
-import { rotateSigningKeys } from '../sso/signing-keys.ts';
-import { signingKeyRetention } from '../sso/token-lifetimes.ts';
+import { rotateSigningKeys, signingKeyRetention } from '../sso/index.ts';
 import { type CliIo, type CommandGroup, parseCommandLine, printJson, runSubcommand, withDatabase } from './command.ts';
 
 const HELP = `Usage:

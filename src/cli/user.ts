@@ -1,6 +1,5 @@
 // lead-intake user create|list|disable: the broker accounts that sign in at /sso.
-import { createUser, disableUser, listUsers } from '../sso/user.service.ts';
-import { MIN_PASSWORD_LENGTH } from '../sso/password.ts';
+import { createUser, disableUser, listUsers, MIN_PASSWORD_LENGTH } from '../sso/index.ts';
 import {
   type CliIo,
   type CommandGroup,

@@ -79,8 +79,9 @@ export class NodeSqliteDatabase implements SqliteDatabase {
     // store that is a temporary file: 30-odd pwrite calls per minimal push, about half
     // the CPU of the push's writes. In memory it costs a copy.
     this.#db.exec('pragma temp_store = memory');
-    // An erased person's text must not stay readable in free space of the file (README,
-    // "Personal data"): what a delete frees is overwritten with zeros.
+    // An erased person's text must not stay readable in free space of the file
+    // (docs/personal-data.md, "Answering an erasure request"): what a delete frees is
+    // overwritten with zeros.
     this.#db.exec('pragma secure_delete = on');
     if (options.backgroundCheckpoint ?? options.filename !== ':memory:') {
       this.#db.exec('pragma wal_autocheckpoint = 0');

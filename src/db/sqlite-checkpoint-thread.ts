@@ -28,7 +28,7 @@ const timer = setInterval(() => {
 }, intervalMs);
 
 /**
- * A TRUNCATE checkpoint on request (an erasure's end, physical-erasure.ts): copies every
+ * A TRUNCATE checkpoint on request (an erasure's end, party/privacy/physical-erasure.repository.ts): copies every
  * frame back and empties the WAL. Run here, it never meets this thread's own passive rounds;
  * a checkpoint of another process, or a reader that has not moved on yet, makes it busy for
  * a moment, and it tries again within TRUNCATE_PATIENCE_MS.

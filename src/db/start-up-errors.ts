@@ -1,7 +1,7 @@
 // Why a process could not use its PostgreSQL database at start-up, in one line an operator
-// can act on (README, "PostgreSQL"), instead of the driver's stack trace: a database that
-// does not exist, a login refused, a server that cannot be reached. The line names the
-// server and the database from DATABASE_URL, never its password.
+// can act on (docs/postgresql.md, "PostgreSQL"), instead of the driver's stack trace: a
+// database that does not exist, a login refused, a server that cannot be reached. The line
+// names the server and the database from DATABASE_URL, never its password.
 
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
 /** SQLSTATE invalid_catalog_name, invalid_password, invalid_authorization_specification. */

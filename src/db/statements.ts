@@ -8,7 +8,7 @@
 //
 // Lists are one parameter however long: on SQLite a JSON array read with json_each(), on
 // PostgreSQL an array read with unnest() or = any(). So one text serves every push, with
-// one exception: the SQLite push lookup is written for the keys a push has (party.repository.ts).
+// one exception: the SQLite push lookup is written for the keys a push has (party/push/push-candidates.repository.ts).
 import { CompiledQuery, PostgresAdapter, type Kysely } from 'kysely';
 import type { Database, Dialect } from './tables.ts';
 

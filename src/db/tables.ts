@@ -26,7 +26,7 @@ import type {
   PolicyPackageTable,
   RiskObjectRevisionTable,
   RiskObjectTable,
-} from '../party/party.table.ts';
+} from '../party/model/party.table.ts';
 import type {
   WebhookAttemptTable,
   WebhookDeliveryTable,
@@ -34,7 +34,7 @@ import type {
   WebhookSigningKeyTable,
   WebhookStoppedUrlTable,
 } from '../webhooks/webhook.table.ts';
-import type { AppSessionTable } from '../broker-app/session.table.ts';
+import type { AppSessionTable } from '../broker-app/sign-in/session.table.ts';
 import type { IdempotencyKeyPartyTable, IdempotencyKeyTable } from '../idempotency/idempotency.table.ts';
 import type {
   AuditLogTable,
@@ -43,7 +43,7 @@ import type {
   ErasedPartyTable,
   ErasedRefTable,
   PersonalDataSecretTable,
-} from '../party/erasure.table.ts';
+} from '../party/privacy/personal-data.table.ts';
 
 export interface Database {
   distributions: DistributionTable;

@@ -1,4 +1,4 @@
-// The body of every non-2xx answer (docs/design.md section 3; README, "Errors").
+// The body of every non-2xx answer (docs/design.md section 3; docs/errors.md, "Errors").
 import Type from 'typebox';
 
 export const ErrorEntry = Type.Object(

@@ -1,4 +1,4 @@
-// Renders an ApiError as the documented body (docs/design.md section 3; README,
+// Renders an ApiError as the documented body (docs/design.md section 3; docs/errors.md,
 // "Errors"): {"detail": {"type", "errors": [{"type", "target", "message"}], "error_str"}}.
 import type { ApiError } from '../errors.ts';
 import { renderMessage, type Language } from '../i18n/messages.ts';

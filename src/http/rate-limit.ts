@@ -4,18 +4,21 @@
 // authenticated request. One process counts in memory; with REDIS_URL every process counts
 // in one Redis (one atomic script per request).
 //
-// @fastify/rate-limit does the counting, the stores and the headers; what is ours is the
-// key and where it runs. Its hook runs at preParsing: after every onRequest hook, so after
+// @fastify/rate-limit does the counting, the Redis store and the headers; what is ours is
+// the key, where it runs, and the memory store, which reads the app's clock
+// (rate-window-store.ts). Its hook runs at preParsing: after every onRequest hook, so after
 // requireScope has named the caller, and before the body is read, so a spent credential
 // costs no parsing. Requests without a caller are not counted: they were refused with
 // 401/403 before (that has no credential to count), or are not API requests (/healthz,
-// /docs, the SSO pages, whose sign-in has its own throttle, login-throttle.ts).
+// /docs, the SSO pages, whose sign-in has its own throttle, sso/interaction/login-throttle.ts).
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Caller } from '../auth/caller.ts';
+import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
+import { memoryWindowStore } from './rate-window-store.ts';
 
 /**
  * Credentials whose counts the memory store keeps, the least recently used dropped: a
@@ -32,6 +35,7 @@ export function rateLimitKey(caller: Caller): string {
 export async function registerRateLimit(
   app: FastifyInstance,
   config: Pick<Config, 'rateLimit' | 'redisUrl' | 'redisKeyPrefix'>,
+  clock: Clock,
 ): Promise<void> {
   const limit = config.rateLimit;
   if (limit === undefined) return;
@@ -46,8 +50,10 @@ export async function registerRateLimit(
     keyGenerator: (request: FastifyRequest) => (request.caller ? rateLimitKey(request.caller) : ''),
     allowList: (request: FastifyRequest) => request.caller === undefined,
     errorResponseBuilder: () => new ApiError(429, 'RateLimited', [{ target: '', code: 'rate_limited' }]),
-    cache: RATE_LIMIT_STORE_SIZE,
-    ...(redis && { redis, nameSpace: `${config.redisKeyPrefix}rate:` }),
+    // Redis keeps its windows as keys with their own TTL; in memory they follow the clock.
+    ...(redis
+      ? { redis, nameSpace: `${config.redisKeyPrefix}rate:` }
+      : { store: memoryWindowStore(clock, RATE_LIMIT_STORE_SIZE) }),
     // Redis unreachable: serve without counting rather than refuse everyone (logged below).
     skipOnError: true,
   });

@@ -1,5 +1,5 @@
 // Idempotency-Key on every POST, PATCH and DELETE under /v1/api/ (docs/design.md section 14;
-// README, "Retrying safely"; IETF draft "The Idempotency-Key HTTP Header Field", Stripe's
+// docs/api.md, "Retrying safely"; IETF draft "The Idempotency-Key HTTP Header Field", Stripe's
 // model). Cross-cutting, like the rate limit: hooks added to each write route as it is
 // registered. preHandler (after authentication and validation) claims the key, or answers
 // from what it holds; onSend, before the answer leaves, keeps a 2xx answer's exact bytes or
@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import Type from 'typebox';
 import type { Kysely } from 'kysely';
+import { isoNow, type Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Database, DatabaseHandle } from '../db/database.ts';
 import { ApiError, ValidationError } from '../errors.ts';
@@ -51,12 +52,14 @@ export interface IdempotencyOptions {
   readonly write: <T>(work: (db: Kysely<Database>) => Promise<T>) => Promise<T>;
   /** SQLite: a route that keeps its answer in its write claims the key there too (idempotent-write.ts). */
   readonly claimInWrite: boolean;
+  /** What a key's lease and TTL are counted on (src/clock.ts). */
+  readonly clock: Clock;
 }
 
 /** Must run before the routes it covers are registered (an onRoute hook). */
 export function registerIdempotency(
   app: FastifyInstance,
-  { config, database, write, claimInWrite }: IdempotencyOptions,
+  { config, database, write, claimInWrite, clock }: IdempotencyOptions,
 ): void {
   const { db } = database;
   // SQLite: the key's first read on a read-only connection of its own (idempotency.repository.ts).
@@ -76,7 +79,7 @@ export function registerIdempotency(
     // A request its route refuses on its own (schema problems it reports itself) keeps no record.
     if (request.validationError || !request.caller) return undefined;
     const path = request.url.split('?')[0]!;
-    const now = Date.now();
+    const now = clock.now();
     const claim = {
       lookup: sha256(`${rateLimitKey(request.caller)}\n${request.method}\n${path}\n${key}`),
       fingerprint: sha256(`${request.method}\n${request.url}\n${request.rawBody ?? ''}`),
@@ -91,13 +94,13 @@ export function registerIdempotency(
     // the row only when the key is taken.
     const live = reader ? readLiveKey(claim) : undefined;
     if (live === undefined && claimInWrite && request.routeOptions.config.idempotencyInWrite) {
-      request.idempotencyClaim = { ttlMs, deferred: claim, conflict, keptByWrite: false };
+      request.idempotencyClaim = { ttlMs, clock, deferred: claim, conflict, keptByWrite: false };
       return undefined;
     }
     const outcome = live ?? (await write((trx) => claimKey(trx, claim)));
     switch (outcome.kind) {
       case 'claimed':
-        request.idempotencyClaim = { id: outcome.id, ttlMs, conflict, keptByWrite: false };
+        request.idempotencyClaim = { id: outcome.id, ttlMs, clock, conflict, keptByWrite: false };
         return undefined;
       case 'running':
         conflict();
@@ -134,7 +137,7 @@ export function registerIdempotency(
             status,
             headers: keptHeaders(reply),
             body,
-            expiresAt: new Date(Date.now() + claim.ttlMs).toISOString(),
+            expiresAt: new Date(clock.now() + claim.ttlMs).toISOString(),
             parties: partiesOf(request, body),
           }),
         );
@@ -157,7 +160,7 @@ export function registerIdempotency(
   });
 
   const purge = setInterval(() => {
-    purgeExpiredKeys(db, new Date().toISOString(), PURGE_BATCH).catch((error: unknown) =>
+    purgeExpiredKeys(db, isoNow(clock), PURGE_BATCH).catch((error: unknown) =>
       app.log.error({ err: error }, 'idempotency: purging expired keys failed'),
     );
   }, PURGE_INTERVAL_MS);
@@ -173,7 +176,7 @@ function documentHeader(route: RouteOptions): void {
     Type.String({
       description:
         'Makes a retry safe: a successful answer is kept for IDEMPOTENCY_TTL and replayed, byte for byte, ' +
-        'with `Idempotent-Replayed: true` to the same key, method, path and body (README, "Retrying safely").',
+        'with `Idempotent-Replayed: true` to the same key, method, path and body (docs/api.md, "Retrying safely").',
       examples: ['3f9b2c1e-5d7a-4e8b-9c0d-1a2b3c4d5e6f'],
     }),
   );

@@ -4,6 +4,7 @@
 // and never run twice, even across a crash.
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { Clock } from '../clock.ts';
 import type { Database } from '../db/database.ts';
 import { ApiError } from '../errors.ts';
 import { insertAnswer, storeAnswer } from './idempotency.repository.ts';
@@ -11,6 +12,8 @@ import { insertAnswer, storeAnswer } from './idempotency.repository.ts';
 /** The key's row a request holds: claimed (`id`), or to be written by its route's write (`deferred`). */
 export interface Claim {
   readonly ttlMs: number;
+  /** The TTL runs from the answer's write on this clock (src/clock.ts). */
+  readonly clock: Clock;
   /** The claim row, `running` until its answer is stored. */
   readonly id?: string;
   /**
@@ -69,7 +72,7 @@ export function keepAnswerInWrite(request: FastifyRequest):
         partyIds === undefined || distributionId === undefined
           ? partiesOf(request, answer.body)
           : partyIds.map((partyId) => ({ distributionId, partyId }));
-      const now = Date.now();
+      const now = claim.clock.now();
       const stored = { ...answer, expiresAt: new Date(now + claim.ttlMs).toISOString(), parties };
       if (claim.id !== undefined) return storeAnswer(db, claim.id, stored);
       const inserted = await insertAnswer(db, { ...claim.deferred!, now: new Date(now).toISOString() }, stored);

@@ -37,7 +37,8 @@ const MEANINGS: Record<string, string> = {
     'Conflict: the request matches two different parties; Erased: it carries an external ref (or `prospect.id`) ' +
     'of a person who was erased; or IdempotencyConflict: a request with this Idempotency-Key is still running ' +
     '(`Retry-After` is set). Nothing was written.',
-  '410': 'Erased: the person was erased on request (README, "Personal data"); nothing about them is kept.',
+  '410':
+    'Erased: the person was erased on request (docs/personal-data.md, "Answering an erasure request"); nothing about them is kept.',
   '412': 'PreconditionFailed: `If-Match` names no longer the stored version; read again and retry.',
   '413': 'PayloadTooLarge: the body is over the size limit.',
   '415': 'UnsupportedMediaType: Content-Type is not application/json.',
@@ -58,7 +59,7 @@ const OWN_MEANINGS: Record<string, Record<string, string>> = {
   },
 };
 
-/** Operations whose 200 carries the entity tag that `If-Match` sends back (README, "Reading and updating"). */
+/** Operations whose 200 carries the entity tag that `If-Match` sends back (docs/api.md, "Reading and updating"). */
 const ETAG_OPERATIONS = new Set(['getLead', 'updateLead', 'getParty', 'updateParty']);
 
 /** Header objects, referenced from every response that sends them. */

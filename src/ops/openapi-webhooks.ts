@@ -31,7 +31,7 @@ const EVENTS: Record<WebhookEventType, { name: string; summary: string; descript
     name: 'LeadErasedEvent',
     summary: 'The person of a lead was erased',
     description:
-      'Sent when the broker erased the person on request or retention erased the lead (README, "Personal data"); ' +
+      'Sent when the broker erased the person on request or retention erased the lead (docs/personal-data.md, "Answering an erasure request"); ' +
       '`data` holds ids and the time only: delete your copy of the lead.',
     data: Type.Object(
       {

@@ -94,7 +94,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
 
 /**
  * Try it out on /docs: an API token pasted alone into the apikey field is sent as
- * `apikey <token>`, the scheme API tokens use (README, "Authentication"); Swagger UI sends an
+ * `apikey <token>`, the scheme API tokens use (docs/api.md, "Pushing a lead"); Swagger UI sends an
  * apiKey value as typed. The page gets this function as its source text, so it must not
  * refer to anything outside itself.
  */

@@ -4,20 +4,20 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
-import { PostgresAddressReader } from './addresses/address-postgres.ts';
+import { PostgresAddressReader } from './addresses/address-postgres.repository.ts';
 import type { AddressReader } from './addresses/address-reader.ts';
-import { SqliteAddressReader } from './addresses/address-sqlite.ts';
+import { SqliteAddressReader } from './addresses/address-sqlite.repository.ts';
 import { addressRoutes } from './addresses/address.routes.ts';
-import { PostgresEnterpriseReader } from './enterprises/enterprise-postgres.ts';
+import { PostgresEnterpriseReader } from './enterprises/enterprise-postgres.repository.ts';
 import type { EnterpriseReader } from './enterprises/enterprise-reader.ts';
-import { SqliteEnterpriseReader } from './enterprises/enterprise-sqlite.ts';
+import { SqliteEnterpriseReader } from './enterprises/enterprise-sqlite.repository.ts';
 import { enterpriseRoutes } from './enterprises/enterprise.routes.ts';
-import { ReferenceSchemas } from './store/reference-schemas.ts';
-import { ReferenceFile } from './store/reference-file.ts';
+import { ReferenceSchemas } from './store/reference-schemas.repository.ts';
+import { ReferenceFile } from './store/reference-file.repository.ts';
 import { liveFile } from './store/sqlite-files.ts';
-import { PostgresVehicleReader } from './vehicles/vehicle-postgres.ts';
+import { PostgresVehicleReader } from './vehicles/vehicle-postgres.repository.ts';
 import type { VehicleReader } from './vehicles/vehicle-reader.ts';
-import { SqliteVehicleReader } from './vehicles/vehicle-sqlite.ts';
+import { SqliteVehicleReader } from './vehicles/vehicle-sqlite.repository.ts';
 import { vehicleRoutes } from './vehicles/vehicle.routes.ts';
 
 interface Readers {

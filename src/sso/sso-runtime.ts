@@ -8,10 +8,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
-import { createAccessTokenVerifier, type AccessTokenVerifier } from './access-token.ts';
-import { apiResourceOf, createProvider, issuerOf } from './provider.ts';
-import { loadCookieKeys } from './provider-secrets.ts';
-import { ensureSigningKey, loadSigningKeys } from './signing-keys.ts';
+import { createAccessTokenVerifier, type AccessTokenVerifier } from './tokens/access-token.ts';
+import { createProvider } from './provider/provider.ts';
+import { apiResourceOf, issuerOf } from './provider/provider-urls.ts';
+import { loadCookieKeys } from './provider/provider-secrets.ts';
+import { ensureSigningKey, loadSigningKeys } from './provider/signing-keys.ts';
 
 export interface Sso {
   readonly provider: Provider;
@@ -37,7 +38,7 @@ export function createSsoRuntime(config: Config, database: DatabaseHandle, log: 
 
 async function start(config: Config, { db }: DatabaseHandle, log: FastifyBaseLogger): Promise<Sso> {
   // Loaded once: a process signs with a key from `sso rotate-keys` after its restart
-  // (verification picks new keys up by itself, see access-token.ts).
+  // (verification picks new keys up by itself, see tokens/access-token.ts).
   await ensureSigningKey(db);
   const signingKeys = await loadSigningKeys(db);
   const cookieKeys = await loadCookieKeys(db);

@@ -1,15 +1,18 @@
 // Mounts single sign-on at /sso (docs/design.md section 4): the sign-in pages, userinfo and
-// the provider itself. The API's bearer scheme uses the same runtime (app.ts).
+// the provider itself. The API's bearer scheme uses the same runtime (app.ts), which is
+// why app.ts takes createSsoRuntime from here too: the module's wiring, beside index.ts.
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
-import { interactionRoutes } from './interaction.routes.ts';
-import { deleteExpiredFailures } from './login-throttle.ts';
-import { deleteExpiredPayloads } from './oidc-payload.repository.ts';
-import { providerMount } from './provider.mount.ts';
-import { SSO_PATH, issuerOf } from './provider.ts';
+import { interactionRoutes } from './interaction/interaction.routes.ts';
+import { deleteExpiredFailures } from './interaction/login-throttle.ts';
+import { deleteExpiredPayloads } from './provider/oidc-payload.repository.ts';
+import { providerMount } from './provider/provider.mount.ts';
+import { SSO_PATH, issuerOf } from './provider/provider-urls.ts';
 import type { SsoRuntime } from './sso-runtime.ts';
-import { userinfoRoutes } from './userinfo.routes.ts';
+import { userinfoRoutes } from './tokens/userinfo.routes.ts';
+
+export { createSsoRuntime } from './sso-runtime.ts';
 
 /** Expired sessions, codes and tokens, and sign-in failures past the throttle's window, are deleted this often (by every process). */
 const CLEANUP_INTERVAL_MS = 10 * 60_000;

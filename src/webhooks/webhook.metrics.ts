@@ -1,8 +1,10 @@
-// Webhook metrics (README, "Operations"), on the app's own registry (src/ops/metrics.ts):
-// attempts by outcome, attempt latency, and the outbox lag: how long the oldest due
-// delivery has been waiting. The lag is read from the database when scraped, so every
-// process sharing a database reports it, the ones without a worker too.
+// Webhook metrics (docs/operations.md, "Health, metrics and logs"), on the app's own
+// registry (src/ops/metrics.ts): attempts by outcome, attempt latency, and the outbox
+// lag: how long the oldest due delivery has been waiting. The lag is read from the
+// database when scraped, so every process sharing a database reports it, the ones without
+// a worker too.
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { systemClock, type Clock } from '../clock.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { oldestDueAgeSeconds } from './delivery.repository.ts';
 
@@ -11,14 +13,18 @@ export interface WebhookMetrics {
   readonly attemptDuration: Histogram<'outcome'>;
 }
 
-export function createWebhookMetrics(registry: Registry, database: DatabaseHandle): WebhookMetrics {
+export function createWebhookMetrics(
+  registry: Registry,
+  database: DatabaseHandle,
+  clock: Clock = systemClock,
+): WebhookMetrics {
   new Gauge({
     name: 'lead_intake_webhook_outbox_lag_seconds',
     help: 'How long the oldest due webhook delivery has been waiting for a worker (0 when none is due).',
     registers: [registry],
     async collect() {
       try {
-        this.set(await oldestDueAgeSeconds(database.db, new Date()));
+        this.set(await oldestDueAgeSeconds(database.db, new Date(clock.now())));
       } catch {
         // A database that does not answer fails /readyz; /metrics still serves the rest.
       }

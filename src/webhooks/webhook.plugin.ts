@@ -3,6 +3,7 @@
 // flight can still record their results. WEBHOOK_WORKER=false leaves delivery to dedicated
 // `lead-intake webhook work` processes.
 import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import type { TransactionRunner } from '../db/transaction-runner.ts';
@@ -15,10 +16,11 @@ export interface WebhookDependencies {
   readonly database: DatabaseHandle;
   readonly transactions: TransactionRunner;
   readonly outbox: WebhookOutbox;
+  readonly clock: Clock;
 }
 
 export function registerWebhooks(app: FastifyInstance, deps: WebhookDependencies): void {
-  const metrics = createWebhookMetrics(app.metrics.registry, deps.database);
+  const metrics = createWebhookMetrics(app.metrics.registry, deps.database, deps.clock);
   if (!deps.config.webhookWorker) return;
   const worker = new WebhookWorker({ ...deps, metrics, log: app.log.child({ component: 'webhook-worker' }) });
   app.addHook('onReady', async () => worker.start());

@@ -7,6 +7,7 @@
 // a timer looks again every POLL_INTERVAL_MS for what other processes wrote and for retries.
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import { systemClock, type Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import type { TransactionRunner } from '../db/transaction-runner.ts';
@@ -74,6 +75,8 @@ export interface WorkerDependencies {
   readonly resolveHost?: HostResolver;
   /** How long one host's name may take to resolve; DNS_TIMEOUT_MS unless given. */
   readonly dnsTimeoutMs?: number;
+  /** What decides when a delivery is due, its lease and its next attempt; the system's unless given. */
+  readonly clock?: Clock;
 }
 
 interface InFlight {
@@ -91,6 +94,7 @@ export class WebhookWorker {
   readonly #deps: WorkerDependencies;
   readonly #sender: WebhookSender;
   readonly #pollIntervalMs: number;
+  readonly #clock: Clock;
   /** Claimed, waiting for a slot. */
   #queue: Queued[] = [];
   /** Attempts holding a slot: until the receiver's answer. */
@@ -113,6 +117,7 @@ export class WebhookWorker {
   constructor(deps: WorkerDependencies) {
     this.#deps = deps;
     this.#pollIntervalMs = deps.pollIntervalMs ?? POLL_INTERVAL_MS;
+    this.#clock = deps.clock ?? systemClock;
     this.#sender = new WebhookSender({
       guard: new AddressGuard({
         allowPrivateNetworks: deps.config.webhookAllowPrivateNetworks,
@@ -190,7 +195,7 @@ export class WebhookWorker {
         const free = CONCURRENCY + CLAIM_AHEAD - this.#inFlight.size - this.#queue.length;
         this.#backlog = free <= 0;
         if (free <= 0) return;
-        const now = new Date();
+        const now = new Date(this.#clock.now());
         if (!(await anyDue(this.#deps.database.db, now.toISOString()))) return;
         const claim = {
           now: now.toISOString(),
@@ -212,7 +217,7 @@ export class WebhookWorker {
     } catch (error) {
       this.#deps.log.error({ err: error }, 'webhook worker: could not claim deliveries; trying again later');
     } finally {
-      this.#arm(Date.now() + this.#pollIntervalMs);
+      this.#arm(this.#clock.now() + this.#pollIntervalMs);
     }
   }
 
@@ -222,7 +227,7 @@ export class WebhookWorker {
     try {
       const db = this.#deps.database.db;
       [secrets, stopped] = await Promise.all([
-        signingSecrets(db, [...new Set(claimed.map((d) => d.distribution_id))], new Date()),
+        signingSecrets(db, [...new Set(claimed.map((d) => d.distribution_id))], new Date(this.#clock.now())),
         stoppedUrls(db, claimed),
       ]);
     } catch (error) {
@@ -304,7 +309,7 @@ export class WebhookWorker {
 
   async #attempt(entry: InFlight, secrets: string[], stoppedAt: string | undefined): Promise<void> {
     const { delivery } = entry;
-    const startedAt = new Date();
+    const startedAt = new Date(this.#clock.now());
     let result: SendResult;
     if (stoppedAt !== undefined) {
       const error = `not sent: the receiver answered 410 Gone at ${stoppedAt}; a push that lists the URL again resumes it`;
@@ -325,7 +330,7 @@ export class WebhookWorker {
             result,
             delivery.attempts - delivery.round_start + 1,
             this.#deps.config.webhookRetrySchedule,
-            new Date(),
+            new Date(this.#clock.now()),
           );
     const recorded = await this.#deps.transactions.run((trx) =>
       recordAttempt(trx, {
@@ -373,7 +378,7 @@ export class WebhookWorker {
         this.#timer = undefined;
         this.wake();
       },
-      Math.max(0, at - Date.now()),
+      Math.max(0, at - this.#clock.now()),
     );
   }
 }

@@ -83,7 +83,7 @@ const merged = (stored: Json, pushed: Json): Json => {
   return result;
 };
 const lower = (id: unknown) => (typeof id === 'string' ? id.toLowerCase() : id);
-/** A VIN in any case is one car, kept in capitals (README, "Pushing a lead"). */
+/** A VIN in any case is one car, kept in capitals (docs/api.md, "Pushing a lead"). */
 const withUpperVin = (car: Json): Json => (typeof car.vin === 'string' ? { ...car, vin: car.vin.toUpperCase() } : car);
 /** Addresses are stored with the schema's default country (docs/design.md section 2). */
 const withCountry = (address: unknown) =>

@@ -10,7 +10,7 @@ import { countRows, pushLead } from '../support/lead-client.ts';
 import { createTenant, type Tenant, type TestServer } from '../support/test-server.ts';
 import { type Erased, erase, leadPatch, patch, push, type Kind, type ModelParty, type Outcome } from './lead-model.ts';
 import type { CarListing, Request } from './requests.ts';
-import { createUser } from '../../src/sso/user.service.ts';
+import { createUser } from '../../src/sso/index.ts';
 import { insertDistribution } from '../../src/distributions/distribution.repository.ts';
 import { PASSWORD } from '../support/sso.ts';
 

@@ -29,7 +29,7 @@ export type CarListing = { readonly keep: number; readonly set: Json } | { reado
 
 const ID_SYMBOLS = 6;
 const PARTY_SYMBOLS = 4;
-// The last is the first in lower case: the same car (README, "Pushing a lead").
+// The last is the first in lower case: the same car (docs/api.md, "Pushing a lead").
 export const VINS = ['WVWZZZ1JZXW000001', 'WVWZZZ1JZXW000002', 'VF1RFB00X12345678', 'wvwzzz1jzxw000001'] as const;
 const ADDRESSES = [
   { street: 'Kerkstraat', housenr: '12', zipcode: '2000', city: 'Antwerpen' },

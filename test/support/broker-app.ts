@@ -2,7 +2,7 @@
 // cookies and follows our redirects): sign in through the login page, read forms.
 import { createApiToken } from '../../src/auth/api-token.service.ts';
 import { insertDistribution } from '../../src/distributions/distribution.repository.ts';
-import { createUser, type UserListing } from '../../src/sso/user.service.ts';
+import { createUser, type UserListing } from '../../src/sso/index.ts';
 import { formAction, inputValue, PASSWORD, type PageReply, UserAgent } from './sso.ts';
 import type { Tenant, TestServer } from './test-server.ts';
 

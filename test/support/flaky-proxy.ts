@@ -10,7 +10,6 @@ export interface SeenRequest {
   readonly method: string;
   readonly path: string;
   readonly headers: http.IncomingHttpHeaders;
-  readonly at: number;
   /** What the proxy did: its scripted answer, or the server's status. */
   answered: number | 'drop';
 }
@@ -34,7 +33,6 @@ export async function startFlakyProxy(target: string): Promise<FlakyProxy> {
         method: request.method ?? 'GET',
         path: request.url ?? '/',
         headers: request.headers,
-        at: Date.now(),
         answered: 0,
       };
       seen.push(entry);

@@ -3,8 +3,7 @@
 // server-rendered forms, and the token endpoint calls a partner's backend makes.
 import { createHash, randomBytes } from 'node:crypto';
 import { insertDistribution } from '../../src/distributions/distribution.repository.ts';
-import { createClient, type IssuedClient } from '../../src/sso/client.service.ts';
-import { createUser, type UserListing } from '../../src/sso/user.service.ts';
+import { createClient, createUser, type IssuedClient, type UserListing } from '../../src/sso/index.ts';
 import type { TestServer } from './test-server.ts';
 import type { ApiReply } from './api-client.ts';
 

@@ -13,6 +13,7 @@ import { buildApp, type App } from '../../src/app.ts';
 import { insertDistribution } from '../../src/distributions/distribution.repository.ts';
 import { createApiToken } from '../../src/auth/api-token.service.ts';
 import { freePort } from './server-process.ts';
+import { TestClock } from './test-clock.ts';
 
 export const dialect = (process.env.TEST_DIALECT ?? 'sqlite') as 'sqlite' | 'postgres';
 
@@ -62,6 +63,8 @@ export interface TestServer {
   readonly app: App;
   readonly config: Config;
   readonly database: TestDatabase;
+  /** The app's clock: a test moves it past an expiry or a window instead of waiting. */
+  readonly clock: TestClock;
   close(): Promise<void>;
 }
 
@@ -78,13 +81,15 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const app = await buildApp({ config, database: database.handle });
+  const clock = new TestClock();
+  const app = await buildApp({ config, database: database.handle, clock });
   const address = await app.listen({ port, host: '127.0.0.1' });
   return {
     url: address,
     app,
     config,
     database,
+    clock,
     async close() {
       await app.close();
       await database.drop();

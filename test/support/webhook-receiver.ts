@@ -8,8 +8,6 @@ export interface ReceivedWebhook {
   readonly headers: Record<string, string>;
   readonly body: string;
   readonly json: any;
-  /** Date.now() when the request arrived. */
-  readonly at: number;
 }
 
 export interface ScriptedAnswer {
@@ -47,7 +45,7 @@ export async function startReceiver(port = 0): Promise<WebhookReceiver> {
       } catch {
         json = undefined;
       }
-      received.push({ path, headers: request.headers as Record<string, string>, body, json, at: Date.now() });
+      received.push({ path, headers: request.headers as Record<string, string>, body, json });
       const answer = scripts.get(path)?.shift() ?? { status: 204 };
       const reply = () => response.writeHead(answer.status, answer.headers).end();
       if (answer.delayMs) setTimeout(reply, answer.delayMs);

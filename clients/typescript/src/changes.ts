@@ -1,4 +1,4 @@
-// Keeping in sync with the change listing (the lead-intake README, "Keeping in sync"):
+// Keeping in sync with the change listing (the lead-intake docs/api.md, "Reading and updating"):
 // `GET .../leads?updated_since=<time>`, then its `next` pages to the end. Kept between
 // polls: the newest `updated_at` seen, the `checkpoint`. Asked again from it, the listing
 // misses no lead created or changed meanwhile, even one whose write committed late; a

@@ -59,7 +59,7 @@ export function createLeadIntakeClient(options: LeadIntakeClientOptions) {
     /** The openapi-fetch client underneath, for calls the methods below do not cover. */
     api,
 
-    // Leads (README, "Pushing a lead", "Reading and updating").
+    // Leads (docs/api.md, "Pushing a lead", "Reading and updating").
     pushCustomerLead: (body: CustomerLead, init?: WriteOptions) =>
       api.POST('/v1/api/distributions/{distribution_id}/leads/customers', {
         params: { path: { distribution_id } },
@@ -72,7 +72,7 @@ export function createLeadIntakeClient(options: LeadIntakeClientOptions) {
         body,
         ...write(init),
       }),
-    /** Up to 100 leads of both kinds, each applied as its single push (README, "Pushing many leads at once"). */
+    /** Up to 100 leads of both kinds, each applied as its single push (docs/api.md, "Pushing many leads at once"). */
     pushLeadBatch: (body: LeadBatch, init?: WriteOptions) =>
       api.POST('/v1/api/distributions/{distribution_id}/leads/batch', {
         params: { path: { distribution_id } },
@@ -117,7 +117,7 @@ export function createLeadIntakeClient(options: LeadIntakeClientOptions) {
         ...rest,
       });
     },
-    /** Erases the person (README, "Personal data"): a receipt without personal data. */
+    /** Erases the person (docs/personal-data.md, "Answering an erasure request"): a receipt without personal data. */
     eraseParty: (party_id: string, init?: WriteOptions) =>
       api.DELETE('/v1/api/distributions/{distribution_id}/parties/{party_id}', {
         params: { path: { distribution_id, party_id } },
@@ -140,7 +140,7 @@ export function createLeadIntakeClient(options: LeadIntakeClientOptions) {
         { params: { path: { distribution_id, party_id, risk_object_id, revision_id } }, ...read(init) },
       ),
 
-    // Reference data (README, "Reference data").
+    // Reference data (docs/reference-data.md, "Reference databases").
     getEnterprise: (number: string, init?: ReadOptions) =>
       api.GET('/v1/api/enterprises/{number}', { params: { path: { number } }, ...read(init) }),
     searchEnterprises: (query: Query<'searchEnterprises'>, init?: ReadOptions) =>

@@ -3,7 +3,7 @@
 // Retry-After (the same Idempotency-Key still running). Waits honour Retry-After; without
 // it, exponential backoff with full jitter spreads clients that failed together. Every
 // write carries an Idempotency-Key, the same on each attempt, so a write the server did
-// receive is not applied twice (the lead-intake README, "Safe retries").
+// receive is not applied twice (the lead-intake docs/api.md, "Retrying safely").
 
 export interface RetryOptions {
   /** Attempts in all, the first included (default 4). 1 turns retries off. */
@@ -14,6 +14,14 @@ export interface RetryOptions {
   readonly maxDelayMs?: number;
   /** A number in [0, 1): the jitter (default Math.random). */
   readonly random?: () => number;
+  /**
+   * Waits the given milliseconds between attempts (default: a timer, ended early by the
+   * request's abort signal). The next attempt is sent once it resolves, so a test can record
+   * the waits the client chose, or move a clock by them, instead of waiting.
+   */
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** The time a Retry-After given as an HTTP date is counted from (default Date.now). */
+  readonly now?: () => number;
 }
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -46,6 +54,8 @@ export function retryingFetch(send: Send, options: RetryOptions = {}): (request:
   const baseDelayMs = options.baseDelayMs ?? 250;
   const maxDelayMs = options.maxDelayMs ?? 30_000;
   const random = options.random ?? Math.random;
+  const sleep = options.sleep ?? delay;
+  const now = options.now ?? Date.now;
 
   return async (request) => {
     const { headers, init } = request;
@@ -65,7 +75,7 @@ export function retryingFetch(send: Send, options: RetryOptions = {}): (request:
         continue;
       }
       if (!isRetryable(response) || attempt >= attempts) return response;
-      const asked = retryAfterMs(response.headers.get('retry-after'));
+      const asked = retryAfterMs(response.headers.get('retry-after'), now());
       if (asked !== undefined && asked > maxDelayMs) return response;
       const wait =
         asked === undefined ? backoff(attempt, baseDelayMs, maxDelayMs, random) : asked + random() * baseDelayMs;
@@ -93,7 +103,7 @@ export function retryAfterMs(value: string | null, now = Date.now()): number | u
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(() => {

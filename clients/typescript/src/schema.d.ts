@@ -554,7 +554,7 @@ export interface webhooks {
         put?: never;
         /**
          * The person of a lead was erased
-         * @description Sent when the broker erased the person on request or retention erased the lead (README, "Personal data"); `data` holds ids and the time only: delete your copy of the lead. POSTed to every callback URL of the prospect, signed per Standard Webhooks (verify it with the client's `verifyWebhook`, or the `standardwebhooks` package). Any 2xx within 15 s is success; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. Redirects are not followed; 410 Gone stops deliveries to that URL.
+         * @description Sent when the broker erased the person on request or retention erased the lead (docs/personal-data.md, "Answering an erasure request"); `data` holds ids and the time only: delete your copy of the lead. POSTed to every callback URL of the prospect, signed per Standard Webhooks (verify it with the client's `verifyWebhook`, or the `standardwebhooks` package). Any 2xx within 15 s is success; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. Redirects are not followed; 410 Gone stops deliveries to that URL.
          */
         post: operations["onLeadErasedEvent"];
         delete?: never;
@@ -1158,7 +1158,7 @@ export interface components {
         };
         /**
          * LeadErasedEvent
-         * @description Sent when the broker erased the person on request or retention erased the lead (README, "Personal data"); `data` holds ids and the time only: delete your copy of the lead.
+         * @description Sent when the broker erased the person on request or retention erased the lead (docs/personal-data.md, "Answering an erasure request"); `data` holds ids and the time only: delete your copy of the lead.
          */
         LeadErasedEvent: {
             /** @description The event id; also sent as `webhook-id`. */
@@ -2108,7 +2108,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a retry safe: a successful answer is kept for IDEMPOTENCY_TTL and replayed, byte for byte, with `Idempotent-Replayed: true` to the same key, method, path and body (README, "Retrying safely").
+                 * @description Makes a retry safe: a successful answer is kept for IDEMPOTENCY_TTL and replayed, byte for byte, with `Idempotent-Replayed: true` to the same key, method, path and body (docs/api.md, "Retrying safely").
                  * @example 3f9b2c1e-5d7a-4e8b-9c0d-1a2b3c4d5e6f
                  */
                 "idempotency-key"?: string;
@@ -2529,7 +2529,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a retry safe: a successful answer is kept for IDEMPOTENCY_TTL and replayed, byte for byte, with `Idempotent-Replayed: true` to the same key, method, path and body (README, "Retrying safely").
+                 * @description Makes a retry safe: a successful answer is kept for IDEMPOTENCY_TTL and replayed, byte for byte, with `Idempotent-Replayed: true` to the same key, method, path and body (docs/api.md, "Retrying safely").
                  * @example 3f9b2c1e-5d7a-4e8b-9c0d-1a2b3c4d5e6f
                  */
                 "idempotency-key"?: string;
@@ -2911,7 +2911,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a retry safe: a successful answer is kept for IDEMPOTENCY_TTL and replayed, byte for byte, with `Idempotent-Replayed: true` to the same key, method, path and body (README, "Retrying safely").
+                 * @description Makes a retry safe: a successful answer is kept for IDEMPOTENCY_TTL and replayed, byte for byte, with `Idempotent-Replayed: true` to the same key, method, path and body (docs/api.md, "Retrying safely").
                  * @example 3f9b2c1e-5d7a-4e8b-9c0d-1a2b3c4d5e6f
                  */
                 "idempotency-key"?: string;
@@ -3397,7 +3397,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Erased: the person was erased on request (README, "Personal data"); nothing about them is kept. */
+            /** @description Erased: the person was erased on request (docs/personal-data.md, "Answering an erasure request"); nothing about them is kept. */
             410: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -3547,7 +3547,7 @@ export interface operations {
             header?: {
                 "if-match"?: string;
                 /**
-                 * @description Makes a retry safe: a successful answer is kept for IDEMPOTENCY_TTL and replayed, byte for byte, with `Idempotent-Replayed: true` to the same key, method, path and body (README, "Retrying safely").
+                 * @description Makes a retry safe: a successful answer is kept for IDEMPOTENCY_TTL and replayed, byte for byte, with `Idempotent-Replayed: true` to the same key, method, path and body (docs/api.md, "Retrying safely").
                  * @example 3f9b2c1e-5d7a-4e8b-9c0d-1a2b3c4d5e6f
                  */
                 "idempotency-key"?: string;
@@ -3716,7 +3716,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Erased: the person was erased on request (README, "Personal data"); nothing about them is kept. */
+            /** @description Erased: the person was erased on request (docs/personal-data.md, "Answering an erasure request"); nothing about them is kept. */
             410: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4335,7 +4335,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Erased: the person was erased on request (README, "Personal data"); nothing about them is kept. */
+            /** @description Erased: the person was erased on request (docs/personal-data.md, "Answering an erasure request"); nothing about them is kept. */
             410: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4612,7 +4612,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Erased: the person was erased on request (README, "Personal data"); nothing about them is kept. */
+            /** @description Erased: the person was erased on request (docs/personal-data.md, "Answering an erasure request"); nothing about them is kept. */
             410: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -4733,7 +4733,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes a retry safe: a successful answer is kept for IDEMPOTENCY_TTL and replayed, byte for byte, with `Idempotent-Replayed: true` to the same key, method, path and body (README, "Retrying safely").
+                 * @description Makes a retry safe: a successful answer is kept for IDEMPOTENCY_TTL and replayed, byte for byte, with `Idempotent-Replayed: true` to the same key, method, path and body (docs/api.md, "Retrying safely").
                  * @example 3f9b2c1e-5d7a-4e8b-9c0d-1a2b3c4d5e6f
                  */
                 "idempotency-key"?: string;
@@ -4896,7 +4896,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Erased: the person was erased on request (README, "Personal data"); nothing about them is kept. */
+            /** @description Erased: the person was erased on request (docs/personal-data.md, "Answering an erasure request"); nothing about them is kept. */
             410: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5046,7 +5046,7 @@ export interface operations {
             header?: {
                 "if-match"?: string;
                 /**
-                 * @description Makes a retry safe: a successful answer is kept for IDEMPOTENCY_TTL and replayed, byte for byte, with `Idempotent-Replayed: true` to the same key, method, path and body (README, "Retrying safely").
+                 * @description Makes a retry safe: a successful answer is kept for IDEMPOTENCY_TTL and replayed, byte for byte, with `Idempotent-Replayed: true` to the same key, method, path and body (docs/api.md, "Retrying safely").
                  * @example 3f9b2c1e-5d7a-4e8b-9c0d-1a2b3c4d5e6f
                  */
                 "idempotency-key"?: string;
@@ -5234,7 +5234,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Erased: the person was erased on request (README, "Personal data"); nothing about them is kept. */
+            /** @description Erased: the person was erased on request (docs/personal-data.md, "Answering an erasure request"); nothing about them is kept. */
             410: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5595,7 +5595,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Erased: the person was erased on request (README, "Personal data"); nothing about them is kept. */
+            /** @description Erased: the person was erased on request (docs/personal-data.md, "Answering an erasure request"); nothing about them is kept. */
             410: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -5845,7 +5845,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Erased: the person was erased on request (README, "Personal data"); nothing about them is kept. */
+            /** @description Erased: the person was erased on request (docs/personal-data.md, "Answering an erasure request"); nothing about them is kept. */
             410: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -6093,7 +6093,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Erased: the person was erased on request (README, "Personal data"); nothing about them is kept. */
+            /** @description Erased: the person was erased on request (docs/personal-data.md, "Answering an erasure request"); nothing about them is kept. */
             410: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];

@@ -2,11 +2,11 @@
 // premiums as yearly amounts per package, per insurer and in total (advisory.ts does the
 // exact arithmetic; this only lays it out). A package's total is its own premium where it
 // has one, as on the lead page, with any difference from the sum of its policies said.
-import { type AdvisoryLine, advisoryOf } from '../advisory.ts';
-import type { Decimal } from '../decimal.ts';
-import { formatValue } from '../fields.ts';
-import { html, type Html } from '../html.ts';
-import type { PageContext } from '../layout.ts';
+import { type AdvisoryLine, advisoryOf } from './advisory.ts';
+import type { Decimal } from '../formatting/decimal.ts';
+import { formatValue } from '../formatting/field-values.ts';
+import { html, type Html } from '../../html/html.ts';
+import type { PageContext } from './layout.ts';
 import type { Lead } from '../lead-data.ts';
 import { renderLeadPage } from './party.page.ts';
 

@@ -3,9 +3,9 @@
 // the leads per status as tabs; filters, a search box and the order in one GET form; "older"
 // paging by keyset cursor, so a page holds while new leads arrive; and the CSV export of
 // the same filtered list. On a narrow screen each lead is a block of labelled lines.
-import { html, joinHtml } from '../html.ts';
+import { html, joinHtml } from '../../html/html.ts';
 import { type InboxParams, inboxSearchParams, type Status } from '../inbox-filter.ts';
-import { type PageContext, renderPage } from '../layout.ts';
+import { type PageContext, renderPage } from './layout.ts';
 import type { InboxItem, InboxPage } from '../lead-data.ts';
 import { LEAD_STATUSES } from '../../party/index.ts';
 

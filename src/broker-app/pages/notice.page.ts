@@ -1,6 +1,6 @@
 // Pages that only say something: not found, not allowed, signed out, sign-in failed.
-import { html } from '../html.ts';
-import { type PageContext, renderPage } from '../layout.ts';
+import { html } from '../../html/html.ts';
+import { type PageContext, renderPage } from './layout.ts';
 import type { TextKey } from '../texts/index.ts';
 
 export function renderNotice(

@@ -2,13 +2,13 @@
 // prospect, the lead's origin with the link back to the sender, external refs and
 // callbacks, risk objects with their revision history (what changed), packages, policies
 // and their coverages.
-import { fieldLabel, fieldList, formatValue } from '../fields.ts';
-import { html, type Html } from '../html.ts';
-import { type LeadTab, leadTabs, type PageContext, renderPage } from '../layout.ts';
+import { fieldLabel, fieldList, formatValue } from '../formatting/field-values.ts';
+import { html, type Html } from '../../html/html.ts';
+import { type LeadTab, leadTabs, type PageContext, renderPage } from './layout.ts';
 import type { Lead, LeadPageData, Revision } from '../lead-data.ts';
 import { LEAD_STATUSES } from '../../party/index.ts';
 import type { TextKey } from '../texts/index.ts';
-import { revisionChanges } from '../revision-changes.ts';
+import { revisionChanges } from './revision-changes.ts';
 import { displayName } from './inbox.page.ts';
 
 export const PROSPECT_ORDER = [
@@ -230,7 +230,7 @@ ${notes.length === 0 ? html`<p>${t('noNotes')}</p>` : html`<ol class="notes">${n
 </section>`;
 }
 
-/** Access and erasure requests (README, "Personal data"): the export, and the way to the erasure's confirmation. */
+/** Access and erasure requests (docs/personal-data.md, "Personal data"): the export, and the way to the erasure's confirmation. */
 function personalDataSection(context: PageContext, lead: Lead): Html {
   const { t } = context;
   return html`<section class="card" id="personal-data" aria-labelledby="personal-data-title">

@@ -4,10 +4,10 @@
 // 22,000, not 44,000): the highest any running coverage gives it. An object no coverage of a
 // running policy covers is flagged (an offer or a terminated policy covers nothing yet or
 // any more). Coverages tied to no risk object are listed apart.
-import { type Decimal, parseDecimal } from '../decimal.ts';
-import { formatValue } from '../fields.ts';
-import { html, type Html } from '../html.ts';
-import type { PageContext } from '../layout.ts';
+import { type Decimal, parseDecimal } from '../formatting/decimal.ts';
+import { formatValue } from '../formatting/field-values.ts';
+import { html, type Html } from '../../html/html.ts';
+import type { PageContext } from './layout.ts';
 import type { Lead } from '../lead-data.ts';
 import { objectTitle, renderLeadPage, riskObjects } from './party.page.ts';
 

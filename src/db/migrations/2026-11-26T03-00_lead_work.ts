@@ -29,8 +29,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.updateTable('leads').set({ status_changed_at: sql`created_at` }).execute();
 
-  // The inbox's orders and filters (README, "Broker app"): received, and the statuses and
-  // assignees a broker set (partial: a new, unassigned lead adds nothing to them).
+  // The inbox's orders and filters (docs/broker-app.md, "Broker app"): received, and the
+  // statuses and assignees a broker set (partial: a new, unassigned lead adds nothing to
+  // them).
   await db.schema.createIndex('leads_received').on('leads').columns(['distribution_id', 'created_at', 'id']).execute();
   await db.schema
     .createIndex('leads_status')

@@ -1,4 +1,4 @@
-// Idempotency-Key (docs/design.md section 14; README, "Retrying safely"): one row per key a
+// Idempotency-Key (docs/design.md section 14; docs/api.md, "Retrying safely"): one row per key a
 // credential used on a method and path, first a claim while its request runs, then the
 // answer it got. Several processes share either database, so the claim lives here and not
 // in memory. Frozen in time like every migration: Kysely<any>, no app imports.

@@ -1,8 +1,8 @@
 // API tokens keep the first characters of their secret (`li_` and 8 more), so that `token
-// list` shows what tells a leaked token apart and `token revoke` takes it (README, "CLI").
-// 48 of the secret's 256 random bits: the rest still cannot be guessed, and the secret
-// stays stored only as its hash. Tokens issued before have no prefix (null).
-// Frozen in time: Kysely<any>, no app imports.
+// list` shows what tells a leaked token apart and `token revoke` takes it
+// (docs/operations.md, "CLI"). 48 of the secret's 256 random bits: the rest still cannot
+// be guessed, and the secret stays stored only as its hash. Tokens issued before have no
+// prefix (null). Frozen in time: Kysely<any>, no app imports.
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {

@@ -1,7 +1,7 @@
-// Finding a lead by its external ref without naming the company (README, "Reading and
-// updating"): the primary key (distribution_id, entity_type, company, ref) cannot serve a
-// look-up without the company, which would then read every ref of the distribution.
-// Frozen in time: Kysely<any>, no app imports.
+// Finding a lead by its external ref without naming the company (docs/api.md, "Reading
+// and updating"): the primary key (distribution_id, entity_type, company, ref) cannot
+// serve a look-up without the company, which would then read every ref of the
+// distribution. Frozen in time: Kysely<any>, no app imports.
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {

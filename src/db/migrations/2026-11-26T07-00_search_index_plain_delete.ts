@@ -3,7 +3,7 @@
 // index entries of each of them, and the entry of a word or prefix a whole distribution
 // shares (a city, a domain, "j") is as long as the distribution: a merge push cost about
 // 600 µs more at 1,000 leads and 1.4 ms more at 100,000. What an erasure needs instead
-// happens after it (src/db/physical-erasure.ts: the index rewritten without the erased
+// happens after it (src/party/privacy/physical-erasure.repository.ts: the index rewritten without the erased
 // words, then the WAL checkpoint; docs/design.md section 15).
 // Frozen: written against Kysely<any>, imports nothing of the app.
 import { type Kysely, PostgresAdapter, sql } from 'kysely';

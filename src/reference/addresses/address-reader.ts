@@ -1,4 +1,5 @@
-// What the address routes read, on either dialect (address-sqlite.ts, address-postgres.ts).
+// What the address routes read, on either dialect (address-sqlite.repository.ts,
+// address-postgres.repository.ts).
 import type { Page, Row } from '../store/rows.ts';
 
 export interface AddressQuery extends Page {

@@ -1,5 +1,5 @@
-// Addresses are searched street first on both databases (postgres-streets.ts,
-// sqlite-streets.ts): a street in one postal area holds every word of its addresses
+// Addresses are searched street first on both databases (postgres-streets.repository.ts,
+// sqlite-streets.repository.ts): a street in one postal area holds every word of its addresses
 // but their house and box numbers, so a query's other words name its few streets among
 // some hundred thousand, where the addresses' own index would gather every address holding
 // each frequent word ("rue", "de", "jan") first.

@@ -1,7 +1,7 @@
 // Belgian enterprise numbers (KBO/BCE): ten digits, the last two a mod-97 check of the
 // first eight (97 - n mod 97). Written `0200.065.765`; VAT number `BE0200065765`. The one
 // reading of the ways a person writes one, for the enterprise lookup and search here and
-// for the broker app's inbox search (party/inbox.repository.ts).
+// for the broker app's inbox search (party/inbox/inbox.repository.ts).
 
 /** The text without its separators (spaces, `.`, `-`, `/`) and without a leading `BE`. */
 function compact(text: string): string {

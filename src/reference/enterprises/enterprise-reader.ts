@@ -1,5 +1,5 @@
-// What the enterprise routes read, on either dialect (enterprise-sqlite.ts,
-// enterprise-postgres.ts): one snapshot each, so an enterprise's rows come from one version
+// What the enterprise routes read, on either dialect (enterprise-sqlite.repository.ts,
+// enterprise-postgres.repository.ts): one snapshot each, so an enterprise's rows come from one version
 // of the data even when an import swaps in the middle of the request.
 import type { Page, Row } from '../store/rows.ts';
 

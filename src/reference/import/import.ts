@@ -6,8 +6,8 @@ import type { Config } from '../../config.ts';
 import { listInputs } from './input-files.ts';
 import type { ReferenceSourceDefinition, RowSink } from './reference-source.ts';
 import type { ImportRecord, ReferenceImporter } from '../store/staging.ts';
-import { SqliteReferenceImporter } from '../store/sqlite-importer.ts';
-import { PostgresReferenceImporter } from '../store/postgres-importer.ts';
+import { SqliteReferenceImporter } from '../store/sqlite-importer.repository.ts';
+import { PostgresReferenceImporter } from '../store/postgres-importer.repository.ts';
 
 const BATCH_ROWS = 5_000;
 

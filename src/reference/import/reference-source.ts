@@ -35,7 +35,7 @@ export interface ReferenceSourceDefinition {
   readonly tables: Readonly<Record<string, TableColumns>>;
   /**
    * Staging-only tables: the source writes them for the dialect's finish statements to build
-   * the kept tables from (each data set's `*-indexes.ts`); never swapped in.
+   * the kept tables from (each data set's `*-indexes.repository.ts`); never swapped in.
    */
   readonly transient?: readonly string[];
   /** Integer primary keys by table: a duplicate row in the source is kept once (the first). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ginCondition, probeRows, share, termFrequencies } from './postgres-gin-words.ts';
+import { probeRows, share, termFrequencies } from './postgres-gin-words.ts';
 
 // As pg_stats gives them: elements unsorted, frequencies with three summary values after.
 const frequencies = termFrequencies(
@@ -18,29 +18,6 @@ describe('share', () => {
     expect(share(frequencies, 'egl', true)).toBe(0.05);
     expect(share(frequencies, 'de', true)).toBe(1);
     expect(share(frequencies, 'xyz', true)).toBe(0);
-  });
-});
-
-describe('ginCondition', () => {
-  const tier = (...words: string[]) =>
-    words.map((word) => ({ word: word.replace('*', ''), prefix: word.endsWith('*') }));
-
-  it('gathers the rare words and a second, fairly common one, and checks the whole tier on their rows', () => {
-    expect(ginCondition('doc', tier('rue', 'de', 'l', 'eglise', '45a', 'virois'), frequencies)).toBe(
-      "doc @@ to_tsquery('simple', '45a & virois') and ts_match_vq(doc, to_tsquery('simple', 'rue & de & l & eglise & 45a & virois'))",
-    );
-    expect(ginCondition('doc', tier('rue', 'eglise', 'virois*'), frequencies)).toBe(
-      "doc @@ to_tsquery('simple', 'virois:* & eglise') and ts_match_vq(doc, to_tsquery('simple', 'rue & eglise & virois:*'))",
-    );
-  });
-
-  it('gathers the rarest when every word is frequent, and needs no check when it gathers them all', () => {
-    expect(ginCondition('doc', tier('rue', 'de*'), frequencies)).toBe(
-      "doc @@ to_tsquery('simple', 'rue') and ts_match_vq(doc, to_tsquery('simple', 'rue & de:*'))",
-    );
-    expect(ginCondition('doc', tier('stationsstraat', '12'), frequencies)).toBe(
-      "doc @@ to_tsquery('simple', '12 & stationsstraat')",
-    );
   });
 });
 

@@ -5,9 +5,9 @@
 // words alone narrow the rows to a handful (0.4 ms); the whole tier is then checked on
 // those rows. Which words are frequent comes from the planner's own statistics of the
 // column (pg_stats.most_common_elems, gathered by the import's ANALYZE), so it needs no
-// table of our own and follows the data.
-import { escapeLiteral } from 'pg';
-import { type Tier, tsTier } from './search-tiers.ts';
+// table of our own and follows the data. The condition itself is SQL: ginCondition in
+// postgres-tiers.repository.ts.
+import type { Tier } from './search-tiers.ts';
 import { firstAtOrAfter } from './sorted-words.ts';
 
 /** A word in more than this share of rows is left out of the index condition, only checked. */
@@ -68,15 +68,12 @@ export function probeRows(tier: Tier, frequencies: TermFrequencies, wanted: numb
   return Math.min(MOST_PROBE_ROWS, Math.max(LEAST_PROBE_ROWS, rows));
 }
 
-const tsquery = (text: string) => `to_tsquery('simple', ${escapeLiteral(text)})`;
-
 /**
- * The condition for one tier on a GIN-indexed tsvector `column`: the index gathers the
- * rare words (at least two when a fairly common one is at hand; when every word is
- * frequent, the rarest), and the whole tier is checked
- * with ts_match_vq, the function behind @@, which the planner does not give to the index.
+ * The words of a tier a GIN scan gathers: the rare ones (at least two when a fairly common
+ * one is at hand; when every word is frequent, the rarest). The whole tier is then checked
+ * on the rows they find (postgres-tiers.repository.ts, ginCondition).
  */
-export function ginCondition(column: string, tier: Tier, frequencies: TermFrequencies): string {
+export function gatheredWords(tier: Tier, frequencies: TermFrequencies): Tier {
   const rated = tier.map((part) => ({ part, share: share(frequencies, part.word, part.prefix) }));
   const byShare = rated.toSorted((a, b) => a.share - b.share);
   const gathered = byShare.filter(({ share }) => share < FREQUENT);
@@ -86,6 +83,5 @@ export function ginCondition(column: string, tier: Tier, frequencies: TermFreque
     if (gathered.length >= 2 || (gathered.length === 1 && next.share >= FAIRLY_COMMON)) break;
     gathered.push(next);
   }
-  const indexed = `${column} @@ ${tsquery(tsTier(gathered.map(({ part }) => part)))}`;
-  return gathered.length === tier.length ? indexed : `${indexed} and ts_match_vq(${column}, ${tsquery(tsTier(tier))})`;
+  return gathered.map(({ part }) => part);
 }

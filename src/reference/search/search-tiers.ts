@@ -24,7 +24,7 @@ export function searchTiers(words: readonly string[]): Tier[] {
 
 /**
  * The indexed terms a prefix stands for, when the prefix is longer than FTS5's prefix
- * indexes reach (sqlite-fts.ts); undefined to leave it a prefix query. FTS5 answers
+ * indexes reach (sqlite-fts.repository.ts); undefined to leave it a prefix query. FTS5 answers
  * such a prefix by merging the whole posting list of every term it covers before the first
  * row comes back: "bruxelles*" cost 5 ms in 6.6 million addresses, the same as an OR of
  * its whole terms costs 0.3 ms, since an OR reads its lists only as far as the page needs.

@@ -80,7 +80,7 @@ const REGISTRATION = [
 
 /**
  * The EEA source. Versions are counted in windows of `versionsPerWindow` in memory, then
- * staged; the dialect's finish statements (vehicle-indexes.ts) sum the
+ * staged; the dialect's finish statements (vehicle-indexes.repository.ts) sum the
  * windows into `version`, so memory stays flat however many versions and rows a file has.
  */
 export function eeaSource(versionsPerWindow = VERSIONS_PER_WINDOW): ReferenceSourceDefinition {

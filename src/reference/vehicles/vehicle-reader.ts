@@ -1,4 +1,5 @@
-// What the vehicle routes read, on either dialect (vehicle-sqlite.ts, vehicle-postgres.ts).
+// What the vehicle routes read, on either dialect (vehicle-sqlite.repository.ts,
+// vehicle-postgres.repository.ts).
 import type { Page, Row } from '../store/rows.ts';
 
 export interface VersionQuery extends Page {

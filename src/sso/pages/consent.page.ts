@@ -1,6 +1,6 @@
 // The consent challenge: the requested scopes in plain words (docs/design.md section 12).
 import { fillPlaceholders, type Language } from '../../i18n/messages.ts';
-import { SSO_SCOPES, type SsoScope } from '../scopes.ts';
+import { SSO_SCOPES, type SsoScope } from '../tokens/scopes.ts';
 import { catalogueFor } from './language.ts';
 import { escapeHtml, renderPage, type RenderedPage } from './layout.ts';
 

@@ -2,11 +2,11 @@
 // 1.0 section 3.1.2.1, space-separated, in order of preference) when we have one of them,
 // else the browser's Accept-Language, else English.
 import { chooseLanguage, supportedLanguage, type Language } from '../../i18n/messages.ts';
-import type { PageCatalogue } from './catalogue.ts';
-import { de } from './de.ts';
-import { en } from './en.ts';
-import { fr } from './fr.ts';
-import { nl } from './nl.ts';
+import type { PageCatalogue } from './texts/catalogue.ts';
+import { de } from './texts/de.ts';
+import { en } from './texts/en.ts';
+import { fr } from './texts/fr.ts';
+import { nl } from './texts/nl.ts';
 
 const CATALOGUES: Readonly<Record<Language, PageCatalogue>> = { en, nl, fr, de };
 

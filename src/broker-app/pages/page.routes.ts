@@ -1,0 +1,157 @@
+// The broker app's pages (docs/design.md section 7). Every route needs a session; a visitor
+// without one is sent to sign in and comes back here. Ids that are not ids, and ids of
+// another distribution, are 404 like ids that name nothing: the services say so.
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { DatabaseHandle } from '../../db/database.ts';
+import { NotFoundError } from '../../errors.ts';
+import { decodeCursor, encodeCursor } from '../../http/pagination.ts';
+import type { FormBody } from '../../http/form-body.ts';
+import { loginPathFor } from '../sign-in/sign-in.routes.ts';
+import { PAGE_HEADERS } from './layout.ts';
+import { inboxExportRoutes } from '../inbox-export.routes.ts';
+import { id } from '../path-ids.ts';
+import { inboxFilter, inboxSearchParams, parseInboxParams, queryText } from '../inbox-filter.ts';
+import {
+  inbox,
+  type LeadServices,
+  leadOfParty,
+  leadPage,
+  rawPush,
+  replayDelivery,
+  statusCounts,
+  timeline,
+  userNames,
+} from '../lead-data.ts';
+import { pageContext } from './page-context.ts';
+import { renderAdvisory } from './advisory.page.ts';
+import { renderInbox } from './inbox.page.ts';
+import { renderNotice } from './notice.page.ts';
+import { renderParty } from './party.page.ts';
+import { renderTimeline, renderRawPush } from './timeline.page.ts';
+import { renderRiskScan } from './risk-scan.page.ts';
+import { type AppSession, findSession, isValidCsrf } from '../sign-in/session.ts';
+import { workRoutes } from '../work/work.routes.ts';
+import { personalDataRoutes } from '../personal-data/personal-data.routes.ts';
+
+export const INBOX_PAGE_SIZE = 25;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    appSession?: AppSession;
+  }
+}
+
+type PartyParams = { Params: { partyId: string } };
+
+export const pageRoutes: FastifyPluginAsync<{ database: DatabaseHandle; services: LeadServices }> = async (
+  app,
+  { database, services },
+) => {
+  app.decorateRequest('appSession', undefined);
+  app.addHook('preHandler', async (request, reply) => {
+    const session = await findSession(database.db, request);
+    if (session) {
+      request.appSession = session;
+      return;
+    }
+    // A form posted without a session (it expired meanwhile) comes back to the inbox.
+    return reply.redirect(loginPathFor(request.method === 'GET' ? request.url : '/app'), 303);
+  });
+
+  const session = (request: FastifyRequest) => request.appSession!;
+  const did = (request: FastifyRequest) => session(request).user.distribution_id;
+  const context = (request: FastifyRequest) => pageContext(request, session(request));
+  const send = (reply: FastifyReply, body: string) => reply.headers(PAGE_HEADERS).send(body);
+
+  app.get('/', async (request, reply) => {
+    const params = parseInboxParams(request.query);
+    const before = decodeCursor(queryText(request.query, 'cursor', 500));
+    const user = session(request).user;
+    const [page, counts, users] = await Promise.all([
+      inbox(services, {
+        ...inboxFilter(params, did(request), user.id),
+        sort: params.sort,
+        ...(before && { before }),
+        limit: INBOX_PAGE_SIZE,
+      }),
+      statusCounts(services, did(request)),
+      userNames(services, did(request)),
+    ]);
+    const next = inboxSearchParams(params);
+    if (page.next) next.set('cursor', encodeCursor(page.next));
+    return send(
+      reply,
+      renderInbox(context(request), page, {
+        params,
+        counts,
+        users,
+        nextHref: page.next ? `/app?${next}` : undefined,
+        isFirstPage: before === undefined,
+      }),
+    );
+  });
+
+  app.get<PartyParams>('/parties/:partyId', async (request, reply) => {
+    const data = await leadPage(services, did(request), id(request.params.partyId, 'party_id'));
+    const saved = queryText(request.query, 'saved', 10);
+    return send(
+      reply,
+      renderParty(context(request), data, { saved: saved === 'work' || saved === 'note' ? saved : undefined }),
+    );
+  });
+
+  await app.register(workRoutes, { services });
+  await app.register(inboxExportRoutes, { services });
+  await app.register(personalDataRoutes, { services });
+
+  app.get<PartyParams>('/proflow/parties/:partyId', async (request, reply) => {
+    const data = await timeline(services, did(request), id(request.params.partyId, 'party_id'));
+    return send(
+      reply,
+      renderTimeline(context(request), data, { replayed: queryText(request.query, 'replayed', 10) === '1' }),
+    );
+  });
+
+  app.get<{ Params: { partyId: string; pushId: string } }>(
+    '/proflow/parties/:partyId/pushes/:pushId',
+    async (request, reply) => {
+      const { lead, push } = await rawPush(
+        services,
+        did(request),
+        id(request.params.partyId, 'party_id'),
+        id(request.params.pushId, 'push_id'),
+      );
+      return send(reply, renderRawPush(context(request), lead, push));
+    },
+  );
+
+  app.post<{ Params: { partyId: string; deliveryId: string }; Body: FormBody }>(
+    '/proflow/parties/:partyId/deliveries/:deliveryId/replay',
+    async (request, reply) => {
+      const partyId = id(request.params.partyId, 'party_id');
+      if (!isValidCsrf(session(request), request.body?.csrf)) {
+        return send(
+          reply.status(403),
+          renderNotice(context(request), 'forbiddenTitle', 'formExpired', {
+            href: `/app/proflow/parties/${partyId}`,
+            label: 'backToTimeline',
+          }),
+        );
+      }
+      // Only a failed delivery of this lead, in the user's own distribution, is sent again.
+      if (!(await replayDelivery(services, did(request), partyId, id(request.params.deliveryId, 'delivery_id'))))
+        throw new NotFoundError('delivery_id');
+      return reply.redirect(`/app/proflow/parties/${partyId}?replayed=1`, 303);
+    },
+  );
+
+  app.get<PartyParams>('/risk-scan/parties/:partyId', async (request, reply) => {
+    const lead = await leadOfParty(services, did(request), id(request.params.partyId, 'party_id'));
+    return send(reply, renderRiskScan(context(request), lead));
+  });
+
+  app.get<PartyParams>('/advisory/parties/:partyId', async (request, reply) => {
+    const lead = await leadOfParty(services, did(request), id(request.params.partyId, 'party_id'));
+    return send(reply, renderAdvisory(context(request), lead));
+  });
+};

@@ -1,0 +1,198 @@
+// The broker app's lead inbox (docs/design.md sections 7 and 13; docs/broker-app.md,
+// "Broker app"): a distribution's leads, filtered by status, assignee, kind, origin and
+// date received, searched by word, newest change (or newest received) first, with what the
+// inbox shows of each. A page is cut by a keyset cursor in its order, so it holds still
+// while new leads arrive above it, and each filter is served by an index (leads_status,
+// leads_assignee, leads_received, the word index), so a page costs the same at any number
+// of leads.
+import { CompiledQuery, type Kysely, sql } from 'kysely';
+import { escapeLiteral } from 'pg';
+import type { Database, Dialect } from '../../db/database.ts';
+import type { Position } from '../../http/pagination.ts';
+import type { LeadStatus, PartyType } from '../model/party.table.ts';
+import { ftsMatch, type SearchTerms, searchTermsOf, tsQuery } from './search-words.ts';
+
+type Db = Kysely<Database>;
+
+export type InboxSort = 'changed' | 'received';
+
+export interface InboxFilter {
+  readonly distributionId: string;
+  /** Free text: words of a name, e-mail, address, ref or VIN, a telephone or enterprise number. */
+  readonly search?: string;
+  readonly status?: LeadStatus;
+  /** A user's id, or `none` for the leads assigned to nobody. */
+  readonly assignee?: string;
+  readonly kind?: PartyType;
+  readonly origin?: string;
+  /** Received at or after this instant (ISO). */
+  readonly receivedFrom?: string;
+  /** Received before this instant (ISO). */
+  readonly receivedBefore?: string;
+}
+
+export interface InboxQuery extends InboxFilter {
+  readonly sort: InboxSort;
+  /** Start after this position in the sort's (time, id) descending order. */
+  readonly before?: Position;
+  readonly limit: number;
+}
+
+export interface InboxRow {
+  readonly lead_id: string;
+  readonly party_id: string;
+  readonly type: PartyType;
+  readonly data: string;
+  readonly origin: string | null;
+  readonly status: LeadStatus;
+  readonly lost_reason: string | null;
+  readonly assignee_id: string | null;
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+/** Lead rows of one inbox page, one more than `limit` to tell if another page follows. */
+export async function listInboxRows(db: Db, dialect: Dialect, query: InboxQuery): Promise<InboxRow[]> {
+  const column = query.sort === 'received' ? 'leads.created_at' : 'leads.updated_at';
+  const search = query.search?.trim();
+  const terms = search ? searchTermsOf(search) : undefined;
+  if (search && terms === undefined) return [];
+  // A word on many leads is met early in the page's own order; a rarer one is cheaper to
+  // gather from the word index and sort (what the planner cannot tell before it counts).
+  const gathered =
+    terms === undefined ? undefined : await gatherUpTo(db, dialect, query.distributionId, terms, FEW_MATCHES);
+  const driveFromWords = gathered !== undefined && gathered.count <= FEW_MATCHES;
+  // SQLite looks a rare word's matches up by rowid once the distribution's index is out of its
+  // reach (unary +); otherwise it would walk that index in the page's order looking for them.
+  const distribution =
+    dialect === 'sqlite' && driveFromWords ? sql<string>`+leads.distribution_id` : sql.ref('leads.distribution_id');
+  let select = db
+    .selectFrom('leads')
+    .innerJoin('parties', 'parties.id', 'leads.party_id')
+    .select([
+      'leads.id as lead_id',
+      'leads.party_id',
+      'parties.type',
+      'parties.data',
+      'leads.origin',
+      'leads.status',
+      'leads.lost_reason',
+      'leads.assignee_id',
+      'leads.created_at',
+      'leads.updated_at',
+    ])
+    .where(distribution, '=', query.distributionId);
+  if (query.status !== undefined) select = select.where('leads.status', '=', query.status);
+  if (query.assignee === 'none') select = select.where('leads.assignee_id', 'is', null);
+  else if (query.assignee !== undefined) select = select.where('leads.assignee_id', '=', query.assignee);
+  if (query.kind !== undefined) select = select.where('parties.type', '=', query.kind);
+  if (query.origin !== undefined) select = select.where('leads.origin', '=', query.origin);
+  if (query.receivedFrom !== undefined) select = select.where('leads.created_at', '>=', query.receivedFrom);
+  if (query.receivedBefore !== undefined) select = select.where('leads.created_at', '<', query.receivedBefore);
+  if (terms !== undefined && gathered !== undefined) {
+    // PostgreSQL's estimate of a word's leads is a guess, so it would walk the page's order
+    // for the few matches of a rare one; given them by id, it looks them up and sorts them.
+    if (dialect === 'postgres' && driveFromWords)
+      select =
+        gathered.ids.length === 0 ? select.where(sql<boolean>`false`) : select.where('leads.id', 'in', gathered.ids);
+    else
+      select = select.where(
+        dialect === 'postgres'
+          ? sql<boolean>`to_tsvector('simple', leads.search_words) @@ to_tsquery('simple', ${sql.lit(tsQuery(terms))})`
+          : sql<boolean>`leads.rowid in (select rowid from lead_search where lead_search match ${ftsMatch(terms)})`,
+      );
+  }
+  if (query.before) {
+    const { at, id } = query.before;
+    select = select.where((eb) => eb.or([eb(column, '<', at), eb.and([eb(column, '=', at), eb('leads.id', '<', id)])]));
+  }
+  const ordered = select.orderBy(column, 'desc').orderBy('leads.id', 'desc');
+  if (dialect === 'sqlite') return ordered.limit(query.limit + 1).execute();
+  return runInlined<InboxRow>(db, ordered.limit(sql.lit(query.limit + 1)).compile());
+}
+
+/** Fewer matches of a search than this are gathered from the word index, more are met in order. */
+const FEW_MATCHES = 1000;
+
+/**
+ * The leads the word index gathers for a search, up to `cap` + 1 and no further: their
+ * count (on SQLite of every distribution, what FTS5 reads either way), and on PostgreSQL the
+ * distribution's ids.
+ */
+async function gatherUpTo(
+  db: Db,
+  dialect: Dialect,
+  distributionId: string,
+  terms: SearchTerms,
+  cap: number,
+): Promise<{ count: number; ids: string[] }> {
+  if (dialect === 'sqlite') {
+    const { rows } = await sql<{
+      n: number;
+    }>`select count(*) as n from (select rowid from lead_search where lead_search match ${ftsMatch(terms)} limit ${cap + 1})`.execute(
+      db,
+    );
+    return { count: Number(rows[0]?.n ?? 0), ids: [] };
+  }
+  // A limit the planner does not know (a subquery): the GIN index gathers them, never a scan.
+  const rows = await runInlined<{ id: string }>(
+    db,
+    CompiledQuery.raw(
+      `select id from leads where distribution_id = ${escapeLiteral(distributionId)}
+        and to_tsvector('simple', search_words) @@ to_tsquery('simple', ${escapeLiteral(tsQuery(terms))}) limit (select ${cap + 1})`,
+      [],
+    ),
+  );
+  return { count: rows.length, ids: rows.map((row) => row.id) };
+}
+
+/**
+ * A PostgreSQL query with its values written into its text: planned for them. Our
+ * connections plan parameterised statements once, generically (database.ts), and a generic
+ * plan of the inbox cannot know that a distribution holds 100,000 leads or that a status is
+ * rare; the values are ids, statuses, dates and origins, escaped as literals.
+ */
+async function runInlined<Row>(db: Db, compiled: CompiledQuery): Promise<Row[]> {
+  const text = compiled.sql.replace(/\$(\d+)/g, (_, n: string) => literal(compiled.parameters[Number(n) - 1]));
+  return (await db.executeQuery<Row>(CompiledQuery.raw(text, []))).rows;
+}
+
+function literal(value: unknown): string {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'string') return escapeLiteral(value);
+  throw new Error(`no literal for ${typeof value}`);
+}
+
+/** The parties' external refs and the leads' push counts by outcome (201 created, 200 merged), for one page. */
+export async function inboxDetails(db: Db, rows: readonly InboxRow[]) {
+  if (rows.length === 0) return { refs: [], pushCounts: [] };
+  const [refs, pushCounts] = await Promise.all([
+    db
+      .selectFrom('external_refs')
+      .select(['entity_id', 'company', 'ref'])
+      .where('entity_type', '=', 'party')
+      .where(
+        'entity_id',
+        'in',
+        rows.map((row) => row.party_id),
+      )
+      .orderBy('created_at')
+      .orderBy('company')
+      .orderBy('ref')
+      .execute(),
+    db
+      .selectFrom('lead_pushes')
+      .select(['lead_id', 'status', (eb) => eb.fn.countAll<number>().as('pushes')])
+      .where(
+        'lead_id',
+        'in',
+        rows.map((row) => row.lead_id),
+      )
+      .groupBy(['lead_id', 'status'])
+      .execute(),
+  ]);
+  return {
+    refs,
+    pushCounts: pushCounts.map((count) => ({ ...count, status: Number(count.status), pushes: Number(count.pushes) })),
+  };
+}

@@ -1,0 +1,94 @@
+// The SQL of retention (docs/design.md section 15): small batches of what is older than its
+// period, found through indexes on their time, and the lease that lets one process at a
+// time run a pass. Every function takes the transaction (or the database) first.
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../db/database.ts';
+
+type Db = Kysely<Database>;
+
+/** Deletes up to `limit` push-log entries received before `cutoff`; how many. */
+export async function deleteOldPushes(db: Db, cutoff: string, limit: number): Promise<number> {
+  const result = await sql`delete from lead_pushes where id in
+    (select id from lead_pushes where received_at < ${cutoff} order by received_at limit ${limit})`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
+}
+
+/**
+ * Deletes up to `limit` webhook events created before `cutoff` that no delivery still
+ * waits to send, with their deliveries and attempts; the rows deleted per table.
+ */
+export async function deleteOldEvents(
+  db: Db,
+  cutoff: string,
+  limit: number,
+): Promise<{ events: number; deliveries: number; attempts: number }> {
+  const rows = await db
+    .selectFrom('webhook_events as e')
+    .select('e.id')
+    .where('e.created_at', '<', cutoff)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('webhook_deliveries as d')
+            .select('d.id')
+            .whereRef('d.event_id', '=', 'e.id')
+            .where('d.status', '=', 'pending'),
+        ),
+      ),
+    )
+    .orderBy('e.created_at')
+    .limit(limit)
+    .execute();
+  const ids = rows.map((row) => row.id);
+  if (ids.length === 0) return { events: 0, deliveries: 0, attempts: 0 };
+  const deliveries = db.selectFrom('webhook_deliveries').select('id').where('event_id', 'in', ids);
+  const attempts = await db.deleteFrom('webhook_attempts').where('delivery_id', 'in', deliveries).executeTakeFirst();
+  const removed = await db.deleteFrom('webhook_deliveries').where('event_id', 'in', ids).executeTakeFirst();
+  const events = await db.deleteFrom('webhook_events').where('id', 'in', ids).executeTakeFirst();
+  return {
+    events: Number(events.numDeletedRows),
+    deliveries: Number(removed.numDeletedRows),
+    attempts: Number(attempts.numDeletedRows),
+  };
+}
+
+export async function listDistributionIds(db: Db): Promise<string[]> {
+  return (await db.selectFrom('distributions').select('id').orderBy('id').execute()).map((row) => row.id);
+}
+
+/** Up to `limit` parties of the distribution whose lead is unchanged since before `cutoff`. */
+export async function findStaleParties(db: Db, distributionId: string, cutoff: string, limit: number) {
+  const rows = await db
+    .selectFrom('leads')
+    .select('party_id')
+    .where('distribution_id', '=', distributionId)
+    .where('updated_at', '<', cutoff)
+    .orderBy('updated_at')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.party_id);
+}
+
+/**
+ * Takes the lease `name` for `holder` until `until`, when it is free or has run out;
+ * true when taken. A holder that died loses it when it runs out.
+ */
+export async function takeLease(db: Db, name: string, holder: string, now: string, until: string): Promise<boolean> {
+  const result = await db
+    .insertInto('background_leases')
+    .values({ name, holder, expires_at: until })
+    .onConflict((conflict) =>
+      conflict
+        .column('name')
+        .doUpdateSet({ holder, expires_at: until })
+        .where((eb) =>
+          eb.or([eb('background_leases.expires_at', '<', now), eb('background_leases.holder', '=', holder)]),
+        ),
+    )
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+}
+
+export async function releaseLease(db: Db, name: string, holder: string): Promise<void> {
+  await db.deleteFrom('background_leases').where('name', '=', name).where('holder', '=', holder).execute();
+}

@@ -1,0 +1,179 @@
+// Pushing a lead (docs/design.md section 2), in one transaction: find what the database
+// knows about the push's keys (with the write's clock, in one snapshot), match
+// (matching.ts), load the matched lead, check references (push-references.ts), merge
+// (merge.ts), and write the changeset with the push's entry in the push log (rule 11).
+// Each step but the reads and the write is a pure function of the typed push.
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config.ts';
+import type { Database, DatabaseHandle } from '../../db/database.ts';
+import { newRowId } from '../../db/ids.ts';
+import type { TransactionRunner } from '../../db/transaction-runner.ts';
+import { commitWrite } from '../../db/write.ts';
+import { StaleVersionError } from '../../db/errors.ts';
+import { describeCaller, type Caller } from '../../auth/caller.ts';
+import { ValidationError } from '../../errors.ts';
+import { WebhookOutbox } from '../../webhooks/webhook.outbox.ts';
+import { stampAfter } from '../store/change-clock.ts';
+import { applyChangeset } from '../store/changeset.repository.ts';
+import type { LeadBody } from '../model/lead.schema.ts';
+import type { LeadResponse } from '../model/lead.response.ts';
+import { loadLeadForUpdate } from '../store/lead-load.repository.ts';
+import { customerMatchKey } from './match-key.ts';
+import { matchKeyConflict, matchParty } from './matching.ts';
+import { mergePush, newIds } from './merge.ts';
+import type { LeadAggregate } from '../model/party.aggregate.ts';
+import { findMatchKeyOwner, findPushCandidates } from './push-candidates.repository.ts';
+import type { PartyType } from '../model/party.table.ts';
+import { parsePush, type LeadPush } from './push.ts';
+import { checkReferences } from './push-references.ts';
+import { certainlyDanglingReferences } from './refused-push.ts';
+import { representLead } from '../model/representation.ts';
+import { duplicateProblems } from './uniqueness.ts';
+import { refuseErased } from '../privacy/erased-push.ts';
+import type { RefHashes, RefHasher } from '../privacy/ref-hash.ts';
+
+export interface PushCommand {
+  readonly distributionId: string;
+  readonly kind: PartyType;
+  readonly body: LeadBody;
+  readonly rawBody: string;
+  readonly caller: Caller;
+  /** Runs in the push's transaction once it is written (the answer kept for an Idempotency-Key). */
+  readonly withinTransaction?: (db: Kysely<Database>, result: PushResult) => Promise<void>;
+}
+
+export interface PushResult {
+  readonly created: boolean;
+  /** False when a merge found nothing new to store. */
+  readonly changed: boolean;
+  readonly lead: LeadResponse;
+}
+
+export interface LeadPushDependencies {
+  readonly database: DatabaseHandle;
+  readonly config: Config;
+  readonly transactions: TransactionRunner;
+  /** Where `lead.created` / `lead.updated` events go, in the push's transaction. */
+  readonly outbox?: WebhookOutbox;
+  /** Recognises the external refs of erased persons (docs/design.md section 15). */
+  readonly refHashes?: RefHashes;
+}
+
+export class LeadPushService {
+  readonly #deps: LeadPushDependencies;
+
+  constructor(deps: LeadPushDependencies) {
+    this.#deps = deps;
+  }
+
+  async push(command: PushCommand): Promise<PushResult> {
+    const push = parsePush(command.body, command.kind);
+    // Read before the transaction (on SQLite it holds the only connection), and only the
+    // first time: once loaded, nothing here waits, so pushes reach the writer in the order
+    // they were made (a batch's items, docs/design.md section 14).
+    const refHashes = this.#deps.refHashes;
+    const hash = push.refs.length === 0 ? undefined : (refHashes?.loaded() ?? (await refHashes?.hasher()));
+    return commitWrite(
+      this.#deps.transactions,
+      async (trx) => {
+        const result = await this.#pushOnce(trx, command, push, hash);
+        await command.withinTransaction?.(trx, result);
+        return result;
+      },
+      (result) => {
+        // Committed: the worker may look for the new event now (a new lead counts as changed).
+        if (result.changed && WebhookOutbox.hasRecipients(result.lead)) this.#deps.outbox?.committed();
+      },
+    );
+  }
+
+  /** Loads what a push reads before its write, so that no later push waits before it. */
+  async prepare(): Promise<void> {
+    await this.#deps.refHashes?.hasher();
+  }
+
+  /**
+   * A push refused by its schema: the problems found so far, plus the references in it
+   * that certainly name nothing, in one 422 (docs/design.md section 3). Writes nothing.
+   */
+  async refusal(schemaError: ValidationError, body: unknown): Promise<ValidationError> {
+    const dangling = await certainlyDanglingReferences(this.#deps.database.db, body);
+    if (dangling.length === 0) return schemaError;
+    const targets = new Set(schemaError.problems.map((problem) => problem.target));
+    const problems = [...schemaError.problems, ...dangling.filter((problem) => !targets.has(problem.target))];
+    return new ValidationError(problems, schemaError.subject);
+  }
+
+  async #pushOnce(
+    db: Kysely<Database>,
+    command: PushCommand,
+    push: LeadPush,
+    hash: RefHasher | undefined,
+  ): Promise<PushResult> {
+    const { distributionId } = command;
+    const found = await findPushCandidates(db, distributionId, push);
+    await refuseErased(db, distributionId, push, found, hash);
+    const partyId = matchParty(push, found);
+    const stored = partyId === undefined ? undefined : await loadLeadForUpdate(db, partyId);
+    // Erased since the lookup (the erasure held the lock): run again, to meet its tombstone.
+    if (partyId !== undefined && stored === undefined) throw new StaleVersionError();
+    const now = stampAfter(found.now, stored?.updated_at);
+    checkReferences(push, found, stored);
+
+    const { lead, changes, landings } = mergePush(stored, distributionId, push, { now, ids: newIds });
+    const duplicates = duplicateProblems(lead, push, landings);
+    if (duplicates.length > 0) throw new ValidationError(duplicates, push.subject);
+    const created = stored === undefined;
+    const changed = changes.head !== undefined;
+    const matchKey = changed ? await this.#matchKey(db, lead, stored, push) : null;
+
+    await applyChangeset(db, lead, changes, {
+      matchKey,
+      pushLog: {
+        id: newRowId(),
+        lead_id: lead.leadId,
+        distribution_id: distributionId,
+        received_at: now,
+        status: created ? 201 : 200,
+        caller: describeCaller(command.caller),
+        origin: command.body.origin ?? null,
+        kind: push.kind,
+        payload: command.rawBody,
+      },
+    });
+    const response = representLead(lead, this.#deps.config);
+    const outbox = this.#deps.outbox;
+    // Only a push that carries or reaches callbacks costs any webhook work.
+    if (outbox && push.callbacks.length > 0) await outbox.resume(db, distributionId, push.callbacks);
+    if (outbox && changed)
+      await outbox.record(db, {
+        type: created ? 'lead.created' : 'lead.updated',
+        lead: response,
+        distributionId,
+        at: now,
+      });
+    return { created, changed, lead: response };
+  }
+
+  /**
+   * The merged lead's email + birth + address key, once no other party holds it (rule 4).
+   * A key matching already looked up (the pushed one, for a new lead) or the party's own
+   * stored one needs no second look: a concurrent writer taking it meanwhile is stopped by
+   * the unique index `parties_match_key`, and the retry finds its party (rule 10).
+   */
+  async #matchKey(
+    db: Kysely<Database>,
+    lead: LeadAggregate,
+    stored: LeadAggregate | undefined,
+    push: LeadPush,
+  ): Promise<string | null> {
+    const matchKey = lead.type === 'CUSTOMER' ? customerMatchKey(lead.fields) : null;
+    const known = stored === undefined ? push.matchKey : customerMatchKey(stored.fields);
+    if (matchKey === null || matchKey === known) return matchKey;
+    matchKeyConflict(lead.partyId, await findMatchKeyOwner(db, lead.distributionId, matchKey), {
+      target: 'prospect.email',
+      subject: push.subject,
+    });
+    return matchKey;
+  }
+}

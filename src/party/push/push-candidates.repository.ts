@@ -1,0 +1,268 @@
+// The reads a write needs: what the database knows about a push's keys (one statement),
+// and the whole stored lead, locked for the write on PostgreSQL. Every function takes the
+// transaction (or the database) as its first argument (kysely example app).
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import { dialectOf, prepared, run, runText, statement } from '../../db/statements.ts';
+import { WRITER_CLOCK_SQL } from '../store/change-clock.ts';
+import type { ExternalRef } from '../model/party.aggregate.ts';
+import type { PartyType } from '../model/party.table.ts';
+import type { LeadPush } from './push.ts';
+
+type Db = Kysely<Database>;
+
+/** What the stored data says about the keys of a push, before any party is chosen. */
+export interface PushCandidates {
+  /** The write's `updated_at`, read (PostgreSQL) with the lookups once the writer's mark is held (change-clock.ts). */
+  readonly now: string;
+  /** The party `prospect.id` names in this distribution (its stored id and kind); undefined: none. */
+  readonly party: { readonly id: string; readonly kind: PartyType } | undefined;
+  /** The parties (with their kind) owning the prospect's external refs. */
+  readonly refOwners: readonly { readonly ref: ExternalRef; readonly partyId: string; readonly kind: PartyType }[];
+  /** The party holding the pushed customer's email + birth + address. */
+  readonly matchKeyOwner: { readonly partyId: string; readonly kind: PartyType } | undefined;
+  /** Client-chosen risk object ids already stored: id -> owning party (and whether a party update removed it). */
+  readonly riskObjectOwners: ReadonlyMap<string, { readonly partyId: string; readonly removed: boolean }>;
+  /** Client-chosen package ids already stored: id -> owning party. */
+  readonly packageOwners: ReadonlyMap<string, string>;
+  /** The stored policies owning the pushed policies' external refs. */
+  readonly policyRefOwners: readonly { readonly ref: ExternalRef; readonly policyId: string }[];
+}
+
+interface CandidateRow {
+  part: 'clock' | 'party' | 'ref' | 'match' | 'risk_object' | 'package' | 'policy_ref';
+  id: string;
+  detail: string | null;
+  company: string | null;
+  ref: string | null;
+}
+
+// On SQLite the lookup is written for the lists the push has (sqliteCandidates below).
+// On PostgreSQL it is one prepared text for every push.
+const postgresCandidates = prepared(
+  'push_candidates',
+  // The write's clock comes first (change-clock.ts). Then parameterised index lookups
+  // whatever the plan: lists drive the lookups (a subquery kept apart by OFFSET 0 is run
+  // once per element), so a generic plan, chosen when the tables were small, never turns
+  // into a scan of a distribution's refs.
+  `
+    with ${WRITER_CLOCK_SQL}
+    select 'clock' as part, now as id, null as detail, null as company, null as ref from clock
+    union all
+    select 'party', p.id, p.type, null, null from parties p where p.id = $2 and p.distribution_id = $1
+    union all
+    select 'ref', r.entity_id, r.type, r.company, r.ref from unnest($3::text[], $4::text[]) as k(company, ref),
+      lateral (select r.entity_id, p.type, r.company, r.ref from external_refs r join parties p on p.id = r.entity_id
+        where r.distribution_id = $1 and r.entity_type = 'party' and r.company = k.company and r.ref = k.ref offset 0) as r
+    union all
+    select 'match', p.id, p.type, null, null from parties p where p.distribution_id = $1 and p.match_key = $5
+    union all
+    select 'risk_object', o.id, o.party_id, o.removed_at, null from risk_objects o where o.id = any($6::text[])
+    union all
+    select 'package', k.id, k.party_id, null, null from policy_packages k where k.id = any($7::text[])
+    union all
+    select 'policy_ref', r.entity_id, null, r.company, r.ref from unnest($8::text[], $9::text[]) as k(company, ref),
+      lateral (select r.entity_id, r.company, r.ref from external_refs r
+        where r.distribution_id = $1 and r.entity_type = 'policy' and r.company = k.company and r.ref = k.ref offset 0) as r`,
+);
+
+type Lookup = { readonly keys: number; readonly one: string; readonly many: string };
+
+/**
+ * The SQLite lookups, each run only when the push has keys for it: an empty list would
+ * still cost a JSON parse and a temporary table, and a single key is a plain equality.
+ * `?1` is the distribution; each lookup numbers its own parameters after it.
+ */
+const SQLITE_LOOKUPS = {
+  party: {
+    keys: 1,
+    one: `select 'party' as part, p.id, p.type as detail, null as company, null as ref from parties p where p.distribution_id = ?1 and p.id = ?{0}`,
+    many: '',
+  },
+  ref: {
+    keys: 2,
+    one: `select 'ref' as part, r.entity_id as id, p.type as detail, r.company, r.ref from external_refs r join parties p on p.id = r.entity_id
+      where r.distribution_id = ?1 and r.entity_type = 'party' and r.company = ?{0} and r.ref = ?{1}`,
+    many: `select 'ref' as part, r.entity_id as id, p.type as detail, r.company, r.ref from external_refs r join parties p on p.id = r.entity_id
+      where r.distribution_id = ?1 and r.entity_type = 'party'
+        and (r.company, r.ref) in (select c.value, f.value from json_each(?{0}) c join json_each(?{1}) f on f.key = c.key)`,
+  },
+  match: {
+    keys: 1,
+    one: `select 'match' as part, p.id, p.type as detail, null as company, null as ref from parties p where p.distribution_id = ?1 and p.match_key = ?{0}`,
+    many: '',
+  },
+  riskObject: {
+    keys: 1,
+    one: `select 'risk_object' as part, o.id, o.party_id as detail, o.removed_at as company, null as ref from risk_objects o where o.id = ?{0}`,
+    many: `select 'risk_object' as part, o.id, o.party_id as detail, o.removed_at as company, null as ref from risk_objects o where o.id in (select value from json_each(?{0}))`,
+  },
+  package: {
+    keys: 1,
+    one: `select 'package' as part, k.id, k.party_id as detail, null as company, null as ref from policy_packages k where k.id = ?{0}`,
+    many: `select 'package' as part, k.id, k.party_id as detail, null as company, null as ref from policy_packages k where k.id in (select value from json_each(?{0}))`,
+  },
+  policyRef: {
+    keys: 2,
+    one: `select 'policy_ref' as part, r.entity_id as id, null as detail, r.company, r.ref from external_refs r
+      where r.distribution_id = ?1 and r.entity_type = 'policy' and r.company = ?{0} and r.ref = ?{1}`,
+    many: `select 'policy_ref' as part, r.entity_id as id, null as detail, r.company, r.ref from external_refs r
+      where r.distribution_id = ?1 and r.entity_type = 'policy'
+        and (r.company, r.ref) in (select c.value, f.value from json_each(?{0}) c join json_each(?{1}) f on f.key = c.key)`,
+  },
+} satisfies Record<string, Lookup>;
+
+/** A lookup's values: one value per key for a single item, or per key the JSON list of all. */
+type LookupValues = { readonly count: number; readonly values: readonly (readonly string[])[] };
+
+const sqliteTexts = new Map<string, string>();
+
+/** The statement for the lookups a push needs, and its parameters; undefined: nothing to look up. */
+function sqliteCandidates(
+  distributionId: string,
+  lookups: ReadonlyArray<readonly [Lookup, LookupValues]>,
+): { text: string; parameters: unknown[] } | undefined {
+  const used = lookups.filter(([, { count }]) => count > 0);
+  if (used.length === 0) return undefined;
+  const parameters: unknown[] = [distributionId];
+  for (const [lookup, { count, values }] of used) {
+    for (let key = 0; key < lookup.keys; key++) {
+      const column = values.map((value) => value[key]!);
+      parameters.push(count === 1 ? column[0] : JSON.stringify(column));
+    }
+  }
+  // The text depends only on which lookups run and whether each has one key or several.
+  const shape = lookups.map(([, { count }]) => Math.min(count, 2)).join('');
+  let text = sqliteTexts.get(shape);
+  if (text === undefined) {
+    let next = 2;
+    text = used
+      .map(([lookup, { count }]) => {
+        const first = next;
+        next += lookup.keys;
+        const branch = count === 1 || lookup.many === '' ? lookup.one : lookup.many;
+        return branch.replace(/\?\{(\d)\}/g, (_, i: string) => `?${first + Number(i)}`);
+      })
+      .join('\nunion all\n');
+    sqliteTexts.set(shape, text);
+  }
+  return { text, parameters };
+}
+
+/**
+ * Everything matching and the reference checks need to know, in one statement: one
+ * snapshot of the database. Rule 10 rests on that: a concurrent push that has not
+ * committed yet is not seen at all, so this one goes on as if alone, and if both then
+ * write the same new key, the unique index stops the later one, which runs again
+ * (db/write.ts) and finds the first one's party. (Lookups in several statements could
+ * see the other push half: no party yet, but its car already, a 409 no serial run gives.)
+ */
+export async function findPushCandidates(db: Db, distributionId: string, push: LeadPush): Promise<PushCandidates> {
+  const partyRefs = push.refs.map((ref) => ref.value);
+  const policyRefs = push.policies.flatMap((policy) => policy.refs.map((ref) => ref.value));
+  const ids = (list: ReadonlyArray<{ clientId: string | undefined }>) =>
+    list.flatMap((item) => (item.clientId === undefined ? [] : [item.clientId]));
+  const rows = await lookUp(db, distributionId, push, partyRefs, policyRefs, ids(push.riskObjects), ids(push.packages));
+  const of = (part: CandidateRow['part']) => rows.filter((row) => row.part === part);
+  const [party] = of('party');
+  const [match] = of('match');
+  return {
+    now: of('clock')[0]?.id ?? new Date().toISOString(),
+    party: party ? { id: party.id, kind: party.detail as PartyType } : undefined,
+    refOwners: of('ref').map((row) => ({
+      ref: { company: row.company!, ref: row.ref! },
+      partyId: row.id,
+      kind: row.detail as PartyType,
+    })),
+    matchKeyOwner: match ? { partyId: match.id, kind: match.detail as PartyType } : undefined,
+    riskObjectOwners: new Map(
+      of('risk_object').map((row) => [row.id, { partyId: row.detail!, removed: row.company !== null }]),
+    ),
+    packageOwners: new Map(of('package').map((row) => [row.id, row.detail!])),
+    policyRefOwners: of('policy_ref').map((row) => ({
+      ref: { company: row.company!, ref: row.ref! },
+      policyId: row.id,
+    })),
+  };
+}
+
+async function lookUp(
+  db: Db,
+  distributionId: string,
+  push: LeadPush,
+  partyRefs: readonly ExternalRef[],
+  policyRefs: readonly ExternalRef[],
+  riskObjectIds: readonly string[],
+  packageIds: readonly string[],
+): Promise<CandidateRow[]> {
+  if (dialectOf(db) === 'postgres') {
+    return runText<CandidateRow>(db, postgresCandidates, [
+      distributionId,
+      push.partyId ?? null,
+      partyRefs.map((ref) => ref.company),
+      partyRefs.map((ref) => ref.ref),
+      push.matchKey,
+      riskObjectIds,
+      packageIds,
+      policyRefs.map((ref) => ref.company),
+      policyRefs.map((ref) => ref.ref),
+    ]);
+  }
+  const single = (value: string | null | undefined): LookupValues =>
+    value == null ? { count: 0, values: [] } : { count: 1, values: [[value]] };
+  const list = (values: readonly string[]): LookupValues => ({ count: values.length, values: values.map((v) => [v]) });
+  const refs = (values: readonly ExternalRef[]): LookupValues => ({
+    count: values.length,
+    values: values.map((ref) => [ref.company, ref.ref]),
+  });
+  const statement = sqliteCandidates(distributionId, [
+    [SQLITE_LOOKUPS.party, single(push.partyId)],
+    [SQLITE_LOOKUPS.ref, refs(partyRefs)],
+    [SQLITE_LOOKUPS.match, single(push.matchKey)],
+    [SQLITE_LOOKUPS.riskObject, list(riskObjectIds)],
+    [SQLITE_LOOKUPS.package, list(packageIds)],
+    [SQLITE_LOOKUPS.policyRef, refs(policyRefs)],
+  ]);
+  return statement === undefined ? [] : runText<CandidateRow>(db, statement.text, statement.parameters);
+}
+
+const matchKeyOwner = statement('party_by_match_key', {
+  sqlite: 'select id from parties where distribution_id = ?1 and match_key = ?2',
+  postgres: 'select id from parties where distribution_id = $1 and match_key = $2',
+});
+
+/** The party of this distribution holding an email + birth + address key. */
+export async function findMatchKeyOwner(db: Db, distributionId: string, matchKey: string): Promise<string | undefined> {
+  return (await run<{ id: string }>(db, matchKeyOwner, [distributionId, matchKey]))[0]?.id;
+}
+
+const riskObjectOwners = statement('risk_object_owners', {
+  sqlite: 'select id, party_id from risk_objects where id in (select value from json_each(?1))',
+  postgres: 'select id, party_id from risk_objects where id = any($1::text[])',
+});
+
+/** Which of these client-chosen risk object ids are stored, and under which party. */
+export async function findRiskObjectOwners(
+  db: Db,
+  ids: readonly string[],
+): Promise<Array<{ id: string; party_id: string }>> {
+  return ids.length === 0 ? [] : run(db, riskObjectOwners, [ids]);
+}
+
+const clientIdOwners = statement('client_id_owners', {
+  sqlite: `select 'risk_objects' as tbl, id from risk_objects where id in (select value from json_each(?1))
+    union all select 'policy_packages', id from policy_packages where id in (select value from json_each(?2))`,
+  postgres: `select 'risk_objects' as tbl, id from risk_objects where id = any($1::text[])
+    union all select 'policy_packages', id from policy_packages where id = any($2::text[])`,
+});
+
+/** Which of these risk object and package ids are stored (by any party), as `table:id`. */
+export async function findStoredClientIds(
+  db: Db,
+  riskObjectIds: readonly string[],
+  packageIds: readonly string[],
+): Promise<Set<string>> {
+  if (riskObjectIds.length + packageIds.length === 0) return new Set();
+  const rows = await run<{ tbl: string; id: string }>(db, clientIdOwners, [riskObjectIds, packageIds]);
+  return new Set(rows.map((row) => `${row.tbl}:${row.id}`));
+}

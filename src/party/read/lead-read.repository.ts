@@ -1,0 +1,96 @@
+// Reads for the read endpoints (docs/api.md, "Reading and updating"): a lead by id, the change
+// listing and a risk object's revisions. Every query is bounded by the caller's
+// distribution. Whole leads are loaded by lead-load.repository.ts, the push log read by
+// push-log.repository.ts.
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import type { Position } from '../../http/pagination.ts';
+import type { PartyType } from '../model/party.table.ts';
+
+type Db = Kysely<Database>;
+
+export async function findPartyKind(db: Db, distributionId: string, partyId: string): Promise<PartyType | undefined> {
+  const row = await db
+    .selectFrom('parties')
+    .select('type')
+    .where('distribution_id', '=', distributionId)
+    .where('id', '=', partyId)
+    .executeTakeFirst();
+  return row?.type;
+}
+
+export async function findLeadParty(db: Db, distributionId: string, leadId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('leads')
+    .select('party_id')
+    .where('distribution_id', '=', distributionId)
+    .where('id', '=', leadId)
+    .executeTakeFirst();
+  return row?.party_id;
+}
+
+export interface LeadListQuery {
+  readonly distributionId: string;
+  /** `company` undefined: the ref of any company. */
+  readonly ref?: { readonly ref: string; readonly company: string | undefined };
+  readonly updatedSince?: string;
+  readonly after?: Position;
+  readonly limit: number;
+}
+
+/**
+ * Lead rows in (updated_at, id) order, one more than `limit` to tell if a page follows.
+ * `horizon` (listingHorizon): only rows stamped before it.
+ */
+export async function listLeadRows(
+  db: Db,
+  query: LeadListQuery,
+  horizon: string | undefined,
+): Promise<Array<{ id: string; party_id: string; updated_at: string }>> {
+  let select = db
+    .selectFrom('leads')
+    .select(['leads.id', 'leads.party_id', 'leads.updated_at'])
+    .where('leads.distribution_id', '=', query.distributionId);
+  if (horizon !== undefined) select = select.where('leads.updated_at', '<', horizon);
+  if (query.ref) {
+    const { company, ref } = query.ref;
+    let refs = db
+      .selectFrom('external_refs')
+      .select('entity_id')
+      .where('distribution_id', '=', query.distributionId)
+      .where('entity_type', '=', 'party')
+      .where('ref', '=', ref);
+    if (company !== undefined) refs = refs.where('company', '=', company);
+    select = select.where('leads.party_id', 'in', refs);
+  }
+  if (query.updatedSince) select = select.where('leads.updated_at', '>=', query.updatedSince);
+  if (query.after) {
+    const { at, id } = query.after;
+    // Keyset condition: (updated_at, id) > (at, id), spelled out for both engines.
+    select = select.where((eb) =>
+      eb.or([eb('leads.updated_at', '>', at), eb.and([eb('leads.updated_at', '=', at), eb('leads.id', '>', id)])]),
+    );
+  }
+  return select
+    .orderBy('leads.updated_at')
+    .orderBy('leads.id')
+    .limit(query.limit + 1)
+    .execute();
+}
+
+export async function listRevisionRows(db: Db, partyId: string, riskObjectId: string) {
+  const object = await db
+    .selectFrom('risk_objects')
+    .select(['id', 'type', 'current_revision_id'])
+    .where('id', '=', riskObjectId)
+    .where('party_id', '=', partyId)
+    .executeTakeFirst();
+  if (!object) return undefined;
+  const revisions = await db
+    .selectFrom('risk_object_revisions')
+    .select(['id', 'revision_nr', 'data', 'created_at'])
+    .where('risk_object_id', '=', riskObjectId)
+    .orderBy('revision_nr')
+    .execute();
+  return { object, revisions };
+}

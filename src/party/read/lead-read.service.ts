@@ -1,0 +1,145 @@
+// Reading leads back (docs/api.md, "Reading and updating"): what a broker platform needs to find
+// its lead again and to sync changes, and what the broker app's pages and inbox show
+// (docs/design.md section 7). Reads never cross distributions: another distribution's id
+// is unknown.
+import type { Config } from '../../config.ts';
+import type { DatabaseHandle } from '../../db/database.ts';
+import { etagOf } from '../model/etag.ts';
+import { findLeadParty, listLeadRows, type LeadListQuery } from './lead-read.repository.ts';
+import { loadLead, loadLeads } from '../store/lead-load.repository.ts';
+import { inboxDetails, listInboxRows, type InboxQuery } from '../inbox/inbox.repository.ts';
+import { representLead } from '../model/representation.ts';
+import { pageOf, type Position } from '../../http/pagination.ts';
+import type { LeadResponse } from '../model/lead.response.ts';
+import { countByStatus } from '../work/lead-work.repository.ts';
+import type { LeadStatus } from '../model/party.table.ts';
+import { listingHorizon } from '../store/change-clock.ts';
+import { listErasedLeads } from '../privacy/erasure.repository.ts';
+import type { RefHashes } from '../privacy/ref-hash.ts';
+import { missingLead, missingParty } from '../privacy/erased-lookup.ts';
+
+/** An erased lead in the change listing: its ids and when it was erased, nothing else. */
+export interface ErasedLeadEntry {
+  readonly id: string;
+  readonly party_id: string;
+  readonly erased: true;
+  readonly updated_at: string;
+}
+
+export interface Page<T> {
+  readonly items: T[];
+  /** Where the next page starts; undefined on the last page. */
+  readonly next: Position | undefined;
+}
+
+export class LeadReader {
+  readonly #database: DatabaseHandle;
+  readonly #config: Config;
+
+  readonly #refHashes: RefHashes | undefined;
+
+  constructor(deps: { database: DatabaseHandle; config: Config; refHashes?: RefHashes }) {
+    this.#database = deps.database;
+    this.#config = deps.config;
+    this.#refHashes = deps.refHashes;
+  }
+
+  async get(distributionId: string, leadId: string): Promise<{ lead: LeadResponse; etag: string }> {
+    const db = this.#database.db;
+    const partyId = await findLeadParty(db, distributionId, leadId);
+    const lead = partyId === undefined ? undefined : await loadLead(db, partyId);
+    if (!lead) return missingLead(db, distributionId, leadId);
+    return { lead: representLead(lead, this.#config), etag: etagOf(lead) };
+  }
+
+  /**
+   * The change listing: leads and erased leads (docs/design.md section 15) in one
+   * (updated_at, id) order, both bounded by the same horizon so neither skips the other.
+   */
+  async list(query: LeadListQuery): Promise<Page<LeadResponse | ErasedLeadEntry>> {
+    const db = this.#database.db;
+    // Nothing a writer still running could yet stamp below (change-clock.ts).
+    const horizon = await listingHorizon(db);
+    const ref = query.ref;
+    // An erased ref is kept only as a hash of ref and company together: a lookup of a ref
+    // without its company (docs/api.md, "Reading and updating") finds live leads of any
+    // company, and no erased ones, which cannot be told apart without the company.
+    const withErased = ref === undefined || ref.company !== undefined;
+    const refHash =
+      ref?.company !== undefined ? (await this.#refHashes?.hasher())?.({ ...ref, company: ref.company }) : undefined;
+    const [leadRows, erasedRows] = await Promise.all([
+      listLeadRows(db, query, horizon),
+      withErased ? listErasedLeads(db, { ...query, refHash, before: horizon }) : [],
+    ]);
+    const rows = [
+      ...leadRows.map((row) => ({ at: row.updated_at, id: row.id, partyId: row.party_id, erased: false })),
+      ...erasedRows.map((row) => ({ at: row.erased_at, id: row.lead_id, partyId: row.party_id, erased: true })),
+    ].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const page = pageOf(rows.slice(0, query.limit + 1), query.limit, (row) => ({ at: row.at, id: row.id }));
+    const leads = new Map(
+      (
+        await loadLeads(
+          db,
+          page.rows.filter((row) => !row.erased).map((row) => row.partyId),
+        )
+      ).map((lead) => [lead.leadId, lead]),
+    );
+    const items = page.rows.map((row): LeadResponse | ErasedLeadEntry => {
+      const lead = leads.get(row.id);
+      return lead
+        ? representLead(lead, this.#config)
+        : { id: row.id, party_id: row.partyId, erased: true, updated_at: row.at };
+    });
+    return { items, next: page.next };
+  }
+
+  /** The lead of a party (the broker app's pages are addressed by party id, as `href` is). */
+  async getByParty(distributionId: string, partyId: string): Promise<LeadResponse> {
+    return (await this.getByPartyWithEtag(distributionId, partyId)).lead;
+  }
+
+  /** The same with its ETag, for a form that changes it (If-Match). */
+  async getByPartyWithEtag(distributionId: string, partyId: string): Promise<{ lead: LeadResponse; etag: string }> {
+    const db = this.#database.db;
+    const lead = await loadLead(db, partyId);
+    if (!lead || lead.distributionId !== distributionId) return missingParty(db, distributionId, partyId);
+    return { lead: representLead(lead, this.#config), etag: etagOf(lead) };
+  }
+
+  /** A page of the broker app's inbox, filtered and searched in the database, in the query's order. */
+  async inbox(query: InboxQuery) {
+    const db = this.#database.db;
+    const page = pageOf(await listInboxRows(db, this.#database.dialect, query), query.limit, (row) => ({
+      at: query.sort === 'received' ? row.created_at : row.updated_at,
+      id: row.lead_id,
+    }));
+    const { refs, pushCounts } = await inboxDetails(db, page.rows);
+    const count = (leadId: string, status: number) =>
+      pushCounts.find((c) => c.lead_id === leadId && c.status === status)?.pushes ?? 0;
+    return {
+      items: page.rows.map((row) => ({
+        leadId: row.lead_id,
+        partyId: row.party_id,
+        type: row.type,
+        fields: JSON.parse(row.data) as Record<string, unknown>,
+        origin: row.origin,
+        status: row.status,
+        lostReason: row.lost_reason,
+        assigneeId: row.assignee_id,
+        refs: refs
+          .filter((ref) => ref.entity_id === row.party_id)
+          .map(({ company, ref }) => ({ company: company === '' ? null : company, ref })),
+        created: count(row.lead_id, 201),
+        merged: count(row.lead_id, 200),
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+      })),
+      next: page.next,
+    };
+  }
+
+  /** The distribution's leads per status (docs/design.md section 13), however many there are. */
+  async countsByStatus(distributionId: string): Promise<Map<LeadStatus, number>> {
+    return countByStatus(this.#database.db, distributionId);
+  }
+}

@@ -1,0 +1,355 @@
+// Applies a changeset (changeset.ts) in the write's transaction: one statement per table
+// touched, however many cars, policies or coverages the push carries. On PostgreSQL,
+// where every statement is a round trip, every new row of every table goes in one
+// statement (data-modifying WITH queries over unnested column arrays, one prepared text).
+import { StaleVersionError } from '../../db/errors.ts';
+import {
+  columnsOf,
+  postgresInsert,
+  postgresUpdate,
+  sqliteInsert,
+  sqliteUpdate,
+  SQLITE_ROWS_PER_STATEMENT,
+  type TableShape,
+} from '../../db/batch-sql.ts';
+import { dialectOf, prepared, run, runCount, runText, statement } from '../../db/statements.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import type { Changeset } from './changeset.ts';
+import type { LeadAggregate } from '../model/party.aggregate.ts';
+import type { LeadChangeTable, LeadPushTable } from '../model/party.table.ts';
+import { searchWordsOf } from '../inbox/search-words.ts';
+
+type Db = Kysely<Database>;
+type Row = readonly unknown[];
+
+const shape = (table: string, columns: string): TableShape => ({
+  table,
+  columns: columns.split(' ').map((column) => {
+    const [name, type] = column.split(':');
+    return [name!, type === 'int' ? 'integer' : 'text'] as const;
+  }),
+});
+
+// Inserts, in an order SQLite's immediate foreign key checks accept.
+const PARTIES = shape('parties', 'id distribution_id type data match_key version:int created_at updated_at');
+const LEADS = shape(
+  'leads',
+  'id distribution_id party_id origin backref source created_at updated_at status lost_reason assignee_id status_changed_at search_words',
+);
+const RISK_OBJECTS = shape(
+  'risk_objects',
+  'id position:int distribution_id party_id type vin current_revision_id created_at updated_at removed_at',
+);
+const REVISIONS = shape('risk_object_revisions', 'id risk_object_id revision_nr:int data created_at');
+const PACKAGES = shape('policy_packages', 'id position:int distribution_id party_id data created_at updated_at');
+const POLICIES = shape(
+  'insurance_policies',
+  'id position:int distribution_id party_id policy_package_id insurance_company policy_nr data created_at updated_at',
+);
+const COVERAGES = shape('coverages', 'id insurance_policy_id position:int risk_object_id data');
+const EXTERNAL_REFS = shape('external_refs', 'distribution_id entity_type company ref entity_id created_at');
+const CALLBACKS = shape('party_callbacks', 'party_id url created_at');
+const PUSHES = shape('lead_pushes', 'id lead_id distribution_id received_at status:int caller origin kind payload');
+const CHANGES = shape('lead_changes', 'id lead_id party_id distribution_id changed_at caller subject changes');
+const INSERT_ORDER = [
+  PARTIES,
+  LEADS,
+  RISK_OBJECTS,
+  REVISIONS,
+  PACKAGES,
+  POLICIES,
+  COVERAGES,
+  EXTERNAL_REFS,
+  CALLBACKS,
+  PUSHES,
+  CHANGES,
+];
+
+// Updates: the first column is the key.
+const RISK_OBJECT_UPDATES = shape('risk_objects', 'id vin current_revision_id updated_at');
+const PACKAGE_UPDATES = shape('policy_packages', 'id data updated_at');
+const POLICY_UPDATES = shape('insurance_policies', 'id policy_package_id insurance_company policy_nr data updated_at');
+
+/**
+ * The new rows of the tables that have some, in one statement: each table's insert a WITH
+ * query of its own. One text (and prepared statement) per set of tables: a minimal push
+ * writes four tables, a full one ten.
+ */
+const postgresInsertAll = (() => {
+  const texts = new Map<number, string>();
+  return (rows: readonly Row[][]): { text: string; parameters: unknown[] } => {
+    const tables = INSERT_ORDER.flatMap((table, i) => (rows[i]!.length > 0 ? [{ table, rows: rows[i]! }] : []));
+    const mask = INSERT_ORDER.reduce((bits, _, i) => (rows[i]!.length > 0 ? bits | (1 << i) : bits), 0);
+    let text = texts.get(mask);
+    if (text === undefined) {
+      let next = 1;
+      const inserts = tables.map(({ table }) => {
+        const insert = postgresInsert(table, next);
+        next += table.columns.length;
+        return insert;
+      });
+      const last = inserts.pop()!;
+      text = prepared(
+        `lead_insert_${mask}`,
+        inserts.length === 0 ? last : `with ${inserts.map((insert, i) => `i${i} as (${insert})`).join(', ')} ${last}`,
+      );
+      texts.set(mask, text);
+    }
+    return { text, parameters: tables.flatMap(({ table, rows: tableRows }) => columnsOf(table, tableRows)) };
+  };
+})();
+const POSTGRES_UPDATES = new Map(
+  [RISK_OBJECT_UPDATES, PACKAGE_UPDATES, POLICY_UPDATES].map((table) => [
+    table,
+    prepared(`${table.table}_update`, postgresUpdate(table, 1)),
+  ]),
+);
+
+const headUpdate = statement('party_head_update', {
+  sqlite: 'update parties set data = ?1, match_key = ?2, updated_at = ?3, version = ?4 where id = ?5 and version = ?6',
+  // The lead row only when the party's version check passed: one round trip for both.
+  postgres:
+    'with p as (update parties set data = $1, match_key = $2, updated_at = $3, version = $4 where id = $5 and version = $6 returning id) ' +
+    'update leads set origin = $7, backref = $8, source = $9, updated_at = $10, search_words = $11 where id = $12 and exists (select 1 from p)',
+});
+const leadUpdate = statement('lead_head_update', {
+  sqlite: 'update leads set origin = ?1, backref = ?2, source = ?3, updated_at = ?4, search_words = ?5 where id = ?6',
+  postgres: 'update leads set origin = $1, backref = $2, source = $3, updated_at = $4, search_words = $5 where id = $6',
+});
+const removeRiskObjects = statement('risk_objects_remove', {
+  sqlite: 'update risk_objects set removed_at = ?1, updated_at = ?1 where id in (select value from json_each(?2))',
+  postgres: 'update risk_objects set removed_at = $1, updated_at = $1 where id = any($2::text[])',
+});
+const clearVins = statement('risk_objects_clear_vins', {
+  sqlite: 'update risk_objects set vin = null where id in (select value from json_each(?1))',
+  postgres: 'update risk_objects set vin = null where id = any($1::text[])',
+});
+const clearPolicyNumbers = statement('insurance_policies_clear_numbers', {
+  sqlite: 'update insurance_policies set policy_nr = null where id in (select value from json_each(?1))',
+  postgres: 'update insurance_policies set policy_nr = null where id = any($1::text[])',
+});
+const deleteCoverages = statement('coverages_delete', {
+  sqlite: 'delete from coverages where insurance_policy_id in (select value from json_each(?1))',
+  postgres: 'delete from coverages where insurance_policy_id = any($1::text[])',
+});
+
+/** The push log's row (docs/design.md section 2, rule 11), written with the changes. */
+export type PushLogRow = LeadPushTable;
+
+/** What a write records about itself: a push its push-log row, a PATCH its change-log row. */
+export interface ChangesetOptions {
+  readonly matchKey: string | null;
+  readonly pushLog?: PushLogRow;
+  readonly changeLog?: LeadChangeTable;
+}
+
+/**
+ * Writes `changes`, which turned the stored lead into `lead`. A merged party is updated
+ * only if nobody changed it since it was loaded (its version); otherwise StaleVersionError
+ * tells the caller to run the whole write again.
+ */
+export async function applyChangeset(
+  db: Db,
+  lead: LeadAggregate,
+  changes: Changeset,
+  options: ChangesetOptions,
+): Promise<void> {
+  if (changes.head === 'update') await updateHead(db, lead, options.matchKey);
+  // New rows go in before the updates, which may point at them (a stored policy moved to a
+  // package this push adds); values they take from updated rows were released first.
+  await releaseUniqueValues(db, changes);
+  await insertRows(db, newRows(lead, changes, options));
+  await updateChildren(db, changes);
+}
+
+async function updateHead(db: Db, lead: LeadAggregate, matchKey: string | null): Promise<void> {
+  const meta = (name: string) => (lead.meta[name] as string | undefined) ?? null;
+  const party = [JSON.stringify(lead.fields), matchKey, lead.updated_at, lead.version, lead.partyId, lead.version - 1];
+  const leadRow = [meta('origin'), meta('backref'), meta('source'), lead.updated_at, searchWordsOf(lead), lead.leadId];
+  const postgres = dialectOf(db) === 'postgres';
+  const updated = await runCount(db, headUpdate.sql[dialectOf(db)], postgres ? [...party, ...leadRow] : party);
+  if (updated !== 1) throw new StaleVersionError(`party ${lead.partyId} changed concurrently`);
+  if (!postgres) await run(db, leadUpdate, leadRow);
+}
+
+/**
+ * Unique values (a car's VIN, a policy's company + number) may move between the party's rows
+ * in one merge, a swap included, and a new row may take a value an updated one gives up:
+ * rows leave the unique indexes first (removed, or their released value cleared), then the
+ * inserts and updates give every row its new value, so no row meets another's old value.
+ * Replaced coverages go now too, before the new ones of their policies are inserted.
+ */
+async function releaseUniqueValues(db: Db, changes: Changeset): Promise<void> {
+  const { riskObjects, policies, coverages } = changes;
+  if (riskObjects.remove.length > 0)
+    await run(db, removeRiskObjects, [riskObjects.remove[0]!.updated_at, riskObjects.remove.map((o) => o.id)]);
+  // A value released with no other row written could be taken by nobody: no statement.
+  if (riskObjects.releaseVins.length > 0 && riskObjects.update.length + riskObjects.insert.length > 1)
+    await run(db, clearVins, [riskObjects.releaseVins]);
+  if (policies.releaseNumbers.length > 0 && policies.update.length + policies.insert.length > 1)
+    await run(db, clearPolicyNumbers, [policies.releaseNumbers]);
+  if (coverages.deleteFor.length > 0) await run(db, deleteCoverages, [coverages.deleteFor]);
+}
+
+async function updateChildren(db: Db, changes: Changeset): Promise<void> {
+  const { riskObjects, packages, policies } = changes;
+  await updateRows(
+    db,
+    RISK_OBJECT_UPDATES,
+    riskObjects.update.map((o) => [o.id, o.vin, o.current.id, o.updated_at]),
+  );
+  await updateRows(
+    db,
+    PACKAGE_UPDATES,
+    packages.update.map((p) => [p.id, JSON.stringify(p.data), p.updated_at]),
+  );
+  await updateRows(
+    db,
+    POLICY_UPDATES,
+    policies.update.map((p) => [p.id, ...policyColumns(p)]),
+  );
+}
+
+function policyColumns(policy: LeadAggregate['policies'][number]): Row {
+  const text = (name: string) => (policy.data[name] as string | undefined) ?? null;
+  return [
+    policy.policy_package_id,
+    text('insurance_company'),
+    text('policy_nr'),
+    JSON.stringify(policy.data),
+    policy.updated_at,
+  ];
+}
+
+/** The new rows of every table, in INSERT_ORDER. */
+function newRows(lead: LeadAggregate, changes: Changeset, options: ChangesetOptions): Row[][] {
+  const { distributionId: d, partyId, leadId } = lead;
+  const isNew = changes.head === 'insert';
+  const meta = (name: string) => (lead.meta[name] as string | undefined) ?? null;
+  const push = options.pushLog;
+  return [
+    isNew
+      ? [
+          [
+            partyId,
+            d,
+            lead.type,
+            JSON.stringify(lead.fields),
+            options.matchKey,
+            lead.version,
+            lead.created_at,
+            lead.updated_at,
+          ],
+        ]
+      : [],
+    isNew
+      ? [
+          [
+            leadId,
+            d,
+            partyId,
+            meta('origin'),
+            meta('backref'),
+            meta('source'),
+            lead.created_at,
+            lead.updated_at,
+            lead.work.status,
+            lead.work.lostReason,
+            lead.work.assigneeId,
+            lead.work.statusChangedAt,
+            searchWordsOf(lead),
+          ],
+        ]
+      : [],
+    // The object names its current revision (no foreign key on that column) and the revision its object.
+    changes.riskObjects.insert.map((o) => [
+      o.id,
+      o.position,
+      d,
+      partyId,
+      o.type,
+      o.vin,
+      o.current.id,
+      o.created_at,
+      o.updated_at,
+      null,
+    ]),
+    changes.revisions.map(({ riskObjectId, revision: r }) => [
+      r.id,
+      riskObjectId,
+      r.revision_nr,
+      JSON.stringify(r.data),
+      r.created_at,
+    ]),
+    changes.packages.insert.map((p) => [
+      p.id,
+      p.position,
+      d,
+      partyId,
+      JSON.stringify(p.data),
+      p.created_at,
+      p.updated_at,
+    ]),
+    changes.policies.insert.map((p) => {
+      const [pkg, company, number, data] = policyColumns(p);
+      return [p.id, p.position, d, partyId, pkg, company, number, data, p.created_at, p.updated_at];
+    }),
+    changes.coverages.insert.map(({ policyId, position, coverage: c }) => [
+      c.id,
+      policyId,
+      position,
+      c.risk_object_id,
+      JSON.stringify(c.data),
+    ]),
+    [
+      ...changes.partyRefs.map((r) => [d, 'party', r.company, r.ref, partyId, lead.updated_at]),
+      ...changes.policyRefs.map(({ policyId, ref: r, at }) => [d, 'policy', r.company, r.ref, policyId, at]),
+    ],
+    changes.callbacks.map((url) => [partyId, url, lead.updated_at]),
+    push
+      ? [
+          [
+            push.id,
+            push.lead_id,
+            push.distribution_id,
+            push.received_at,
+            push.status,
+            push.caller,
+            push.origin,
+            push.kind,
+            push.payload,
+          ],
+        ]
+      : [],
+    options.changeLog ? [CHANGES.columns.map(([name]) => options.changeLog![name as keyof LeadChangeTable])] : [],
+  ];
+}
+
+async function insertRows(db: Db, rows: Row[][]): Promise<void> {
+  if (rows.every((table) => table.length === 0)) return;
+  if (dialectOf(db) === 'postgres') {
+    const { text, parameters } = postgresInsertAll(rows);
+    await runText(db, text, parameters);
+    return;
+  }
+  for (const [i, table] of INSERT_ORDER.entries()) {
+    for (const chunk of chunks(rows[i]!)) await runText(db, sqliteInsert(table, chunk.length), chunk.flat());
+  }
+}
+
+async function updateRows(db: Db, table: TableShape, rows: Row[]): Promise<void> {
+  if (rows.length === 0) return;
+  if (dialectOf(db) === 'postgres') {
+    await runText(db, POSTGRES_UPDATES.get(table)!, columnsOf(table, rows));
+    return;
+  }
+  for (const chunk of chunks(rows)) await runText(db, sqliteUpdate(table, chunk.length), chunk.flat());
+}
+
+function chunks<T>(rows: readonly T[]): T[][] {
+  const result: T[][] = [];
+  for (let start = 0; start < rows.length; start += SQLITE_ROWS_PER_STATEMENT)
+    result.push(rows.slice(start, start + SQLITE_ROWS_PER_STATEMENT));
+  return result;
+}
