@@ -31,6 +31,7 @@ import { startWireCounter } from './pg-wire-counter.ts';
 import { ROOT } from './processes.ts';
 import { PUSH_SCENARIOS, type PushScenario } from './push-scenarios.ts';
 import type { ServerCode } from './server-code.ts';
+import { metricValue } from './server-metrics.ts';
 import { watchWal } from './sqlite-wal.ts';
 
 export interface PushCost {
@@ -42,6 +43,8 @@ export interface PushCost {
   readonly roundTrips: number | null;
   readonly rows: number | null;
   readonly walBytes: number | null;
+  /** The server's own count of statements per push, where it keeps one: a check on the count from outside. */
+  readonly serverStatements: number | null;
 }
 
 /** Pushes sent before counting (a new process's first requests do more), then counted. */
@@ -126,17 +129,20 @@ export async function countPushCost(
         const statementsSoFar = async () =>
           wire ? wire.counts().statements : await sqliteStatementsSoFar(server.pid, countsFile);
         for (let i = 0; i < WARM_UP; i++) await push(next);
+        const selfCount = () => metricValue(server.url, 'lead_intake_database_statements_total');
+        const selfBefore = await selfCount();
         const statementsBefore = await statementsSoFar();
         const roundTripsBefore = wire?.counts().roundTrips;
         const wal = dialect === 'sqlite' ? watchWal(database.env.DATA_DIR!) : undefined;
         try {
           for (let i = 0; i < PUSHES; i++) await push(next);
           const leads = PUSHES * leadsPerRequest(scenario);
-          return {
-            walBytes: wal ? wal.bytes() / leads : null,
-            statements: ((await statementsSoFar()) - statementsBefore) / leads,
-            roundTrips: wire ? (wire.counts().roundTrips - roundTripsBefore!) / leads : null,
-          };
+          const walBytes = wal ? wal.bytes() / leads : null;
+          const statements = ((await statementsSoFar()) - statementsBefore) / leads;
+          const roundTrips = wire ? (wire.counts().roundTrips - roundTripsBefore!) / leads : null;
+          const selfAfter = await selfCount();
+          const serverStatements = selfBefore === null || selfAfter === null ? null : (selfAfter - selfBefore) / leads;
+          return { walBytes, statements, roundTrips, serverStatements };
         } finally {
           wal?.release();
         }
