@@ -17,10 +17,6 @@ const SQL_HOMES = [/\.repository\.ts$/, /^db\//, /\.test\.ts$/];
 const NOT_YET_CHECKED = [
   // Its capability folders move its SQL into repositories (the change clock's, retention's).
   'party/',
-  // Its folders and the one HTML layer.
-  'sso/',
-  // Its folders and the one HTML layer.
-  'broker-app/',
 ];
 
 /** Kysely's query and schema builders, and its runner of compiled statements. */

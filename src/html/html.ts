@@ -1,11 +1,17 @@
-// HTML by tagged template: every interpolated value is escaped unless it is already
+// HTML by tagged template, for every page of the service (the broker app's and the SSO's;
+// docs/design.md section 10): every interpolated value is escaped unless it is already
 // Html (built by this same tag), so escaping is the default and forgetting it is not
-// possible by accident. Chosen over a template or JSX library because the pages are small,
-// server-rendered and need nothing but escaping and composition: no build step, no
-// runtime dependency, and TypeScript checks every value that goes into a page.
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+// possible by accident. A value that begins a URL attribute (href, src, action) must be
+// an Href (href.ts), which lets only http(s) URLs from data in; anything else there is a
+// mistake in our code, and the tag refuses it. Chosen over a template or JSX library
+// because the pages are small, server-rendered and need nothing but escaping and
+// composition: no build step, no runtime dependency, and TypeScript checks every value.
+import { createHash } from 'node:crypto';
+import { Href } from './href.ts';
 
-/** Markup that is safe to send as is: only `html` and `joinHtml` make one. */
+let markup: (text: string) => Html;
+
+/** Markup that is safe to send as is: only this module makes one (`html`, `joinHtml`, `styleSheet`). */
 export class Html {
   readonly text: string;
   private constructor(text: string) {
@@ -14,21 +20,27 @@ export class Html {
   toString(): string {
     return this.text;
   }
-  /** For this module only: the one way text becomes markup. */
-  static trusted(text: string): Html {
-    return new Html(text);
+  static {
+    markup = (text) => new Html(text);
   }
 }
 
-export type HtmlValue = Html | string | number | null | undefined | false | readonly HtmlValue[];
+export type HtmlValue = Html | Href | string | number | null | undefined | false | readonly HtmlValue[];
 
-export function escapeHtml(text: string): string {
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** The one escape of the code base: text, and attribute values in quotes, never become markup. */
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => ESCAPES[character]!);
 }
+
+/** The literal text before a value ends where a URL attribute's value begins. */
+const URL_ATTRIBUTE_START = /\s(?:href|src|action|formaction)\s*=\s*["']?$/i;
 
 function render(value: HtmlValue): string {
   if (value === null || value === undefined || value === false) return '';
   if (value instanceof Html) return value.text;
+  if (value instanceof Href) return escapeHtml(value.url);
   if (Array.isArray(value)) return value.map(render).join('');
   return escapeHtml(String(value));
 }
@@ -36,11 +48,25 @@ function render(value: HtmlValue): string {
 export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Html {
   let out = strings[0]!;
   values.forEach((value, index) => {
+    if (URL_ATTRIBUTE_START.test(strings[index]!) && !(value instanceof Href)) {
+      throw new TypeError(`a URL attribute begins with a value that is no Href: ${strings[index]!.slice(-40)}`);
+    }
     out += render(value) + strings[index + 1]!;
   });
-  return Html.trusted(out);
+  return markup(out);
 }
 
 export function joinHtml(parts: readonly HtmlValue[], separator = ''): Html {
-  return Html.trusted(parts.map(render).join(escapeHtml(separator)));
+  return markup(parts.map(render).join(escapeHtml(separator)));
+}
+
+/**
+ * A page's own style sheet, a constant of our code: the `<style>` element as markup (escaping
+ * its quotes would change its hash) and the source a Content-Security-Policy allows it by.
+ */
+export function styleSheet(css: string): { readonly element: Html; readonly cspSource: string } {
+  return {
+    element: markup(`<style>${css}</style>`),
+    cspSource: `'sha256-${createHash('sha256').update(css).digest('base64')}'`,
+  };
 }

@@ -3,6 +3,7 @@
 // the leads per status as tabs; filters, a search box and the order in one GET form; "older"
 // paging by keyset cursor, so a page holds while new leads arrive; and the CSV export of
 // the same filtered list. On a narrow screen each lead is a block of labelled lines.
+import { ownHref } from '../../html/href.ts';
 import { html, joinHtml } from '../../html/html.ts';
 import { type InboxParams, inboxSearchParams, type Status } from '../inbox-filter.ts';
 import { type PageContext, renderPage } from './layout.ts';
@@ -105,7 +106,7 @@ export function renderInbox(context: PageContext, page: InboxPage, view: InboxVi
   const query = inboxSearchParams(params);
   const pager = html`<nav class="pager" aria-label="${t('paging')}">
 ${view.isFirstPage ? '' : html`<a href="/app${query.size > 0 ? `?${query}` : ''}">${t('newestLeads')}</a>`}
-${view.nextHref ? html`<a href="${view.nextHref}" rel="next">${t('olderLeads')}</a>` : ''}
+${view.nextHref ? html`<a href="${ownHref(view.nextHref)}" rel="next">${t('olderLeads')}</a>` : ''}
 ${filtered ? html`<a href="/app">${t('clearSearch')}</a>` : ''}
 <a href="/app/export.csv${query.size > 0 ? `?${query}` : ''}" download>${t('exportCsv')}</a>
 </nav>`;

@@ -6,13 +6,13 @@
 // sideways scrolling and nothing spills out of its card at 1280 px (docs/design.md section
 // 13): grids shrink to one column, long words break, and a table marked `stack` becomes a
 // list of labelled lines when its container (a card, or the page) is narrow.
-import { createHash } from 'node:crypto';
 import type { Language } from '../../i18n/messages.ts';
 import type { Formats } from '../formatting/locale-formats.ts';
-import { Html, html } from '../../html/html.ts';
+import { ownHref } from '../../html/href.ts';
+import { type Html, html, styleSheet } from '../../html/html.ts';
 import type { Translate } from '../texts/index.ts';
 
-const STYLE = `
+const STYLE = styleSheet(`
 *{box-sizing:border-box}
 body{margin:0;background:#f3f4f6;color:#111827;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 a{color:#1d4ed8}
@@ -105,15 +105,11 @@ ul.changes,ul.parts{margin:.25rem 0 0;padding-left:1.25rem}
 pre{white-space:pre-wrap;word-break:break-word;background:#111827;color:#f9fafb;padding:1rem;border-radius:.375rem;font-size:.85rem}
 ins{background:#dcfce7;text-decoration:none}
 del{background:#fee2e2}
-`;
-
-// Ours and constant: inserted as markup (escaping its quotes would change its hash).
-const htmlStyle = Html.trusted(STYLE);
-const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
+`);
 
 export const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
-  'content-security-policy': `default-src 'none'; style-src ${STYLE_HASH}; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+  'content-security-policy': `default-src 'none'; style-src ${STYLE.cspSource}; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
   'x-frame-options': 'DENY',
   'referrer-policy': 'same-origin',
   'cache-control': 'no-store',
@@ -148,7 +144,7 @@ const TAB_LABELS = {
 export function leadTabs(context: PageContext, partyId: string, current: LeadTab): Html {
   const tabs = (Object.keys(TAB_PATHS) as LeadTab[]).map(
     (tab) =>
-      html`<li><a href="${TAB_PATHS[tab]}${partyId}"${current === tab ? html` aria-current="page"` : ''}>${context.t(TAB_LABELS[tab])}</a></li>`,
+      html`<li><a href="${ownHref(`${TAB_PATHS[tab]}${partyId}`)}"${current === tab ? html` aria-current="page"` : ''}>${context.t(TAB_LABELS[tab])}</a></li>`,
   );
   return html`<nav class="tabs" aria-label="${context.t('leadSections')}"><ul>${tabs}</ul></nav>`;
 }
@@ -172,7 +168,7 @@ export function renderPage(
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${title} · ${t('appName')}</title>
-<style>${htmlStyle}</style>
+${STYLE.element}
 </head>
 <body>
 <a class="skip" href="#content">${t('skipToContent')}</a>

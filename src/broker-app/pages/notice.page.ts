@@ -1,4 +1,5 @@
 // Pages that only say something: not found, not allowed, signed out, sign-in failed.
+import { ownHref } from '../../html/href.ts';
 import { html } from '../../html/html.ts';
 import { type PageContext, renderPage } from './layout.ts';
 import type { TextKey } from '../texts/index.ts';
@@ -13,6 +14,6 @@ export function renderNotice(
   const { t } = context;
   return renderPage(context, {
     title: t(title),
-    body: html`<p role="status">${t(message, values)}</p>${link ? html`<p><a href="${link.href}">${t(link.label)}</a></p>` : ''}`,
+    body: html`<p role="status">${t(message, values)}</p>${link ? html`<p><a href="${ownHref(link.href)}">${t(link.label)}</a></p>` : ''}`,
   });
 }

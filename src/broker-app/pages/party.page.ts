@@ -3,6 +3,7 @@
 // callbacks, risk objects with their revision history (what changed), packages, policies
 // and their coverages.
 import { fieldLabel, fieldList, formatValue } from '../formatting/field-values.ts';
+import { webHref } from '../../html/href.ts';
 import { html, type Html } from '../../html/html.ts';
 import { type LeadTab, leadTabs, type PageContext, renderPage } from './layout.ts';
 import type { Lead, LeadPageData, Revision } from '../lead-data.ts';
@@ -249,10 +250,12 @@ function senderFields(context: PageContext, data: LeadPageData): Html {
   const origin = text(payload.origin);
   const source = text(payload.source);
   const backref = text(payload.backref);
+  // A link only when it is an http(s) URL, whatever the push was checked against: else its text.
+  const backrefLink = webHref(backref);
   return html`<dt>${t('lastPush')}</dt><dd>${push ? html`<time datetime="${push.received_at}">${formats.dateTime(push.received_at)}</time>` : t('notGiven')}</dd>
 <dt>${t('origin')}</dt><dd>${origin ?? t('notGiven')}</dd>
 <dt>${t('source')}</dt><dd>${source ?? t('notGiven')}</dd>
-<dt>${t('backref')}</dt><dd>${backref ? html`<a href="${backref}" rel="noopener noreferrer">${t('openBackref')}</a> <span class="muted">${backref}</span>` : t('notGiven')}</dd>`;
+<dt>${t('backref')}</dt><dd>${backref ? html`${backrefLink ? html`<a href="${backrefLink}" rel="noopener noreferrer">${t('openBackref')}</a> ` : ''}<span class="muted">${backref}</span>` : t('notGiven')}</dd>`;
 }
 
 export function renderParty(

@@ -2,10 +2,10 @@
 // allowed by its hash), and a Content-Security-Policy that allows nothing else. Forms
 // may post to this service and, because the answer redirects there, to the client's
 // redirect URI (browsers apply form-action to the redirects that follow a submission).
-import { createHash } from 'node:crypto';
+import { type Html, html, styleSheet } from '../../html/html.ts';
 import type { Language } from '../../i18n/messages.ts';
 
-const STYLE = `
+const STYLE = styleSheet(`
 *{box-sizing:border-box}
 body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;background:#f3f4f6;color:#111827;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 main{width:100%;max-width:26rem;margin:1rem;padding:2rem;background:#fff;border-radius:.75rem;box-shadow:0 1px 3px rgba(0,0,0,.12)}
@@ -22,15 +22,7 @@ ul{margin:0 0 1.5rem;padding-left:1.25rem}
 li{margin:.25rem 0}
 .muted{color:#4b5563;font-size:.875rem}
 pre{white-space:pre-wrap;word-break:break-word;font-size:.875rem}
-`;
-
-const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => ESCAPES[character]!);
-}
+`);
 
 export interface RenderedPage {
   readonly html: string;
@@ -46,31 +38,31 @@ export function renderPage({
 }: {
   language: Language;
   title: string;
-  body: string;
+  body: Html;
   formTargets?: readonly string[];
 }): RenderedPage {
   const formAction = ["'self'", ...new Set(formTargets)].join(' ');
-  const html = `<!doctype html>
+  const page = html`<!doctype html>
 <html lang="${language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
+<title>${title}</title>
+${STYLE.element}
 </head>
 <body>
 <main>
-<h1>${escapeHtml(title)}</h1>
+<h1>${title}</h1>
 ${body}
 </main>
 </body>
 </html>`;
   return {
-    html,
+    html: page.text,
     headers: {
       'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': `default-src 'none'; style-src ${STYLE_HASH}; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+      'content-security-policy': `default-src 'none'; style-src ${STYLE.cspSource}; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
       'x-frame-options': 'DENY',
       'referrer-policy': 'no-referrer',
       'cache-control': 'no-store',

@@ -1,7 +1,9 @@
 // The login challenge: email or username, and password (docs/design.md section 12).
+import { ownHref } from '../../html/href.ts';
+import { html } from '../../html/html.ts';
 import { fillPlaceholders, type Language } from '../../i18n/messages.ts';
 import { catalogueFor } from './language.ts';
-import { escapeHtml, renderPage, type RenderedPage } from './layout.ts';
+import { renderPage, type RenderedPage } from './layout.ts';
 
 export interface LoginPage {
   readonly language: Language;
@@ -17,21 +19,21 @@ export interface LoginPage {
 
 export function renderLoginPage(page: LoginPage): RenderedPage {
   const text = catalogueFor(page.language);
-  const csrf = `<input type="hidden" name="csrf" value="${escapeHtml(page.csrfToken)}">`;
-  const body = `
-<p>${escapeHtml(fillPlaceholders(text.signInIntro, { client: page.clientName }))}</p>
-${page.error ? `<p class="error" role="alert">${escapeHtml(text[page.error])}</p>` : ''}
-<form method="post" action="${escapeHtml(page.action)}" autocomplete="on">
+  const csrf = html`<input type="hidden" name="csrf" value="${page.csrfToken}">`;
+  const body = html`
+<p>${fillPlaceholders(text.signInIntro, { client: page.clientName })}</p>
+${page.error ? html`<p class="error" role="alert">${text[page.error]}</p>` : ''}
+<form method="post" action="${ownHref(page.action)}" autocomplete="on">
 ${csrf}
-<label for="login">${escapeHtml(text.loginLabel)}</label>
-<input type="text" id="login" name="login" value="${escapeHtml(page.login ?? '')}" autocomplete="username" autocapitalize="none" spellcheck="false" required autofocus>
-<label for="password">${escapeHtml(text.passwordLabel)}</label>
+<label for="login">${text.loginLabel}</label>
+<input type="text" id="login" name="login" value="${page.login ?? ''}" autocomplete="username" autocapitalize="none" spellcheck="false" required autofocus>
+<label for="password">${text.passwordLabel}</label>
 <input type="password" id="password" name="password" autocomplete="current-password" required>
 <div class="actions">
-<button type="submit">${escapeHtml(text.signInButton)}</button>
-<button type="submit" class="secondary" form="cancel">${escapeHtml(text.cancelButton)}</button>
+<button type="submit">${text.signInButton}</button>
+<button type="submit" class="secondary" form="cancel">${text.cancelButton}</button>
 </div>
 </form>
-<form method="post" action="${escapeHtml(page.cancelAction)}" id="cancel">${csrf}</form>`;
+<form method="post" action="${ownHref(page.cancelAction)}" id="cancel">${csrf}</form>`;
   return renderPage({ language: page.language, title: text.signInTitle, body, formTargets: page.formTargets });
 }

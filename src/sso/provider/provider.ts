@@ -9,6 +9,7 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import { verifyClientSecret } from '../clients/client.service.ts';
 import { createAdapterFactory } from './oidc-adapter.ts';
+import { logoutFormOf } from './logout-form.ts';
 import { pinProviderOrigin } from './provider-origin.ts';
 import { apiResourceOf, interactionPathOf, issuerOf } from './provider-urls.ts';
 import { PAGE_LANGUAGES, pageLanguage } from '../pages/language.ts';
@@ -72,7 +73,7 @@ export function createProvider({ config, db, signingKeys, cookieKeys }: Provider
       userinfo: { enabled: false },
       rpInitiatedLogout: {
         enabled: true,
-        logoutSource: (ctx, form) => respond(ctx, renderSignOutPage(languageOf(ctx), form)),
+        logoutSource: (ctx, form) => respond(ctx, renderSignOutPage(languageOf(ctx), logoutFormOf(form))),
         postLogoutSuccessSource: (ctx) => respond(ctx, renderSignedOutPage(languageOf(ctx))),
       },
       resourceIndicators: {
