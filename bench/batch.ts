@@ -7,13 +7,15 @@
 // raw-write limit bench/write-limits.ts measures. Each figure gets a fresh database and
 // server. Prints a markdown section for docs/benchmarks.md.
 import { randomBytes } from 'node:crypto';
-import { createBenchDatabase, type BenchDialect } from './database.ts';
+import { pushPath, withBenchServer } from './bench-server.ts';
+import type { BenchDialect } from './database.ts';
 import type { LoadSpec } from './load.ts';
 import { describeMachine } from './machine.ts';
 import { log, measure, requireAllSucceeded, type Measurement } from './measure.ts';
 import type { BenchOptions } from './options.ts';
 import { minimalBodies, type BodyFactory, type Scenario } from './payloads.ts';
-import { type Pinning, runLoad, SERVER_ENV, startServer } from './processes.ts';
+import { type Pinning, runLoad } from './processes.ts';
+import { statementsSoFar } from './server-metrics.ts';
 import { measureWriteLimits, renderWriteLimits } from './write-limits.ts';
 
 const BATCH_SIZE = Number(process.env.BENCH_BATCH_SIZE ?? 100);
@@ -57,42 +59,30 @@ async function measureVariant(
   options: BenchOptions,
   pinning: Pinning,
 ): Promise<Measurement> {
-  const database = await createBenchDatabase(dialect, options.postgresUrl);
-  try {
-    const server = await startServer(
-      'src/server.ts',
-      { ...SERVER_ENV, ...database.env },
-      { pinning, readyPath: '/healthz' },
-    );
-    try {
-      const spec: LoadSpec = {
-        url: server.url,
-        path: `/v1/api/distributions/${database.distributionId}/leads/${variant.batch ? 'batch' : 'customers'}`,
-        token: database.token,
-        scenario: variant.scenario,
-        prefix: `${variant.key}-${randomBytes(4).toString('hex')}`,
-        connections: variant.batch ? BATCH_CONNECTIONS : options.connections,
-        warmupSeconds: options.warmupSeconds,
-        durationSeconds: options.durationSeconds,
-        serverPid: server.pid,
-        ...(variant.batch && { batchSize: BATCH_SIZE }),
-        ...(variant.idempotency && { idempotency: variant.idempotency }),
-      };
-      const load = await runLoad(spec, pinning);
-      requireAllSucceeded(variant.label, load, server);
-      return {
-        label: variant.label,
-        database: dialect,
-        scenario: variant.scenario,
-        load,
-        peakRssMiB: server.peakRssMiB(),
-      };
-    } finally {
-      await server.stop();
-    }
-  } finally {
-    await database.drop();
-  }
+  return withBenchServer({ engine: dialect, postgresUrl: options.postgresUrl, pinning }, async (server) => {
+    const spec: LoadSpec = {
+      url: server.url,
+      path: pushPath(server.distributionId, variant.batch ? 'batch' : 'customers'),
+      token: server.token,
+      scenario: variant.scenario,
+      prefix: `${variant.key}-${randomBytes(4).toString('hex')}`,
+      connections: variant.batch ? BATCH_CONNECTIONS : options.connections,
+      warmupSeconds: options.warmupSeconds,
+      durationSeconds: options.durationSeconds,
+      serverPid: server.pid,
+      ...(variant.batch && { batchSize: BATCH_SIZE }),
+      ...(variant.idempotency && { idempotency: variant.idempotency }),
+    };
+    const load = await runLoad(spec, pinning);
+    requireAllSucceeded(variant.label, load, server.process);
+    return {
+      label: variant.label,
+      database: dialect,
+      scenario: variant.scenario,
+      load,
+      peakRssMiB: server.process.peakRssMiB(),
+    };
+  });
 }
 
 interface StatementFigure {
@@ -103,43 +93,37 @@ interface StatementFigure {
 
 /** Statements per lead: 20 single minimal pushes one at a time, then 5 batches of 20 minimal leads. */
 async function statementsPerItem(dialect: BenchDialect, options: BenchOptions): Promise<StatementFigure> {
-  const database = await createBenchDatabase(dialect, options.postgresUrl);
-  const env = { ...SERVER_ENV, WEBHOOK_WORKER: 'false', ...database.env };
-  const server = await startServer('src/server.ts', env, { pinning: { enabled: false }, readyPath: '/healthz' });
-  try {
-    const base = `${server.url}/v1/api/distributions/${database.distributionId}/leads`;
-    const post = async (path: string, body: string) => {
-      const response = await fetch(`${base}/${path}`, {
-        method: 'POST',
-        headers: { authorization: `apikey ${database.token}`, 'content-type': 'application/json' },
-        body,
-      });
-      if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
-    };
-    const prefix = randomBytes(4).toString('hex');
-    const singles: BodyFactory = minimalBodies(`${prefix}-single`);
-    const items: BodyFactory = minimalBodies(`${prefix}-item`);
-    let before = await statementsSoFar(server.url);
-    for (let i = 0; i < 20; i++) await post('customers', singles());
-    const single = ((await statementsSoFar(server.url)) - before) / 20;
-    before = await statementsSoFar(server.url);
-    for (let b = 0; b < 5; b++) {
-      const leads = Array.from({ length: 20 }, () => `{"type":"CUSTOMER",${items().slice(1)}`);
-      await post('batch', `{"leads":[${leads.join(',')}]}`);
-    }
-    const perItem = ((await statementsSoFar(server.url)) - before) / 100;
-    return { dialect, single, perItem };
-  } finally {
-    await server.stop();
-    await database.drop();
-  }
-}
-
-async function statementsSoFar(baseUrl: string): Promise<number> {
-  const text = await (await fetch(`${baseUrl}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith('lead_intake_database_statements_total '));
-  if (!line) throw new Error('/metrics has no lead_intake_database_statements_total');
-  return Number(line.split(' ')[1]);
+  return withBenchServer(
+    {
+      engine: dialect,
+      postgresUrl: options.postgresUrl,
+      pinning: { enabled: false },
+      env: { WEBHOOK_WORKER: 'false' },
+    },
+    async (server) => {
+      const post = async (path: 'customers' | 'batch', body: string) => {
+        const response = await fetch(`${server.url}${pushPath(server.distributionId, path)}`, {
+          method: 'POST',
+          headers: { authorization: `apikey ${server.token}`, 'content-type': 'application/json' },
+          body,
+        });
+        if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
+      };
+      const prefix = randomBytes(4).toString('hex');
+      const singles: BodyFactory = minimalBodies(`${prefix}-single`);
+      const items: BodyFactory = minimalBodies(`${prefix}-item`);
+      let before = await statementsSoFar(server.url);
+      for (let i = 0; i < 20; i++) await post('customers', singles());
+      const single = ((await statementsSoFar(server.url)) - before) / 20;
+      before = await statementsSoFar(server.url);
+      for (let b = 0; b < 5; b++) {
+        const leads = Array.from({ length: 20 }, () => `{"type":"CUSTOMER",${items().slice(1)}`);
+        await post('batch', `{"leads":[${leads.join(',')}]}`);
+      }
+      const perItem = ((await statementsSoFar(server.url)) - before) / 100;
+      return { dialect, single, perItem };
+    },
+  );
 }
 
 export async function batchBenchmark(options: BenchOptions, pinning: Pinning): Promise<void> {

@@ -7,11 +7,12 @@
 import path from 'node:path';
 import { spawnNode } from '../test/support/server-process.ts';
 import type { ClientLatencyResult, ClientLatencySpec, Timings } from './client-latency.ts';
-import { createBenchDatabase, type BenchDialect } from './database.ts';
+import { withBenchServer } from './bench-server.ts';
+import type { BenchDialect } from './database.ts';
 import { describeMachine, type Machine } from './machine.ts';
 import { log, waitForQuiet } from './measure.ts';
 import type { BenchOptions } from './options.ts';
-import { type Pinning, ROOT, SERVER_ENV, startServer } from './processes.ts';
+import { type Pinning, ROOT } from './processes.ts';
 
 const REQUESTS = Number(process.env.BENCH_CLIENT_REQUESTS ?? 2000);
 const CONCURRENCY = [1, 8];
@@ -42,29 +43,19 @@ async function measureOnce(
   options: BenchOptions,
   pinning: Pinning,
 ): Promise<ClientLatencyResult> {
-  const database = await createBenchDatabase(dialect, options.postgresUrl);
-  try {
-    const server = await startServer(
-      'src/server.ts',
-      { ...SERVER_ENV, ...database.env },
-      { pinning, readyPath: '/healthz' },
-    );
-    try {
-      const spec: ClientLatencySpec = {
+  return withBenchServer({ engine: dialect, postgresUrl: options.postgresUrl, pinning }, (server) =>
+    runDriver(
+      {
         url: server.url,
-        token: database.token,
-        distributionId: database.distributionId,
+        token: server.token,
+        distributionId: server.distributionId,
         requests: REQUESTS,
         concurrency,
         warmup: Math.ceil(REQUESTS / 10),
-      };
-      return await runDriver(spec, pinning);
-    } finally {
-      await server.stop();
-    }
-  } finally {
-    await database.drop();
-  }
+      },
+      pinning,
+    ),
+  );
 }
 
 async function runDriver(spec: ClientLatencySpec, pinning: Pinning): Promise<ClientLatencyResult> {

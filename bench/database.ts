@@ -1,68 +1,51 @@
-// A fresh database per measurement, prepared the way an operator would (migrations, a
-// distribution, an API token), and the environment that points the server process at it.
+// A fresh database per measurement: a SQLite directory, or a PostgreSQL database of its
+// own (created from template0, dropped with its connections), and the environment that
+// points a server process at it. It is empty until the code measured migrates it and
+// issues its tokens (bench/server-code.ts), so the current tree and a baseline revision
+// each get a database their own migrations made. Nothing here reads the schema beyond the
+// `leads` table that every revision has.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
-import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
-import { migrateToLatest } from '../src/db/migrate.ts';
-import { insertDistribution } from '../src/distributions/distribution.repository.ts';
-import { createApiToken } from '../src/auth/api-token.service.ts';
 
 export type BenchDialect = 'sqlite' | 'postgres';
 
-export interface BenchDatabase {
+/** The SQLite file every revision keeps in DATA_DIR. */
+export const SQLITE_FILE = 'lead-intake.db';
+
+export interface BenchTarget {
   readonly dialect: BenchDialect;
-  /** DATA_DIR or DATABASE_URL for the server process. */
+  /** DATA_DIR or DATABASE_URL for the server process (and the code's command line). */
   readonly env: Record<string, string>;
-  readonly distributionId: string;
-  readonly token: string;
-  /** Every distribution made, the first one above included, each with a token of the scopes asked for. */
-  readonly tenants: readonly { readonly distributionId: string; readonly token: string }[];
   countLeads(): Promise<number>;
   drop(): Promise<void>;
 }
 
-/** `scopes`: the tokens'; the push and PATCH scenarios need no more than the default, and one distribution. */
-export async function createBenchDatabase(
-  dialect: BenchDialect,
-  postgresUrl: string,
-  scopes: readonly string[] = ['leads:write', 'leads:read', 'parties:update'],
-  distributions = 1,
-): Promise<BenchDatabase> {
-  const target = dialect === 'postgres' ? await createSchema(postgresUrl) : createDataDir();
-  const tenants = await withHandle(target.open, async (handle) => {
-    await migrateToLatest(handle.db);
-    const made: { distributionId: string; token: string }[] = [];
-    for (let i = 0; i < distributions; i++) {
-      const distribution = await insertDistribution(handle.db, `Benchmark distribution ${i + 1}`);
-      const issued = await createApiToken(handle.db, {
-        distributionId: distribution.id,
-        scopes: [...scopes],
-        name: 'bench',
-      });
-      made.push({ distributionId: distribution.id, token: issued.token });
-    }
-    return made;
-  });
-  const { distributionId, token } = tenants[0]!;
-  return {
-    dialect,
-    env: target.env,
-    distributionId,
-    token,
-    tenants,
-    countLeads: () =>
-      withHandle(target.open, async (handle) => {
-        const row = await handle.db
-          .selectFrom('leads')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow();
-        return Number(row.n);
-      }),
-    drop: target.drop,
-  };
+export interface Tenant {
+  readonly distributionId: string;
+  /** An API token of the scopes asked for, bound to that distribution. */
+  readonly token: string;
+}
+
+export interface BenchDatabase extends BenchTarget {
+  readonly distributionId: string;
+  readonly token: string;
+  /** Every distribution made, the first one above included. */
+  readonly tenants: readonly Tenant[];
+}
+
+export async function createBenchTarget(dialect: BenchDialect, postgresUrl: string): Promise<BenchTarget> {
+  return dialect === 'postgres' ? createPostgresDatabase(postgresUrl) : createDataDir();
+}
+
+/** A target with its tenants, once the code measured has prepared it. */
+export function withTenants(target: BenchTarget, tenants: readonly Tenant[]): BenchDatabase {
+  const first = tenants[0];
+  if (!first) throw new Error('a bench database needs at least one distribution');
+  return { ...target, distributionId: first.distributionId, token: first.token, tenants };
 }
 
 /**
@@ -73,63 +56,50 @@ export async function cloneBenchDatabase(template: BenchDatabase): Promise<Bench
   if (template.dialect !== 'sqlite') throw new Error('only SQLite bench databases are copied');
   const target = createDataDir();
   fs.cpSync(template.env.DATA_DIR!, target.env.DATA_DIR!, { recursive: true });
-  return {
-    ...template,
-    env: target.env,
-    countLeads: () =>
-      withHandle(target.open, async (handle) => {
-        const row = await handle.db
-          .selectFrom('leads')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow();
-        return Number(row.n);
-      }),
-    drop: target.drop,
-  };
+  return withTenants(target, template.tenants);
 }
 
-interface Target {
-  readonly env: Record<string, string>;
-  open(): DatabaseHandle;
-  drop(): Promise<void>;
-}
-
-async function withHandle<T>(open: () => DatabaseHandle, use: (handle: DatabaseHandle) => Promise<T>): Promise<T> {
-  const handle = open();
-  try {
-    return await use(handle);
-  } finally {
-    await handle.close();
-  }
-}
-
-function createDataDir(): Target {
+function createDataDir(): BenchTarget {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lead-intake-bench-'));
   return {
-    env: { DATA_DIR: dataDir },
-    open: () => openDatabase({ databaseUrl: undefined, dataDir, sqliteSynchronous: 'NORMAL' }),
+    dialect: 'sqlite',
+    // DATABASE_URL empty: never a PostgreSQL URL the bench itself was started with.
+    env: { DATA_DIR: dataDir, DATABASE_URL: '' },
+    countLeads: async () => {
+      const db = new DatabaseSync(path.join(dataDir, SQLITE_FILE), { readOnly: true });
+      try {
+        return Number((db.prepare('select count(*) as n from leads').get() as { n: number }).n);
+      } finally {
+        db.close();
+      }
+    },
     drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
   };
 }
 
-/** A schema of its own in the given database; the server lands in it through libpq `options`. */
-async function createSchema(url: string): Promise<Target> {
-  const schema = `bench_${randomBytes(6).toString('hex')}`;
-  await adminQuery(url, `create schema ${schema}`);
-  const schemaUrl = `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+/**
+ * A database of its own rather than a schema in a shared one: revisions before the
+ * migration tables were pinned to the connection's schema find another schema's tables.
+ */
+async function createPostgresDatabase(url: string): Promise<BenchTarget> {
+  const name = `bench_${randomBytes(6).toString('hex')}`;
+  await adminQuery(url, `create database ${name} template template0`);
+  const own = new URL(url);
+  own.pathname = `/${name}`;
+  const databaseUrl = own.toString();
   return {
-    env: { DATABASE_URL: schemaUrl },
-    open: () => openDatabase({ databaseUrl: schemaUrl, dataDir: '', sqliteSynchronous: 'NORMAL', poolSize: 2 }),
-    // The reference imports' schemas (`<schema>_<source>`,
-    // src/reference/store/postgres-schemas.repository.ts) go too.
-    drop: () =>
-      adminQuery(
-        url,
-        `do $$ declare s text; begin
-          for s in select nspname from pg_namespace where nspname = '${schema}' or nspname like '${schema}\\_%' loop
-            execute format('drop schema %I cascade', s);
-          end loop; end $$`,
-      ),
+    dialect: 'postgres',
+    env: { DATABASE_URL: databaseUrl },
+    countLeads: async () => {
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      try {
+        return Number((await client.query<{ n: string }>('select count(*) as n from leads')).rows[0]!.n);
+      } finally {
+        await client.end();
+      }
+    },
+    drop: () => adminQuery(url, `drop database if exists ${name} with (force)`),
   };
 }
 

@@ -13,12 +13,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { openDatabase } from '../src/db/database.ts';
-import { createBenchDatabase, type BenchDatabase, type BenchDialect } from './database.ts';
+import { type BenchServer, withBenchDatabase, withServer } from './bench-server.ts';
+import type { BenchDatabase, BenchDialect } from './database.ts';
 import type { LoadSpec } from './load.ts';
 import { describeMachine, type Machine } from './machine.ts';
 import { log, requireAllSucceeded, waitForQuiet } from './measure.ts';
 import type { BenchOptions } from './options.ts';
-import { type Pinning, runLoad, SERVER_ENV, startServer, type ServerProcess } from './processes.ts';
+import { type Pinning, runLoad } from './processes.ts';
+import { CURRENT_CODE } from './server-code.ts';
 
 const ERASURES = Number(process.env.BENCH_ERASURES ?? 5);
 const RETENTION_ROWS = Number(process.env.BENCH_RETENTION_ROWS ?? 1_000_000);
@@ -54,16 +56,11 @@ export async function erasureBenchmark(options: BenchOptions, pinning: Pinning):
   process.stdout.write(render(runs, options, machine, startedAt));
 }
 
-function loadSpec(
-  server: ServerProcess,
-  database: BenchDatabase,
-  options: BenchOptions,
-  durationSeconds = options.durationSeconds,
-): LoadSpec {
+function loadSpec(server: BenchServer, options: BenchOptions, durationSeconds = options.durationSeconds): LoadSpec {
   return {
     url: server.url,
-    path: `/v1/api/distributions/${database.distributionId}/leads/customers`,
-    token: database.token,
+    path: server.pushPath,
+    token: server.token,
     scenario: 'minimal',
     prefix: `erasure-${randomBytes(4).toString('hex')}`,
     connections: options.connections,
@@ -73,65 +70,53 @@ function loadSpec(
   };
 }
 
-async function measure(dialect: BenchDialect, options: BenchOptions, pinning: Pinning): Promise<ErasureRun> {
-  const database = await createBenchDatabase(dialect, options.postgresUrl, SCOPES);
-  try {
-    const env = { ...SERVER_ENV, WEBHOOK_WORKER: 'false', ...database.env };
-    let server = await startServer('src/server.ts', env, { pinning, readyPath: '/healthz' });
-    let erasureMs: number[];
-    let idleErasureMs: number;
-    let pushesAlone: number;
-    let pushesDuring: number;
-    try {
+function measure(dialect: BenchDialect, options: BenchOptions, pinning: Pinning): Promise<ErasureRun> {
+  return withBenchDatabase({ engine: dialect, postgresUrl: options.postgresUrl, scopes: SCOPES }, async (database) => {
+    const serve = <T>(env: Record<string, string>, use: (server: BenchServer) => Promise<T>) =>
+      withServer(database, CURRENT_CODE, { pinning, env: { WEBHOOK_WORKER: 'false', ...env } }, use);
+    const erasures = await serve({}, async (server) => {
       log(`${dialect}: building ${ERASURES} leads with 50 revisions and 100 pushes each`);
       const targets: string[] = [];
       for (let i = 0; i <= ERASURES; i++) targets.push(await buildTarget(server.url, database));
       await waitForQuiet(`${dialect} erasure`, options);
-      idleErasureMs = await erase(server.url, database, targets.pop()!);
+      const idleErasureMs = await erase(server.url, database, targets.pop()!);
       log(`${dialect}: pushes alone`);
-      const alone = await runLoad(loadSpec(server, database, options), pinning);
-      requireAllSucceeded('pushes alone', alone, server);
-      pushesAlone = alone.requestsPerSecond;
+      const alone = await runLoad(loadSpec(server, options), pinning);
+      requireAllSucceeded('pushes alone', alone, server.process);
       log(`${dialect}: pushes while erasing`);
-      const during = runLoad(loadSpec(server, database, options), pinning);
+      const during = runLoad(loadSpec(server, options), pinning);
       await new Promise((resolve) => setTimeout(resolve, (options.warmupSeconds + 1) * 1000));
-      erasureMs = [];
+      const erasureMs: number[] = [];
       for (const partyId of targets) erasureMs.push(await erase(server.url, database, partyId));
       const measured = await during;
-      requireAllSucceeded('pushes while erasing', measured, server);
-      pushesDuring = measured.requestsPerSecond;
-    } finally {
-      await server.stop();
-    }
+      requireAllSucceeded('pushes while erasing', measured, server.process);
+      return {
+        idleErasureMs,
+        erasureMs,
+        pushesAlone: alone.requestsPerSecond,
+        pushesDuring: measured.requestsPerSecond,
+      };
+    });
 
     log(`${dialect}: writing ${RETENTION_ROWS} expired push-log rows`);
     const seedStarted = performance.now();
     await seedExpiredPushes(database, RETENTION_ROWS);
     const seedSeconds = (performance.now() - seedStarted) / 1000;
     await waitForQuiet(`${dialect} retention`, options);
-    server = await startServer('src/server.ts', env, { pinning, readyPath: '/healthz' });
-    let retentionAlone: number;
-    let rssAlone = 0;
-    try {
+    const retentionOff = await serve({}, async (server) => {
       log(`${dialect}: pushes alone (retention off)`);
+      let rss = 0;
       const sampler = setInterval(() => {
-        rssAlone = Math.max(rssAlone, rssMiB(server.pid));
+        rss = Math.max(rss, rssMiB(server.pid));
       }, 200);
-      const alone = await runLoad(loadSpec(server, database, options, RETENTION_SECONDS), pinning);
+      const alone = await runLoad(loadSpec(server, options, RETENTION_SECONDS), pinning);
       clearInterval(sampler);
-      requireAllSucceeded('pushes alone', alone, server);
-      retentionAlone = alone.requestsPerSecond;
-    } finally {
-      await server.stop();
-    }
+      requireAllSucceeded('pushes alone', alone, server.process);
+      return { pushesPerSecond: alone.requestsPerSecond, rss };
+    });
     // The first pass starts a second after the server: the pushes' warm-up covers that.
     const before = await expiredPushes(database);
-    server = await startServer(
-      'src/server.ts',
-      { ...env, RETENTION_PUSH_LOG: '30d', RETENTION_INTERVAL: '1h' },
-      { pinning, readyPath: '/healthz' },
-    );
-    try {
+    return serve({ RETENTION_PUSH_LOG: '30d', RETENTION_INTERVAL: '1h' }, async (server) => {
       log(`${dialect}: pushes while a retention pass runs`);
       const samples: number[] = [];
       const sampler = setInterval(() => samples.push(rssMiB(server.pid)), 200);
@@ -148,38 +133,31 @@ async function measure(dialect: BenchDialect, options: BenchOptions, pinning: Pi
           }
         }
       })();
-      const during = await runLoad(loadSpec(server, database, options, RETENTION_SECONDS), pinning);
-      requireAllSucceeded('pushes during retention', during, server);
+      const during = await runLoad(loadSpec(server, options, RETENTION_SECONDS), pinning);
+      requireAllSucceeded('pushes during retention', during, server.process);
       watching = false;
       await watcher;
       clearInterval(sampler);
       const removedDuringWindow = before - (await expiredPushes(database));
       return {
         dialect,
-        idleErasureMs,
-        erasureMs,
-        pushesAlone,
-        pushesDuring,
+        ...erasures,
         retention: {
           rows: RETENTION_ROWS,
           seedSeconds,
-          pushesAlone: retentionAlone,
+          pushesAlone: retentionOff.pushesPerSecond,
           pushesDuring: during.requestsPerSecond,
           removedDuringWindow,
           passSeconds,
           rssMiB: {
-            alone: rssAlone,
+            alone: retentionOff.rss,
             firstHalf: Math.max(...samples.slice(0, samples.length / 2)),
             secondHalf: Math.max(...samples.slice(samples.length / 2)),
           },
         },
       };
-    } finally {
-      await server.stop();
-    }
-  } finally {
-    await database.drop();
-  }
+    });
+  });
 }
 
 /** A lead with one car pushed 100 times: 50 pushes change the car (50 revisions), 50 change nothing. */

@@ -13,11 +13,13 @@ import { sql } from 'kysely';
 import { insertSession } from '../src/broker-app/sign-in/session.repository.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { createUser } from '../src/sso/index.ts';
-import { createBenchDatabase, type BenchDialect } from './database.ts';
+import { withBenchDatabase, withServer } from './bench-server.ts';
+import type { BenchDialect } from './database.ts';
 import { describeMachine } from './machine.ts';
 import { log } from './measure.ts';
 import type { BenchOptions } from './options.ts';
-import { type Pinning, SERVER_ENV, startServer } from './processes.ts';
+import type { Pinning } from './processes.ts';
+import { CURRENT_CODE } from './server-code.ts';
 import { runReferenceLoad } from './reference.ts';
 import type { ReferenceLoadResult } from './reference-load.ts';
 
@@ -75,18 +77,12 @@ async function measure(
   options: BenchOptions,
   pinning: Pinning,
 ): Promise<InboxRun> {
-  const database = await createBenchDatabase(dialect, options.postgresUrl);
-  try {
+  return withBenchDatabase({ engine: dialect, postgresUrl: options.postgresUrl }, async (database) => {
     log(`${dialect}: writing ${leads} leads`);
     const started = performance.now();
     const { cookie } = await seed(database.env, database.distributionId, leads);
     const seedSeconds = (performance.now() - started) / 1000;
-    const server = await startServer(
-      'src/server.ts',
-      { ...SERVER_ENV, WEBHOOK_WORKER: 'false', ...database.env },
-      { pinning, readyPath: '/healthz' },
-    );
-    try {
+    return withServer(database, CURRENT_CODE, { pinning, env: { WEBHOOK_WORKER: 'false' } }, async (server) => {
       const load = (paths: string[]) =>
         runReferenceLoad(
           {
@@ -134,12 +130,8 @@ async function measure(
         rssSecondHalfMiB: halves[1]!,
       };
       return { dialect, leads, seedSeconds, first, filtered, statements, csv };
-    } finally {
-      await server.stop();
-    }
-  } finally {
-    await database.drop();
-  }
+    });
+  });
 }
 
 /** VmRSS: the server's resident memory now, in MiB. */

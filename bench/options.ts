@@ -4,9 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BenchDialect } from './database.ts';
 import type { Scenario } from './payloads.ts';
+import { ROOT } from './processes.ts';
+import { DEFAULT_SCENARIOS, PUSH_SCENARIOS, type ScenarioKey } from './push-scenarios.ts';
 
 const PROFILED_SCENARIOS: readonly Scenario[] = ['minimal', 'full', 'merge'];
-import { ROOT } from './processes.ts';
 
 export interface BenchOptions {
   /** Seconds measured per scenario, after `warmupSeconds` of unmeasured load. */
@@ -31,15 +32,32 @@ export interface BenchOptions {
   /** The scenario and database profiled (default: (a) minimal on SQLite). */
   readonly profileScenario: Scenario;
   readonly profileDialect: BenchDialect;
-  /** `webhooks`: run only scenario (d) and print its section (markdown) instead of writing the report.
+  /** `push`: scenarios (a) to (d), against BENCH_BASELINE when set, printed as a section (bench/compare.ts).
+   *  `webhooks`: run only scenario (d) and print its section (markdown) instead of writing the report.
    *  `reference`: only the reference databases (bench/reference.ts), written to docs/benchmarks-reference.md. */
-  readonly only: 'webhooks' | 'reference' | 'scaling' | 'soak' | 'inbox' | 'batch' | 'erasure' | 'client' | undefined;
+  readonly only:
+    | 'push'
+    | 'webhooks'
+    | 'reference'
+    | 'scaling'
+    | 'soak'
+    | 'inbox'
+    | 'batch'
+    | 'erasure'
+    | 'client'
+    | undefined;
   readonly output: string;
   /** The soak (bench/soak.ts): mixed requests per database, then seconds idle. */
   readonly soakRequests: number;
   readonly soakIdleSeconds: number;
   /** BENCH_BASELINE: a git revision whose server is measured too, interleaved (bench/baseline.ts). */
   readonly baseline: string | undefined;
+  /** Figures per code and push scenario, taken in turn (baseline, current, baseline, ...); the reports quote their median. */
+  readonly rounds: number;
+  /** BENCH_SCENARIOS: the push scenarios BENCH_ONLY=push runs, by letter. */
+  readonly scenarios: readonly ScenarioKey[];
+  /** BENCH_COUNT=0: no counted pushes (statements, rows, WAL bytes) in BENCH_ONLY=push. */
+  readonly count: boolean;
 }
 
 export function readOptions(env: Record<string, string | undefined> = process.env): BenchOptions {
@@ -59,6 +77,13 @@ export function readOptions(env: Record<string, string | undefined> = process.en
     if (database !== 'sqlite' && database !== 'postgres')
       problems.push(`BENCH_DATABASES: unknown database ${JSON.stringify(database)} (sqlite, postgres)`);
   }
+  const scenarios = (env.BENCH_SCENARIOS?.trim() || DEFAULT_SCENARIOS.join(',')).split(',').map((key) => key.trim());
+  for (const key of scenarios) {
+    if (!PUSH_SCENARIOS.some((s) => s.key === key))
+      problems.push(
+        `BENCH_SCENARIOS: unknown scenario ${JSON.stringify(key)} (${PUSH_SCENARIOS.map((s) => s.key).join(', ')})`,
+      );
+  }
   const options: BenchOptions = {
     durationSeconds: int('BENCH_DURATION', 10, 1),
     warmupSeconds: int('BENCH_WARMUP', 2, 0),
@@ -76,15 +101,18 @@ export function readOptions(env: Record<string, string | undefined> = process.en
     profileDialect: (env.BENCH_PROFILE_DATABASE?.trim() || 'sqlite') as BenchDialect,
     output: path.resolve(ROOT, env.BENCH_OUTPUT?.trim() || 'docs/benchmarks.md'),
     baseline: env.BENCH_BASELINE?.trim() || undefined,
+    rounds: int('BENCH_ROUNDS', env.BENCH_BASELINE?.trim() ? 3 : 1, 1),
+    scenarios: scenarios as ScenarioKey[],
+    count: env.BENCH_COUNT?.trim() !== '0',
     soakRequests: int('BENCH_SOAK_REQUESTS', 100_000, 1),
     soakIdleSeconds: int('BENCH_SOAK_IDLE', 15, 0),
-    only: (['webhooks', 'reference', 'scaling', 'soak', 'inbox', 'batch', 'erasure', 'client'] as const).find(
+    only: (['push', 'webhooks', 'reference', 'scaling', 'soak', 'inbox', 'batch', 'erasure', 'client'] as const).find(
       (only) => only === env.BENCH_ONLY?.trim(),
     ),
   };
   if (env.BENCH_ONLY?.trim() && options.only === undefined)
     problems.push(
-      `BENCH_ONLY=${JSON.stringify(env.BENCH_ONLY)}: the choices are webhooks, reference, scaling, soak, inbox, batch, erasure, client`,
+      `BENCH_ONLY=${JSON.stringify(env.BENCH_ONLY)}: the choices are push, webhooks, reference, scaling, soak, inbox, batch, erasure, client`,
     );
   if (!PROFILED_SCENARIOS.includes(options.profileScenario))
     problems.push(`BENCH_PROFILE_SCENARIO: one of ${PROFILED_SCENARIOS.join(', ')}`);

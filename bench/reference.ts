@@ -10,17 +10,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes, randomInt } from 'node:crypto';
-import pg from 'pg';
-import { openDatabase } from '../src/db/database.ts';
-import { migrateToLatest } from '../src/db/migrate.ts';
-import { insertDistribution } from '../src/distributions/distribution.repository.ts';
-import { createApiToken } from '../src/auth/api-token.service.ts';
 import readline from 'node:readline';
 import { enterpriseNumber, generateCountry } from '../samples/generate.ts';
+import { withBenchDatabase, withServer } from './bench-server.ts';
 import type { BenchOptions } from './options.ts';
 import { ROOT, runLoad, SERVER_ENV, startServer, type Pinning, type ServerProcess } from './processes.ts';
 import type { ReferenceLoadResult, ReferenceLoadSpec } from './reference-load.ts';
 import { log } from './measure.ts';
+import { CURRENT_CODE } from './server-code.ts';
 
 const FULL = { enterprises: 2_000_000, addresses: 6_600_000, vehicleVersions: 300_000 };
 type Source = 'enterprises' | 'addresses' | 'vehicles';
@@ -192,58 +189,7 @@ async function workloads(data: Dataset): Promise<Record<string, string[]>> {
   };
 }
 
-interface Target {
-  env: Record<string, string>;
-  token: string;
-  distributionId: string;
-  drop(): Promise<void>;
-}
-
-async function target(dialect: 'sqlite' | 'postgres', postgresUrl: string): Promise<Target> {
-  let env: Record<string, string>;
-  let drop: () => Promise<void>;
-  if (dialect === 'sqlite') {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lead-intake-reference-bench-'));
-    env = { DATA_DIR: dataDir, DATABASE_URL: '' };
-    drop = async () => fs.rmSync(dataDir, { recursive: true, force: true });
-  } else {
-    const schema = `bench_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: postgresUrl });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
-    env = {
-      DATABASE_URL: `${postgresUrl}${postgresUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`,
-    };
-    drop = async () => {
-      const client = new pg.Client({ connectionString: postgresUrl });
-      await client.connect();
-      const { rows } = await client.query<{ nspname: string }>(
-        'select nspname from pg_namespace where starts_with(nspname, $1)',
-        [schema],
-      );
-      for (const { nspname } of rows) await client.query(`drop schema "${nspname}" cascade`);
-      await client.end();
-    };
-  }
-  const handle = openDatabase({
-    databaseUrl: env.DATABASE_URL || undefined,
-    dataDir: env.DATA_DIR ?? '',
-    sqliteSynchronous: 'NORMAL',
-    poolSize: 2,
-  });
-  try {
-    await migrateToLatest(handle.db);
-    const distribution = await insertDistribution(handle.db, 'Reference benchmark');
-    const issued = await createApiToken(handle.db, {
-      distributionId: distribution.id,
-      scopes: ['leads:write', 'enterprise:read', 'address:read', 'vehicle:read'],
-    });
-    return { env, token: issued.token, distributionId: distribution.id, drop };
-  } finally {
-    await handle.close();
-  }
-}
+const REFERENCE_SCOPES = ['leads:write', 'enterprise:read', 'address:read', 'vehicle:read'];
 
 export interface ReferenceBenchResult {
   readonly dialect: string;
@@ -282,66 +228,65 @@ async function benchDialect(
   options: BenchOptions,
   pinning: Pinning,
 ): Promise<ReferenceBenchResult> {
-  const db = await target(dialect, options.postgresUrl);
-  const env = { ...SERVER_ENV, ...db.env };
-  const result: ReferenceBenchResult = { dialect, imports: [], loads: [], pushes: [] };
-  let server: ServerProcess | undefined;
-  try {
-    for (const source of ['vehicles', 'addresses', 'enterprises'] as const) {
-      for (const [data, scale] of [
-        [tenth, 'tenth'],
-        [full, 'full'],
-      ] as const) {
-        log(`reference ${dialect}: importing ${source} (${scale})`);
-        const summary = await importWithCli(env, source, inputs(data, source), pinning);
-        log(
-          `reference ${dialect}: ${source} ${scale}: ${summary.rows_read} rows in ${summary.seconds} s, ${summary.rows_per_second} rows/s, peak RSS ${summary.peak_rss_mb} MiB`,
-        );
-        result.imports.push({ source, scale, summary });
+  return withBenchDatabase(
+    { engine: dialect, postgresUrl: options.postgresUrl, scopes: REFERENCE_SCOPES },
+    async (db) => {
+      const env = { ...SERVER_ENV, ...db.env };
+      const result: ReferenceBenchResult = { dialect, imports: [], loads: [], pushes: [] };
+      for (const source of ['vehicles', 'addresses', 'enterprises'] as const) {
+        for (const [data, scale] of [
+          [tenth, 'tenth'],
+          [full, 'full'],
+        ] as const) {
+          log(`reference ${dialect}: importing ${source} (${scale})`);
+          const summary = await importWithCli(env, source, inputs(data, source), pinning);
+          log(
+            `reference ${dialect}: ${source} ${scale}: ${summary.rows_read} rows in ${summary.seconds} s, ${summary.rows_per_second} rows/s, peak RSS ${summary.peak_rss_mb} MiB`,
+          );
+          result.imports.push({ source, scale, summary });
+        }
       }
-    }
-    server = await startServer('src/server.ts', env, { pinning, readyPath: '/healthz' });
-    for (const [label, paths] of Object.entries(requests)) {
-      log(`reference ${dialect}: ${label}`);
-      const { load, alone } = await loadAndAlone(server, db.token, paths, options, pinning);
-      log(
-        `  ${load.requestsPerSecond.toFixed(0)} req/s, p50 ${load.p50Ms.toFixed(2)} ms, p99 ${load.p99Ms.toFixed(2)} ms, ${load.serverCpuMsPerRequest?.toFixed(3)} ms CPU/request, failures ${load.failures}${load.firstFailure ? ` (${load.firstFailure})` : ''}; alone p50 ${alone.p50Ms.toFixed(2)} ms, p99 ${alone.p99Ms.toFixed(2)} ms`,
-      );
-      result.loads.push({ label, result: load, alone });
-    }
-    // Pushes alone, then while the full address import runs in another process.
-    const pushSpec = (prefix: string) => ({
-      url: server!.url,
-      path: `/v1/api/distributions/${db.distributionId}/leads/customers`,
-      token: db.token,
-      scenario: 'minimal' as const,
-      prefix,
-      connections: options.connections,
-      warmupSeconds: options.warmupSeconds,
-      durationSeconds: options.durationSeconds,
-      serverPid: server!.pid,
-    });
-    const alone = await runLoad(pushSpec(`alone-${randomBytes(3).toString('hex')}`), pinning);
-    result.pushes.push({ label: 'pushes alone', requestsPerSecond: alone.requestsPerSecond, p99Ms: alone.p99Ms });
-    log(`reference ${dialect}: pushes alone ${alone.requestsPerSecond.toFixed(0)} req/s`);
-    // The import is not pinned: it may take any idle time of either core, as it would in production.
-    const importing = startImport(env, 'addresses', inputs(full, 'addresses'), { enabled: false });
-    const during = await runLoad(pushSpec(`during-${randomBytes(3).toString('hex')}`), pinning);
-    result.pushes.push({
-      label: 'pushes while the address import runs',
-      requestsPerSecond: during.requestsPerSecond,
-      p99Ms: during.p99Ms,
-    });
-    log(`reference ${dialect}: pushes during import ${during.requestsPerSecond.toFixed(0)} req/s`);
-    // Stopped once measured: what an interrupted import leaves is the old data (tested), and
-    // waiting for it would only lengthen the run.
-    importing.stop();
-    await importing.done.catch(() => {});
-    return result;
-  } finally {
-    await server?.stop();
-    await db.drop();
-  }
+      return withServer(db, CURRENT_CODE, { pinning }, async (server) => {
+        for (const [label, paths] of Object.entries(requests)) {
+          log(`reference ${dialect}: ${label}`);
+          const { load, alone } = await loadAndAlone(server.process, db.token, paths, options, pinning);
+          log(
+            `  ${load.requestsPerSecond.toFixed(0)} req/s, p50 ${load.p50Ms.toFixed(2)} ms, p99 ${load.p99Ms.toFixed(2)} ms, ${load.serverCpuMsPerRequest?.toFixed(3)} ms CPU/request, failures ${load.failures}${load.firstFailure ? ` (${load.firstFailure})` : ''}; alone p50 ${alone.p50Ms.toFixed(2)} ms, p99 ${alone.p99Ms.toFixed(2)} ms`,
+          );
+          result.loads.push({ label, result: load, alone });
+        }
+        // Pushes alone, then while the full address import runs in another process.
+        const pushSpec = (prefix: string) => ({
+          url: server.url,
+          path: server.pushPath,
+          token: server.token,
+          scenario: 'minimal' as const,
+          prefix,
+          connections: options.connections,
+          warmupSeconds: options.warmupSeconds,
+          durationSeconds: options.durationSeconds,
+          serverPid: server.pid,
+        });
+        const alone = await runLoad(pushSpec(`alone-${randomBytes(3).toString('hex')}`), pinning);
+        result.pushes.push({ label: 'pushes alone', requestsPerSecond: alone.requestsPerSecond, p99Ms: alone.p99Ms });
+        log(`reference ${dialect}: pushes alone ${alone.requestsPerSecond.toFixed(0)} req/s`);
+        // The import is not pinned: it may take any idle time of either core, as it would in production.
+        const importing = startImport(env, 'addresses', inputs(full, 'addresses'), { enabled: false });
+        const during = await runLoad(pushSpec(`during-${randomBytes(3).toString('hex')}`), pinning);
+        result.pushes.push({
+          label: 'pushes while the address import runs',
+          requestsPerSecond: during.requestsPerSecond,
+          p99Ms: during.p99Ms,
+        });
+        log(`reference ${dialect}: pushes during import ${during.requestsPerSecond.toFixed(0)} req/s`);
+        // Stopped once measured: what an interrupted import leaves is the old data (tested), and
+        // waiting for it would only lengthen the run.
+        importing.stop();
+        await importing.done.catch(() => {});
+        return result;
+      });
+    },
+  );
 }
 
 function renderReference(

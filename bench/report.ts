@@ -1,4 +1,8 @@
 // Renders docs/benchmarks.md from the measurements of one run.
+import { renderRoundsAndCosts } from './compare.ts';
+import type { ScenarioRounds } from './interleave.ts';
+import type { PushCost } from './push-cost.ts';
+import type { ServerCode } from './server-code.ts';
 import { renderStatementTable, type StatementCount } from './statements.ts';
 import type { BenchDialect } from './database.ts';
 import type { Machine } from './machine.ts';
@@ -30,6 +34,12 @@ export interface Report {
   readonly limits?: readonly WriteLimit[];
   /** Memory under a long mixed load (bench/soak.ts). */
   readonly soaks?: readonly SoakRun[];
+  /** Every round of each push scenario, per code (bench/interleave.ts); the tables show the median one. */
+  readonly rounds?: readonly ScenarioRounds[];
+  /** What a push costs, counted, per code (bench/push-cost.ts). */
+  readonly costs?: readonly PushCost[];
+  /** The codes measured: BENCH_BASELINE's revision first, when there is one, then this checkout. */
+  readonly codes?: readonly ServerCode[];
 }
 
 const INTRO = `Each figure comes from two processes on one machine, talking over loopback: the real
@@ -41,6 +51,18 @@ carries its own body (unique external refs, ids and VINs), every answer is check
 be 2xx, and the run stops if one is not. The baseline is a bare Fastify server of the
 same version (\`bench/echo-server.ts\`) that parses the minimal push body and sends it
 back: what HTTP and JSON alone cost here, so each figure is also given as a share of it.`;
+
+/** How a change is measured against the code before it: said at the top, as every such figure needs it. */
+const COMPARING = `To measure a change against the code before it, run both in one run:
+\`BENCH_BASELINE=f955e96 BENCH_ONLY=push npm run bench > push.md\` (any revision since the first
+push, 70bfddd). The revision is exported into ~/.cache/lead-intake-bench/<commit> and
+installed there with its own \`npm ci\`, once; each of its figures gets a fresh database
+that its own code migrated and gave a token. The two codes take turns, BENCH_ROUNDS (3)
+figures each, and the section gives every round, the medians and their ratio, skips (with
+the reason) a scenario the revision lacks, and counts what a push costs on both:
+statements, PostgreSQL round trips, rows written and SQLite WAL bytes. The machine these
+figures come from is shared: compare figures of one run, through their ratio, never a
+figure with another run's.`;
 
 const fmt = (value: number, digits = 0) =>
   value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
@@ -78,6 +100,9 @@ export function renderReport({
   statements = [],
   limits = [],
   soaks = [],
+  rounds = [],
+  costs = [],
+  codes = [],
 }: Report): string {
   const current = measurements.filter((m) => m.baseline === undefined);
   const find = (database: BenchDialect, scenario: Scenario, list = current) =>
@@ -100,6 +125,8 @@ export function renderReport({
     '',
     INTRO.replace(/\n/g, ' '),
     '',
+    COMPARING.replace(/\n/g, ' '),
+    '',
     '## Machine and settings',
     '',
     '| | |',
@@ -111,7 +138,7 @@ export function renderReport({
     `| Server code (git) | ${machine.revision} |`,
     ...(baselineRevision
       ? [
-          `| Baseline code (git) | ${baselineRevision}: each push scenario measured on it too, just before the current code (BENCH_BASELINE) |`,
+          `| Baseline code (git) | ${baselineRevision}: each push scenario measured on it too, ${options.rounds} rounds taking turns with the current code; each row is the round of median req/s (BENCH_BASELINE) |`,
         ]
       : []),
     `| Node.js | ${machine.node} |`,
@@ -215,6 +242,17 @@ export function renderReport({
     );
   }
   if (webhooks.length > 0) out.push('', renderWebhookSection(webhooks).trimEnd());
+  if (codes.length > 1) {
+    out.push(
+      '',
+      `## Against ${codes[0]!.label}, interleaved`,
+      '',
+      `Each push scenario ${options.rounds} times on ${codes[0]!.label} and on the current code, taking turns, each figure on a fresh ` +
+        'database migrated by its own code: medians in bold, each round in brackets, and the ratio of the medians.',
+      '',
+      renderRoundsAndCosts(rounds, costs, codes).trimEnd(),
+    );
+  }
 
   out.push('', '## Targets', '', '| Target | Observed | Limit measured for it | |', '|---|---|---|---|');
   const limitText = (database: BenchDialect, scenario: LimitScenario) => {
@@ -328,24 +366,34 @@ export function renderReport({
     '',
     '## How to run',
     '',
-    'PostgreSQL must be reachable (default `postgres://postgres@127.0.0.1:5432/test`; each scenario creates and drops a schema of its own). Then:',
+    'PostgreSQL must be reachable (default `postgres://postgres@127.0.0.1:5432/test`; each scenario creates and drops a database of its own). Then:',
     '',
     '```sh',
     'npm run bench                      # everything, writes docs/benchmarks.md (about 20 minutes here, most of it pushing 1,000,000 leads)',
     'BENCH_DURATION=3 BENCH_WARMUP=1 BENCH_SEED_LEADS=0 BENCH_DATABASES=sqlite BENCH_OUTPUT=/tmp/bench.md npm run bench   # a quick look',
+    'BENCH_BASELINE=f955e96 BENCH_ONLY=push npm run bench > push.md   # (a) to (d) on both databases against f955e96, interleaved, with the counted costs, as a section to paste',
+    'BENCH_BASELINE=HEAD~1 BENCH_ONLY=push BENCH_SCENARIOS=a,keyed BENCH_DATABASES=sqlite BENCH_DURATION=3 npm run bench   # a quick look at one change',
     'BENCH_ONLY=webhooks npm run bench > webhooks.md   # only scenario (d), webhooks under push load, as a section to paste',
     'BENCH_ONLY=reference BENCH_REFERENCE_SCALE=0.25 npm run bench   # the reference databases, writes docs/benchmarks-reference.md',
+    'BENCH_ONLY=batch npm run bench > batch.md        # batches and Idempotency-Key against single pushes, as a section to paste',
     'BENCH_ONLY=soak npm run bench > soak.md          # only the soak (memory under 100,000 mixed requests per database), as a section to paste',
     'BENCH_ONLY=soak BENCH_SOAK_REQUESTS=10000 BENCH_DATABASES=sqlite npm run bench   # a short soak, about a minute',
+    'BENCH_ONLY=client npm run bench > client.md      # a push through the TypeScript client against plain fetch, as a section to paste (BENCH_CLIENT_REQUESTS, 2000 per way)',
+    'BENCH_ONLY=erasure npm run bench > erasure.md    # erasure and retention under push load, as a section to paste (about 10 minutes)',
     '```',
     '',
     'Settings: `BENCH_DURATION` (s, 10), `BENCH_WARMUP` (s, 2), `BENCH_CONNECTIONS` (50), `BENCH_MERGE_LEADS` (1000), ' +
       '`BENCH_SEED_LEADS` (1000000; 0 skips the stored-leads runs of (a) and (c) on SQLite), `BENCH_SEED_CONNECTIONS` (100), `BENCH_DATABASES` (sqlite,postgres), ' +
       '`BENCH_POSTGRES_URL`, `BENCH_PIN` (0 turns core pinning off), `BENCH_OUTPUT` (docs/benchmarks.md), ' +
-      '`BENCH_ONLY` (`webhooks`: run only scenario (d) and print its section instead of writing the report; `soak`: only the soak, its section printed; `reference`: only the ' +
+      '`BENCH_ONLY` (`push`: scenarios (a) to (d), against `BENCH_BASELINE` when set, and their counted costs, printed as a section; `webhooks`: run only scenario (d) and print its section instead of writing the report; `soak`: only the soak, its section printed; `reference`: only the ' +
       'car, address and company databases, imports and reads at `BENCH_REFERENCE_SCALE` of full Belgian scale, into docs/benchmarks-reference.md), ' +
+      '`BENCH_ERASURES` (5) and `BENCH_RETENTION_ROWS` (1000000): with `BENCH_ONLY=erasure`, the leads of 50 revisions and 100 pushes erased under load, ' +
+      'and the expired push-log rows a retention pass removes under load; ' +
       "`BENCH_SOAK_REQUESTS` (100000) and `BENCH_SOAK_IDLE` (s, 15): the soak's mixed requests per database (sent at `BENCH_CONNECTIONS`) and the idle wait after them; " +
-      '`BENCH_BASELINE` (a git revision: each push scenario is also measured on the server of that revision, interleaved, for the targets that compare with it), ' +
+      '`BENCH_BASELINE` (a git revision since 70bfddd: each push scenario is also measured on the server of that revision, installed once under ' +
+      '`BENCH_CACHE` (~/.cache/lead-intake-bench), the two taking turns), `BENCH_ROUNDS` (figures per code and scenario; 3 with a baseline, 1 without), ' +
+      '`BENCH_SCENARIOS` (for `BENCH_ONLY=push`: a, b, c, d by default; also keyed, a minimal push with an Idempotency-Key, and batch, batches of 100), ' +
+      '`BENCH_COUNT` (0: no counted pushes in `BENCH_ONLY=push`), ' +
       '`BENCH_QUIET_CPU` (25) and `BENCH_QUIET_WAIT` (s, 300): before each scenario, wait up to that long for the rest of the machine ' +
       'to use at most that share of one core; ' +
       "`BENCH_CPU_PROFILE` (a directory: instead of the report, run one scenario under `node --cpu-prof` and print where the server's time went; `BENCH_PROFILE_SCENARIO` minimal, full or merge, default minimal; `BENCH_PROFILE_DATABASE` sqlite or postgres, default sqlite).",

@@ -4,59 +4,51 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { cloneBenchDatabase, createBenchDatabase, type BenchDatabase, type BenchDialect } from './database.ts';
-import { prepareBaseline, type Baseline } from './baseline.ts';
-import { measureWriteLimits } from './write-limits.ts';
-import type { LoadSpec } from './load.ts';
-import { readOptions } from './options.ts';
-import type { Scenario } from './payloads.ts';
-import { runLoad, SERVER_ENV, startServer, type ServerProcess } from './processes.ts';
+import { prepareBaseline } from './baseline.ts';
+import { pushPath, withServer } from './bench-server.ts';
+import { batchBenchmark } from './batch.ts';
+import { clientBenchmark } from './client.ts';
+import { pushComparison } from './compare.ts';
+import { cpuPerRequestByArea, summariseCpuProfile } from './cpu-profile.ts';
+import { type BenchDatabase, cloneBenchDatabase } from './database.ts';
+import { erasureBenchmark } from './erasure.ts';
+import { inboxBenchmark } from './inbox.ts';
+import { interleave, medianFigure, type ScenarioRounds } from './interleave.ts';
 import { describeMachine } from './machine.ts';
 import { log, measure, requireAllSucceeded, waitForQuiet, type Measurement } from './measure.ts';
-import { renderReport, renderWebhookSection, type SeedRun } from './report.ts';
-import { cpuPerRequestByArea, summariseCpuProfile } from './cpu-profile.ts';
-import { measureWebhooks, type WebhookMeasurement } from './webhooks.ts';
+import { readOptions } from './options.ts';
+import { runLoad, startServer } from './processes.ts';
+import { countPushCosts } from './push-cost.ts';
+import { type LeadRun, loadSpecFor, measureLeads } from './push-run.ts';
+import { DEFAULT_SCENARIOS, LISTING, PUSH_SCENARIOS, type ScenarioKey } from './push-scenarios.ts';
 import { referenceBenchmark } from './reference.ts';
+import { renderReport, renderWebhookSection, type SeedRun } from './report.ts';
 import { scalingBenchmark } from './scaling.ts';
-import { inboxBenchmark } from './inbox.ts';
-import { batchBenchmark } from './batch.ts';
-import { erasureBenchmark } from './erasure.ts';
-import { clientBenchmark } from './client.ts';
-import { countStatements } from './statements.ts';
+import { createBenchDatabase, CURRENT_CODE, type ServerCode } from './server-code.ts';
 import { soak, type SoakRun } from './soak.ts';
 import { renderSoakSection } from './soak-report.ts';
+import { countStatements } from './statements.ts';
+import type { WebhookMeasurement } from './webhooks.ts';
+import { measureWriteLimits } from './write-limits.ts';
 
 const options = readOptions();
 const pinning = { enabled: options.pin };
-const PUSH_PATH = (distributionId: string) => `/v1/api/distributions/${distributionId}/leads/customers`;
-
-function spec(
-  server: ServerProcess,
-  pushPath: string,
-  token: string | null,
-  scenario: Scenario,
-  extra: Partial<LoadSpec> = {},
-): LoadSpec {
-  return {
-    url: server.url,
-    path: pushPath,
-    token,
-    scenario,
-    prefix: `${scenario}-${randomBytes(4).toString('hex')}`,
-    connections: options.connections,
-    warmupSeconds: options.warmupSeconds,
-    durationSeconds: options.durationSeconds,
-    mergeLeads: options.mergeLeads,
-    serverPid: server.pid,
-    ...extra,
-  };
-}
 
 async function measureEcho(): Promise<Measurement> {
   const server = await startServer('bench/echo-server.ts', {}, { pinning, readyPath: '/' });
   try {
     const load = await runLoad(
-      spec(server, PUSH_PATH('00000000-0000-4000-8000-000000000000'), null, 'minimal'),
+      {
+        url: server.url,
+        path: pushPath('00000000-0000-4000-8000-000000000000'),
+        token: null,
+        scenario: 'minimal',
+        prefix: `echo-${randomBytes(4).toString('hex')}`,
+        connections: options.connections,
+        warmupSeconds: options.warmupSeconds,
+        durationSeconds: options.durationSeconds,
+        serverPid: server.pid,
+      },
       pinning,
     );
     requireAllSucceeded('echo', load, server);
@@ -66,55 +58,10 @@ async function measureEcho(): Promise<Measurement> {
   }
 }
 
-interface LeadRun {
-  readonly label: string;
-  readonly dialect: BenchDialect;
-  readonly scenario: Scenario;
-  readonly env?: Record<string, string>;
-  /** A database already holding leads (a copy of the seeded template); a fresh one otherwise. */
-  readonly database?: () => Promise<BenchDatabase>;
-  readonly nodeArgs?: string[];
-  /** Run the server of this other checkout (BENCH_BASELINE) instead of this one. */
-  readonly baseline?: Baseline;
-}
-
 let seedRun: SeedRun | undefined;
 
-async function measureLeads(run: LeadRun): Promise<Measurement> {
-  const database = await (run.database?.() ?? createBenchDatabase(run.dialect, options.postgresUrl));
-  const env = { ...SERVER_ENV, ...database.env, ...run.env };
-  try {
-    const storedLeads = run.database ? await database.countLeads() : 0;
-    const server = await startServer('src/server.ts', env, {
-      pinning,
-      readyPath: '/healthz',
-      nodeArgs: run.nodeArgs,
-      root: run.baseline?.root,
-    });
-    let measured: Omit<Measurement, 'storedLeadsAfter'>;
-    try {
-      const load = await runLoad(
-        spec(server, PUSH_PATH(database.distributionId), database.token, run.scenario),
-        pinning,
-      );
-      requireAllSucceeded(run.label, load, server);
-      measured = {
-        label: run.label,
-        database: run.dialect,
-        scenario: run.scenario,
-        load,
-        peakRssMiB: server.peakRssMiB(),
-        storedLeads,
-        ...(run.baseline ? { baseline: run.baseline.revision } : {}),
-      };
-    } finally {
-      await server.stop();
-    }
-    return { ...measured, storedLeadsAfter: await database.countLeads() };
-  } finally {
-    await database.drop();
-  }
-}
+const lead = (run: LeadRun) =>
+  measure(`${run.dialect} ${run.label}`, options, () => measureLeads(run, options, pinning));
 
 /**
  * A SQLite database holding `leads` leads, pushed through the HTTP endpoint (so through
@@ -123,13 +70,11 @@ async function measureLeads(run: LeadRun): Promise<Measurement> {
  */
 async function seedTemplate(leads: number): Promise<BenchDatabase> {
   const database = await createBenchDatabase('sqlite', options.postgresUrl);
-  const env = { ...SERVER_ENV, WEBHOOK_WORKER: 'false', ...database.env };
-  const seeder = await startServer('src/server.ts', env, { pinning, readyPath: '/healthz' });
-  try {
+  await withServer(database, CURRENT_CODE, { pinning, env: { WEBHOOK_WORKER: 'false' } }, async (seeder) => {
     log(`pushing ${leads} leads into the stored-leads template`);
     const started = performance.now();
     const seeded = await runLoad(
-      spec(seeder, PUSH_PATH(database.distributionId), database.token, 'minimal', {
+      loadSpecFor(seeder, 'minimal', options, {
         amount: leads,
         connections: options.seedConnections,
         prefix: 'seed',
@@ -137,12 +82,10 @@ async function seedTemplate(leads: number): Promise<BenchDatabase> {
       }),
       pinning,
     );
-    requireAllSucceeded('seeding', seeded, seeder);
+    requireAllSucceeded('seeding', seeded, seeder.process);
     seedRun = { leads, seconds: (performance.now() - started) / 1000, connections: options.seedConnections };
-  } finally {
-    await seeder.stop();
-  }
-  log(`${await database.countLeads()} leads stored after ${seedRun.seconds.toFixed(0)} s`);
+  });
+  log(`${await database.countLeads()} leads stored after ${seedRun!.seconds.toFixed(0)} s`);
   return database;
 }
 
@@ -152,12 +95,11 @@ async function profile(dir: string): Promise<void> {
   const before = new Set(fs.readdirSync(dir));
   const { profileScenario: scenario, profileDialect: dialect } = options;
   const measured = await measure(`${dialect} ${scenario} profiled`, options, () =>
-    measureLeads({
-      label: `${scenario} profiled`,
-      dialect,
-      scenario,
-      nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
-    }),
+    measureLeads(
+      { label: `${scenario} profiled`, dialect, scenario, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] },
+      options,
+      pinning,
+    ),
   );
   const written = fs.readdirSync(dir).filter((name) => !before.has(name) && name.endsWith('.cpuprofile'));
   for (const name of written) process.stdout.write(summariseCpuProfile(path.join(dir, name)));
@@ -166,31 +108,29 @@ async function profile(dir: string): Promise<void> {
   if (main) process.stdout.write(cpuPerRequestByArea(path.join(dir, main), measured.load.requestsPerSecond));
 }
 
-const SCENARIOS: ReadonlyArray<{ scenario: Scenario; label: string }> = [
-  { scenario: 'minimal', label: '(a) minimal push, new lead' },
-  { scenario: 'full', label: '(b) full push, new lead' },
-  { scenario: 'merge', label: '(c) merge into existing lead' },
-  { scenario: 'listing', label: 'GET .../leads, a page of 100 leads' },
-];
-
 async function benchmark(): Promise<void> {
   const measurements: Measurement[] = [];
   const startedAt = new Date();
   const machine = await describeMachine(options);
-  const baseline = options.baseline === undefined ? undefined : prepareBaseline(options.baseline);
+  const codes = options.baseline === undefined ? [CURRENT_CODE] : [prepareBaseline(options.baseline), CURRENT_CODE];
   log(
     `${options.warmupSeconds} s + ${options.durationSeconds} s per scenario at ${options.connections} connections, pinned: ${options.pin}` +
-      (baseline ? `, each push scenario also at ${baseline.revision}, interleaved` : ''),
+      (codes.length > 1
+        ? `, each push scenario also at ${codes[0]!.label}, interleaved, ${options.rounds} rounds`
+        : ''),
   );
   const echo = await measure('echo', options, measureEcho);
-  const lead = (run: LeadRun) =>
-    measure(`${run.dialect} ${run.label}${run.baseline ? ` (${run.baseline.revision})` : ''}`, options, () =>
-      measureLeads(run),
-    );
+  // Each table row is the round of median req/s; the comparison section quotes every round.
+  const rounds: ScenarioRounds[] = [];
+  const scenarios = [...PUSH_SCENARIOS.filter((s) => s.key === 'a' || s.key === 'b' || s.key === 'c'), LISTING];
   for (const dialect of options.databases) {
-    for (const { scenario, label } of SCENARIOS) {
-      if (baseline && scenario !== 'listing') measurements.push(await lead({ label, dialect, scenario, baseline }));
-      measurements.push(await lead({ label, dialect, scenario }));
+    for (const scenario of scenarios) {
+      const taken = await interleave(dialect, scenario, codes, options, pinning);
+      rounds.push(taken);
+      for (const figures of taken.codes) {
+        const figure = medianFigure(figures);
+        if (figure) measurements.push(figure);
+      }
     }
   }
   if (options.databases.includes('sqlite')) {
@@ -205,7 +145,7 @@ async function benchmark(): Promise<void> {
     if (options.seedLeads > 0) {
       const template = await seedTemplate(options.seedLeads);
       try {
-        for (const { scenario, label } of SCENARIOS.filter((s) => s.scenario === 'minimal' || s.scenario === 'merge')) {
+        for (const { scenario, label } of PUSH_SCENARIOS.filter((s) => s.key === 'a' || s.key === 'c')) {
           await waitForQuiet(label, options);
           measurements.push(
             await lead({
@@ -221,31 +161,56 @@ async function benchmark(): Promise<void> {
       }
     }
   }
-  const webhooks = await measureAllWebhooks();
+  const webhookRounds = await webhooksInRounds(codes);
+  rounds.push(...webhookRounds);
+  const webhooks = webhookRounds.flatMap((r) =>
+    r.codes.flatMap((figures) => {
+      const figure = figures.code === CURRENT_CODE ? medianFigure(figures) : undefined;
+      return figure ? [figure as WebhookMeasurement] : [];
+    }),
+  );
   const soaks = await soakAll();
   const statements = await countStatements(options.databases, options.postgresUrl);
+  const costs =
+    codes.length > 1
+      ? await countPushCosts(
+          codes,
+          options.databases,
+          PUSH_SCENARIOS.filter((s) => DEFAULT_SCENARIOS.includes(s.key as ScenarioKey)),
+          options.postgresUrl,
+        )
+      : [];
   log('raw writes (bench/write-limits.ts)');
   await waitForQuiet('raw writes', options);
   const limits = await measureWriteLimits(options.databases, options.postgresUrl);
   fs.mkdirSync(path.dirname(options.output), { recursive: true });
   fs.writeFileSync(
     options.output,
-    renderReport({ options, machine, startedAt, echo, measurements, seedRun, webhooks, statements, limits, soaks }),
+    renderReport({
+      options,
+      machine,
+      startedAt,
+      echo,
+      measurements,
+      seedRun,
+      webhooks,
+      statements,
+      limits,
+      soaks,
+      rounds,
+      costs,
+      codes,
+    }),
   );
   log(`wrote ${options.output}`);
 }
 
-/** Scenario (d) on each database: pushes with a callback, webhooks delivered meanwhile. */
-async function measureAllWebhooks(): Promise<WebhookMeasurement[]> {
-  const results: WebhookMeasurement[] = [];
-  for (const dialect of options.databases) {
-    results.push(
-      (await measure(`${dialect} (d) webhooks`, options, () =>
-        measureWebhooks(dialect, options, pinning),
-      )) as WebhookMeasurement,
-    );
-  }
-  return results;
+/** Scenario (d) on each database, on every code that has webhooks, interleaved. */
+async function webhooksInRounds(codes: readonly ServerCode[]): Promise<ScenarioRounds[]> {
+  const scenario = PUSH_SCENARIOS.find((s) => s.scenario === 'webhook')!;
+  const rounds: ScenarioRounds[] = [];
+  for (const dialect of options.databases) rounds.push(await interleave(dialect, scenario, codes, options, pinning));
+  return rounds;
 }
 
 /** The soak on each database, one after the other (bench/soak.ts); memory is no timing, so no re-runs for noise. */
@@ -270,26 +235,30 @@ async function soakOnly(): Promise<void> {
 async function webhooksOnly(): Promise<void> {
   const startedAt = new Date();
   const machine = await describeMachine(options);
-  const webhooks = await measureAllWebhooks();
+  const webhooks = (await webhooksInRounds([CURRENT_CODE])).flatMap((r) =>
+    r.codes.flatMap((figures) => (medianFigure(figures) as WebhookMeasurement | undefined) ?? []),
+  );
   process.stdout.write(renderWebhookSection(webhooks, { options, machine, startedAt }));
 }
 
 await (options.cpuProfileDir !== undefined
   ? profile(options.cpuProfileDir)
-  : options.only === 'webhooks'
-    ? webhooksOnly()
-    : options.only === 'soak'
-      ? soakOnly()
-      : options.only === 'reference'
-        ? referenceBenchmark(options, pinning)
-        : options.only === 'scaling'
-          ? scalingBenchmark(options, pinning)
-          : options.only === 'inbox'
-            ? inboxBenchmark(options, pinning)
-            : options.only === 'batch'
-              ? batchBenchmark(options, pinning)
-              : options.only === 'erasure'
-                ? erasureBenchmark(options, pinning)
-                : options.only === 'client'
-                  ? clientBenchmark(options, pinning)
-                  : benchmark());
+  : options.only === 'push'
+    ? pushComparison(options, pinning)
+    : options.only === 'webhooks'
+      ? webhooksOnly()
+      : options.only === 'soak'
+        ? soakOnly()
+        : options.only === 'reference'
+          ? referenceBenchmark(options, pinning)
+          : options.only === 'scaling'
+            ? scalingBenchmark(options, pinning)
+            : options.only === 'inbox'
+              ? inboxBenchmark(options, pinning)
+              : options.only === 'batch'
+                ? batchBenchmark(options, pinning)
+                : options.only === 'erasure'
+                  ? erasureBenchmark(options, pinning)
+                  : options.only === 'client'
+                    ? clientBenchmark(options, pinning)
+                    : benchmark());

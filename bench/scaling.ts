@@ -9,14 +9,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { createBenchDatabase, type BenchDatabase } from './database.ts';
+import { withBenchServer } from './bench-server.ts';
+import type { BenchDatabase } from './database.ts';
 import type { FollowerResult, FollowerSpec } from './follower.ts';
 import { describeMachine } from './machine.ts';
 import { log, requireAllSucceeded, waitForQuiet } from './measure.ts';
 import type { BenchOptions } from './options.ts';
 import type { Scenario } from './payloads.ts';
 import { postgresPids, processCpuSeconds, totalCpuSeconds } from './procfs.ts';
-import { ROOT, runLoad, SERVER_ENV, startServer, type Pinning, type ServerProcess } from './processes.ts';
+import { ROOT, runLoad, type Pinning } from './processes.ts';
+import { createBenchDatabase } from './server-code.ts';
+import { statementsSoFar } from './server-metrics.ts';
 import { postgresLimit, type LimitScenario, type LookupVariant } from './write-limits.ts';
 import { spawn } from 'node:child_process';
 
@@ -36,7 +39,7 @@ const LEAD_TABLES = [
 const fmt = (value: number, digits = 0) =>
   value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const SCALING_ENV = { ...SERVER_ENV, WEBHOOK_WORKER: 'false' };
+const SCALING_ENV = { WEBHOOK_WORKER: 'false' };
 
 interface PushCost {
   readonly scenario: string;
@@ -63,16 +66,6 @@ async function adminQuery<T extends pg.QueryResultRow>(
   }
 }
 
-async function statementsSoFar(server: ServerProcess): Promise<number> {
-  const text = await (await fetch(`${server.url}/metrics`)).text();
-  return Number(
-    text
-      .split('\n')
-      .find((line) => line.startsWith('lead_intake_database_statements_total '))!
-      .split(' ')[1],
-  );
-}
-
 async function rowsIn(database: BenchDatabase): Promise<number> {
   const url = database.env.DATABASE_URL!;
   const counts = await adminQuery<{ n: string }>(
@@ -90,62 +83,56 @@ async function pushCost(
   label: string,
   pushes: number,
 ): Promise<PushCost> {
-  const database = await createBenchDatabase('postgres', options.postgresUrl);
-  const server = await startServer(
-    'src/server.ts',
-    { ...SCALING_ENV, ...database.env },
-    { pinning, readyPath: '/readyz' },
+  return withBenchServer(
+    { engine: 'postgres', postgresUrl: options.postgresUrl, pinning, env: SCALING_ENV, readyPath: '/readyz' },
+    async (server) => {
+      await waitForQuiet(label, options);
+      const statements = await statementsSoFar(server.url);
+      const rows = await rowsIn(server.database);
+      const [{ lsn }] = (await adminQuery<{ lsn: string }>(
+        options.postgresUrl,
+        'select pg_current_wal_lsn()::text as lsn',
+      )) as [{ lsn: string }];
+      const serverCpu = processCpuSeconds(server.pid)!;
+      const pgPids = postgresPids();
+      const postgresCpu = totalCpuSeconds(pgPids);
+      const started = performance.now();
+      const load = await runLoad(
+        {
+          url: server.url,
+          path: server.pushPath,
+          token: server.token,
+          scenario,
+          prefix: `cost-${scenario}`,
+          connections: 20,
+          warmupSeconds: 0,
+          durationSeconds: 0,
+          amount: pushes,
+          mergeLeads: 1000,
+        },
+        pinning,
+      );
+      requireAllSucceeded(label, load, server.process);
+      const seconds = (performance.now() - started) / 1000;
+      const [{ bytes }] = (await adminQuery<{ bytes: string }>(
+        options.postgresUrl,
+        'select pg_wal_lsn_diff(pg_current_wal_lsn(), $1::pg_lsn)::text as bytes',
+        [lsn],
+      )) as [{ bytes: string }];
+      // A merge run pushes its 1,000 targets first (load.ts): those are counted as pushes too.
+      const counted = scenario === 'merge' ? pushes + 1000 : pushes;
+      return {
+        scenario: label,
+        pushes: counted,
+        statements: ((await statementsSoFar(server.url)) - statements) / counted,
+        rows: ((await rowsIn(server.database)) - rows) / counted,
+        walBytes: Number(bytes) / counted,
+        serverCpuMicros: ((processCpuSeconds(server.pid)! - serverCpu) * 1e6) / counted,
+        postgresCpuMicros: ((totalCpuSeconds(postgresPids()) - postgresCpu) * 1e6) / counted,
+        pushesPerSecond: counted / seconds,
+      };
+    },
   );
-  try {
-    await waitForQuiet(label, options);
-    const statements = await statementsSoFar(server);
-    const rows = await rowsIn(database);
-    const [{ lsn }] = (await adminQuery<{ lsn: string }>(
-      options.postgresUrl,
-      'select pg_current_wal_lsn()::text as lsn',
-    )) as [{ lsn: string }];
-    const serverCpu = processCpuSeconds(server.pid)!;
-    const pgPids = postgresPids();
-    const postgresCpu = totalCpuSeconds(pgPids);
-    const started = performance.now();
-    const load = await runLoad(
-      {
-        url: server.url,
-        path: `/v1/api/distributions/${database.distributionId}/leads/customers`,
-        token: database.token,
-        scenario,
-        prefix: `cost-${scenario}`,
-        connections: 20,
-        warmupSeconds: 0,
-        durationSeconds: 0,
-        amount: pushes,
-        mergeLeads: 1000,
-      },
-      pinning,
-    );
-    requireAllSucceeded(label, load, server);
-    const seconds = (performance.now() - started) / 1000;
-    const [{ bytes }] = (await adminQuery<{ bytes: string }>(
-      options.postgresUrl,
-      'select pg_wal_lsn_diff(pg_current_wal_lsn(), $1::pg_lsn)::text as bytes',
-      [lsn],
-    )) as [{ bytes: string }];
-    // A merge run pushes its 1,000 targets first (load.ts): those are counted as pushes too.
-    const counted = scenario === 'merge' ? pushes + 1000 : pushes;
-    return {
-      scenario: label,
-      pushes: counted,
-      statements: ((await statementsSoFar(server)) - statements) / counted,
-      rows: ((await rowsIn(database)) - rows) / counted,
-      walBytes: Number(bytes) / counted,
-      serverCpuMicros: ((processCpuSeconds(server.pid)! - serverCpu) * 1e6) / counted,
-      postgresCpuMicros: ((totalCpuSeconds(postgresPids()) - postgresCpu) * 1e6) / counted,
-      pushesPerSecond: counted / seconds,
-    };
-  } finally {
-    await server.stop();
-    await database.drop();
-  }
 }
 
 interface WorkerRun {
@@ -163,79 +150,73 @@ async function workerRuns(options: BenchOptions, pinning: Pinning, workers: numb
     ['full', '(b) full push'],
     ['listing', 'listing, leads per second'],
   ] as const) {
-    const database = await createBenchDatabase('postgres', options.postgresUrl);
-    const server = await startServer(
-      'src/server.ts',
-      { ...SCALING_ENV, ...database.env, WORKERS: String(workers) },
-      { pinning: { enabled: false }, readyPath: '/readyz' },
+    await withBenchServer(
+      {
+        engine: 'postgres',
+        postgresUrl: options.postgresUrl,
+        pinning: { enabled: false },
+        env: { ...SCALING_ENV, WORKERS: String(workers) },
+        readyPath: '/readyz',
+      },
+      async (server) => {
+        await waitForQuiet(`${workers} workers ${label}`, options);
+        const load = await runLoad(
+          {
+            url: server.url,
+            path: server.pushPath,
+            token: server.token,
+            scenario,
+            prefix: `workers-${workers}`,
+            connections: options.connections,
+            warmupSeconds: options.warmupSeconds,
+            durationSeconds: options.durationSeconds,
+            mergeLeads: 1000,
+          },
+          pinning,
+        );
+        requireAllSucceeded(label, load, server.process);
+        runs.push({
+          workers,
+          label,
+          requestsPerSecond: load.requestsPerSecond * (scenario === 'listing' ? 100 : 1),
+          p99Ms: load.p99Ms,
+        });
+        log(`${workers} worker(s), ${label}: ${fmt(runs.at(-1)!.requestsPerSecond)}/s, p99 ${fmt(load.p99Ms, 1)} ms`);
+      },
     );
-    try {
-      await waitForQuiet(`${workers} workers ${label}`, options);
-      const load = await runLoad(
-        {
-          url: server.url,
-          path: `/v1/api/distributions/${database.distributionId}/leads/customers`,
-          token: database.token,
-          scenario,
-          prefix: `workers-${workers}`,
-          connections: options.connections,
-          warmupSeconds: options.warmupSeconds,
-          durationSeconds: options.durationSeconds,
-          mergeLeads: 1000,
-        },
-        pinning,
-      );
-      requireAllSucceeded(label, load, server);
-      runs.push({
-        workers,
-        label,
-        requestsPerSecond: load.requestsPerSecond * (scenario === 'listing' ? 100 : 1),
-        p99Ms: load.p99Ms,
-      });
-      log(`${workers} worker(s), ${label}: ${fmt(runs.at(-1)!.requestsPerSecond)}/s, p99 ${fmt(load.p99Ms, 1)} ms`);
-    } finally {
-      await server.stop();
-      await database.drop();
-    }
   }
   return runs;
 }
 
 async function follow(options: BenchOptions, pinning: Pinning, backlog: number): Promise<FollowerResult> {
-  const database = await createBenchDatabase('postgres', options.postgresUrl);
-  const server = await startServer(
-    'src/server.ts',
-    { ...SCALING_ENV, ...database.env },
-    { pinning, readyPath: '/readyz' },
+  return withBenchServer(
+    { engine: 'postgres', postgresUrl: options.postgresUrl, pinning, env: SCALING_ENV, readyPath: '/readyz' },
+    async (server) => {
+      await waitForQuiet('follower', options);
+      const spec: FollowerSpec = {
+        url: server.url,
+        distributionId: server.distributionId,
+        token: server.token,
+        pushers: 8,
+        seconds: 20,
+        backlog,
+      };
+      const command = pinning.enabled ? 'taskset' : process.execPath;
+      const args = [
+        ...(pinning.enabled ? ['-c', '1', process.execPath] : []),
+        path.join(ROOT, 'bench/follower.ts'),
+        JSON.stringify(spec),
+      ];
+      const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk;
+      });
+      const code = await new Promise((resolve) => child.once('close', resolve));
+      if (code !== 0) throw new Error(`the follower exited with ${code}`);
+      return JSON.parse(stdout.trim().split('\n').at(-1)!) as FollowerResult;
+    },
   );
-  try {
-    await waitForQuiet('follower', options);
-    const spec: FollowerSpec = {
-      url: server.url,
-      distributionId: database.distributionId,
-      token: database.token,
-      pushers: 8,
-      seconds: 20,
-      backlog,
-    };
-    const command = pinning.enabled ? 'taskset' : process.execPath;
-    const args = [
-      ...(pinning.enabled ? ['-c', '1', process.execPath] : []),
-      path.join(ROOT, 'bench/follower.ts'),
-      JSON.stringify(spec),
-    ];
-    const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-    let stdout = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk;
-    });
-    const code = await new Promise((resolve) => child.once('close', resolve));
-    if (code !== 0) throw new Error(`the follower exited with ${code}`);
-    return JSON.parse(stdout.trim().split('\n').at(-1)!) as FollowerResult;
-  } finally {
-    await server.stop();
-    await database.drop();
-  }
 }
 
 /** The raw writes of (a) and (b) per lookup variant, three interleaved rounds, medians. */

@@ -11,10 +11,12 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createBenchDatabase, type BenchDialect } from './database.ts';
+import { withBenchDatabase, withServer } from './bench-server.ts';
+import type { BenchDialect } from './database.ts';
 import { log } from './measure.ts';
 import type { BenchOptions } from './options.ts';
-import { ROOT, SERVER_ENV, startServer, type Pinning, type ServerProcess } from './processes.ts';
+import { ROOT, startServer, type Pinning, type ServerProcess } from './processes.ts';
+import { CURRENT_CODE } from './server-code.ts';
 import type { SoakLoadResult, SoakLoadSpec } from './soak-load.ts';
 
 const SAMPLES = path.join(ROOT, 'samples');
@@ -148,88 +150,104 @@ function runSoakLoad(
 
 export async function soak(dialect: BenchDialect, options: BenchOptions, pinning: Pinning): Promise<SoakRun> {
   const { soakRequests: requests, soakIdleSeconds: idleSeconds, connections } = options;
-  const database = await createBenchDatabase(dialect, options.postgresUrl, TOKEN_SCOPES, DISTRIBUTIONS);
   const heapFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'soak-heap-')), 'heap.jsonl');
-  let server: ServerProcess | undefined;
   let receiver: ServerProcess | undefined;
   try {
-    await importSamples(database.env);
-    receiver = await startServer('bench/webhook-receiver.ts', {}, { pinning, readyPath: '/stats', onLoadCore: true });
-    server = await startServer(
-      'src/server.ts',
-      {
-        ...SERVER_ENV,
-        ...database.env,
-        // A rate limit no request reaches, so that its store counts as in production.
-        RATE_LIMIT: '1000000000/h',
-        BODY_LIMIT: String(BODY_LIMIT),
-        // The receiver is on loopback; the metadata address some leads name stays refused.
-        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-        BENCH_HEAP_SAMPLES: heapFile,
-      },
-      { pinning, readyPath: '/healthz', nodeArgs: ['--expose-gc', '--import', './bench/heap-sampler.ts'] },
-    );
-    const running = server;
-    const samples: MemorySample[] = [];
-    let done = 0;
-    const started = performance.now();
-    const sample = async (): Promise<MemorySample> => {
-      const heap = await heapUsedMiB(running.url);
-      const entry = {
-        seconds: (performance.now() - started) / 1000,
-        requests: done,
-        rssMiB: rssMiB(running.pid),
-        heapUsedMiB: heap,
-      };
-      samples.push(entry);
-      return entry;
-    };
-    // The named moments: the time series' sample, then a full collection and what survived.
-    const moment = async (): Promise<LiveHeap> => ({ ...(await sample()), ...(await liveHeap(running.pid, heapFile)) });
+    return await withBenchDatabase(
+      { engine: dialect, postgresUrl: options.postgresUrl, scopes: TOKEN_SCOPES, distributions: DISTRIBUTIONS },
+      async (database) => {
+        await importSamples(database.env);
+        receiver = await startServer(
+          'bench/webhook-receiver.ts',
+          {},
+          { pinning, readyPath: '/stats', onLoadCore: true },
+        );
+        const callbackUrl = `${receiver.url}/hooks`;
+        const env = {
+          // A rate limit no request reaches, so that its store counts as in production.
+          RATE_LIMIT: '1000000000/h',
+          BODY_LIMIT: String(BODY_LIMIT),
+          // The receiver is on loopback; the metadata address some leads name stays refused.
+          WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+          BENCH_HEAP_SAMPLES: heapFile,
+        };
+        const nodeArgs = ['--expose-gc', '--import', './bench/heap-sampler.ts'];
+        return withServer(database, CURRENT_CODE, { pinning, env, nodeArgs }, async ({ process: running }) => {
+          const samples: MemorySample[] = [];
+          let done = 0;
+          const started = performance.now();
+          const sample = async (): Promise<MemorySample> => {
+            const heap = await heapUsedMiB(running.url);
+            const entry = {
+              seconds: (performance.now() - started) / 1000,
+              requests: done,
+              rssMiB: rssMiB(running.pid),
+              heapUsedMiB: heap,
+            };
+            samples.push(entry);
+            return entry;
+          };
+          // The named moments: the time series' sample, then a full collection and what survived.
+          const moment = async (): Promise<LiveHeap> => ({
+            ...(await sample()),
+            ...(await liveHeap(running.pid, heapFile)),
+          });
 
-    const start = await moment();
-    let sampling = false;
-    const timer = setInterval(() => {
-      if (sampling) return;
-      sampling = true;
-      void sample().finally(() => {
-        sampling = false;
-      });
-    }, SAMPLE_EVERY_MS);
-    const warmAt = Math.round(requests * WARM_UP);
-    let warm: Promise<LiveHeap> | undefined;
-    log(`${dialect} soak: ${requests} mixed requests at ${connections} connections, then ${idleSeconds} s idle`);
-    const load = await runSoakLoad(
-      {
-        url: running.url,
-        tenants: database.tenants,
-        callbackUrl: `${receiver.url}/hooks`,
-        // PUBLIC_URL's default, under which the broker app's redirect URI is registered.
-        publicUrl: `http://localhost:${new URL(running.url).port}`,
-        samples: SAMPLES,
-        bodyLimit: BODY_LIMIT,
-        requests,
-        connections,
-        every: Math.max(1, Math.round(requests / 100)),
-      },
-      pinning,
-      (answered) => {
-        done = answered;
-        if (warm === undefined && answered >= warmAt) warm = moment();
-        if (answered % Math.max(1, Math.round(requests / 10)) === 0) log(`${dialect} soak: ${answered} requests`);
+          const start = await moment();
+          let sampling = false;
+          const timer = setInterval(() => {
+            if (sampling) return;
+            sampling = true;
+            void sample().finally(() => {
+              sampling = false;
+            });
+          }, SAMPLE_EVERY_MS);
+          const warmAt = Math.round(requests * WARM_UP);
+          let warm: Promise<LiveHeap> | undefined;
+          log(`${dialect} soak: ${requests} mixed requests at ${connections} connections, then ${idleSeconds} s idle`);
+          const load = await runSoakLoad(
+            {
+              url: running.url,
+              tenants: database.tenants,
+              callbackUrl,
+              // PUBLIC_URL's default, under which the broker app's redirect URI is registered.
+              publicUrl: `http://localhost:${new URL(running.url).port}`,
+              samples: SAMPLES,
+              bodyLimit: BODY_LIMIT,
+              requests,
+              connections,
+              every: Math.max(1, Math.round(requests / 100)),
+            },
+            pinning,
+            (answered) => {
+              done = answered;
+              if (warm === undefined && answered >= warmAt) warm = moment();
+              if (answered % Math.max(1, Math.round(requests / 10)) === 0) log(`${dialect} soak: ${answered} requests`);
+            },
+          );
+          const end = await moment();
+          await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
+          const idle = await moment();
+          clearInterval(timer);
+          if (running.exitStatus() !== null)
+            throw new Error(`the server ${running.exitStatus()} during the soak:\n${running.output()}`);
+          return {
+            dialect,
+            requests,
+            connections,
+            idleSeconds,
+            load,
+            samples,
+            start,
+            warm: await (warm ?? end),
+            end,
+            idle,
+          };
+        });
       },
     );
-    const end = await moment();
-    await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
-    const idle = await moment();
-    clearInterval(timer);
-    if (server.exitStatus() !== null)
-      throw new Error(`the server ${server.exitStatus()} during the soak:\n${server.output()}`);
-    return { dialect, requests, connections, idleSeconds, load, samples, start, warm: await (warm ?? end), end, idle };
   } finally {
-    await server?.stop();
     await receiver?.stop();
-    await database.drop();
     fs.rmSync(path.dirname(heapFile), { recursive: true, force: true });
   }
 }

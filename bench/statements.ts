@@ -7,10 +7,11 @@
 //   npx node bench/statements.ts            (both databases)
 //   BENCH_DATABASES=sqlite npx node bench/statements.ts
 import { randomBytes } from 'node:crypto';
-import { createBenchDatabase, type BenchDialect } from './database.ts';
+import { withBenchServer } from './bench-server.ts';
+import type { BenchDialect } from './database.ts';
 import { readOptions } from './options.ts';
 import { fullBodies, mergeBodies, mergeTargetBodies, minimalBodies, type BodyFactory } from './payloads.ts';
-import { SERVER_ENV, startServer } from './processes.ts';
+import { statementsSoFar } from './server-metrics.ts';
 
 export interface StatementCount {
   readonly dialect: BenchDialect;
@@ -30,102 +31,92 @@ export async function countStatements(
 ): Promise<StatementCount[]> {
   const results: StatementCount[] = [];
   for (const dialect of dialects) {
-    const database = await createBenchDatabase(dialect, postgresUrl);
-    const env = { ...SERVER_ENV, WEBHOOK_WORKER: 'false', ...database.env };
-    const server = await startServer('src/server.ts', env, { pinning: { enabled: false }, readyPath: '/healthz' });
-    try {
-      const url = `${server.url}/v1/api/distributions/${database.distributionId}/leads/customers`;
-      const push = async (body: string) => {
-        const response = await fetch(url, {
-          method: 'POST',
-          headers: { authorization: `apikey ${database.token}`, 'content-type': 'application/json' },
-          body,
-        });
-        if (!response.ok) throw new Error(`push answered ${response.status}: ${await response.text()}`);
-      };
-      const counted = async (next: BodyFactory): Promise<number> => {
+    await withBenchServer(
+      { engine: dialect, postgresUrl, pinning: { enabled: false }, env: { WEBHOOK_WORKER: 'false' } },
+      async (server) => {
+        const url = `${server.url}${server.pushPath}`;
+        const push = async (body: string) => {
+          const response = await fetch(url, {
+            method: 'POST',
+            headers: { authorization: `apikey ${server.token}`, 'content-type': 'application/json' },
+            body,
+          });
+          if (!response.ok) throw new Error(`push answered ${response.status}: ${await response.text()}`);
+        };
+        const counted = async (next: BodyFactory): Promise<number> => {
+          const before = await statementsSoFar(server.url);
+          for (let i = 0; i < PUSHES; i++) await push(next());
+          return ((await statementsSoFar(server.url)) - before) / PUSHES;
+        };
+        const prefix = randomBytes(4).toString('hex');
+        const targets = mergeTargetBodies(prefix);
+        for (let i = 0; i < TARGETS; i++) await push(targets());
+        const scenarios: Array<[string, BodyFactory]> = [
+          // Prefixes of their own: a full push reusing a minimal push's ref would merge.
+          ['(a) minimal push, new lead', minimalBodies(`${prefix}-a`)],
+          ['(b) full push, new lead', fullBodies(`${prefix}-b`)],
+          ['(c) merge into existing lead', mergeBodies(prefix, TARGETS)],
+        ];
+        for (const [label, next] of scenarios) {
+          const statements = await counted(next);
+          results.push({ dialect, label, statements, roundTrips: dialect === 'postgres' ? statements : null });
+        }
+        // The broker's work against a PATCH of the party (docs/design.md section 13): each of 20
+        // leads gets its telephone number changed, then its status set, one request at a time.
+        const work = minimalBodies(`${prefix}-work`);
+        const created: Array<{ id: string; party_id: string }> = [];
+        for (let i = 0; i < PUSHES; i++) {
+          const response = await fetch(url, {
+            method: 'POST',
+            headers: { authorization: `apikey ${server.token}`, 'content-type': 'application/json' },
+            body: work(),
+          });
+          created.push((await response.json()) as { id: string; party_id: string });
+        }
+        const patch = async (path: string, body: object) => {
+          const response = await fetch(`${url.replace(/\/leads\/customers$/, '')}${path}`, {
+            method: 'PATCH',
+            headers: { authorization: `apikey ${server.token}`, 'content-type': 'application/merge-patch+json' },
+            body: JSON.stringify(body),
+          });
+          if (!response.ok) throw new Error(`PATCH ${path} answered ${response.status}: ${await response.text()}`);
+        };
+        for (const [label, each] of [
+          [
+            'PATCH .../parties/{id}, the telephone number',
+            (lead: (typeof created)[number], i: number) =>
+              patch(`/parties/${lead.party_id}`, { telephonenr: `+32 9 000 00 ${String(i).padStart(2, '0')}` }),
+          ],
+          [
+            'PATCH .../leads/{id}, the status',
+            (lead: (typeof created)[number]) => patch(`/leads/${lead.id}`, { status: 'contacted' }),
+          ],
+        ] as const) {
+          const before = await statementsSoFar(server.url);
+          for (const [i, lead] of created.entries()) await each(lead, i);
+          const statements = ((await statementsSoFar(server.url)) - before) / PUSHES;
+          results.push({ dialect, label, statements, roundTrips: dialect === 'postgres' ? statements : null });
+        }
+        // A listing page of 100 leads (no transaction: its statements are its round trips).
+        const more = minimalBodies(`${prefix}-page`);
+        for (let i = 0; i < 100; i++) await push(more());
         const before = await statementsSoFar(server.url);
-        for (let i = 0; i < PUSHES; i++) await push(next());
-        return ((await statementsSoFar(server.url)) - before) / PUSHES;
-      };
-      const prefix = randomBytes(4).toString('hex');
-      const targets = mergeTargetBodies(prefix);
-      for (let i = 0; i < TARGETS; i++) await push(targets());
-      const scenarios: Array<[string, BodyFactory]> = [
-        // Prefixes of their own: a full push reusing a minimal push's ref would merge.
-        ['(a) minimal push, new lead', minimalBodies(`${prefix}-a`)],
-        ['(b) full push, new lead', fullBodies(`${prefix}-b`)],
-        ['(c) merge into existing lead', mergeBodies(prefix, TARGETS)],
-      ];
-      for (const [label, next] of scenarios) {
-        const statements = await counted(next);
-        results.push({ dialect, label, statements, roundTrips: dialect === 'postgres' ? statements : null });
-      }
-      // The broker's work against a PATCH of the party (docs/design.md section 13): each of 20
-      // leads gets its telephone number changed, then its status set, one request at a time.
-      const work = minimalBodies(`${prefix}-work`);
-      const created: Array<{ id: string; party_id: string }> = [];
-      for (let i = 0; i < PUSHES; i++) {
-        const response = await fetch(url, {
-          method: 'POST',
-          headers: { authorization: `apikey ${database.token}`, 'content-type': 'application/json' },
-          body: work(),
+        const page = await fetch(`${url.replace(/\/customers$/, '')}?limit=100`, {
+          headers: { authorization: `apikey ${server.token}` },
         });
-        created.push((await response.json()) as { id: string; party_id: string });
-      }
-      const patch = async (path: string, body: object) => {
-        const response = await fetch(`${url.replace(/\/leads\/customers$/, '')}${path}`, {
-          method: 'PATCH',
-          headers: { authorization: `apikey ${database.token}`, 'content-type': 'application/merge-patch+json' },
-          body: JSON.stringify(body),
+        const items = ((await page.json()) as { items: unknown[] }).items.length;
+        if (!page.ok || items !== 100) throw new Error(`GET leads answered ${page.status} with ${items} leads`);
+        const statements = (await statementsSoFar(server.url)) - before;
+        results.push({
+          dialect,
+          label: 'GET .../leads, 100 leads per page (per page)',
+          statements,
+          roundTrips: dialect === 'postgres' ? statements : null,
         });
-        if (!response.ok) throw new Error(`PATCH ${path} answered ${response.status}: ${await response.text()}`);
-      };
-      for (const [label, each] of [
-        [
-          'PATCH .../parties/{id}, the telephone number',
-          (lead: (typeof created)[number], i: number) =>
-            patch(`/parties/${lead.party_id}`, { telephonenr: `+32 9 000 00 ${String(i).padStart(2, '0')}` }),
-        ],
-        [
-          'PATCH .../leads/{id}, the status',
-          (lead: (typeof created)[number]) => patch(`/leads/${lead.id}`, { status: 'contacted' }),
-        ],
-      ] as const) {
-        const before = await statementsSoFar(server.url);
-        for (const [i, lead] of created.entries()) await each(lead, i);
-        const statements = ((await statementsSoFar(server.url)) - before) / PUSHES;
-        results.push({ dialect, label, statements, roundTrips: dialect === 'postgres' ? statements : null });
-      }
-      // A listing page of 100 leads (no transaction: its statements are its round trips).
-      const more = minimalBodies(`${prefix}-page`);
-      for (let i = 0; i < 100; i++) await push(more());
-      const before = await statementsSoFar(server.url);
-      const page = await fetch(`${url.replace(/\/customers$/, '')}?limit=100`, {
-        headers: { authorization: `apikey ${database.token}` },
-      });
-      const items = ((await page.json()) as { items: unknown[] }).items.length;
-      if (!page.ok || items !== 100) throw new Error(`GET leads answered ${page.status} with ${items} leads`);
-      const statements = (await statementsSoFar(server.url)) - before;
-      results.push({
-        dialect,
-        label: 'GET .../leads, 100 leads per page (per page)',
-        statements,
-        roundTrips: dialect === 'postgres' ? statements : null,
-      });
-    } finally {
-      await server.stop();
-      await database.drop();
-    }
+      },
+    );
   }
   return results;
-}
-
-async function statementsSoFar(baseUrl: string): Promise<number> {
-  const text = await (await fetch(`${baseUrl}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith('lead_intake_database_statements_total '));
-  if (!line) throw new Error('/metrics has no lead_intake_database_statements_total');
-  return Number(line.split(' ')[1]);
 }
 
 export function renderStatementTable(counts: readonly StatementCount[]): string {

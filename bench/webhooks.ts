@@ -6,10 +6,12 @@
 // sampled from /metrics, and created_at -> arrival at the receiver), and how long the
 // backlog left at the end of the load takes to drain.
 import { randomBytes } from 'node:crypto';
-import { createBenchDatabase, type BenchDialect } from './database.ts';
+import { withBenchServer } from './bench-server.ts';
+import type { BenchDialect } from './database.ts';
 import { log, requireAllSucceeded, type Measurement } from './measure.ts';
 import type { BenchOptions } from './options.ts';
-import { runLoad, SERVER_ENV, startServer, type Pinning } from './processes.ts';
+import { runLoad, startServer, type Pinning } from './processes.ts';
+import { CURRENT_CODE, type ServerCode } from './server-code.ts';
 
 const LAG_SAMPLE_MS = 500;
 const MAX_DRAIN_MS = 180_000;
@@ -43,9 +45,9 @@ export async function measureWebhooks(
   dialect: BenchDialect,
   options: BenchOptions,
   pinning: Pinning,
+  code: ServerCode = CURRENT_CODE,
 ): Promise<WebhookMeasurement> {
   const label = '(d) minimal push with a callback, webhooks delivered';
-  const database = await createBenchDatabase(dialect, options.postgresUrl);
   const receiver = await startServer(
     'bench/webhook-receiver.ts',
     {},
@@ -56,79 +58,88 @@ export async function measureWebhooks(
   const delivered = async (): Promise<number> =>
     ((await (await fetch(`${receiver.url}/stats`)).json()) as { total: number }).total;
   try {
-    const server = await startServer(
-      'src/server.ts',
-      { ...SERVER_ENV, ...database.env, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' },
-      { pinning, readyPath: '/healthz' },
-    );
-    try {
-      const lags: number[] = [];
-      const sampler = setInterval(() => {
-        fetch(`${server.url}/metrics`)
-          .then((r) => r.text())
-          .then(
-            (text) => {
-              const lag = /^lead_intake_webhook_outbox_lag_seconds (\S+)$/m.exec(text);
-              if (lag) lags.push(Number(lag[1]));
-            },
-            () => {},
-          );
-      }, LAG_SAMPLE_MS);
-      const load = await runLoad(
-        {
-          url: server.url,
-          path: `/v1/api/distributions/${database.distributionId}/leads/customers`,
-          token: database.token,
-          scenario: 'webhook',
-          prefix: `webhook-${randomBytes(4).toString('hex')}`,
-          connections: options.connections,
-          warmupSeconds: options.warmupSeconds,
-          durationSeconds: options.durationSeconds,
-          serverPid: server.pid,
-          callbackUrl: `${receiver.url}/hooks/lead-intake`,
-        },
+    return await withBenchServer(
+      {
+        engine: dialect,
+        postgresUrl: options.postgresUrl,
+        code,
         pinning,
-      );
-      const loadEnded = Date.now();
-      clearInterval(sampler);
-      requireAllSucceeded(label, load, server);
-      const lagAtEnd = lags.at(-1) ?? NaN;
-      const windowStart = loadEnded - load.durationSeconds * 1000;
-      const inWindow = await stats(windowStart, loadEnded);
-      const eventsWritten = Object.entries(load.statusCodes)
-        .filter(([code]) => code.startsWith('2'))
-        .reduce((sum, [, n]) => sum + n, 0);
+        env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' },
+      },
+      async (server) => {
+        const lags: number[] = [];
+        const sampler = setInterval(() => {
+          fetch(`${server.url}/metrics`)
+            .then((r) => r.text())
+            .then(
+              (text) => {
+                const lag = /^lead_intake_webhook_outbox_lag_seconds (\S+)$/m.exec(text);
+                if (lag) lags.push(Number(lag[1]));
+              },
+              () => {},
+            );
+        }, LAG_SAMPLE_MS);
+        const load = await runLoad(
+          {
+            url: server.url,
+            path: server.pushPath,
+            token: server.token,
+            scenario: 'webhook',
+            prefix: `webhook-${randomBytes(4).toString('hex')}`,
+            connections: options.connections,
+            warmupSeconds: options.warmupSeconds,
+            durationSeconds: options.durationSeconds,
+            serverPid: server.pid,
+            callbackUrl: `${receiver.url}/hooks/lead-intake`,
+          },
+          pinning,
+        );
+        const loadEnded = Date.now();
+        clearInterval(sampler);
+        requireAllSucceeded(label, load, server.process);
+        const lagAtEnd = lags.at(-1) ?? NaN;
+        const windowStart = loadEnded - load.durationSeconds * 1000;
+        const inWindow = await stats(windowStart, loadEnded);
+        const eventsWritten = Object.entries(load.statusCodes)
+          .filter(([status]) => status.startsWith('2'))
+          .reduce((sum, [, n]) => sum + n, 0);
 
-      let drainSeconds: number | null = null;
-      for (;;) {
-        if ((await delivered()) >= eventsWritten) {
-          drainSeconds = (Date.now() - loadEnded) / 1000;
-          break;
+        let drainSeconds: number | null = null;
+        for (;;) {
+          if ((await delivered()) >= eventsWritten) {
+            drainSeconds = (Date.now() - loadEnded) / 1000;
+            break;
+          }
+          if (Date.now() - loadEnded > MAX_DRAIN_MS) break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
         }
-        if (Date.now() - loadEnded > MAX_DRAIN_MS) break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      const webhooks: WebhookFigures = {
-        eventsWritten,
-        deliveredInWindow: inWindow.inWindow,
-        deliveredPerSecond: inWindow.inWindow / load.durationSeconds,
-        delayP50Ms: inWindow.delayP50Ms,
-        delayP99Ms: inWindow.delayP99Ms,
-        maxLagSeconds: Math.max(0, ...lags),
-        lagAtEndSeconds: lagAtEnd,
-        drainSeconds,
-      };
-      log(
-        `${label}: ${webhooks.deliveredPerSecond.toFixed(0)} events/s delivered while taking ${load.requestsPerSecond.toFixed(0)} pushes/s; ` +
-          `delay p50 ${webhooks.delayP50Ms} ms p99 ${webhooks.delayP99Ms} ms; lag max ${webhooks.maxLagSeconds.toFixed(1)} s; ` +
-          `drained ${drainSeconds === null ? 'not within the limit' : `${drainSeconds.toFixed(1)} s`} after the load`,
-      );
-      return { label, database: dialect, scenario: 'webhook', load, peakRssMiB: server.peakRssMiB(), webhooks };
-    } finally {
-      await server.stop();
-    }
+        const webhooks: WebhookFigures = {
+          eventsWritten,
+          deliveredInWindow: inWindow.inWindow,
+          deliveredPerSecond: inWindow.inWindow / load.durationSeconds,
+          delayP50Ms: inWindow.delayP50Ms,
+          delayP99Ms: inWindow.delayP99Ms,
+          maxLagSeconds: Math.max(0, ...lags),
+          lagAtEndSeconds: lagAtEnd,
+          drainSeconds,
+        };
+        log(
+          `${label}${code.revision ? ` at ${code.revision}` : ''}: ${webhooks.deliveredPerSecond.toFixed(0)} events/s delivered while taking ${load.requestsPerSecond.toFixed(0)} pushes/s; ` +
+            `delay p50 ${webhooks.delayP50Ms} ms p99 ${webhooks.delayP99Ms} ms; lag max ${webhooks.maxLagSeconds.toFixed(1)} s; ` +
+            `drained ${drainSeconds === null ? 'not within the limit' : `${drainSeconds.toFixed(1)} s`} after the load`,
+        );
+        return {
+          label,
+          database: dialect,
+          scenario: 'webhook',
+          load,
+          peakRssMiB: server.process.peakRssMiB(),
+          webhooks,
+          ...(code.revision && { baseline: code.revision }),
+        };
+      },
+    );
   } finally {
     await receiver.stop();
-    await database.drop();
   }
 }

@@ -11,7 +11,8 @@ import path from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import pg from 'pg';
 import { v7 } from 'uuid';
-import { createBenchDatabase, type BenchDialect } from './database.ts';
+import type { BenchDialect } from './database.ts';
+import { createBenchDatabase } from './server-code.ts';
 import { readOptions } from './options.ts';
 import { postgresPids, totalCpuSeconds } from './procfs.ts';
 import {

@@ -122,7 +122,7 @@ export async function buildApp({
   const party = await registerParty(app, { config, database, transactions, outbox, validation: compilers });
   await registerReferenceData(app, config, database);
   registerWebhooks(app, { config, database, transactions, outbox, clock });
-  await registerSso(app, { config, database, sso });
+  await registerSso(app, { config, database, sso, clock });
   // The pages behind the leads' href links read through the same services as the API.
   await registerBrokerApp(app, { config, database, services: { database, ...party } });
   app.addHook('onClose', async () => transactions.close());

@@ -43,12 +43,17 @@ async function readToEnd(server: ServerProcess, since: string, seen: Set<string>
   return newest;
 }
 
+/** Leads pushed while the follower reads: the ones committed late among them are the test. */
+const PUSHES = 500;
+
 it('lets a follower that keeps the newest updated_at it saw miss no lead pushed meanwhile', async () => {
   const created = new Set<string>();
   const seen = new Set<string>();
-  let pushing = true;
+  // The pushers stop once they have created PUSHES leads, not after a fixed time, which a
+  // slow machine would spend on fewer pushes; the follower reads all the while.
+  const pushing = () => created.size < PUSHES;
   const pushers = Array.from({ length: 8 }, async (_, pusher) => {
-    for (let i = 0; pushing; i++) {
+    for (let i = 0; pushing(); i++) {
       const reply = await pushLead(servers[(pusher + i) % servers.length]!, tenant, 'customers', {
         prospect: { first_name: 'Sync', last_name: `P${pusher}-${i}` },
       });
@@ -56,17 +61,18 @@ it('lets a follower that keeps the newest updated_at it saw miss no lead pushed 
       created.add(reply.body.id);
     }
   });
+  // A pusher that failed stops the others' count from being reached: the follower stops too.
+  let settled = false;
+  void Promise.allSettled(pushers).then(() => (settled = true));
   const follower = (async () => {
     let since = '2000-01-01T00:00:00.000Z';
-    for (let i = 0; pushing; i++) since = await readToEnd(servers[i % servers.length]!, since, seen);
+    for (let i = 0; pushing() && !settled; i++) since = await readToEnd(servers[i % servers.length]!, since, seen);
     // Pushes sent before the stop may still be in flight: wait for every answer, then two more
     // passes from where it stopped.
     await Promise.all(pushers);
     since = await readToEnd(servers[0]!, since, seen);
     await readToEnd(servers[servers.length - 1]!, since, seen);
   })();
-  await new Promise((resolve) => setTimeout(resolve, 6_000));
-  pushing = false;
   await Promise.all(pushers);
   await follower;
   expect(created.size).toBeGreaterThan(100);

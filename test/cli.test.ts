@@ -1,6 +1,7 @@
 // The `lead-intake` command and the first start, as a user meets them: real processes
 // (bin/lead-intake.js, src/server.ts) on the test's database, on each database engine.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -17,7 +18,19 @@ import {
   type TestDatabase,
   type TestServer,
 } from './support/test-server.ts';
-import { BIN, ROOT, childEnv, cliJson, printedJson, run, runCli, runCliProcess } from './support/cli.ts';
+import {
+  BIN,
+  ROOT,
+  type CliRun,
+  childEnv,
+  cliJson,
+  printedJson,
+  run,
+  runCli,
+  runCliProcess,
+  startCliProcess,
+} from './support/cli.ts';
+import { eventually } from './support/eventually.ts';
 import { pushLead } from './support/lead-client.ts';
 import { UserAgent, formAction, inputValue } from './support/sso.ts';
 
@@ -229,12 +242,24 @@ describe('lead-intake CLI', () => {
         expect(lock.prepare('pragma journal_mode').get()).toEqual({ journal_mode: 'wal' });
         lock.exec('begin immediate');
         // Another process: this one holds the lock, and SQLite's busy wait would block it.
-        const waiting = runCliProcess(server.database.env, ['distribution', 'create', '--name', 'Waited']);
-        await sleep(1500);
+        const waiting = startCliProcess(server.database.env, ['distribution', 'create', '--name', 'Waited']);
+        let finished: CliRun | undefined;
+        void waiting.done.then((result) => (finished = result));
+        // It has reached its write and waits: SQLite's busy handler sleeps between its tries,
+        // which the kernel shows as the process's wait channel. A process that gave up
+        // instead has finished.
+        await eventually(
+          async () => {
+            if (finished) throw new Error(`the CLI did not wait for the lock: ${JSON.stringify(finished)}`);
+            return fs.readFileSync(`/proc/${waiting.pid}/wchan`, 'utf8').includes('nanosleep');
+          },
+          20_000,
+          'the CLI to wait for the lock',
+        );
         // Readers are not blocked by the writer meanwhile: the server still answers.
         expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
         lock.exec('commit');
-        expect(printedJson(await waiting).name).toBe('Waited');
+        expect(printedJson(await waiting.done).name).toBe('Waited');
       } finally {
         if (lock.isTransaction) lock.exec('rollback');
         lock.close();

@@ -135,6 +135,20 @@ describe('the login page', () => {
     expect(stored.filter((row) => row.subject === `account:${own.user.username}`)).toHaveLength(5);
   });
 
+  it('lets the account sign in again once its failures have left the window', async () => {
+    const own = await createSsoFixture(server);
+    const { agent, page } = await openLogin();
+    let current = page;
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      current = await submitLogin(agent, current, own.user.username, `wrong password ${attempt}`);
+    }
+    const limited = await submitLogin(agent, current, own.user.username, PASSWORD);
+    expect(limited.status).toBe(429);
+    // The server's clock, not the test, waits out the 15 minutes (docs/sso.md).
+    server.clock.advance(15 * 60_000);
+    expect((await submitLogin(agent, limited, own.user.username, PASSWORD)).status).toBe(200);
+  });
+
   it.each([
     ['ui_locales', { ui_locales: 'fr-BE en' }, 'Connexion'],
     ['ui_locales', { ui_locales: 'de' }, 'Anmelden'],

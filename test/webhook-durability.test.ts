@@ -109,12 +109,15 @@ it.runIf(dialect === 'postgres')(
         Array.from({ length: count }, (_, i) => pushWithCallback(servers[i % 2]!, receiver.url('/shared'))),
       );
       await receiver.waitFor('/shared', count);
-      // Time for a duplicate to show up, had one been sent.
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
-      const received = receiver.received.filter((r) => r.path === '/shared');
-      expect(received).toHaveLength(count);
-      expect(new Set(received.map((r) => r.headers['webhook-id'])).size).toBe(count);
-      expect(leadIdsOf(received)).toEqual([...leads].sort());
+      // Every delivery is recorded as delivered and no worker holds one any more.
+      await eventually(async () => {
+        const rows = await database.handle.db
+          .selectFrom('webhook_deliveries')
+          .select(['status', 'claim_id'])
+          .where('url', '=', receiver.url('/shared'))
+          .execute();
+        return rows.length === count && rows.every((row) => row.status === 'delivered' && row.claim_id === null);
+      });
       // Both processes delivered some: they really shared the work.
       const delivered = await Promise.all(
         servers.map(async (server) => {
@@ -122,6 +125,13 @@ it.runIf(dialect === 'postgres')(
           return Number(/lead_intake_webhook_deliveries_total\{outcome="delivered"\} (\d+)/.exec(text)?.[1] ?? 0);
         }),
       );
+      // A graceful stop lets the attempts in flight finish: once both processes have exited,
+      // everything they sent has arrived, a duplicate too, had one been sent.
+      await Promise.all(servers.map((server) => server.stop()));
+      const received = receiver.received.filter((r) => r.path === '/shared');
+      expect(received).toHaveLength(count);
+      expect(new Set(received.map((r) => r.headers['webhook-id'])).size).toBe(count);
+      expect(leadIdsOf(received)).toEqual([...leads].sort());
       expect(delivered[0]! + delivered[1]!).toBe(count);
       expect(delivered.every((n) => n > 0)).toBe(true);
     } finally {

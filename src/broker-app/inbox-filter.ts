@@ -4,7 +4,7 @@
 // Read once here for the page and the CSV export alike, and written back into links so
 // paging and export keep them.
 import { ValidationError } from '../errors.ts';
-import { LEAD_STATUSES } from '../party/index.ts';
+import { type InboxFilter, LEAD_STATUSES } from '../party/index.ts';
 import { TIME_ZONE } from './formatting/locale-formats.ts';
 
 export type Status = (typeof LEAD_STATUSES)[number];
@@ -68,8 +68,11 @@ export function parseInboxParams(query: unknown): InboxParams {
   };
 }
 
-/** The filter the inbox reads with: `mine` is the signed-in user, days are Brussels days. */
-export function inboxFilter(params: InboxParams, distributionId: string, userId: string) {
+/**
+ * The filter the inbox reads with (party/inbox/inbox-filter.ts): `mine` is the signed-in
+ * user, days are Brussels days.
+ */
+export function inboxFilter(params: InboxParams, distributionId: string, userId: string): InboxFilter {
   return {
     distributionId,
     search: params.search,

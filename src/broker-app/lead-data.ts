@@ -4,32 +4,24 @@
 import { listApiTokens } from '../auth/api-token.service.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import type {
-  ErasureService,
+  InboxReader,
   LeadHistoryReader,
-  LeadReader,
   LeadResponse,
-  LeadWorkService,
-  PartyExportService,
   PartyReader,
+  PartyServices,
   PushLogReader,
 } from '../party/index.ts';
 import { listUsers } from '../sso/index.ts';
 import { listDeliveries, replayFailedDelivery } from '../webhooks/delivery-admin.service.ts';
 
-export interface LeadServices {
+/** The party module's services (party/party.plugin.ts), and the database for the rest. */
+export interface LeadServices extends PartyServices {
   readonly database: DatabaseHandle;
-  readonly leads: LeadReader;
-  readonly pushLog: PushLogReader;
-  readonly parties: PartyReader;
-  readonly leadWork: LeadWorkService;
-  readonly history: LeadHistoryReader;
-  readonly erasure: ErasureService;
-  readonly partyExport: PartyExportService;
 }
 
 export type Lead = LeadResponse;
 export type Revision = Awaited<ReturnType<PartyReader['revisions']>>[number];
-export type InboxPage = Awaited<ReturnType<LeadReader['inbox']>>;
+export type InboxPage = Awaited<ReturnType<InboxReader['page']>>;
 export type InboxItem = InboxPage['items'][number];
 export type Delivery = Awaited<ReturnType<typeof listDeliveries>>[number];
 export type Push = Awaited<ReturnType<PushLogReader['list']>>['items'][number];
@@ -37,8 +29,8 @@ export type Push = Awaited<ReturnType<PushLogReader['list']>>['items'][number];
 /** The timeline shows this many pushes and deliveries; the rest stay in the API and CLI. */
 export const TIMELINE_LIMIT = 200;
 
-export function inbox(services: LeadServices, query: Parameters<LeadReader['inbox']>[0]): Promise<InboxPage> {
-  return services.leads.inbox(query);
+export function inbox(services: LeadServices, query: Parameters<InboxReader['page']>[0]): Promise<InboxPage> {
+  return services.inbox.page(query);
 }
 
 export function leadOfParty(services: LeadServices, distributionId: string, partyId: string): Promise<Lead> {
@@ -134,7 +126,7 @@ export async function assignableUsers(services: LeadServices, distributionId: st
 }
 
 export function statusCounts(services: LeadServices, distributionId: string) {
-  return services.leads.countsByStatus(distributionId);
+  return services.inbox.countsByStatus(distributionId);
 }
 
 /** The party page: the lead, its revisions, its newest push (the sender), notes and who may work it. */

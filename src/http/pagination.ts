@@ -1,13 +1,9 @@
-// Keyset pagination: the cursor is an opaque token naming the last item of a page, so a
-// page never repeats or skips rows when others are inserted before or after it.
+// Keyset pagination: the cursor is an opaque token naming the last item of a page (its
+// position, db/keyset.ts, which the repositories read from), so a page never repeats or
+// skips rows when others are inserted before or after it.
 import Type from 'typebox';
+import type { Position } from '../db/keyset.ts';
 import { ValidationError } from '../errors.ts';
-
-/** Position in a listing's (time, id) order: what a cursor names. */
-export interface Position {
-  readonly at: string;
-  readonly id: string;
-}
 
 export const MAX_PAGE_SIZE = 100;
 

@@ -9,6 +9,8 @@
 // services it returns are those the broker app reads and changes leads through.
 export { registerParty, type PartyServices } from './party.plugin.ts';
 export type { LeadReader } from './read/lead-read.service.ts';
+export type { InboxReader } from './inbox/inbox-read.service.ts';
+export type { InboxFilter, InboxQuery } from './inbox/inbox-filter.ts';
 export type { PartyReader } from './read/party-read.service.ts';
 export type { PushLogReader } from './read/push-log-read.service.ts';
 export type { LeadHistoryReader } from './read/lead-history-read.service.ts';
@@ -19,7 +21,7 @@ export { ErasureService } from './privacy/erasure.service.ts';
 export { PartyExportService } from './privacy/party-export.service.ts';
 export { listAuditLog } from './privacy/audit-log.service.ts';
 export { RetentionService } from './privacy/retention.service.ts';
-export { RefHashes } from './privacy/ref-hash.ts';
+export { RefHashes } from './privacy/ref-hashes.service.ts';
 
 // The lead as answers, reads and webhooks carry it (the broker app renders it), and the
 // documented example pushes (tests push them).
@@ -30,7 +32,7 @@ export { leadExamples } from './model/lead.examples.ts';
 export { LEAD_STATUSES, PAYMENT_INTERVALS } from './model/enumerations.ts';
 
 // The SQL a PostgreSQL write reads its clock with, which bench/write-limits.ts measures.
-export { WRITER_CLOCK_SQL } from './store/change-clock.ts';
+export { WRITER_CLOCK_SQL } from './store/change-clock.repository.ts';
 
 // Row types: bench/write-limits.ts types the rows it writes straight to the database with
 // them, and the walls let bench/ import nothing of the module but this file.

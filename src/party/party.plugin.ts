@@ -13,10 +13,11 @@ import { leadBatchRoutes } from './batch/lead-batch.routes.ts';
 import { LeadBatchService } from './batch/lead-batch.service.ts';
 import { partyPatchRoutes } from './patch/party-patch.routes.ts';
 import { PartyPatchService } from './patch/party-patch.service.ts';
+import { InboxReader } from './inbox/inbox-read.service.ts';
 import { ErasureService } from './privacy/erasure.service.ts';
 import { PartyExportService } from './privacy/party-export.service.ts';
 import { personalDataRoutes } from './privacy/personal-data.routes.ts';
-import { RefHashes } from './privacy/ref-hash.ts';
+import { RefHashes } from './privacy/ref-hashes.service.ts';
 import { RetentionService } from './privacy/retention.service.ts';
 import { leadPushRoutes } from './push/lead-push.routes.ts';
 import { LeadPushService } from './push/lead-push.service.ts';
@@ -42,6 +43,7 @@ export interface PartyDependencies {
 /** What the broker app reads and changes a lead through: the services the API's routes use. */
 export interface PartyServices {
   readonly leads: LeadReader;
+  readonly inbox: InboxReader;
   readonly pushLog: PushLogReader;
   readonly parties: PartyReader;
   readonly leadWork: LeadWorkService;
@@ -83,7 +85,8 @@ export async function registerParty(app: FastifyInstance, deps: PartyDependencie
   startRetention(app, new RetentionService({ database, transactions, refHashes, outbox, retention: config.retention }));
 
   const history = new LeadHistoryReader({ database });
-  return { leads, pushLog, parties, leadWork, history, erasure, partyExport };
+  const inbox = new InboxReader({ database });
+  return { leads, inbox, pushLog, parties, leadWork, history, erasure, partyExport };
 }
 
 /**

@@ -20,14 +20,26 @@ export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, HOME: process.env.HOME, ...extra };
 }
 
+export interface StartedProcess {
+  readonly pid: number;
+  /** What it printed and exited with, once it has exited. */
+  readonly done: Promise<CliRun>;
+}
+
 /** Any command, from the checkout, with `input` on stdin and then end of input. */
 export function run(file: string, args: readonly string[], env: Record<string, string>, input = ''): Promise<CliRun> {
-  return new Promise((resolve) => {
-    const child = execFile(file, args, { cwd: ROOT, env: childEnv(env), timeout: 60_000 }, (error, stdout, stderr) =>
+  return start(file, args, env, input).done;
+}
+
+function start(file: string, args: readonly string[], env: Record<string, string>, input = ''): StartedProcess {
+  let child: ReturnType<typeof execFile> | undefined;
+  const done = new Promise<CliRun>((resolve) => {
+    child = execFile(file, args, { cwd: ROOT, env: childEnv(env), timeout: 60_000 }, (error, stdout, stderr) =>
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
     );
     child.stdin!.end(input);
   });
+  return { pid: child!.pid!, done };
 }
 
 /**
@@ -50,7 +62,12 @@ export async function runCli(env: Record<string, string>, args: readonly string[
 
 /** The CLI as a process of its own, under the Node that runs the tests (the project's Node 24). */
 export function runCliProcess(env: Record<string, string>, args: readonly string[], input?: string): Promise<CliRun> {
-  return run(process.execPath, [BIN, ...args], env, input);
+  return startCliProcess(env, args, input).done;
+}
+
+/** runCliProcess, for a test that watches the process while it runs. */
+export function startCliProcess(env: Record<string, string>, args: readonly string[], input?: string): StartedProcess {
+  return start(process.execPath, [BIN, ...args], env, input);
 }
 
 /** The JSON a command printed; throws with its stderr when it failed. */

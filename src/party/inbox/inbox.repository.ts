@@ -5,38 +5,14 @@
 // while new leads arrive above it, and each filter is served by an index (leads_status,
 // leads_assignee, leads_received, the word index), so a page costs the same at any number
 // of leads.
-import { CompiledQuery, type Kysely, sql } from 'kysely';
-import { escapeLiteral } from 'pg';
+import { type Kysely, sql } from 'kysely';
 import type { Database, Dialect } from '../../db/database.ts';
-import type { Position } from '../../http/pagination.ts';
+import { runInlined } from '../../db/inlined-literals.ts';
 import type { LeadStatus, PartyType } from '../model/party.table.ts';
+import type { InboxQuery } from './inbox-filter.ts';
 import { ftsMatch, type SearchTerms, searchTermsOf, tsQuery } from './search-words.ts';
 
 type Db = Kysely<Database>;
-
-export type InboxSort = 'changed' | 'received';
-
-export interface InboxFilter {
-  readonly distributionId: string;
-  /** Free text: words of a name, e-mail, address, ref or VIN, a telephone or enterprise number. */
-  readonly search?: string;
-  readonly status?: LeadStatus;
-  /** A user's id, or `none` for the leads assigned to nobody. */
-  readonly assignee?: string;
-  readonly kind?: PartyType;
-  readonly origin?: string;
-  /** Received at or after this instant (ISO). */
-  readonly receivedFrom?: string;
-  /** Received before this instant (ISO). */
-  readonly receivedBefore?: string;
-}
-
-export interface InboxQuery extends InboxFilter {
-  readonly sort: InboxSort;
-  /** Start after this position in the sort's (time, id) descending order. */
-  readonly before?: Position;
-  readonly limit: number;
-}
 
 export interface InboxRow {
   readonly lead_id: string;
@@ -108,7 +84,9 @@ export async function listInboxRows(db: Db, dialect: Dialect, query: InboxQuery)
   }
   const ordered = select.orderBy(column, 'desc').orderBy('leads.id', 'desc');
   if (dialect === 'sqlite') return ordered.limit(query.limit + 1).execute();
-  return runInlined<InboxRow>(db, ordered.limit(sql.lit(query.limit + 1)).compile());
+  // Planned for its values (db/inlined-literals.ts): a generic plan cannot know how many
+  // leads the distribution holds or how rare a status is.
+  return runInlined<InboxRow, Database>(db, ordered.limit(sql.lit(query.limit + 1)).compile());
 }
 
 /** Fewer matches of a search than this are gathered from the word index, more are met in order. */
@@ -135,32 +113,17 @@ async function gatherUpTo(
     return { count: Number(rows[0]?.n ?? 0), ids: [] };
   }
   // A limit the planner does not know (a subquery): the GIN index gathers them, never a scan.
-  const rows = await runInlined<{ id: string }>(
+  const rows = await runInlined<{ id: string }, Database>(
     db,
-    CompiledQuery.raw(
-      `select id from leads where distribution_id = ${escapeLiteral(distributionId)}
-        and to_tsvector('simple', search_words) @@ to_tsquery('simple', ${escapeLiteral(tsQuery(terms))}) limit (select ${cap + 1})`,
-      [],
-    ),
+    db
+      .selectFrom('leads')
+      .select('id')
+      .where('distribution_id', '=', distributionId)
+      .where(sql<boolean>`to_tsvector('simple', search_words) @@ to_tsquery('simple', ${tsQuery(terms)})`)
+      .limit(sql<number>`(select ${sql.lit(cap + 1)})`)
+      .compile(),
   );
   return { count: rows.length, ids: rows.map((row) => row.id) };
-}
-
-/**
- * A PostgreSQL query with its values written into its text: planned for them. Our
- * connections plan parameterised statements once, generically (database.ts), and a generic
- * plan of the inbox cannot know that a distribution holds 100,000 leads or that a status is
- * rare; the values are ids, statuses, dates and origins, escaped as literals.
- */
-async function runInlined<Row>(db: Db, compiled: CompiledQuery): Promise<Row[]> {
-  const text = compiled.sql.replace(/\$(\d+)/g, (_, n: string) => literal(compiled.parameters[Number(n) - 1]));
-  return (await db.executeQuery<Row>(CompiledQuery.raw(text, []))).rows;
-}
-
-function literal(value: unknown): string {
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  if (typeof value === 'string') return escapeLiteral(value);
-  throw new Error(`no literal for ${typeof value}`);
 }
 
 /** The parties' external refs and the leads' push counts by outcome (201 created, 200 merged), for one page. */

@@ -3,7 +3,7 @@
 // postcode, city), enterprise number, external refs (the party's and its policies') and
 // VINs, folded as the reference searches fold text (reference/search/search-text.ts). They
 // are stored with the lead (`leads.search_words`) whenever a write changes the lead, and a
-// word index serves them: FTS5 on SQLite, GIN on PostgreSQL (inbox-search.ts). A search is
+// word index serves them: FTS5 on SQLite, GIN on PostgreSQL (inbox.repository.ts). A search is
 // every query word as the prefix of a word of the lead, or a number written as a telephone
 // or enterprise number, found by its digits however it was typed.
 import { enterpriseNumberDigits } from '../../reference/enterprises/enterprise-number.ts';

@@ -10,7 +10,8 @@ import { commitWrite } from '../../db/write.ts';
 import { ConflictError, ValidationError, type Problem } from '../../errors.ts';
 import { createAjvCompilers, type Validate } from '../../http/validation.ts';
 import { WebhookOutbox } from '../../webhooks/webhook.outbox.ts';
-import { stampAfter, writeClock } from '../store/change-clock.ts';
+import { writeClock } from '../store/change-clock.repository.ts';
+import { stampAfter } from '../store/lead-stamp.ts';
 import { applyChangeset } from '../store/changeset.repository.ts';
 import { etagOf, requireIfMatch } from '../model/etag.ts';
 import type { LeadResponse } from '../model/lead.response.ts';
@@ -28,11 +29,12 @@ import {
   type PatchedRiskObject,
 } from './merge-patch.ts';
 import type { Document, LeadAggregate } from '../model/party.aggregate.ts';
-import { findMatchKeyOwner, findRiskObjectOwners } from '../push/push-candidates.repository.ts';
+import { findMatchKeyOwner, findRiskObjectOwners } from '../push/key-owners.repository.ts';
 import { CompanyPartyDocument, CustomerPartyDocument, type PartyResponse } from '../model/party.schema.ts';
 import { checkPartyDocument } from '../model/payload-rules.ts';
 import { representLead, representParty } from '../model/representation.ts';
-import { missingParty } from '../privacy/erased-lookup.ts';
+import { missingParty } from '../privacy/erased-or-unknown.ts';
+import { findErasedParty } from '../privacy/tombstone.repository.ts';
 
 export interface PatchCommand {
   readonly distributionId: string;
@@ -87,7 +89,7 @@ export class PartyPatchService {
   async #patchOnce(db: Kysely<Database>, command: PatchCommand): Promise<PatchResult> {
     const found = await loadLeadForUpdate(db, command.partyId);
     if (!found || found.distributionId !== command.distributionId)
-      return missingParty(db, command.distributionId, command.partyId);
+      throw missingParty(await findErasedParty(db, command.distributionId, command.partyId));
     const stored = found;
     requireIfMatch(command.ifMatch, stored);
     const subject = 'PartyPatch';

@@ -2,7 +2,7 @@
 // party id; nothing about the person. Read by `lead-intake audit list`.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import { listAudit } from './erasure.repository.ts';
+import { listAudit } from './audit-log.repository.ts';
 
 export interface AuditEntry {
   readonly id: string;

@@ -11,12 +11,15 @@ import { checkpointAfterErasure } from './physical-erasure.repository.ts';
 import type { TransactionRunner } from '../../db/transaction-runner.ts';
 import { commitWrite } from '../../db/write.ts';
 import type { WebhookOutbox } from '../../webhooks/webhook.outbox.ts';
-import { stampAfter, writeClock } from '../store/change-clock.ts';
-import { insertAudit, insertTombstone } from './erasure.repository.ts';
-import { missingParty } from './erased-lookup.ts';
+import { writeClock } from '../store/change-clock.repository.ts';
+import { stampAfter } from '../store/lead-stamp.ts';
+import { insertAudit } from './audit-log.repository.ts';
+import { findErasedParty, insertTombstone } from './tombstone.repository.ts';
+import { missingParty } from './erased-or-unknown.ts';
 import { loadLeadForUpdate } from '../store/lead-load.repository.ts';
 import { deletePartyRows } from './party-rows.repository.ts';
-import type { RefHasher, RefHashes } from './ref-hash.ts';
+import type { RefHasher } from './ref-hash.ts';
+import type { RefHashes } from './ref-hashes.service.ts';
 
 export interface ErasureCommand {
   readonly distributionId: string;
@@ -74,7 +77,7 @@ export async function eraseInTransaction(
   // and runs again, and its refs then meet the tombstone.
   const stored = await loadLeadForUpdate(db, partyId);
   if (stored === undefined || stored.distributionId !== distributionId)
-    return missingParty(db, distributionId, partyId);
+    throw missingParty(await findErasedParty(db, distributionId, partyId));
   const erasedAt = stampAfter(await writeClock(db), stored.updated_at);
   const counts = await deletePartyRows(db, { distributionId, partyId, leadId: stored.leadId });
   const leadIds = [stored.leadId];

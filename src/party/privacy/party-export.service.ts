@@ -9,8 +9,9 @@ import type { Database } from '../../db/database.ts';
 import { newRowId } from '../../db/ids.ts';
 import type { TransactionRunner } from '../../db/transaction-runner.ts';
 import { commitWrite } from '../../db/write.ts';
-import { insertAudit } from './erasure.repository.ts';
-import { missingParty } from './erased-lookup.ts';
+import { insertAudit } from './audit-log.repository.ts';
+import { missingParty } from './erased-or-unknown.ts';
+import { findErasedParty } from './tombstone.repository.ts';
 import type { LeadResponse } from '../model/lead.response.ts';
 import { loadLeadForUpdate } from '../store/lead-load.repository.ts';
 import { readPartyRows } from './party-rows.repository.ts';
@@ -46,7 +47,8 @@ export class PartyExportService {
   ): Promise<PartyExportDocument> {
     // Locked on PostgreSQL, so no push changes the person half-way through the reads.
     const lead = await loadLeadForUpdate(db, partyId);
-    if (lead === undefined || lead.distributionId !== distributionId) return missingParty(db, distributionId, partyId);
+    if (lead === undefined || lead.distributionId !== distributionId)
+      throw missingParty(await findErasedParty(db, distributionId, partyId));
     const rows = await readPartyRows(db, { distributionId, partyId, leadId: lead.leadId });
     const records: Record<string, Record<string, unknown>[]> = {};
     for (const [kind, list] of Object.entries(rows)) records[kind] = list.map(readable);

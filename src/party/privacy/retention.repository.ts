@@ -69,6 +69,12 @@ export async function findStaleParties(db: Db, distributionId: string, cutoff: s
   return rows.map((row) => row.party_id);
 }
 
+/** When the party's lead last changed (undefined: no such lead any more). */
+export async function findLeadUpdatedAt(db: Db, partyId: string): Promise<string | undefined> {
+  const lead = await db.selectFrom('leads').select('updated_at').where('party_id', '=', partyId).executeTakeFirst();
+  return lead?.updated_at;
+}
+
 /**
  * Takes the lease `name` for `holder` until `until`, when it is free or has run out;
  * true when taken. A holder that died loses it when it runs out.

@@ -14,10 +14,11 @@ import { commitWrite } from '../../db/write.ts';
 import { ApiError } from '../../errors.ts';
 import type { WebhookOutbox } from '../../webhooks/webhook.outbox.ts';
 import { eraseInTransaction } from './erasure.service.ts';
-import type { RefHashes } from './ref-hash.ts';
+import type { RefHashes } from './ref-hashes.service.ts';
 import {
   deleteOldEvents,
   deleteOldPushes,
+  findLeadUpdatedAt,
   findStaleParties,
   listDistributionIds,
   releaseLease,
@@ -163,12 +164,8 @@ export class RetentionService {
           try {
             const result = await commitWrite(transactions, async (trx) => {
               // Changed since it was found: not expired any more.
-              const lead = await trx
-                .selectFrom('leads')
-                .select('updated_at')
-                .where('party_id', '=', partyId)
-                .executeTakeFirst();
-              if (lead === undefined || lead.updated_at >= before) return undefined;
+              const updatedAt = await findLeadUpdatedAt(trx, partyId);
+              if (updatedAt === undefined || updatedAt >= before) return undefined;
               return eraseInTransaction(trx, { distributionId, partyId, actor: 'retention' }, hash, outbox);
             });
             if (result) {

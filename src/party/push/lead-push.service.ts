@@ -13,7 +13,7 @@ import { StaleVersionError } from '../../db/errors.ts';
 import { describeCaller, type Caller } from '../../auth/caller.ts';
 import { ValidationError } from '../../errors.ts';
 import { WebhookOutbox } from '../../webhooks/webhook.outbox.ts';
-import { stampAfter } from '../store/change-clock.ts';
+import { stampAfter } from '../store/lead-stamp.ts';
 import { applyChangeset } from '../store/changeset.repository.ts';
 import type { LeadBody } from '../model/lead.schema.ts';
 import type { LeadResponse } from '../model/lead.response.ts';
@@ -22,15 +22,18 @@ import { customerMatchKey } from './match-key.ts';
 import { matchKeyConflict, matchParty } from './matching.ts';
 import { mergePush, newIds } from './merge.ts';
 import type { LeadAggregate } from '../model/party.aggregate.ts';
-import { findMatchKeyOwner, findPushCandidates } from './push-candidates.repository.ts';
+import { findPushCandidates } from './push-candidates.repository.ts';
+import { findMatchKeyOwner, findStoredClientIds } from './key-owners.repository.ts';
 import type { PartyType } from '../model/party.table.ts';
 import { parsePush, type LeadPush } from './push.ts';
 import { checkReferences } from './push-references.ts';
-import { certainlyDanglingReferences } from './refused-push.ts';
+import { danglingReferences, idsToLookUp, referencesOutsidePush } from './dangling-references.ts';
 import { representLead } from '../model/representation.ts';
 import { duplicateProblems } from './uniqueness.ts';
-import { refuseErased } from '../privacy/erased-push.ts';
-import type { RefHashes, RefHasher } from '../privacy/ref-hash.ts';
+import { erasureQuestions, refuseErased } from './erased-push.ts';
+import { findTombstonesOfPush } from '../privacy/tombstone.repository.ts';
+import type { RefHasher } from '../privacy/ref-hash.ts';
+import type { RefHashes } from '../privacy/ref-hashes.service.ts';
 
 export interface PushCommand {
   readonly distributionId: string;
@@ -97,7 +100,11 @@ export class LeadPushService {
    * that certainly name nothing, in one 422 (docs/design.md section 3). Writes nothing.
    */
   async refusal(schemaError: ValidationError, body: unknown): Promise<ValidationError> {
-    const dangling = await certainlyDanglingReferences(this.#deps.database.db, body);
+    const outside = referencesOutsidePush(body);
+    if (outside.length === 0) return schemaError;
+    const { riskObjectIds, packageIds } = idsToLookUp(outside);
+    const stored = await findStoredClientIds(this.#deps.database.db, riskObjectIds, packageIds);
+    const dangling = danglingReferences(outside, stored);
     if (dangling.length === 0) return schemaError;
     const targets = new Set(schemaError.problems.map((problem) => problem.target));
     const problems = [...schemaError.problems, ...dangling.filter((problem) => !targets.has(problem.target))];
@@ -112,7 +119,8 @@ export class LeadPushService {
   ): Promise<PushResult> {
     const { distributionId } = command;
     const found = await findPushCandidates(db, distributionId, push);
-    await refuseErased(db, distributionId, push, found, hash);
+    const questions = erasureQuestions(push, found, hash);
+    refuseErased(push, questions, await findTombstonesOfPush(db, distributionId, questions));
     const partyId = matchParty(push, found);
     const stored = partyId === undefined ? undefined : await loadLeadForUpdate(db, partyId);
     // Erased since the lookup (the erasure held the lock): run again, to meet its tombstone.

@@ -1,10 +1,12 @@
-// The reads a write needs: what the database knows about a push's keys (one statement),
-// and the whole stored lead, locked for the write on PostgreSQL. Every function takes the
-// transaction (or the database) as its first argument (kysely example app).
+// What the database knows about a push's keys, in one statement (docs/design.md section 2,
+// rules 1 and 10): the party its `prospect.id` names, the owners of its refs, of its match
+// key, of its client-chosen ids and of its policies' refs, and the write's clock. Matching
+// (matching.ts) and the reference checks (push-references.ts) decide on it. Every function
+// takes the transaction (or the database) as its first argument (kysely example app).
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import { dialectOf, prepared, run, runText, statement } from '../../db/statements.ts';
-import { WRITER_CLOCK_SQL } from '../store/change-clock.ts';
+import { dialectOf, prepared, runText } from '../../db/statements.ts';
+import { WRITER_CLOCK_SQL } from '../store/change-clock.repository.ts';
 import type { ExternalRef } from '../model/party.aggregate.ts';
 import type { PartyType } from '../model/party.table.ts';
 import type { LeadPush } from './push.ts';
@@ -13,7 +15,7 @@ type Db = Kysely<Database>;
 
 /** What the stored data says about the keys of a push, before any party is chosen. */
 export interface PushCandidates {
-  /** The write's `updated_at`, read (PostgreSQL) with the lookups once the writer's mark is held (change-clock.ts). */
+  /** The write's `updated_at`, read (PostgreSQL) with the lookups once the writer's mark is held (change-clock.repository.ts). */
   readonly now: string;
   /** The party `prospect.id` names in this distribution (its stored id and kind); undefined: none. */
   readonly party: { readonly id: string; readonly kind: PartyType } | undefined;
@@ -41,7 +43,7 @@ interface CandidateRow {
 // On PostgreSQL it is one prepared text for every push.
 const postgresCandidates = prepared(
   'push_candidates',
-  // The write's clock comes first (change-clock.ts). Then parameterised index lookups
+  // The write's clock comes first (change-clock.repository.ts). Then parameterised index lookups
   // whatever the plan: lists drive the lookups (a subquery kept apart by OFFSET 0 is run
   // once per element), so a generic plan, chosen when the tables were small, never turns
   // into a scan of a distribution's refs.
@@ -224,45 +226,4 @@ async function lookUp(
     [SQLITE_LOOKUPS.policyRef, refs(policyRefs)],
   ]);
   return statement === undefined ? [] : runText<CandidateRow>(db, statement.text, statement.parameters);
-}
-
-const matchKeyOwner = statement('party_by_match_key', {
-  sqlite: 'select id from parties where distribution_id = ?1 and match_key = ?2',
-  postgres: 'select id from parties where distribution_id = $1 and match_key = $2',
-});
-
-/** The party of this distribution holding an email + birth + address key. */
-export async function findMatchKeyOwner(db: Db, distributionId: string, matchKey: string): Promise<string | undefined> {
-  return (await run<{ id: string }>(db, matchKeyOwner, [distributionId, matchKey]))[0]?.id;
-}
-
-const riskObjectOwners = statement('risk_object_owners', {
-  sqlite: 'select id, party_id from risk_objects where id in (select value from json_each(?1))',
-  postgres: 'select id, party_id from risk_objects where id = any($1::text[])',
-});
-
-/** Which of these client-chosen risk object ids are stored, and under which party. */
-export async function findRiskObjectOwners(
-  db: Db,
-  ids: readonly string[],
-): Promise<Array<{ id: string; party_id: string }>> {
-  return ids.length === 0 ? [] : run(db, riskObjectOwners, [ids]);
-}
-
-const clientIdOwners = statement('client_id_owners', {
-  sqlite: `select 'risk_objects' as tbl, id from risk_objects where id in (select value from json_each(?1))
-    union all select 'policy_packages', id from policy_packages where id in (select value from json_each(?2))`,
-  postgres: `select 'risk_objects' as tbl, id from risk_objects where id = any($1::text[])
-    union all select 'policy_packages', id from policy_packages where id = any($2::text[])`,
-});
-
-/** Which of these risk object and package ids are stored (by any party), as `table:id`. */
-export async function findStoredClientIds(
-  db: Db,
-  riskObjectIds: readonly string[],
-  packageIds: readonly string[],
-): Promise<Set<string>> {
-  if (riskObjectIds.length + packageIds.length === 0) return new Set();
-  const rows = await run<{ tbl: string; id: string }>(db, clientIdOwners, [riskObjectIds, packageIds]);
-  return new Set(rows.map((row) => `${row.tbl}:${row.id}`));
 }

@@ -4,8 +4,9 @@
 import type { DatabaseHandle } from '../../db/database.ts';
 import type { FieldChange } from '../work/lead-change.ts';
 import { findLeadParty } from './lead-read.repository.ts';
-import { listChanges, listNotes } from '../work/lead-work.repository.ts';
-import { missingLead } from '../privacy/erased-lookup.ts';
+import { listChanges, listNotes } from './lead-history.repository.ts';
+import { missingLead } from '../privacy/erased-or-unknown.ts';
+import { findErasedLead } from '../privacy/tombstone.repository.ts';
 
 export interface LeadChange {
   readonly id: string;
@@ -36,7 +37,8 @@ export class LeadHistoryReader {
     limit: number,
   ): Promise<{ changes: LeadChange[]; notes: LeadNote[] }> {
     const db = this.#database.db;
-    if ((await findLeadParty(db, distributionId, leadId)) === undefined) await missingLead(db, distributionId, leadId);
+    if ((await findLeadParty(db, distributionId, leadId)) === undefined)
+      throw missingLead(await findErasedLead(db, distributionId, leadId));
     const [changes, notes] = await Promise.all([listChanges(db, leadId, limit), listNotes(db, leadId, limit)]);
     return {
       changes: changes.map((row) => ({ ...row, changes: JSON.parse(row.changes) as FieldChange[] })),

@@ -4,7 +4,7 @@
 // push-log.repository.ts.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import type { Position } from '../../http/pagination.ts';
+import type { Position } from '../../db/keyset.ts';
 import type { PartyType } from '../model/party.table.ts';
 
 type Db = Kysely<Database>;

@@ -1,22 +1,20 @@
 // Reading leads back (docs/api.md, "Reading and updating"): what a broker platform needs to find
-// its lead again and to sync changes, and what the broker app's pages and inbox show
-// (docs/design.md section 7). Reads never cross distributions: another distribution's id
-// is unknown.
+// its lead again and to sync changes, and what the broker app's pages show (docs/design.md
+// section 7; its inbox is inbox/inbox-read.service.ts). Reads never cross distributions:
+// another distribution's id is unknown.
 import type { Config } from '../../config.ts';
 import type { DatabaseHandle } from '../../db/database.ts';
 import { etagOf } from '../model/etag.ts';
 import { findLeadParty, listLeadRows, type LeadListQuery } from './lead-read.repository.ts';
 import { loadLead, loadLeads } from '../store/lead-load.repository.ts';
-import { inboxDetails, listInboxRows, type InboxQuery } from '../inbox/inbox.repository.ts';
 import { representLead } from '../model/representation.ts';
-import { pageOf, type Position } from '../../http/pagination.ts';
+import type { Position } from '../../db/keyset.ts';
+import { pageOf } from '../../http/pagination.ts';
 import type { LeadResponse } from '../model/lead.response.ts';
-import { countByStatus } from '../work/lead-work.repository.ts';
-import type { LeadStatus } from '../model/party.table.ts';
-import { listingHorizon } from '../store/change-clock.ts';
-import { listErasedLeads } from '../privacy/erasure.repository.ts';
-import type { RefHashes } from '../privacy/ref-hash.ts';
-import { missingLead, missingParty } from '../privacy/erased-lookup.ts';
+import { listingHorizon } from '../store/change-clock.repository.ts';
+import { findErasedLead, findErasedParty, listErasedLeads } from '../privacy/tombstone.repository.ts';
+import type { RefHashes } from '../privacy/ref-hashes.service.ts';
+import { missingLead, missingParty } from '../privacy/erased-or-unknown.ts';
 
 /** An erased lead in the change listing: its ids and when it was erased, nothing else. */
 export interface ErasedLeadEntry {
@@ -48,7 +46,7 @@ export class LeadReader {
     const db = this.#database.db;
     const partyId = await findLeadParty(db, distributionId, leadId);
     const lead = partyId === undefined ? undefined : await loadLead(db, partyId);
-    if (!lead) return missingLead(db, distributionId, leadId);
+    if (!lead) throw missingLead(await findErasedLead(db, distributionId, leadId));
     return { lead: representLead(lead, this.#config), etag: etagOf(lead) };
   }
 
@@ -58,7 +56,7 @@ export class LeadReader {
    */
   async list(query: LeadListQuery): Promise<Page<LeadResponse | ErasedLeadEntry>> {
     const db = this.#database.db;
-    // Nothing a writer still running could yet stamp below (change-clock.ts).
+    // Nothing a writer still running could yet stamp below (change-clock.repository.ts).
     const horizon = await listingHorizon(db);
     const ref = query.ref;
     // An erased ref is kept only as a hash of ref and company together: a lookup of a ref
@@ -102,44 +100,8 @@ export class LeadReader {
   async getByPartyWithEtag(distributionId: string, partyId: string): Promise<{ lead: LeadResponse; etag: string }> {
     const db = this.#database.db;
     const lead = await loadLead(db, partyId);
-    if (!lead || lead.distributionId !== distributionId) return missingParty(db, distributionId, partyId);
+    if (!lead || lead.distributionId !== distributionId)
+      throw missingParty(await findErasedParty(db, distributionId, partyId));
     return { lead: representLead(lead, this.#config), etag: etagOf(lead) };
-  }
-
-  /** A page of the broker app's inbox, filtered and searched in the database, in the query's order. */
-  async inbox(query: InboxQuery) {
-    const db = this.#database.db;
-    const page = pageOf(await listInboxRows(db, this.#database.dialect, query), query.limit, (row) => ({
-      at: query.sort === 'received' ? row.created_at : row.updated_at,
-      id: row.lead_id,
-    }));
-    const { refs, pushCounts } = await inboxDetails(db, page.rows);
-    const count = (leadId: string, status: number) =>
-      pushCounts.find((c) => c.lead_id === leadId && c.status === status)?.pushes ?? 0;
-    return {
-      items: page.rows.map((row) => ({
-        leadId: row.lead_id,
-        partyId: row.party_id,
-        type: row.type,
-        fields: JSON.parse(row.data) as Record<string, unknown>,
-        origin: row.origin,
-        status: row.status,
-        lostReason: row.lost_reason,
-        assigneeId: row.assignee_id,
-        refs: refs
-          .filter((ref) => ref.entity_id === row.party_id)
-          .map(({ company, ref }) => ({ company: company === '' ? null : company, ref })),
-        created: count(row.lead_id, 201),
-        merged: count(row.lead_id, 200),
-        createdAt: row.created_at,
-        updatedAt: row.updated_at,
-      })),
-      next: page.next,
-    };
-  }
-
-  /** The distribution's leads per status (docs/design.md section 13), however many there are. */
-  async countsByStatus(distributionId: string): Promise<Map<LeadStatus, number>> {
-    return countByStatus(this.#database.db, distributionId);
   }
 }

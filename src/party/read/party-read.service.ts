@@ -9,7 +9,8 @@ import { loadLead } from '../store/lead-load.repository.ts';
 import { findPartyKind, listRevisionRows } from './lead-read.repository.ts';
 import type { PartyResponse } from '../model/party.schema.ts';
 import { partyUrl, representLead, representParty } from '../model/representation.ts';
-import { missingParty } from '../privacy/erased-lookup.ts';
+import { missingParty } from '../privacy/erased-or-unknown.ts';
+import { findErasedParty } from '../privacy/tombstone.repository.ts';
 
 export class PartyReader {
   readonly #database: DatabaseHandle;
@@ -23,7 +24,8 @@ export class PartyReader {
   async get(distributionId: string, partyId: string): Promise<{ party: PartyResponse; etag: string }> {
     const db = this.#database.db;
     const lead = await loadLead(db, partyId);
-    if (!lead || lead.distributionId !== distributionId) return missingParty(db, distributionId, partyId);
+    if (!lead || lead.distributionId !== distributionId)
+      throw missingParty(await findErasedParty(db, distributionId, partyId));
     return { party: representParty(lead, representLead(lead, this.#config), this.#config), etag: etagOf(lead) };
   }
 
@@ -31,7 +33,7 @@ export class PartyReader {
   async revisions(distributionId: string, partyId: string, riskObjectId: string) {
     const db = this.#database.db;
     if ((await findPartyKind(db, distributionId, partyId)) === undefined)
-      await missingParty(db, distributionId, partyId);
+      throw missingParty(await findErasedParty(db, distributionId, partyId));
     const found = await listRevisionRows(db, partyId, riskObjectId);
     if (!found) throw new NotFoundError('risk_object_id');
     const base = `${partyUrl(this.#config, distributionId, partyId)}/risk_objects/${riskObjectId}/revisions`;

@@ -3,10 +3,12 @@
 // distribution's lead is as unknown as one that does not exist.
 import type { DatabaseHandle } from '../../db/database.ts';
 import { NotFoundError } from '../../errors.ts';
-import { pageOf, type Position } from '../../http/pagination.ts';
+import type { Position } from '../../db/keyset.ts';
+import { pageOf } from '../../http/pagination.ts';
 import { findLeadParty } from './lead-read.repository.ts';
 import { findLatestPushRow, findPushRow, listPushRows } from './push-log.repository.ts';
-import { missingLead } from '../privacy/erased-lookup.ts';
+import { missingLead } from '../privacy/erased-or-unknown.ts';
+import { findErasedLead } from '../privacy/tombstone.repository.ts';
 
 export class PushLogReader {
   readonly #database: DatabaseHandle;
@@ -18,7 +20,8 @@ export class PushLogReader {
   /** A page of the lead's pushes. */
   async list(distributionId: string, leadId: string, after: Position | undefined, limit: number) {
     const db = this.#database.db;
-    if ((await findLeadParty(db, distributionId, leadId)) === undefined) await missingLead(db, distributionId, leadId);
+    if ((await findLeadParty(db, distributionId, leadId)) === undefined)
+      throw missingLead(await findErasedLead(db, distributionId, leadId));
     const page = pageOf(await listPushRows(db, leadId, after, limit), limit, (row) => ({
       at: row.received_at,
       id: row.id,
@@ -41,7 +44,8 @@ export class PushLogReader {
   /** One push with its body exactly as received. */
   async get(distributionId: string, leadId: string, pushId: string) {
     const db = this.#database.db;
-    if ((await findLeadParty(db, distributionId, leadId)) === undefined) await missingLead(db, distributionId, leadId);
+    if ((await findLeadParty(db, distributionId, leadId)) === undefined)
+      throw missingLead(await findErasedLead(db, distributionId, leadId));
     const row = await findPushRow(db, leadId, pushId);
     if (!row) throw new NotFoundError('push_id');
     return { ...row, status: Number(row.status) };
@@ -50,7 +54,8 @@ export class PushLogReader {
   /** The lead's newest push, undefined when none is kept. */
   async latest(distributionId: string, leadId: string) {
     const db = this.#database.db;
-    if ((await findLeadParty(db, distributionId, leadId)) === undefined) await missingLead(db, distributionId, leadId);
+    if ((await findLeadParty(db, distributionId, leadId)) === undefined)
+      throw missingLead(await findErasedLead(db, distributionId, leadId));
     const row = await findLatestPushRow(db, leadId);
     return row && { ...row, status: Number(row.status) };
   }

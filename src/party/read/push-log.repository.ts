@@ -3,7 +3,7 @@
 // (changeset.repository.ts); the lead is found in the caller's distribution first.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import type { Position } from '../../http/pagination.ts';
+import type { Position } from '../../db/keyset.ts';
 
 type Db = Kysely<Database>;
 

@@ -1,13 +1,14 @@
 // The SQL of the broker's work on a lead (docs/design.md section 13): the lead's status,
 // lost reason and assignee written with the aggregate's version and the change-log row,
-// the assignee looked up among the distribution's users, the notes, and what the timeline
-// and the inbox read of them. Every read is bounded by a lead or a distribution.
+// the assignee looked up among the distribution's users, and the notes. What the timeline
+// reads of them is read/lead-history.repository.ts, the inbox's counts per status
+// inbox/status-count.repository.ts.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { StaleVersionError } from '../../db/errors.ts';
 import { dialectOf, runCount, statement } from '../../db/statements.ts';
 import type { LeadAggregate } from '../model/party.aggregate.ts';
-import type { LeadChangeTable, LeadNoteTable, LeadStatus } from '../model/party.table.ts';
+import type { LeadChangeTable, LeadNoteTable } from '../model/party.table.ts';
 
 type Db = Kysely<Database>;
 
@@ -87,38 +88,4 @@ export async function isAssignable(db: Db, distributionId: string, userId: strin
 
 export async function insertNote(db: Db, note: LeadNoteTable): Promise<void> {
   await db.insertInto('lead_notes').values(note).execute();
-}
-
-/** A lead's change log and notes, oldest first, at most `limit` of each. */
-export async function listChanges(db: Db, leadId: string, limit: number) {
-  return db
-    .selectFrom('lead_changes')
-    .select(['id', 'changed_at', 'caller', 'subject', 'changes'])
-    .where('lead_id', '=', leadId)
-    .orderBy('changed_at')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
-}
-
-export async function listNotes(db: Db, leadId: string, limit: number) {
-  return db
-    .selectFrom('lead_notes')
-    .select(['id', 'author_id', 'body', 'created_at'])
-    .where('lead_id', '=', leadId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
-}
-
-/** Leads per status in the distribution: the triggers' counts, summed over their shards. */
-export async function countByStatus(db: Db, distributionId: string): Promise<Map<LeadStatus, number>> {
-  const rows = await db
-    .selectFrom('lead_status_counts')
-    .select(['status', (eb) => eb.fn.sum<number | string>('leads').as('leads')])
-    .where('distribution_id', '=', distributionId)
-    .groupBy('status')
-    .execute();
-  return new Map(rows.map((row) => [row.status, Number(row.leads)]));
 }

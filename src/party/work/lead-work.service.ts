@@ -10,7 +10,8 @@ import type { TransactionRunner } from '../../db/transaction-runner.ts';
 import { commitWrite } from '../../db/write.ts';
 import { NotFoundError, type Problem, ValidationError } from '../../errors.ts';
 import { WebhookOutbox } from '../../webhooks/webhook.outbox.ts';
-import { stampAfter, writeClock } from '../store/change-clock.ts';
+import { writeClock } from '../store/change-clock.repository.ts';
+import { stampAfter } from '../store/lead-stamp.ts';
 import { etagOf, requireIfMatch } from '../model/etag.ts';
 import type { LeadResponse } from '../model/lead.response.ts';
 import { workChanges } from './lead-change.ts';
@@ -20,7 +21,8 @@ import { LEAD_STATUSES } from '../model/enumerations.ts';
 import { insertNote, isAssignable, updateLeadWork } from './lead-work.repository.ts';
 import type { LeadAggregate, LeadWork } from '../model/party.aggregate.ts';
 import { representLead } from '../model/representation.ts';
-import { missingLead } from '../privacy/erased-lookup.ts';
+import { missingLead } from '../privacy/erased-or-unknown.ts';
+import { findErasedLead } from '../privacy/tombstone.repository.ts';
 
 export interface LeadPatchCommand {
   readonly distributionId: string;
@@ -70,7 +72,7 @@ export class LeadWorkService {
   async #patchOnce(db: Kysely<Database>, command: LeadPatchCommand) {
     const stored = await loadLeadForUpdateByLead(db, command.leadId.toLowerCase());
     if (!stored || stored.distributionId !== command.distributionId)
-      return missingLead(db, command.distributionId, command.leadId);
+      throw missingLead(await findErasedLead(db, command.distributionId, command.leadId));
     requireIfMatch(command.ifMatch, stored);
     const work = await nextWork(db, stored, command.patch);
     const changes = workChanges(stored.work, work);

@@ -5,6 +5,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { errors, type InteractionResults } from 'oidc-provider';
+import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/database.ts';
 import { isValidCsrfToken } from './csrf.ts';
 import { acceptFormBodies, type FormBody } from '../../http/form-body.ts';
@@ -21,6 +22,8 @@ import type { Sso, SsoRuntime } from '../sso-runtime.ts';
 export interface InteractionRoutesOptions {
   readonly sso: SsoRuntime;
   readonly db: Kysely<Database>;
+  /** The failed sign-ins' window runs on it (src/clock.ts). */
+  readonly clock: Clock;
 }
 
 /** The interaction is gone, expired, or not the one in the URL. */
@@ -28,7 +31,7 @@ class InteractionNotFound extends Error {}
 
 const HIDDEN = { schema: { hide: true } } as const;
 
-export const interactionRoutes: FastifyPluginAsync<InteractionRoutesOptions> = async (app, { sso, db }) => {
+export const interactionRoutes: FastifyPluginAsync<InteractionRoutesOptions> = async (app, { sso, db, clock }) => {
   acceptFormBodies(app);
 
   const send = (reply: FastifyReply, status: number, page: RenderedPage) =>
@@ -97,7 +100,11 @@ export const interactionRoutes: FastifyPluginAsync<InteractionRoutesOptions> = a
       return send(reply, 403, await loginPageFor(context, { error: 'formExpired' }));
     }
     const login = form.login ?? '';
-    const result = await signIn(db, { login, password: form.password ?? '', address: request.ip });
+    const result = await signIn(
+      db,
+      { login, password: form.password ?? '', address: request.ip },
+      new Date(clock.now()),
+    );
     if (result.outcome === 'throttled')
       return send(reply, 429, await loginPageFor(context, { login, error: 'throttled' }));
     if (result.outcome === 'invalid')

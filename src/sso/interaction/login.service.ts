@@ -23,21 +23,22 @@ export type SignInResult =
 export async function signIn(
   db: Kysely<Database>,
   input: { login: string; password: string; address: string },
+  at = new Date(),
   policy: ThrottlePolicy = DEFAULT_THROTTLE,
 ): Promise<SignInResult> {
   const key = loginKey(input.login);
   if (key === '' || input.password === '' || input.password.length > MAX_PASSWORD_LENGTH) return { outcome: 'invalid' };
   // Checked before the password, so a throttled attacker learns nothing from guesses.
-  if (await isThrottled(db, key, input.address, policy)) return { outcome: 'throttled' };
+  if (await isThrottled(db, key, input.address, policy, at)) return { outcome: 'throttled' };
   const user = await findUserByLogin(db, key);
   const valid = user
     ? await verifyPassword(user.password_hash, input.password)
     : await verifyAgainstNoAccount(input.password);
   if (!user || !valid || user.disabled_at !== null) {
-    await recordFailure(db, key, input.address);
+    await recordFailure(db, key, input.address, at);
     return { outcome: 'invalid' };
   }
-  const now = new Date().toISOString();
+  const now = at.toISOString();
   await db.transaction().execute(async (trx) => {
     await setLastLogin(trx, user.id, now);
     await clearAccountFailures(trx, key);

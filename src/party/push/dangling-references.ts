@@ -4,16 +4,22 @@
 // policy_package_id or risk_object_id that names nothing in the push and nothing stored
 // at all. A reference to a stored object is left for the push that passes its schema
 // (matching then decides whose it is). Lists are read up to their schema's maxItems, as
-// the validation reads them.
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.ts';
+// the validation reads them. Pure: the push's use case asks the database which of the
+// ids are stored (key-owners.repository.ts).
 import type { Problem } from '../../errors.ts';
-import { findStoredClientIds } from './push-candidates.repository.ts';
 import { canonicalId } from './push.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function certainlyDanglingReferences(db: Kysely<Database>, body: unknown): Promise<Problem[]> {
+/** A reference of a refused push to an id the push does not hold: where it is, and which table would hold the id. */
+export interface OutsideReference {
+  readonly table: 'policy_packages' | 'risk_objects';
+  readonly id: string;
+  readonly target: string;
+}
+
+/** The references of a refused body to ids that are not in it (ids compare in lower case). */
+export function referencesOutsidePush(body: unknown): OutsideReference[] {
   const prospect = field(body, 'prospect');
   const riskObjects = field(prospect, 'risk_objects');
   const ids = (list: unknown[]) =>
@@ -29,7 +35,7 @@ export async function certainlyDanglingReferences(db: Kysely<Database>, body: un
   ]);
   const pushedPackages = ids(list(prospect, 'policy_packages', 50));
 
-  const wanted: Array<{ table: 'policy_packages' | 'risk_objects'; id: string; target: string }> = [];
+  const wanted: OutsideReference[] = [];
   list(prospect, 'insurance_policies', 100).forEach((policy, p) => {
     const packageId = lowerCase(field(policy, 'policy_package_id'));
     if (typeof packageId === 'string' && UUID.test(packageId) && !pushedPackages.has(packageId)) {
@@ -50,12 +56,22 @@ export async function certainlyDanglingReferences(db: Kysely<Database>, body: un
       }
     });
   });
-  if (wanted.length === 0) return [];
-  const wantedIn = (table: string) => [...new Set(wanted.filter((w) => w.table === table).map((w) => w.id))];
-  const stored = await findStoredClientIds(db, wantedIn('risk_objects'), wantedIn('policy_packages'));
-  return wanted
-    .filter((w) => !stored.has(`${w.table}:${w.id}`))
-    .map((w) => ({ target: w.target, code: 'unknown_reference' as const }));
+  return wanted;
+}
+
+/** The ids the database is asked about, per table, each once. */
+export function idsToLookUp(references: readonly OutsideReference[]) {
+  const of = (table: OutsideReference['table']) => [
+    ...new Set(references.filter((reference) => reference.table === table).map((reference) => reference.id)),
+  ];
+  return { riskObjectIds: of('risk_objects'), packageIds: of('policy_packages') };
+}
+
+/** 422 `unknown_reference` on every reference whose id is stored nowhere (`stored`: `table:id`). */
+export function danglingReferences(references: readonly OutsideReference[], stored: ReadonlySet<string>): Problem[] {
+  return references
+    .filter((reference) => !stored.has(`${reference.table}:${reference.id}`))
+    .map((reference) => ({ target: reference.target, code: 'unknown_reference' as const }));
 }
 
 /** Ids compare in lower case, as a push keeps them (push.ts). */

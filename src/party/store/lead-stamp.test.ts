@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stampAfter } from './change-clock.ts';
+import { stampAfter } from './lead-stamp.ts';
 
 describe('stampAfter (a lead stamps strictly increase)', () => {
   it('keeps the clock when it is past the lead stamp, or the lead is new', () => {

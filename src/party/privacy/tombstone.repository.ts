@@ -1,10 +1,10 @@
-// The SQL of what an erasure leaves behind (docs/design.md section 15): the tombstone of a
-// party and its leads, the keyed hashes of its external refs, the erasure key itself, and
-// the audit log. Every function takes the transaction (or the database) first.
+// The SQL of the tombstones an erasure leaves (docs/design.md section 15): the erased
+// party, its leads and the keyed hashes of its external refs, which tell a later read
+// (410) and a later push (409) that the person was erased, and put the erased leads in
+// the change listing. Every function takes the transaction (or the database) first.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import type { Position } from '../../http/pagination.ts';
-import type { AuditAction } from './personal-data.table.ts';
+import type { Position } from '../../db/keyset.ts';
 
 type Db = Kysely<Database>;
 
@@ -121,42 +121,13 @@ export async function listErasedLeads(
     .execute();
 }
 
-export async function insertSecretIfAbsent(db: Db, name: string, value: string, at: string): Promise<void> {
-  await db
-    .insertInto('personal_data_secrets')
-    .values({ name, value, created_at: at })
-    .onConflict((conflict) => conflict.column('name').doNothing())
-    .execute();
-}
-
-export async function readSecret(db: Db, name: string): Promise<string> {
-  const row = await db
-    .selectFrom('personal_data_secrets')
-    .select('value')
-    .where('name', '=', name)
-    .executeTakeFirstOrThrow();
-  return row.value;
-}
-
-export async function insertAudit(
+/** What a push asks of the tombstones (push/erased-push.ts): whether its party id was erased, which of its refs' hashes were. */
+export async function findTombstonesOfPush(
   db: Db,
-  entry: { id: string; at: string; action: AuditAction; distributionId: string; partyId: string; actor: string },
-): Promise<void> {
-  await db
-    .insertInto('audit_log')
-    .values({
-      id: entry.id,
-      at: entry.at,
-      action: entry.action,
-      distribution_id: entry.distributionId,
-      party_id: entry.partyId,
-      actor: entry.actor,
-    })
-    .execute();
-}
-
-export async function listAudit(db: Db, filter: { distributionId?: string; limit: number }) {
-  let select = db.selectFrom('audit_log').selectAll();
-  if (filter.distributionId) select = select.where('distribution_id', '=', filter.distributionId);
-  return select.orderBy('at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
+  distributionId: string,
+  asked: { readonly partyId: string | undefined; readonly refs: readonly { readonly hash: string }[] },
+): Promise<{ partyErased: boolean; erasedRefHashes: ReadonlySet<string> }> {
+  const party = asked.partyId === undefined ? undefined : await findErasedParty(db, distributionId, asked.partyId);
+  const hashes = asked.refs.map((ref) => ref.hash);
+  return { partyErased: party !== undefined, erasedRefHashes: await findErasedRefHashes(db, distributionId, hashes) };
 }

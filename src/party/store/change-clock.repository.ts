@@ -5,7 +5,8 @@
 // advisory lock, held to its commit) and takes its timestamp from the database clock after
 // that mark; the listing then returns only leads stamped before the oldest writer still
 // running began. SQLite has one writer at a time and takes stamps in commit order, so
-// there the clock is the process's own and the listing has no horizon.
+// there the clock is the process's own and the listing has no horizon. This file holds
+// the SQL of both; lead-stamp.ts holds the rule a lead's own stamps follow.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { dialectOf, prepared, runText } from '../../db/statements.ts';
@@ -36,18 +37,6 @@ export async function writeClock(db: Kysely<Database>): Promise<string> {
   if (dialectOf(db) === 'sqlite') return new Date().toISOString();
   const rows = await runText<{ now: string }>(db, markedClock, []);
   return rows[0]!.now;
-}
-
-/**
- * A lead's stamps strictly increase with each change: two writes to one lead in the same
- * millisecond (SQLite's group commit runs them in one transaction) would otherwise share a
- * stamp, and what is ordered by the time it was added (refs, callbacks) would fall back
- * to text order across the two. One millisecond past the stored stamp is still held back
- * by the listing's horizon until every writer that began before it has committed.
- */
-export function stampAfter(now: string, previous: string | undefined): string {
-  if (previous === undefined || now > previous) return now;
-  return new Date(Date.parse(previous) + 1).toISOString();
 }
 
 const horizon = prepared(

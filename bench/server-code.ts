@@ -1,0 +1,84 @@
+// The code a bench server runs: this checkout, or a baseline revision (bench/baseline.ts).
+// Each migrates its own fresh database and issues its own tokens, so a revision never
+// starts on a database another revision's migrations made, and each says which features
+// a scenario needs it has.
+import { createApiToken } from '../src/auth/api-token.service.ts';
+import { openDatabase } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { insertDistribution } from '../src/distributions/distribution.repository.ts';
+import {
+  type BenchDatabase,
+  type BenchDialect,
+  type BenchTarget,
+  createBenchTarget,
+  type Tenant,
+  withTenants,
+} from './database.ts';
+import { ROOT } from './processes.ts';
+
+/** What some scenarios need and early revisions lack (bench/baseline-eras.ts says since when). */
+export type Feature = 'listing' | 'webhooks' | 'batch' | 'idempotency-key';
+
+export interface ServerCode {
+  /** How a report names it: `this checkout`, or the revision's short hash. */
+  readonly label: string;
+  /** The revision's short hash; undefined for this checkout. */
+  readonly revision: string | undefined;
+  /** The checkout whose src/server.ts runs. */
+  readonly root: string;
+  /** Why a scenario needing `feature` cannot run on this code, or undefined when it can. */
+  lacks(feature: Feature): string | undefined;
+  /** Migrates the empty target and makes `distributions` distributions, each with a token of `scopes`. */
+  prepare(target: BenchTarget, scopes: readonly string[], distributions: number): Promise<Tenant[]>;
+}
+
+/** What a push, merge and listing scenario needs: every revision since the first push has these scopes. */
+export const PUSH_SCOPES: readonly string[] = ['leads:write', 'leads:read', 'parties:update'];
+
+export const CURRENT_CODE: ServerCode = {
+  label: 'this checkout',
+  revision: undefined,
+  root: ROOT,
+  lacks: () => undefined,
+  prepare: async (target, scopes, distributions) => {
+    const handle = openDatabase({
+      databaseUrl: target.env.DATABASE_URL || undefined,
+      dataDir: target.env.DATA_DIR ?? '',
+      sqliteSynchronous: 'NORMAL',
+      poolSize: 2,
+    });
+    try {
+      await migrateToLatest(handle.db);
+      const tenants: Tenant[] = [];
+      for (let i = 0; i < distributions; i++) {
+        const distribution = await insertDistribution(handle.db, `Benchmark distribution ${i + 1}`);
+        const issued = await createApiToken(handle.db, {
+          distributionId: distribution.id,
+          scopes: [...scopes],
+          name: 'bench',
+        });
+        tenants.push({ distributionId: distribution.id, token: issued.token });
+      }
+      return tenants;
+    } finally {
+      await handle.close();
+    }
+  },
+};
+
+/** A fresh database prepared by `code` (this checkout unless given); the caller drops it. */
+export async function createBenchDatabase(
+  dialect: BenchDialect,
+  postgresUrl: string,
+  scopes: readonly string[] = PUSH_SCOPES,
+  distributions = 1,
+  code: ServerCode = CURRENT_CODE,
+): Promise<BenchDatabase> {
+  const target = await createBenchTarget(dialect, postgresUrl);
+  try {
+    return withTenants(target, await code.prepare(target, scopes, distributions));
+  } catch (error) {
+    await target.drop();
+    throw error;
+  }
+}

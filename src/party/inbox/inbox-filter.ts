@@ -1,0 +1,31 @@
+// What the broker app's inbox asks for (docs/design.md section 13; docs/broker-app.md, "Broker
+// app"): a distribution's leads filtered by status, assignee, kind, origin and the time
+// received, searched by word, in one of two orders, a page at a time. The broker app reads
+// these from the page's query string (broker-app/inbox-filter.ts); inbox.repository.ts
+// turns them into SQL.
+import type { Position } from '../../db/keyset.ts';
+import type { LeadStatus, PartyType } from '../model/party.table.ts';
+
+export type InboxSort = 'changed' | 'received';
+
+export interface InboxFilter {
+  readonly distributionId: string;
+  /** Free text: words of a name, e-mail, address, ref or VIN, a telephone or enterprise number. */
+  readonly search?: string;
+  readonly status?: LeadStatus;
+  /** A user's id, or `none` for the leads assigned to nobody. */
+  readonly assignee?: string;
+  readonly kind?: PartyType;
+  readonly origin?: string;
+  /** Received at or after this instant (ISO). */
+  readonly receivedFrom?: string;
+  /** Received before this instant (ISO). */
+  readonly receivedBefore?: string;
+}
+
+export interface InboxQuery extends InboxFilter {
+  readonly sort: InboxSort;
+  /** Start after this position in the sort's (time, id) descending order. */
+  readonly before?: Position;
+  readonly limit: number;
+}

@@ -1,0 +1,31 @@
+// The SQL of the audit log (docs/design.md section 15): one row per erasure or export, who
+// and when and which party id, nothing about the person. Every function takes the
+// transaction (or the database) first.
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import type { AuditAction } from './personal-data.table.ts';
+
+type Db = Kysely<Database>;
+
+export async function insertAudit(
+  db: Db,
+  entry: { id: string; at: string; action: AuditAction; distributionId: string; partyId: string; actor: string },
+): Promise<void> {
+  await db
+    .insertInto('audit_log')
+    .values({
+      id: entry.id,
+      at: entry.at,
+      action: entry.action,
+      distribution_id: entry.distributionId,
+      party_id: entry.partyId,
+      actor: entry.actor,
+    })
+    .execute();
+}
+
+export async function listAudit(db: Db, filter: { distributionId?: string; limit: number }) {
+  let select = db.selectFrom('audit_log').selectAll();
+  if (filter.distributionId) select = select.where('distribution_id', '=', filter.distributionId);
+  return select.orderBy('at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
+}
