@@ -45,10 +45,23 @@ function render(value: HtmlValue): string {
   return escapeHtml(String(value));
 }
 
+/** Per template (one object per call site), the values that begin a URL attribute. */
+const urlPositions = new WeakMap<TemplateStringsArray, readonly boolean[]>();
+
+function urlPositionsOf(strings: TemplateStringsArray): readonly boolean[] {
+  let positions = urlPositions.get(strings);
+  if (!positions) {
+    positions = strings.slice(0, -1).map((literal) => URL_ATTRIBUTE_START.test(literal));
+    urlPositions.set(strings, positions);
+  }
+  return positions;
+}
+
 export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Html {
+  const urls = urlPositionsOf(strings);
   let out = strings[0]!;
   values.forEach((value, index) => {
-    if (URL_ATTRIBUTE_START.test(strings[index]!) && !(value instanceof Href)) {
+    if (urls[index] && !(value instanceof Href)) {
       throw new TypeError(`a URL attribute begins with a value that is no Href: ${strings[index]!.slice(-40)}`);
     }
     out += render(value) + strings[index + 1]!;
