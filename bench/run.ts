@@ -241,24 +241,21 @@ async function webhooksOnly(): Promise<void> {
   process.stdout.write(renderWebhookSection(webhooks, { options, machine, startedAt }));
 }
 
+/** BENCH_ONLY: one part of the benchmark alone, each printing its section or writing its page. */
+const ONLY: Readonly<Record<NonNullable<typeof options.only>, () => Promise<void>>> = {
+  push: () => pushComparison(options, pinning),
+  webhooks: webhooksOnly,
+  soak: soakOnly,
+  reference: () => referenceBenchmark(options, pinning),
+  scaling: () => scalingBenchmark(options, pinning),
+  inbox: () => inboxBenchmark(options, pinning),
+  batch: () => batchBenchmark(options, pinning),
+  erasure: () => erasureBenchmark(options, pinning),
+  client: () => clientBenchmark(options, pinning),
+};
+
 await (options.cpuProfileDir !== undefined
   ? profile(options.cpuProfileDir)
-  : options.only === 'push'
-    ? pushComparison(options, pinning)
-    : options.only === 'webhooks'
-      ? webhooksOnly()
-      : options.only === 'soak'
-        ? soakOnly()
-        : options.only === 'reference'
-          ? referenceBenchmark(options, pinning)
-          : options.only === 'scaling'
-            ? scalingBenchmark(options, pinning)
-            : options.only === 'inbox'
-              ? inboxBenchmark(options, pinning)
-              : options.only === 'batch'
-                ? batchBenchmark(options, pinning)
-                : options.only === 'erasure'
-                  ? erasureBenchmark(options, pinning)
-                  : options.only === 'client'
-                    ? clientBenchmark(options, pinning)
-                    : benchmark());
+  : options.only !== undefined
+    ? ONLY[options.only]()
+    : benchmark());
