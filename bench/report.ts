@@ -396,7 +396,7 @@ export function renderReport({
       '`BENCH_COUNT` (0: no counted pushes in `BENCH_ONLY=push`), ' +
       '`BENCH_QUIET_CPU` (25) and `BENCH_QUIET_WAIT` (s, 300): before each scenario, wait up to that long for the rest of the machine ' +
       'to use at most that share of one core; ' +
-      "`BENCH_CPU_PROFILE` (a directory: instead of the report, run one scenario under `node --cpu-prof` and print where the server's time went; `BENCH_PROFILE_SCENARIO` minimal, full or merge, default minimal; `BENCH_PROFILE_DATABASE` sqlite or postgres, default sqlite).",
+      "`BENCH_CPU_PROFILE` (a directory: instead of the report, run one scenario under `node --cpu-prof` and print where the server's time went; `BENCH_PROFILE_SCENARIO` minimal, full or merge, default minimal; `BENCH_PROFILE_DATABASE` sqlite or postgres, default sqlite; with `BENCH_BASELINE`, that revision's server is profiled first, the same way).",
     '',
   );
   return out.join('\n');
