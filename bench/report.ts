@@ -138,7 +138,7 @@ export function renderReport({
     `| Server code (git) | ${machine.revision} |`,
     ...(baselineRevision
       ? [
-          `| Baseline code (git) | ${baselineRevision}: each push scenario measured on it too, ${options.rounds} rounds taking turns with the current code; each row is the round of median req/s (BENCH_BASELINE) |`,
+          `| Baseline code (git) | ${baselineRevision}: each push scenario measured on it too, ${options.rounds} round${options.rounds === 1 ? '' : 's'} taking turns with the current code; each row is the round of median req/s (BENCH_BASELINE) |`,
         ]
       : []),
     `| Node.js | ${machine.node} |`,
@@ -247,7 +247,7 @@ export function renderReport({
       '',
       `## Against ${codes[0]!.label}, interleaved`,
       '',
-      `Each push scenario ${options.rounds} times on ${codes[0]!.label} and on the current code, taking turns, each figure on a fresh ` +
+      `Each push scenario ${options.rounds === 1 ? 'once' : `${options.rounds} times`} on ${codes[0]!.label} and on the current code, taking turns, each figure on a fresh ` +
         'database migrated by its own code: medians in bold, each round in brackets, and the ratio of the medians.',
       '',
       renderRoundsAndCosts(rounds, costs, codes).trimEnd(),
