@@ -1,17 +1,22 @@
 // The broker app under /app (docs/design.md section 7): server-rendered pages behind
 // the `href` links of every lead answer, signed in through the embedded OpenID provider.
 // Its own scope: form bodies, HTML error pages in the user's language, and a 404 page for
-// unknown /app paths, none of which touch the API's JSON conventions.
+// unknown /app paths, none of which touch the API's JSON conventions; inside it, signing
+// in, and everything else behind the session guard.
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { ApiError } from '../errors.ts';
 import { acceptFormBodies } from '../http/form-body.ts';
-import { signInRoutes } from './sign-in/sign-in.routes.ts';
+import { inboxExportRoutes } from './inbox-export.routes.ts';
+import { personalDataRoutes } from './personal-data.routes.ts';
+import { requireSession } from './sign-in/session-guard.ts';
+import { signInRoutes } from './sign-in.routes.ts';
+import { workRoutes } from './work.routes.ts';
 import { PAGE_HEADERS } from './pages/layout.ts';
 import type { LeadServices } from './lead-data.ts';
 import { pageContext } from './pages/page-context.ts';
-import { pageRoutes } from './pages/page.routes.ts';
+import { pageRoutes } from './page.routes.ts';
 import { renderNotice } from './pages/notice.page.ts';
 import { APP_PATH } from './sign-in/session.ts';
 
@@ -61,7 +66,13 @@ export async function registerBrokerApp(
           .send(renderNotice(context, 'errorTitle', 'error', { href: '/app', label: 'inbox' }));
       });
       await scope.register(signInRoutes, options);
-      await scope.register(pageRoutes, options);
+      await scope.register(async (signedIn) => {
+        requireSession(signedIn, options.database.db);
+        await signedIn.register(pageRoutes, options);
+        await signedIn.register(workRoutes, options);
+        await signedIn.register(personalDataRoutes, options);
+        await signedIn.register(inboxExportRoutes, options);
+      });
     },
     { prefix: APP_PATH },
   );

@@ -9,7 +9,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { inboxFilter, parseInboxParams } from './inbox-filter.ts';
 import { inbox, type LeadServices, userNames } from './lead-data.ts';
 import { pageContext } from './pages/page-context.ts';
-import { displayName } from './pages/inbox.page.ts';
+import { displayName } from './pages/field-values.ts';
 import type { Translate } from './texts/index.ts';
 
 /** Leads read per statement: large enough to amortise a page, small enough to stay flat. */

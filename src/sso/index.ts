@@ -10,6 +10,6 @@ export { MIN_PASSWORD_LENGTH } from './users/password.ts';
 export { createClient, deleteClient, type IssuedClient, listClients } from './clients/client.service.ts';
 export { ensureFirstPartyClient, type FirstPartyClient } from './clients/first-party-client.service.ts';
 export { issuerOf, SSO_PATH } from './provider/provider-urls.ts';
-export { loadSigningKeys, rotateSigningKeys } from './provider/signing-keys.ts';
+export { loadSigningKeys, rotateSigningKeys } from './keys/signing-keys.ts';
 export { signingKeyRetention } from './tokens/token-lifetimes.ts';
 export { verifyIdToken } from './tokens/id-token.ts';

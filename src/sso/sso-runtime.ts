@@ -11,8 +11,8 @@ import type { DatabaseHandle } from '../db/database.ts';
 import { createAccessTokenVerifier, type AccessTokenVerifier } from './tokens/access-token.ts';
 import { createProvider } from './provider/provider.ts';
 import { apiResourceOf, issuerOf } from './provider/provider-urls.ts';
-import { loadCookieKeys } from './provider/provider-secrets.ts';
-import { ensureSigningKey, loadSigningKeys } from './provider/signing-keys.ts';
+import { loadCookieKeys } from './keys/provider-secrets.ts';
+import { ensureSigningKey, loadSigningKeys } from './keys/signing-keys.ts';
 
 export interface Sso {
   readonly provider: Provider;

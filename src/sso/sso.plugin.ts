@@ -8,10 +8,10 @@ import type { DatabaseHandle } from '../db/database.ts';
 import { interactionRoutes } from './interaction/interaction.routes.ts';
 import { DEFAULT_THROTTLE, deleteExpiredFailures } from './interaction/login-throttle.ts';
 import { deleteExpiredPayloads } from './provider/oidc-payload.repository.ts';
-import { providerMount } from './provider/provider.mount.ts';
+import { providerMount } from './provider.mount.ts';
 import { SSO_PATH, issuerOf } from './provider/provider-urls.ts';
 import type { SsoRuntime } from './sso-runtime.ts';
-import { userinfoRoutes } from './tokens/userinfo.routes.ts';
+import { userinfoRoutes } from './userinfo.routes.ts';
 
 export { createSsoRuntime } from './sso-runtime.ts';
 

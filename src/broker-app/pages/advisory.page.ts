@@ -4,11 +4,11 @@
 // has one, as on the lead page, with any difference from the sum of its policies said.
 import { type AdvisoryLine, advisoryOf } from './advisory.ts';
 import type { Decimal } from '../formatting/decimal.ts';
-import { formatValue } from '../formatting/field-values.ts';
+import { formatValue } from './field-values.ts';
 import { html, type Html } from '../../html/html.ts';
 import type { PageContext } from './layout.ts';
 import type { Lead } from '../lead-data.ts';
-import { renderLeadPage } from './party.page.ts';
+import { renderLeadPage } from './lead-page.ts';
 
 function priced(context: PageContext, premium: Decimal, interval: string | null): Html {
   return html`${context.formats.money(premium)}${interval ? html` <span class="muted">${formatValue(context, 'payment_interval', interval)}</span>` : ''}`;

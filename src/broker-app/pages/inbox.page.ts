@@ -6,14 +6,10 @@
 import { ownHref } from '../../html/href.ts';
 import { html, joinHtml } from '../../html/html.ts';
 import { type InboxParams, inboxSearchParams, type Status } from '../inbox-filter.ts';
+import { displayName } from './field-values.ts';
 import { type PageContext, renderPage } from './layout.ts';
 import type { InboxItem, InboxPage } from '../lead-data.ts';
 import { LEAD_STATUSES } from '../../party/index.ts';
-
-export function displayName(type: string, fields: Record<string, unknown>): string {
-  const text = (value: unknown) => (typeof value === 'string' ? value : '');
-  return type === 'COMPANY' ? text(fields.name) : `${text(fields.first_name)} ${text(fields.last_name)}`.trim();
-}
 
 export interface InboxView {
   readonly params: InboxParams;

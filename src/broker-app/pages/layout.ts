@@ -1,6 +1,6 @@
 // The shell of every broker app page: landmarks (header, navigation, main) and a skip
-// link for keyboard and screen-reader users, the signed-in user with a sign-out button,
-// and the lead's tabs on a lead's pages. No external assets: the style sheet is inline,
+// link for keyboard and screen-reader users, the signed-in user with a sign-out button
+// (a lead's pages add its tabs, lead-page.ts). No external assets: the style sheet is inline,
 // allowed by its hash, and the Content-Security-Policy allows nothing else (no script at
 // all, forms only to this service, no framing). Every page fits a 390 px phone without
 // sideways scrolling and nothing spills out of its card at 1280 px (docs/design.md section
@@ -8,7 +8,6 @@
 // list of labelled lines when its container (a card, or the page) is narrow.
 import type { Language } from '../../i18n/messages.ts';
 import type { Formats } from '../formatting/locale-formats.ts';
-import { ownHref } from '../../html/href.ts';
 import { type Html, html, styleSheet } from '../../html/html.ts';
 import type { Translate } from '../texts/index.ts';
 
@@ -123,30 +122,6 @@ export interface PageContext {
   readonly formats: Formats;
   /** Signed in: the username shown and the sign-out form's CSRF token. */
   readonly user?: { readonly username: string; readonly csrf: string };
-}
-
-export type LeadTab = 'party' | 'timeline' | 'risk-scan' | 'advisory';
-
-const TAB_PATHS: Record<LeadTab, string> = {
-  party: '/app/parties/',
-  // The path is the specification's (href_to_proflow); the page shows the lead's timeline.
-  timeline: '/app/proflow/parties/',
-  'risk-scan': '/app/risk-scan/parties/',
-  advisory: '/app/advisory/parties/',
-};
-const TAB_LABELS = {
-  party: 'tabParty',
-  timeline: 'tabTimeline',
-  'risk-scan': 'tabRiskScan',
-  advisory: 'tabAdvisory',
-} as const;
-
-export function leadTabs(context: PageContext, partyId: string, current: LeadTab): Html {
-  const tabs = (Object.keys(TAB_PATHS) as LeadTab[]).map(
-    (tab) =>
-      html`<li><a href="${ownHref(`${TAB_PATHS[tab]}${partyId}`)}"${current === tab ? html` aria-current="page"` : ''}>${context.t(TAB_LABELS[tab])}</a></li>`,
-  );
-  return html`<nav class="tabs" aria-label="${context.t('leadSections')}"><ul>${tabs}</ul></nav>`;
 }
 
 export function renderPage(

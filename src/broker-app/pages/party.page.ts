@@ -1,18 +1,17 @@
 // The party page (docs/design.md section 7, `/app/parties/{id}`, the lead's `href`): the
-// prospect, the lead's origin with the link back to the sender, external refs and
-// callbacks, risk objects with their revision history (what changed), packages, policies
-// and their coverages.
-import { fieldLabel, fieldList, formatValue } from '../formatting/field-values.ts';
+// broker's work on it (work-forms.ts), the person's data, the prospect, the lead's origin
+// with the link back to the sender, external refs and callbacks, risk objects with their
+// revision history (what changed), packages, policies and their coverages.
 import { webHref } from '../../html/href.ts';
 import { html, type Html } from '../../html/html.ts';
-import { type LeadTab, leadTabs, type PageContext, renderPage } from './layout.ts';
+import { fieldLabel, fieldList, formatValue } from './field-values.ts';
 import type { Lead, LeadPageData, Revision } from '../lead-data.ts';
-import { LEAD_STATUSES } from '../../party/index.ts';
-import type { TextKey } from '../texts/index.ts';
+import type { PageContext } from './layout.ts';
+import { objectData, objectTitle, type RiskObject, renderLeadPage, riskObjects } from './lead-page.ts';
 import { revisionChanges } from './revision-changes.ts';
-import { displayName } from './inbox.page.ts';
+import { notesSection, type WorkForm, workSection } from './work-forms.ts';
 
-export const PROSPECT_ORDER = [
+const PROSPECT_ORDER = [
   'first_name',
   'last_name',
   'name',
@@ -25,7 +24,7 @@ export const PROSPECT_ORDER = [
   'enterprise_nr',
   'legal_form',
 ];
-export const CAR_ORDER = [
+const CAR_ORDER = [
   'brand',
   'model',
   'version',
@@ -37,52 +36,9 @@ export const CAR_ORDER = [
   'mileage',
   'value',
 ];
-export const RESIDENCE_ORDER = ['address', 'type', 'construction_year', 'rooms', 'value'];
+const RESIDENCE_ORDER = ['address', 'type', 'construction_year', 'rooms', 'value'];
 const PACKAGE_ORDER = ['name', 'package_nr', 'insurance_company', 'premium', 'payment_interval'];
 const POLICY_ORDER = ['name', 'policy_nr', 'type', 'insurance_company', 'premium', 'payment_interval'];
-
-export type RiskObject =
-  | Lead['risk_object_revisions']['cars'][number]
-  | Lead['risk_object_revisions']['residences'][number];
-
-/** The fields of a risk object revision that are its data, not its identity. */
-export function objectData(object: RiskObject): Record<string, unknown> {
-  const {
-    self: _self,
-    risk_object_id: _id,
-    risk_object_revision_id: _revision,
-    risk_object_type: _type,
-    revision_nr: _nr,
-    created_at: _at,
-    ...data
-  } = object;
-  return data;
-}
-
-export function riskObjects(lead: Lead): RiskObject[] {
-  return [...lead.risk_object_revisions.cars, ...lead.risk_object_revisions.residences];
-}
-
-export function objectTitle(context: PageContext, object: RiskObject): string {
-  const data = objectData(object) as Record<string, unknown>;
-  const detail =
-    object.risk_object_type === 'CAR'
-      ? [data.brand, data.model, data.license_plate ?? data.vin].filter((part) => typeof part === 'string').join(' ')
-      : formatValue(context, 'address', data.address);
-  return `${context.t(object.risk_object_type)}${detail ? `: ${detail}` : ''}`;
-}
-
-/** The page heading of every lead page: the prospect's name. */
-export function leadTitle(context: PageContext, lead: Lead): string {
-  return displayName(lead.prospect.type, lead.prospect as Record<string, unknown>) || context.t('notGiven');
-}
-
-export function renderLeadPage(context: PageContext, lead: Lead, tab: LeadTab, body: Html, heading?: string): string {
-  return renderPage(context, {
-    title: heading ?? leadTitle(context, lead),
-    body: html`${leadTabs(context, lead.party_id, tab)}${body}`,
-  });
-}
 
 function history(context: PageContext, revisions: readonly Revision[]): Html {
   const { t, formats } = context;
@@ -141,93 +97,6 @@ ${
 <thead><tr><th scope="col">${t('coverage')}</th><th scope="col" class="amount">${t('field_insured_value')}</th><th scope="col" class="amount">${t('field_premium')}</th><th scope="col">${t('covers')}</th></tr></thead>
 <tbody>${coverageRows}</tbody></table>`
 }
-</section>`;
-}
-
-/** A refused form, shown again: what was typed and which fields (or checks) refused it. */
-export type WorkForm =
-  | {
-      readonly kind: 'work';
-      readonly status: number;
-      readonly targets: readonly string[];
-      readonly values: { readonly status: string; readonly lost_reason: string; readonly assignee: string };
-    }
-  | {
-      readonly kind: 'note';
-      readonly status: number;
-      readonly targets: readonly string[];
-      readonly values: { readonly body: string };
-    };
-
-/** Each refusal in words: a field's own message, or why the form as a whole was not taken. */
-const REFUSALS: Readonly<Record<string, TextKey>> = {
-  status: 'refusedStatus',
-  lost_reason: 'refusedLostReason',
-  assignee: 'refusedAssignee',
-  etag: 'refusedStale',
-  note_missing: 'refusedNoteEmpty',
-  note_max_length: 'refusedNoteLong',
-};
-
-function refusals(context: PageContext, form: WorkForm | undefined, kind: WorkForm['kind']): Html {
-  if (form?.kind !== kind) return html``;
-  const messages = [...new Set(form.targets.map((target) => REFUSALS[target] ?? 'refusedForm'))];
-  return html`<div class="refusal" role="alert"><p>${context.t('formRefused')}</p><ul>${messages.map((key) => html`<li>${context.t(key)}</li>`)}</ul></div>`;
-}
-
-/** The broker's work on the lead: status, lost reason and assignee in one form. */
-function workSection(context: PageContext, data: LeadPageData, form: WorkForm | undefined, saved: boolean): Html {
-  const { t, formats } = context;
-  const { lead } = data;
-  const typed = form?.kind === 'work' ? form.values : undefined;
-  const status = typed?.status ?? lead.status;
-  const reason = typed?.lost_reason ?? lead.lost_reason ?? '';
-  const assignee = typed?.assignee ?? lead.assignee ?? '';
-  const invalid = (target: string) =>
-    form?.kind === 'work' && form.targets.includes(target) ? html` aria-invalid="true"` : '';
-  const assigneeName = lead.assignee === null ? t('unassigned') : (data.names.get(lead.assignee) ?? t('notGiven'));
-  // A user disabled since stays the lead's assignee until someone picks another: still listed,
-  // so saving a new status does not unassign the lead by itself.
-  const choices =
-    lead.assignee === null || data.users.some((u) => u.id === lead.assignee)
-      ? data.users
-      : [...data.users, { id: lead.assignee, name: assigneeName }];
-  return html`<section class="card" id="work" aria-labelledby="work-title">
-<h2 id="work-title">${t('work')}</h2>
-<p><span class="status status-${lead.status}">${t(`leadStatus_${lead.status}`)}</span> ${t('statusSince', { at: formats.dateTime(lead.status_changed_at) })} · ${t('assignedTo', { name: assigneeName })}</p>
-${saved ? html`<p class="notice" role="status">${t('workSaved')}</p>` : ''}
-${refusals(context, form, 'work')}
-<form method="post" action="/app/parties/${lead.party_id}/work" class="work">
-<input type="hidden" name="csrf" value="${context.user?.csrf ?? ''}">
-<input type="hidden" name="etag" value="${data.etag}">
-<div><label for="status">${t('columnStatus')}</label><select id="status" name="status"${invalid('status')}>${LEAD_STATUSES.map((s) => html`<option value="${s}"${s === status ? html` selected` : ''}>${t(`leadStatus_${s}`)}</option>`)}</select></div>
-<div><label for="lost_reason">${t('lostReason')}</label><input type="text" id="lost_reason" name="lost_reason" value="${reason}" maxlength="500" aria-describedby="lost-hint"${invalid('lost_reason')}><p class="hint" id="lost-hint">${t('lostReasonHint')}</p></div>
-<div><label for="assignee">${t('assignee')}</label><select id="assignee" name="assignee"${invalid('assignee')}><option value="">${t('unassigned')}</option>${choices.map((u) => html`<option value="${u.id}"${u.id === assignee ? html` selected` : ''}>${u.name}</option>`)}</select></div>
-<div class="actions"><button type="submit">${t('saveWork')}</button></div>
-</form>
-</section>`;
-}
-
-function notesSection(context: PageContext, data: LeadPageData, form: WorkForm | undefined, saved: boolean): Html {
-  const { t, formats } = context;
-  const typed = form?.kind === 'note' ? form.values.body : '';
-  const notes = [...data.notes]
-    .reverse()
-    .map(
-      (note) =>
-        html`<li><p class="muted">${t('noteBy', { name: data.names.get(note.author_id) ?? t('notGiven'), at: formats.dateTime(note.created_at) })}</p><p class="note">${note.body}</p></li>`,
-    );
-  return html`<section class="card" id="notes" aria-labelledby="notes-title">
-<h2 id="notes-title">${t('notes')}</h2>
-${saved ? html`<p class="notice" role="status">${t('noteSaved')}</p>` : ''}
-${refusals(context, form, 'note')}
-<form method="post" action="/app/parties/${data.lead.party_id}/notes" class="note-form">
-<input type="hidden" name="csrf" value="${context.user?.csrf ?? ''}">
-<label for="note">${t('newNote')}</label>
-<textarea id="note" name="body" rows="3" maxlength="10000"${form?.kind === 'note' ? html` aria-invalid="true"` : ''}>${typed}</textarea>
-<div class="actions"><button type="submit">${t('addNote')}</button></div>
-</form>
-${notes.length === 0 ? html`<p>${t('noNotes')}</p>` : html`<ol class="notes">${notes}</ol>`}
 </section>`;
 }
 

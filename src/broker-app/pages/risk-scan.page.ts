@@ -5,11 +5,11 @@
 // running policy covers is flagged (an offer or a terminated policy covers nothing yet or
 // any more). Coverages tied to no risk object are listed apart.
 import { type Decimal, parseDecimal } from '../formatting/decimal.ts';
-import { formatValue } from '../formatting/field-values.ts';
+import { formatValue } from './field-values.ts';
 import { html, type Html } from '../../html/html.ts';
 import type { PageContext } from './layout.ts';
 import type { Lead } from '../lead-data.ts';
-import { objectTitle, renderLeadPage, riskObjects } from './party.page.ts';
+import { objectTitle, renderLeadPage, riskObjects } from './lead-page.ts';
 
 type Policy = Lead['insurance_policies'][number];
 type Coverage = Policy['coverages'][number];

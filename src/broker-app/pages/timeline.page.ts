@@ -4,10 +4,10 @@
 // where a failed one can be sent again (a POST form with the session's CSRF token).
 import { html, type Html } from '../../html/html.ts';
 import type { PageContext } from './layout.ts';
-import { fieldLabel, formatValue } from '../formatting/field-values.ts';
+import { fieldLabel, formatValue } from './field-values.ts';
 import type { CallerName, Change, Delivery, Lead, Note, Push } from '../lead-data.ts';
 import { hasText, type TextKey } from '../texts/index.ts';
-import { renderLeadPage } from './party.page.ts';
+import { renderLeadPage } from './lead-page.ts';
 
 type CallerNames = ReadonlyMap<string, CallerName>;
 

@@ -121,7 +121,7 @@ export async function listErasedLeads(
     .execute();
 }
 
-/** What a push asks of the tombstones (erased-push.ts): whether its party id was erased, which of its refs' hashes were. */
+/** What a push asks of the tombstones (push/erased-push.ts): whether its party id was erased, which of its refs' hashes were. */
 export async function findTombstonesOfPush(
   db: Db,
   distributionId: string,

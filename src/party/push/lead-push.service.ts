@@ -30,7 +30,7 @@ import { checkReferences } from './push-references.ts';
 import { danglingReferences, idsToLookUp, referencesOutsidePush } from './dangling-references.ts';
 import { representLead } from '../model/representation.ts';
 import { duplicateProblems } from './uniqueness.ts';
-import { erasureQuestions, refuseErased } from '../privacy/erased-push.ts';
+import { erasureQuestions, refuseErased } from './erased-push.ts';
 import { findTombstonesOfPush } from '../privacy/tombstone.repository.ts';
 import type { RefHasher } from '../privacy/ref-hash.ts';
 import type { RefHashes } from '../privacy/ref-hashes.service.ts';

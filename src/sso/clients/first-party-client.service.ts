@@ -7,12 +7,12 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { hashToken } from '../../auth/api-token.service.ts';
 import type { Database } from '../../db/database.ts';
-import { loadSharedSecret } from '../provider/provider-secrets.ts';
+import { loadSharedSecret } from '../keys/provider-secrets.ts';
 import { upsertClient } from './client.repository.ts';
 
 export const FIRST_PARTY_CLIENT_ID = 'lead-intake-broker-app';
 const FIRST_PARTY_CLIENT_NAME = 'Lead intake broker app';
-/** Its secret, one for every process (provider-secrets.ts); the name it has always had in the database. */
+/** Its secret, one for every process (keys/provider-secrets.ts); the name it has always had in the database. */
 const SECRET_NAME = 'broker-app-client-secret';
 
 export interface FirstPartyClient {

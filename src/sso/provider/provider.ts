@@ -16,7 +16,7 @@ import { PAGE_LANGUAGES, pageLanguage } from '../pages/language.ts';
 import type { RenderedPage } from '../pages/layout.ts';
 import { renderErrorPage, renderSignOutPage, renderSignedOutPage } from '../pages/notice.page.ts';
 import { ACCESS_TOKEN_SCOPES, REFRESH_SCOPES, SSO_SCOPES } from '../tokens/scopes.ts';
-import { SIGNING_ALG, type PrivateJwk } from './signing-keys.ts';
+import { SIGNING_ALG, type PrivateJwk } from '../keys/signing-keys.ts';
 import { TOKEN_LIFETIMES, providerTtl } from '../tokens/token-lifetimes.ts';
 import { USER_CLAIMS, userClaims } from '../tokens/user-claims.ts';
 import { findActiveUser } from '../users/user.service.ts';
@@ -68,7 +68,7 @@ export function createProvider({ config, db, signingKeys, cookieKeys }: Provider
           return true;
         },
       },
-      // Served by tokens/userinfo.routes.ts: oidc-provider's own userinfo refuses access tokens
+      // Served by userinfo.routes.ts: oidc-provider's own userinfo refuses access tokens
       // that have an audience, and ours are JWTs for the API. Discovery still names it.
       userinfo: { enabled: false },
       rpInitiatedLogout: {

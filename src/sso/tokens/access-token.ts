@@ -7,7 +7,7 @@ import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWTPayload, ty
 import type { Kysely } from 'kysely';
 import { parseScopes } from '../../auth/caller.ts';
 import type { Database } from '../../db/database.ts';
-import { SIGNING_ALG, loadSigningKeys, publicJwk, type PrivateJwk } from '../provider/signing-keys.ts';
+import { SIGNING_ALG, loadSigningKeys, publicJwk, type PrivateJwk } from '../keys/signing-keys.ts';
 import type { UserTable } from '../sso.table.ts';
 import { findActiveUserWithClient } from '../users/user.repository.ts';
 

@@ -4,7 +4,7 @@
 import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import { SIGNING_ALG, loadSigningKeys, publicJwk } from '../provider/signing-keys.ts';
+import { SIGNING_ALG, loadSigningKeys, publicJwk } from '../keys/signing-keys.ts';
 
 /** The token's claims; undefined when it does not check out. */
 export async function verifyIdToken(

@@ -4,9 +4,9 @@
 // parser that leaves the request stream alone, and the reply is hijacked.
 import type { IncomingMessage } from 'node:http';
 import type { FastifyPluginAsync } from 'fastify';
-import { SECURITY_HEADERS } from '../../http/response-headers.ts';
-import { SSO_PATH } from './provider-urls.ts';
-import type { SsoRuntime } from '../sso-runtime.ts';
+import { SECURITY_HEADERS } from '../http/response-headers.ts';
+import { SSO_PATH } from './provider/provider-urls.ts';
+import type { SsoRuntime } from './sso-runtime.ts';
 
 export const providerMount: FastifyPluginAsync<{ sso: SsoRuntime }> = async (app, { sso }) => {
   app.removeAllContentTypeParsers();

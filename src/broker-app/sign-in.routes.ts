@@ -3,10 +3,10 @@
 // session, /app/logout (POST, CSRF token) ends it. A page asked for while signed out is
 // where the browser returns to.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../../config.ts';
-import type { DatabaseHandle } from '../../db/database.ts';
-import { findActiveUser } from '../../sso/index.ts';
-import { PAGE_HEADERS } from '../pages/layout.ts';
+import type { Config } from '../config.ts';
+import type { DatabaseHandle } from '../db/database.ts';
+import { findActiveUser } from '../sso/index.ts';
+import { PAGE_HEADERS } from './pages/layout.ts';
 import {
   beginSignIn,
   callbackPath,
@@ -15,20 +15,16 @@ import {
   encodePending,
   ensureAppClient,
   safeReturnPath,
-} from './oidc-client.ts';
-import { pageContext } from '../pages/page-context.ts';
-import { renderNotice } from '../pages/notice.page.ts';
-import { cookieHeader, endSession, findSession, isValidCsrf, readCookie, startSession } from './session.ts';
-import type { FormBody } from '../../http/form-body.ts';
+} from './sign-in/oidc-client.ts';
+import { pageContext } from './pages/page-context.ts';
+import { loginPathFor } from './sign-in/session-guard.ts';
+import { renderNotice } from './pages/notice.page.ts';
+import { cookieHeader, endSession, findSession, isValidCsrf, readCookie, startSession } from './sign-in/session.ts';
+import type { FormBody } from '../http/form-body.ts';
 
 const SIGN_IN_COOKIE = 'lead_intake_app_signin';
 /** Time to type a password, and then some. */
 const SIGN_IN_SECONDS = 600;
-
-/** Where a signed-out visitor of `path` is sent. */
-export function loginPathFor(path: string): string {
-  return `/app/login?return_to=${encodeURIComponent(path)}`;
-}
 
 export const signInRoutes: FastifyPluginAsync<{ config: Config; database: DatabaseHandle }> = async (
   app,

@@ -6,10 +6,10 @@
 // from WWW-Authenticate and an `error` member), not the API's error body.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import { parseAuthorization } from '../../auth/authorize.ts';
-import type { SsoRuntime } from '../sso-runtime.ts';
-import { acceptFormBodies } from '../../http/form-body.ts';
-import { Userinfo, userClaims } from './user-claims.ts';
+import { parseAuthorization } from '../auth/authorize.ts';
+import type { SsoRuntime } from './sso-runtime.ts';
+import { acceptFormBodies } from '../http/form-body.ts';
+import { Userinfo, userClaims } from './tokens/user-claims.ts';
 
 export interface UserinfoRoutesOptions {
   readonly sso: SsoRuntime;

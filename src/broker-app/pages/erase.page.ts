@@ -1,10 +1,10 @@
 // The confirmation step before an erasure (docs/design.md section 15): what will be deleted,
 // for good, and a form (CSRF) whose button erases; a link back cancels.
 import { html } from '../../html/html.ts';
-import type { PageContext } from '../pages/layout.ts';
+import type { PageContext } from './layout.ts';
 import type { Lead } from '../lead-data.ts';
-import { displayName } from '../pages/inbox.page.ts';
-import { renderLeadPage } from '../pages/party.page.ts';
+import { displayName } from './field-values.ts';
+import { renderLeadPage } from './lead-page.ts';
 
 export function renderEraseConfirmation(context: PageContext, lead: Lead): string {
   const { t } = context;

@@ -3,14 +3,14 @@
 // behind a confirmation page whose form carries the session's CSRF token. Both are in the
 // audit log under the signed-in user.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { PAGE_HEADERS } from '../pages/layout.ts';
-import { type LeadServices, leadOfParty } from '../lead-data.ts';
-import { pageContext } from '../pages/page-context.ts';
-import { id } from '../path-ids.ts';
-import { renderEraseConfirmation } from './erase.page.ts';
-import { renderNotice } from '../pages/notice.page.ts';
-import { isValidCsrf } from '../sign-in/session.ts';
-import type { FormBody } from '../../http/form-body.ts';
+import { PAGE_HEADERS } from './pages/layout.ts';
+import { type LeadServices, leadOfParty } from './lead-data.ts';
+import { pageContext } from './pages/page-context.ts';
+import { id } from './path-ids.ts';
+import { renderEraseConfirmation } from './pages/erase.page.ts';
+import { renderNotice } from './pages/notice.page.ts';
+import { isValidCsrf } from './sign-in/session.ts';
+import type { FormBody } from '../http/form-body.ts';
 
 type PartyRoute = { Params: { partyId: string } };
 

@@ -1,16 +1,13 @@
-// The broker app's pages (docs/design.md section 7). Every route needs a session; a visitor
-// without one is sent to sign in and comes back here. Ids that are not ids, and ids of
-// another distribution, are 404 like ids that name nothing: the services say so.
+// The broker app's pages (docs/design.md section 7), each behind the session guard
+// (sign-in/session-guard.ts), and the timeline's "send again". Ids that are not ids, and
+// ids of another distribution, are 404 like ids that name nothing: the services say so.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { DatabaseHandle } from '../../db/database.ts';
-import { NotFoundError } from '../../errors.ts';
-import { decodeCursor, encodeCursor } from '../../http/pagination.ts';
-import type { FormBody } from '../../http/form-body.ts';
-import { loginPathFor } from '../sign-in/sign-in.routes.ts';
-import { PAGE_HEADERS } from './layout.ts';
-import { inboxExportRoutes } from '../inbox-export.routes.ts';
-import { id } from '../path-ids.ts';
-import { inboxFilter, inboxSearchParams, parseInboxParams, queryText } from '../inbox-filter.ts';
+import { NotFoundError } from '../errors.ts';
+import { decodeCursor, encodeCursor } from '../http/pagination.ts';
+import type { FormBody } from '../http/form-body.ts';
+import { PAGE_HEADERS } from './pages/layout.ts';
+import { id } from './path-ids.ts';
+import { inboxFilter, inboxSearchParams, parseInboxParams, queryText } from './inbox-filter.ts';
 import {
   inbox,
   type LeadServices,
@@ -21,43 +18,21 @@ import {
   statusCounts,
   timeline,
   userNames,
-} from '../lead-data.ts';
-import { pageContext } from './page-context.ts';
-import { renderAdvisory } from './advisory.page.ts';
-import { renderInbox } from './inbox.page.ts';
-import { renderNotice } from './notice.page.ts';
-import { renderParty } from './party.page.ts';
-import { renderTimeline, renderRawPush } from './timeline.page.ts';
-import { renderRiskScan } from './risk-scan.page.ts';
-import { type AppSession, findSession, isValidCsrf } from '../sign-in/session.ts';
-import { workRoutes } from '../work/work.routes.ts';
-import { personalDataRoutes } from '../personal-data/personal-data.routes.ts';
+} from './lead-data.ts';
+import { pageContext } from './pages/page-context.ts';
+import { renderAdvisory } from './pages/advisory.page.ts';
+import { renderInbox } from './pages/inbox.page.ts';
+import { renderNotice } from './pages/notice.page.ts';
+import { renderParty } from './pages/party.page.ts';
+import { renderTimeline, renderRawPush } from './pages/timeline.page.ts';
+import { renderRiskScan } from './pages/risk-scan.page.ts';
+import { isValidCsrf } from './sign-in/session.ts';
 
 export const INBOX_PAGE_SIZE = 25;
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    appSession?: AppSession;
-  }
-}
-
 type PartyParams = { Params: { partyId: string } };
 
-export const pageRoutes: FastifyPluginAsync<{ database: DatabaseHandle; services: LeadServices }> = async (
-  app,
-  { database, services },
-) => {
-  app.decorateRequest('appSession', undefined);
-  app.addHook('preHandler', async (request, reply) => {
-    const session = await findSession(database.db, request);
-    if (session) {
-      request.appSession = session;
-      return;
-    }
-    // A form posted without a session (it expired meanwhile) comes back to the inbox.
-    return reply.redirect(loginPathFor(request.method === 'GET' ? request.url : '/app'), 303);
-  });
-
+export const pageRoutes: FastifyPluginAsync<{ services: LeadServices }> = async (app, { services }) => {
   const session = (request: FastifyRequest) => request.appSession!;
   const did = (request: FastifyRequest) => session(request).user.distribution_id;
   const context = (request: FastifyRequest) => pageContext(request, session(request));
@@ -99,10 +74,6 @@ export const pageRoutes: FastifyPluginAsync<{ database: DatabaseHandle; services
       renderParty(context(request), data, { saved: saved === 'work' || saved === 'note' ? saved : undefined }),
     );
   });
-
-  await app.register(workRoutes, { services });
-  await app.register(inboxExportRoutes, { services });
-  await app.register(personalDataRoutes, { services });
 
   app.get<PartyParams>('/proflow/parties/:partyId', async (request, reply) => {
     const data = await timeline(services, did(request), id(request.params.partyId, 'party_id'));

@@ -2,11 +2,12 @@
 // section 15): a push carrying an external ref of an erased party of the distribution is
 // 409 Erased on that ref, and so is a `prospect.id` naming an erased party. Refs that a
 // live party holds were never erased, so only the others are hashed and looked up. Pure:
-// the push's use case asks the tombstones (tombstone.repository.ts) what this says to ask.
+// the push's use case asks the tombstones (privacy/tombstone.repository.ts) what this says
+// to ask.
 import { ErasedError, type Problem } from '../../errors.ts';
-import type { PushCandidates } from '../push/push-candidates.repository.ts';
-import type { LeadPush } from '../push/push.ts';
-import type { RefHasher } from './ref-hash.ts';
+import type { PushCandidates } from './push-candidates.repository.ts';
+import type { LeadPush } from './push.ts';
+import type { RefHasher } from '../privacy/ref-hash.ts';
 
 /** What to ask the tombstones about a push: a party id no live party has, and the hashes of refs no live party holds. */
 export interface ErasureQuestions {

@@ -5,16 +5,17 @@
 // shows the page again with what was typed and a message per field; success goes back to
 // the page (303), which says it saved.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../../errors.ts';
-import { PAGE_HEADERS } from '../pages/layout.ts';
-import { type LeadServices, leadOfParty, leadPage } from '../lead-data.ts';
-import { pageContext } from '../pages/page-context.ts';
-import { id } from '../path-ids.ts';
-import { renderNotice } from '../pages/notice.page.ts';
-import { renderParty, type WorkForm } from '../pages/party.page.ts';
-import { isValidCsrf } from '../sign-in/session.ts';
-import type { FormBody } from '../../http/form-body.ts';
-import type { Status } from '../inbox-filter.ts';
+import { ApiError } from '../errors.ts';
+import { PAGE_HEADERS } from './pages/layout.ts';
+import { type LeadServices, leadOfParty, leadPage } from './lead-data.ts';
+import { pageContext } from './pages/page-context.ts';
+import { id } from './path-ids.ts';
+import { renderNotice } from './pages/notice.page.ts';
+import { renderParty } from './pages/party.page.ts';
+import type { WorkForm } from './pages/work-forms.ts';
+import { isValidCsrf } from './sign-in/session.ts';
+import type { FormBody } from '../http/form-body.ts';
+import type { Status } from './inbox-filter.ts';
 
 type FormRoute = { Params: { partyId: string }; Body: FormBody };
 

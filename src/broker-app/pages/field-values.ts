@@ -1,8 +1,9 @@
 // How a stored field reads on a page: dates and amounts in the user's locale, enumeration
-// values in their words, an address on one line. Labels come from the field's name.
-import { parseDecimal } from './decimal.ts';
+// values in their words, an address on one line, a party by its name. Labels come from the
+// field's name.
+import { parseDecimal } from '../formatting/decimal.ts';
 import { html, type Html } from '../../html/html.ts';
-import type { PageContext } from '../pages/layout.ts';
+import type { PageContext } from './layout.ts';
 import { hasText } from '../texts/index.ts';
 
 const DATE_FIELDS = new Set(['birth', 'first_registration']);
@@ -14,6 +15,12 @@ const ENUMERATION_PREFIXES: Readonly<Record<string, string>> = {
   gender: 'gender_',
   fuel_type: 'fuel_',
 };
+
+/** A party by name: a company's name, a person's first and last name. */
+export function displayName(type: string, fields: Record<string, unknown>): string {
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  return type === 'COMPANY' ? text(fields.name) : `${text(fields.first_name)} ${text(fields.last_name)}`.trim();
+}
 
 export function formatAddress(value: unknown): string {
   if (typeof value !== 'object' || value === null) return '';
