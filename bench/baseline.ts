@@ -63,8 +63,12 @@ function install(commit: string, root: string): void {
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     fs.writeFileSync(path.join(partial, READY), `${new Date().toISOString()}\n`);
-    fs.rmSync(root, { recursive: true, force: true });
-    fs.renameSync(partial, root);
+    // Another run may have finished the same revision meanwhile: its copy stays, it may be in use.
+    if (fs.existsSync(path.join(root, READY))) fs.rmSync(partial, { recursive: true, force: true });
+    else {
+      fs.rmSync(root, { recursive: true, force: true });
+      fs.renameSync(partial, root);
+    }
   } catch (error) {
     fs.rmSync(partial, { recursive: true, force: true });
     throw error;

@@ -11,7 +11,7 @@ import { log } from './measure.ts';
 import type { BenchOptions } from './options.ts';
 import type { Pinning } from './processes.ts';
 import { countPushCosts, PUSHES, type PushCost, renderPushCosts, WARM_UP } from './push-cost.ts';
-import { PUSH_SCENARIOS } from './push-scenarios.ts';
+import { leadsPerRequest, PUSH_SCENARIOS } from './push-scenarios.ts';
 import { CURRENT_CODE, type ServerCode } from './server-code.ts';
 import type { WebhookMeasurement } from './webhooks.ts';
 
@@ -36,6 +36,9 @@ function cell(figures: CodeFigures | undefined, pick: (m: CodeFigures['samples']
   return all.length === 1 ? fmt(all[0]!) : `**${fmt(median(all))}** (${all.map((v) => fmt(v)).join(', ')})`;
 }
 
+/** A batch's rate is of batches: its row says so. */
+const labelOf = (r: ScenarioRounds) => `${r.scenario.label}${leadsPerRequest(r.scenario) > 1 ? ', batches/s' : ''}`;
+
 export function renderRoundsTable(rounds: readonly ScenarioRounds[], codes: readonly ServerCode[]): string {
   const [before, after] = codes.length > 1 ? [codes[0]!, codes[1]!] : [undefined, codes[0]!];
   const of = (r: ScenarioRounds, code: ServerCode | undefined) => r.codes.find((f) => f.code === code);
@@ -51,7 +54,7 @@ export function renderRoundsTable(rounds: readonly ScenarioRounds[], codes: read
       '|---|---|---:|---:|---:|',
       ...rounds.map(
         (r) =>
-          `| ${r.dialect} | ${r.scenario.label} | ${cell(of(r, after), rate)} | ${fmt(medianOf(of(r, after), p99), 1)} | ${fmt(medianOf(of(r, after), cpuMicros))} |`,
+          `| ${r.dialect} | ${labelOf(r)} | ${cell(of(r, after), rate)} | ${fmt(medianOf(of(r, after), p99), 1)} | ${fmt(medianOf(of(r, after), cpuMicros))} |`,
       ),
       '',
     ].join('\n');
@@ -61,7 +64,7 @@ export function renderRoundsTable(rounds: readonly ScenarioRounds[], codes: read
     '|---|---|---:|---:|---:|---:|---:|---:|',
     ...rounds.map(
       (r) =>
-        `| ${r.dialect} | ${r.scenario.label} | ${cell(of(r, before), rate)} | ${cell(of(r, after), rate)} | ${ratio(r, rate)} | ` +
+        `| ${r.dialect} | ${labelOf(r)} | ${cell(of(r, before), rate)} | ${cell(of(r, after), rate)} | ${ratio(r, rate)} | ` +
         `${fmt(medianOf(of(r, before), p99), 1)} / ${fmt(medianOf(of(r, after), p99), 1)} | ` +
         `${fmt(medianOf(of(r, before), cpuMicros))} / ${fmt(medianOf(of(r, after), cpuMicros))} | ${ratio(r, cpuMicros)} |`,
     ),

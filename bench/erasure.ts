@@ -20,6 +20,7 @@ import { describeMachine, type Machine } from './machine.ts';
 import { log, requireAllSucceeded, waitForQuiet } from './measure.ts';
 import type { BenchOptions } from './options.ts';
 import { type Pinning, runLoad } from './processes.ts';
+import { loadSpecFor } from './push-run.ts';
 import { CURRENT_CODE } from './server-code.ts';
 
 const ERASURES = Number(process.env.BENCH_ERASURES ?? 5);
@@ -57,17 +58,10 @@ export async function erasureBenchmark(options: BenchOptions, pinning: Pinning):
 }
 
 function loadSpec(server: BenchServer, options: BenchOptions, durationSeconds = options.durationSeconds): LoadSpec {
-  return {
-    url: server.url,
-    path: server.pushPath,
-    token: server.token,
-    scenario: 'minimal',
+  return loadSpecFor(server, 'minimal', options, {
     prefix: `erasure-${randomBytes(4).toString('hex')}`,
-    connections: options.connections,
-    warmupSeconds: options.warmupSeconds,
     durationSeconds,
-    serverPid: server.pid,
-  };
+  });
 }
 
 function measure(dialect: BenchDialect, options: BenchOptions, pinning: Pinning): Promise<ErasureRun> {

@@ -114,6 +114,10 @@ export function readOptions(env: Record<string, string | undefined> = process.en
     problems.push(
       `BENCH_ONLY=${JSON.stringify(env.BENCH_ONLY)}: the choices are push, webhooks, reference, scaling, soak, inbox, batch, erasure, client`,
     );
+  if (options.baseline !== undefined && options.only !== undefined && options.only !== 'push')
+    problems.push(
+      `BENCH_BASELINE is measured by the full run, BENCH_ONLY=push and BENCH_CPU_PROFILE; BENCH_ONLY=${options.only} measures this checkout alone`,
+    );
   if (!PROFILED_SCENARIOS.includes(options.profileScenario))
     problems.push(`BENCH_PROFILE_SCENARIO: one of ${PROFILED_SCENARIOS.join(', ')}`);
   if (!['sqlite', 'postgres'].includes(options.profileDialect))

@@ -1,23 +1,14 @@
 // What one push costs, counted rather than timed, for this checkout or a baseline revision
 // alike: pushes sent one at a time to a fresh server on a fresh database, and per push
-//   - statements: on SQLite counted in node:sqlite's calls by a module loaded into the
-//     server (bench/sqlite-statement-counter.ts), on PostgreSQL on the wire
-//     (bench/pg-wire-counter.ts): neither needs the revision to count for itself;
-//   - round trips to PostgreSQL, from the wire too;
-//   - rows written: on PostgreSQL inserted + updated + deleted by the table statistics
-//     (triggers' rows included), on SQLite the rows added to every table (the word index's
-//     own tables included; an update adds none);
+//   - statements, and round trips to PostgreSQL (bench/statement-count.ts);
+//   - rows written (bench/rows-written.ts);
 //   - WAL bytes on SQLite (bench/sqlite-wal.ts).
+// None needs the revision to count anything itself.
 // The webhook worker is off, so its polling counts in none of them. A batch's figures are
 // per lead it carries.
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
-import pg from 'pg';
 import { type BenchServer, pushPath, type ServerSpec, withBenchDatabase, withServer } from './bench-server.ts';
-import { type BenchDatabase, type BenchDialect, SQLITE_FILE } from './database.ts';
+import type { BenchDialect } from './database.ts';
 import { log } from './measure.ts';
 import {
   type BodyFactory,
@@ -27,12 +18,12 @@ import {
   minimalBodies,
   webhookBodies,
 } from './payloads.ts';
-import { startWireCounter } from './pg-wire-counter.ts';
-import { ROOT } from './processes.ts';
-import { PUSH_SCENARIOS, type PushScenario } from './push-scenarios.ts';
+import { leadsPerRequest, PUSH_SCENARIOS, type PushScenario } from './push-scenarios.ts';
+import { rowsWritten } from './rows-written.ts';
 import type { ServerCode } from './server-code.ts';
 import { metricValue } from './server-metrics.ts';
 import { watchWal } from './sqlite-wal.ts';
+import { countStatementsOf } from './statement-count.ts';
 
 export interface PushCost {
   readonly dialect: BenchDialect;
@@ -69,10 +60,6 @@ function bodiesOf(scenario: PushScenario, prefix: string): BodyFactory {
       return minimalBodies(prefix);
   }
 }
-
-/** Leads one request of the scenario carries. */
-const leadsPerRequest = (scenario: PushScenario) =>
-  scenario.request && 'batchSize' in scenario.request ? scenario.request.batchSize : 1;
 
 /** Sends the scenario's requests: single pushes, keyed ones, or batches of its bodies. */
 function pusher(
@@ -113,41 +100,33 @@ export async function countPushCost(
         for (let i = 0; i < MERGE_TARGETS; i++) await push(targets);
       });
     }
-    const rowsBefore = await rowsIn(database);
-    const wire = dialect === 'postgres' ? await startWireCounter(database.env.DATABASE_URL!) : undefined;
-    const countsFile = path.join(os.tmpdir(), `lead-intake-statements-${randomBytes(6).toString('hex')}.txt`);
+    const rowsBefore = await rowsWritten(database);
+    const counter = await countStatementsOf(database);
     try {
-      const spec: ServerSpec = wire
-        ? { ...COUNTING, env: { ...COUNTING.env, DATABASE_URL: wire.url } }
-        : {
-            ...COUNTING,
-            env: { ...COUNTING.env, BENCH_STATEMENT_COUNTS: countsFile },
-            nodeArgs: ['--import', path.join(ROOT, 'bench/sqlite-statement-counter.ts')],
-          };
-      const counted = await withServer(database, code, spec, async (server) => {
+      const counted = await withServer(database, code, counter.spec(COUNTING), async (server) => {
         const push = pusher(server, scenario);
-        const statementsSoFar = async () =>
-          wire ? wire.counts().statements : await sqliteStatementsSoFar(server.pid, countsFile);
         for (let i = 0; i < WARM_UP; i++) await push(next);
         const selfCount = () => metricValue(server.url, 'lead_intake_database_statements_total');
         const selfBefore = await selfCount();
-        const statementsBefore = await statementsSoFar();
-        const roundTripsBefore = wire?.counts().roundTrips;
+        const before = await counter.read(server);
         const wal = dialect === 'sqlite' ? watchWal(database.env.DATA_DIR!) : undefined;
         try {
           for (let i = 0; i < PUSHES; i++) await push(next);
           const leads = PUSHES * leadsPerRequest(scenario);
           const walBytes = wal ? wal.bytes() / leads : null;
-          const statements = ((await statementsSoFar()) - statementsBefore) / leads;
-          const roundTrips = wire ? (wire.counts().roundTrips - roundTripsBefore!) / leads : null;
+          const after = await counter.read(server);
           const selfAfter = await selfCount();
-          const serverStatements = selfBefore === null || selfAfter === null ? null : (selfAfter - selfBefore) / leads;
-          return { walBytes, statements, roundTrips, serverStatements };
+          return {
+            walBytes,
+            statements: (after.statements - before.statements) / leads,
+            roundTrips: after.roundTrips === null ? null : (after.roundTrips - before.roundTrips!) / leads,
+            serverStatements: selfBefore === null || selfAfter === null ? null : (selfAfter - selfBefore) / leads,
+          };
         } finally {
           wal?.release();
         }
       });
-      const rows = ((await rowsIn(database)) - rowsBefore) / ((WARM_UP + PUSHES) * leadsPerRequest(scenario));
+      const rows = ((await rowsWritten(database)) - rowsBefore) / ((WARM_UP + PUSHES) * leadsPerRequest(scenario));
       const cost = { dialect, scenario, code: code.label, ...counted, rows };
       log(
         `${dialect} ${scenario.label} at ${code.label}: ${fmt(cost.statements)} statements, ${fmt(cost.roundTrips)} round trips, ` +
@@ -155,65 +134,12 @@ export async function countPushCost(
       );
       return cost;
     } finally {
-      await wire?.close();
-      fs.rmSync(countsFile, { force: true });
+      await counter.close();
     }
   });
 }
 
-/** Asks the server's statement counter for its count (SIGUSR2) and waits for the line it appends. */
-async function sqliteStatementsSoFar(pid: number, file: string): Promise<number> {
-  const lines = () => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
-  const before = lines().length;
-  process.kill(pid, 'SIGUSR2');
-  const deadline = Date.now() + 10_000;
-  while (lines().length === before) {
-    if (Date.now() > deadline)
-      throw new Error('the server wrote no statement count (bench/sqlite-statement-counter.ts)');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return Number(lines().at(-1));
-}
-
 const fmt = (value: number | null, digits = 1) => (value === null ? 'n/a' : value.toFixed(digits));
-
-/** Rows so far: PostgreSQL's table statistics once every server connection has gone (each flushes its own as it exits), or SQLite's rows. */
-async function rowsIn(database: BenchDatabase): Promise<number> {
-  if (database.dialect === 'sqlite') {
-    const db = new DatabaseSync(path.join(database.env.DATA_DIR!, SQLITE_FILE), { readOnly: true });
-    try {
-      const tables = db
-        .prepare("select name from sqlite_master where type = 'table' and sql not like 'CREATE VIRTUAL TABLE%'")
-        .all() as Array<{ name: string }>;
-      return tables.reduce(
-        (sum, { name }) =>
-          sum +
-          Number((db.prepare(`select count(*) as n from "${name.replaceAll('"', '""')}"`).get() as { n: number }).n),
-        0,
-      );
-    } finally {
-      db.close();
-    }
-  }
-  const client = new pg.Client({ connectionString: database.env.DATABASE_URL });
-  await client.connect();
-  try {
-    const deadline = Date.now() + 10_000;
-    const others =
-      'select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()';
-    while ((await client.query<{ n: number }>(others)).rows[0]!.n > 0) {
-      if (Date.now() > deadline)
-        throw new Error('connections to the bench database stayed open after its server stopped');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    const { rows } = await client.query<{ n: string }>(
-      'select coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0) as n from pg_stat_user_tables',
-    );
-    return Number(rows[0]!.n);
-  } finally {
-    await client.end();
-  }
-}
 
 export async function countPushCosts(
   codes: readonly ServerCode[],

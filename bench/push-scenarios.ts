@@ -32,7 +32,7 @@ export const PUSH_SCENARIOS: readonly PushScenario[] = [
   {
     key: 'batch',
     scenario: 'minimal',
-    label: 'batch of 100 minimal leads (batches/s)',
+    label: 'batch of 100 minimal leads',
     needs: 'batch',
     request: { batchSize: 100 },
   },
@@ -48,3 +48,7 @@ export const LISTING: PushScenario = {
   label: 'GET .../leads, a page of 100 leads',
   needs: 'listing',
 };
+
+/** Leads one request of the scenario carries: a batch's size, or one. */
+export const leadsPerRequest = (scenario: PushScenario): number =>
+  scenario.request && 'batchSize' in scenario.request ? scenario.request.batchSize : 1;

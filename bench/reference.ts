@@ -13,6 +13,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import readline from 'node:readline';
 import { enterpriseNumber, generateCountry } from '../samples/generate.ts';
 import { withBenchDatabase, withServer } from './bench-server.ts';
+import { loadSpecFor } from './push-run.ts';
 import type { BenchOptions } from './options.ts';
 import { ROOT, runLoad, SERVER_ENV, startServer, type Pinning, type ServerProcess } from './processes.ts';
 import type { ReferenceLoadResult, ReferenceLoadSpec } from './reference-load.ts';
@@ -256,17 +257,7 @@ async function benchDialect(
           result.loads.push({ label, result: load, alone });
         }
         // Pushes alone, then while the full address import runs in another process.
-        const pushSpec = (prefix: string) => ({
-          url: server.url,
-          path: server.pushPath,
-          token: server.token,
-          scenario: 'minimal' as const,
-          prefix,
-          connections: options.connections,
-          warmupSeconds: options.warmupSeconds,
-          durationSeconds: options.durationSeconds,
-          serverPid: server.pid,
-        });
+        const pushSpec = (prefix: string) => loadSpecFor(server, 'minimal', options, { prefix });
         const alone = await runLoad(pushSpec(`alone-${randomBytes(3).toString('hex')}`), pinning);
         result.pushes.push({ label: 'pushes alone', requestsPerSecond: alone.requestsPerSecond, p99Ms: alone.p99Ms });
         log(`reference ${dialect}: pushes alone ${alone.requestsPerSecond.toFixed(0)} req/s`);

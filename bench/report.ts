@@ -138,7 +138,7 @@ export function renderReport({
     `| Server code (git) | ${machine.revision} |`,
     ...(baselineRevision
       ? [
-          `| Baseline code (git) | ${baselineRevision}: each push scenario measured on it too, ${options.rounds} rounds taking turns with the current code; each row is the round of median req/s (BENCH_BASELINE) |`,
+          `| Baseline code (git) | ${baselineRevision}: each push scenario measured on it too, ${options.rounds} round${options.rounds === 1 ? '' : 's'} taking turns with the current code; each row is the round of median req/s (BENCH_BASELINE) |`,
         ]
       : []),
     `| Node.js | ${machine.node} |`,
@@ -247,7 +247,7 @@ export function renderReport({
       '',
       `## Against ${codes[0]!.label}, interleaved`,
       '',
-      `Each push scenario ${options.rounds} times on ${codes[0]!.label} and on the current code, taking turns, each figure on a fresh ` +
+      `Each push scenario ${options.rounds === 1 ? 'once' : `${options.rounds} times`} on ${codes[0]!.label} and on the current code, taking turns, each figure on a fresh ` +
         'database migrated by its own code: medians in bold, each round in brackets, and the ratio of the medians.',
       '',
       renderRoundsAndCosts(rounds, costs, codes).trimEnd(),
@@ -396,7 +396,7 @@ export function renderReport({
       '`BENCH_COUNT` (0: no counted pushes in `BENCH_ONLY=push`), ' +
       '`BENCH_QUIET_CPU` (25) and `BENCH_QUIET_WAIT` (s, 300): before each scenario, wait up to that long for the rest of the machine ' +
       'to use at most that share of one core; ' +
-      "`BENCH_CPU_PROFILE` (a directory: instead of the report, run one scenario under `node --cpu-prof` and print where the server's time went; `BENCH_PROFILE_SCENARIO` minimal, full or merge, default minimal; `BENCH_PROFILE_DATABASE` sqlite or postgres, default sqlite).",
+      "`BENCH_CPU_PROFILE` (a directory: instead of the report, run one scenario under `node --cpu-prof` and print where the server's time went; `BENCH_PROFILE_SCENARIO` minimal, full or merge, default minimal; `BENCH_PROFILE_DATABASE` sqlite or postgres, default sqlite; with `BENCH_BASELINE`, that revision's server is profiled first, the same way).",
     '',
   );
   return out.join('\n');

@@ -89,23 +89,31 @@ async function seedTemplate(leads: number): Promise<BenchDatabase> {
   return database;
 }
 
-/** BENCH_CPU_PROFILE: one scenario (BENCH_PROFILE_SCENARIO, BENCH_PROFILE_DATABASE) under `node --cpu-prof`; prints where the time went. */
+/**
+ * BENCH_CPU_PROFILE: one scenario (BENCH_PROFILE_SCENARIO, BENCH_PROFILE_DATABASE) under
+ * `node --cpu-prof`; prints where the time went. With BENCH_BASELINE, that revision's server
+ * is profiled first, the same way.
+ */
 async function profile(dir: string): Promise<void> {
   fs.mkdirSync(dir, { recursive: true });
-  const before = new Set(fs.readdirSync(dir));
   const { profileScenario: scenario, profileDialect: dialect } = options;
-  const measured = await measure(`${dialect} ${scenario} profiled`, options, () =>
-    measureLeads(
-      { label: `${scenario} profiled`, dialect, scenario, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] },
-      options,
-      pinning,
-    ),
-  );
-  const written = fs.readdirSync(dir).filter((name) => !before.has(name) && name.endsWith('.cpuprofile'));
-  for (const name of written) process.stdout.write(summariseCpuProfile(path.join(dir, name)));
-  // The server's main thread wrote the largest profile (the checkpoint worker's is mostly idle).
-  const main = written.sort((a, b) => fs.statSync(path.join(dir, b)).size - fs.statSync(path.join(dir, a)).size)[0];
-  if (main) process.stdout.write(cpuPerRequestByArea(path.join(dir, main), measured.load.requestsPerSecond));
+  const codes = options.baseline === undefined ? [CURRENT_CODE] : [prepareBaseline(options.baseline), CURRENT_CODE];
+  for (const code of codes) {
+    const before = new Set(fs.readdirSync(dir));
+    const measured = await measure(`${dialect} ${scenario} profiled at ${code.label}`, options, () =>
+      measureLeads(
+        { label: `${scenario} profiled`, dialect, scenario, code, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`] },
+        options,
+        pinning,
+      ),
+    );
+    process.stdout.write(`## ${dialect} ${scenario} at ${code.label}\n\n`);
+    const written = fs.readdirSync(dir).filter((name) => !before.has(name) && name.endsWith('.cpuprofile'));
+    for (const name of written) process.stdout.write(summariseCpuProfile(path.join(dir, name)));
+    // The server's main thread wrote the largest profile (the checkpoint worker's is mostly idle).
+    const main = written.sort((a, b) => fs.statSync(path.join(dir, b)).size - fs.statSync(path.join(dir, a)).size)[0];
+    if (main) process.stdout.write(cpuPerRequestByArea(path.join(dir, main), measured.load.requestsPerSecond));
+  }
 }
 
 async function benchmark(): Promise<void> {
@@ -241,24 +249,21 @@ async function webhooksOnly(): Promise<void> {
   process.stdout.write(renderWebhookSection(webhooks, { options, machine, startedAt }));
 }
 
+/** BENCH_ONLY: one part of the benchmark alone, each printing its section or writing its page. */
+const ONLY: Readonly<Record<NonNullable<typeof options.only>, () => Promise<void>>> = {
+  push: () => pushComparison(options, pinning),
+  webhooks: webhooksOnly,
+  soak: soakOnly,
+  reference: () => referenceBenchmark(options, pinning),
+  scaling: () => scalingBenchmark(options, pinning),
+  inbox: () => inboxBenchmark(options, pinning),
+  batch: () => batchBenchmark(options, pinning),
+  erasure: () => erasureBenchmark(options, pinning),
+  client: () => clientBenchmark(options, pinning),
+};
+
 await (options.cpuProfileDir !== undefined
   ? profile(options.cpuProfileDir)
-  : options.only === 'push'
-    ? pushComparison(options, pinning)
-    : options.only === 'webhooks'
-      ? webhooksOnly()
-      : options.only === 'soak'
-        ? soakOnly()
-        : options.only === 'reference'
-          ? referenceBenchmark(options, pinning)
-          : options.only === 'scaling'
-            ? scalingBenchmark(options, pinning)
-            : options.only === 'inbox'
-              ? inboxBenchmark(options, pinning)
-              : options.only === 'batch'
-                ? batchBenchmark(options, pinning)
-                : options.only === 'erasure'
-                  ? erasureBenchmark(options, pinning)
-                  : options.only === 'client'
-                    ? clientBenchmark(options, pinning)
-                    : benchmark());
+  : options.only !== undefined
+    ? ONLY[options.only]()
+    : benchmark());

@@ -18,6 +18,7 @@ import type { BenchOptions } from './options.ts';
 import type { Scenario } from './payloads.ts';
 import { postgresPids, processCpuSeconds, totalCpuSeconds } from './procfs.ts';
 import { ROOT, runLoad, type Pinning } from './processes.ts';
+import { loadSpecFor } from './push-run.ts';
 import { createBenchDatabase } from './server-code.ts';
 import { statementsSoFar } from './server-metrics.ts';
 import { postgresLimit, type LimitScenario, type LookupVariant } from './write-limits.ts';
@@ -98,18 +99,14 @@ async function pushCost(
       const postgresCpu = totalCpuSeconds(pgPids);
       const started = performance.now();
       const load = await runLoad(
-        {
-          url: server.url,
-          path: server.pushPath,
-          token: server.token,
-          scenario,
+        loadSpecFor(server, scenario, options, {
           prefix: `cost-${scenario}`,
           connections: 20,
           warmupSeconds: 0,
           durationSeconds: 0,
           amount: pushes,
           mergeLeads: 1000,
-        },
+        }),
         pinning,
       );
       requireAllSucceeded(label, load, server.process);
@@ -161,17 +158,7 @@ async function workerRuns(options: BenchOptions, pinning: Pinning, workers: numb
       async (server) => {
         await waitForQuiet(`${workers} workers ${label}`, options);
         const load = await runLoad(
-          {
-            url: server.url,
-            path: server.pushPath,
-            token: server.token,
-            scenario,
-            prefix: `workers-${workers}`,
-            connections: options.connections,
-            warmupSeconds: options.warmupSeconds,
-            durationSeconds: options.durationSeconds,
-            mergeLeads: 1000,
-          },
+          loadSpecFor(server, scenario, options, { prefix: `workers-${workers}`, mergeLeads: 1000 }),
           pinning,
         );
         requireAllSucceeded(label, load, server.process);

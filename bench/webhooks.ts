@@ -11,6 +11,7 @@ import type { BenchDialect } from './database.ts';
 import { log, requireAllSucceeded, type Measurement } from './measure.ts';
 import type { BenchOptions } from './options.ts';
 import { runLoad, startServer, type Pinning } from './processes.ts';
+import { loadSpecFor } from './push-run.ts';
 import { CURRENT_CODE, type ServerCode } from './server-code.ts';
 
 const LAG_SAMPLE_MS = 500;
@@ -80,18 +81,10 @@ export async function measureWebhooks(
             );
         }, LAG_SAMPLE_MS);
         const load = await runLoad(
-          {
-            url: server.url,
-            path: server.pushPath,
-            token: server.token,
-            scenario: 'webhook',
+          loadSpecFor(server, 'webhook', options, {
             prefix: `webhook-${randomBytes(4).toString('hex')}`,
-            connections: options.connections,
-            warmupSeconds: options.warmupSeconds,
-            durationSeconds: options.durationSeconds,
-            serverPid: server.pid,
             callbackUrl: `${receiver.url}/hooks/lead-intake`,
-          },
+          }),
           pinning,
         );
         const loadEnded = Date.now();
