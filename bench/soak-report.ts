@@ -12,9 +12,9 @@ const databaseName = (run: SoakRun) => (run.dialect === 'sqlite' ? 'SQLite' : 'P
 /** Every cache and pool the server keeps, what keys it, and what bounds it. */
 const CACHES: ReadonlyArray<readonly [string, string, string]> = [
   [
-    'SQLite prepared statements (`src/db/node-sqlite-dialect.ts`)',
+    'SQLite prepared statements (`src/db/sqlite/node-sqlite-dialect.ts`)',
     'SQL text',
-    '500 per connection (`STATEMENT_CACHE_SIZE`), least recently used dropped; `src/db/node-sqlite-dialect.test.ts` runs 1,000 texts through it',
+    '500 per connection (`STATEMENT_CACHE_SIZE`), least recently used dropped; `src/db/sqlite/node-sqlite-dialect.test.ts` runs 1,000 texts through it',
   ],
   [
     'Reference file statements (`src/reference/store/sqlite-reader.ts`)',
@@ -32,7 +32,7 @@ const CACHES: ReadonlyArray<readonly [string, string, string]> = [
     '2^10 = 1,024 texts by construction, each a named prepared statement on each pooled connection (kept by PostgreSQL, not by this process)',
   ],
   [
-    'Rate-limit counts in memory (`src/http/rate-limit.ts`)',
+    'Rate-limit counts in memory (`src/http/rate-limit/rate-limit.ts`)',
     'credential',
     '100,000 credentials (`RATE_LIMIT_STORE_SIZE`), least recently used dropped; `src/http/rate-limit.test.ts` counts 110,000. With `REDIS_URL` the counts live in Redis, each key expiring with its window',
   ],

@@ -6,7 +6,7 @@
 // than REQUEST_TIMEOUT from the request's start.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DISCARD_LIMIT_BYTES } from '../src/http/unread-body.ts';
+import { DISCARD_LIMIT_BYTES } from '../src/http/protocol/unread-body.ts';
 import { createTenant, createTestDatabase, type Tenant, type TestDatabase } from './support/test-server.ts';
 import { startServerProcess, type ServerProcess } from './support/server-process.ts';
 

@@ -11,7 +11,7 @@ import { countRows, pushLead } from './support/lead-client.ts';
 import { startServerProcess, type ServerProcess } from './support/server-process.ts';
 import { REDIRECT_URI, createSsoFixture, signInForTokens } from './support/sso.ts';
 import { createClient } from '../src/sso/index.ts';
-import { registerRateLimit } from '../src/http/rate-limit.ts';
+import { registerRateLimit } from '../src/http/rate-limit/rate-limit.ts';
 import { systemClock } from '../src/clock.ts';
 import Fastify from 'fastify';
 

@@ -1,5 +1,5 @@
 // The server's SQLite connection never checkpoints inside a commit; a worker thread does
-// it (src/db/sqlite-checkpointer.ts). What an operator would notice if that broke: the
+// it (src/db/sqlite/sqlite-checkpointer.ts). What an operator would notice if that broke: the
 // -wal file growing without bound, and the database file never receiving the data.
 import fs from 'node:fs';
 import os from 'node:os';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Kysely } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
-import { NodeSqliteDatabase, createNodeSqliteDialect } from './node-sqlite-dialect.ts';
+import { NodeSqliteDatabase, createNodeSqliteDialect } from './sqlite/node-sqlite-dialect.ts';
 import { CurrentSchemaPostgresDialect } from './current-schema-introspector.ts';
 import { preparedNameOf, registerSqliteConnection } from './statements.ts';
 import type { DB, Database, Dialect } from './tables.ts';

@@ -18,7 +18,7 @@ import { isoNow, type Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Database, DatabaseHandle } from '../db/database.ts';
 import { ApiError, ValidationError } from '../errors.ts';
-import { rateLimitKey } from '../http/rate-limit.ts';
+import { rateLimitKey } from '../http/rate-limit/rate-limit.ts';
 import {
   claimKey,
   type LiveKeyReader,

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import { StatementCache } from '../../db/statement-cache.ts';
+import { StatementCache } from '../../db/sqlite/statement-cache.ts';
 import type { Row } from './rows.ts';
 
 /**

@@ -14,10 +14,10 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
-import type { Caller } from '../auth/caller.ts';
-import type { Clock } from '../clock.ts';
-import type { Config } from '../config.ts';
-import { ApiError } from '../errors.ts';
+import type { Caller } from '../../auth/caller.ts';
+import type { Clock } from '../../clock.ts';
+import type { Config } from '../../config.ts';
+import { ApiError } from '../../errors.ts';
 import { memoryWindowStore } from './rate-window-store.ts';
 
 /**

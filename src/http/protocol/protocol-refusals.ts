@@ -18,10 +18,10 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { ApiError, NotFoundError } from '../errors.ts';
-import { chooseLanguage } from '../i18n/messages.ts';
-import { rawErrorAnswer } from './raw-answer.ts';
-import { requestIdOf } from './request-id.ts';
+import { ApiError, NotFoundError } from '../../errors.ts';
+import { chooseLanguage } from '../../i18n/messages.ts';
+import { rawErrorAnswer } from '../raw-answer.ts';
+import { requestIdOf } from '../request-id.ts';
 
 /** Requests whose expectation Node found unmet (it emits `checkExpectation` for them alone). */
 const unmetExpectations = new WeakSet<IncomingMessage>();

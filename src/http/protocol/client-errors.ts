@@ -9,9 +9,9 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { ApiError, type ErrorType, type MessageCode } from '../errors.ts';
-import { rawErrorAnswer } from './raw-answer.ts';
-import { requestIdOf } from './request-id.ts';
+import { ApiError, type ErrorType, type MessageCode } from '../../errors.ts';
+import { rawErrorAnswer } from '../raw-answer.ts';
+import { requestIdOf } from '../request-id.ts';
 import { isAnsweredBeforeBody } from './unread-body.ts';
 
 interface ClientErrorOptions {

@@ -6,7 +6,7 @@
 // documented `store` option takes it; with REDIS_URL the windows are Redis keys with
 // their own TTL instead.
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../clock.ts';
 
 interface Window {
   count: number;

@@ -13,8 +13,8 @@ import {
   type SqliteDatabase,
   type SqliteStatement,
 } from 'kysely';
-import type { SqliteSynchronous } from '../config.ts';
-import type { StatementResult } from './statements.ts';
+import type { SqliteSynchronous } from '../../config.ts';
+import type { StatementResult } from '../statements.ts';
 import { startCheckpointer, type Checkpointer } from './sqlite-checkpointer.ts';
 import { StatementCache } from './statement-cache.ts';
 

@@ -3,7 +3,7 @@
 // showed about a third of SQLite time there (docs/benchmarks.md). The server connection
 // turns auto-checkpoints off and this worker thread checkpoints on a timer instead.
 import { Worker } from 'node:worker_threads';
-import type { SqliteSynchronous } from '../config.ts';
+import type { SqliteSynchronous } from '../../config.ts';
 
 export interface Checkpointer {
   /** A TRUNCATE checkpoint by the worker: true when the WAL was copied back and emptied. */

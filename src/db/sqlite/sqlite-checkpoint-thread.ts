@@ -4,7 +4,7 @@
 // writer; frames it cannot copy yet are copied on a later round.
 import { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { SqliteSynchronous } from '../config.ts';
+import type { SqliteSynchronous } from '../../config.ts';
 
 interface CheckpointWorkerData {
   readonly filename: string;
