@@ -3800,10 +3800,10 @@ export interface operations {
                      *           {
                      *             "type": "PreconditionFailed",
                      *             "target": "If-Match",
-                     *             "message": "The precondition of the request was not met."
+                     *             "message": "The resource changed since it was read: its ETag no longer matches If-Match. Read it again and send the change with the new ETag."
                      *           }
                      *         ],
-                     *         "error_str": "1 error for Request\nIf-Match\n  The precondition of the request was not met."
+                     *         "error_str": "1 error for Request\nIf-Match\n  The resource changed since it was read: its ETag no longer matches If-Match. Read it again and send the change with the new ETag."
                      *       }
                      *     }
                      */
@@ -5318,10 +5318,10 @@ export interface operations {
                      *           {
                      *             "type": "PreconditionFailed",
                      *             "target": "If-Match",
-                     *             "message": "The precondition of the request was not met."
+                     *             "message": "The resource changed since it was read: its ETag no longer matches If-Match. Read it again and send the change with the new ETag."
                      *           }
                      *         ],
-                     *         "error_str": "1 error for Request\nIf-Match\n  The precondition of the request was not met."
+                     *         "error_str": "1 error for Request\nIf-Match\n  The resource changed since it was read: its ETag no longer matches If-Match. Read it again and send the change with the new ETag."
                      *       }
                      *     }
                      */
