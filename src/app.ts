@@ -24,6 +24,7 @@ import { registerOpenApi } from './ops/openapi.ts';
 import { registerOperationalRoutes } from './ops/operational.routes.ts';
 import { createTransactionRunner } from './db/transaction-runner.ts';
 import { registerParty } from './party/index.ts';
+import { distributionUsersRoutes } from './distributions/distribution-users.routes.ts';
 import { createSsoRuntime, registerSso } from './sso/sso.plugin.ts';
 import { authenticateApiToken } from './auth/api-token.service.ts';
 import { createAuthenticator } from './auth/authorize.ts';
@@ -120,6 +121,7 @@ export async function buildApp({
   // Pushes, party updates and erasures write their webhook events here, in their own transaction.
   const outbox = new WebhookOutbox();
   const party = await registerParty(app, { config, database, transactions, outbox, validation: compilers });
+  await app.register(distributionUsersRoutes, { prefix: '/v1/api', database });
   await registerReferenceData(app, config, database);
   registerWebhooks(app, { config, database, transactions, outbox, clock });
   await registerSso(app, { config, database, sso, clock });

@@ -83,6 +83,15 @@ describe('a lead’s status, lost reason and assignee', () => {
     const stale = await patchLead(pushed.body.id, { status: 'won' }, { 'if-match': read.headers.get('etag')! });
     expect(stale.status).toBe(412);
     expect(stale.body.detail.type).toBe('PreconditionFailed');
+    // The partner learns what happened and what to do, not only that a precondition failed.
+    expect(stale.body.detail.errors).toEqual([
+      {
+        type: 'PreconditionFailed',
+        target: 'If-Match',
+        message:
+          'The resource changed since it was read: its ETag no longer matches If-Match. Read it again and send the change with the new ETag.',
+      },
+    ]);
     const listing = await callApi(
       server,
       tenant,

@@ -48,6 +48,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
           name: 'parties',
           description: 'The person or company behind a lead: read it, update it, and its risk object revisions.',
         },
+        { name: 'users', description: "The distribution's brokers: the ids a lead's assignee accepts." },
         {
           name: 'reference data',
           description:

@@ -77,3 +77,14 @@ export interface WebhookStoppedUrlTable {
 export function receiverHost(url: string): string {
   return URL.parse(url)?.host.toLowerCase() ?? '';
 }
+
+/**
+ * Logs name the receiver as scheme://host:port only (docs/design.md section 14): a callback
+ * URL's path and query can name the person it is about, and its user part can hold a secret.
+ */
+export function receiverOrigin(url: string): string {
+  const parsed = URL.parse(url);
+  if (parsed === null) return '(invalid URL)';
+  const port = parsed.port || (parsed.protocol === 'https:' ? '443' : parsed.protocol === 'http:' ? '80' : '');
+  return `${parsed.protocol}//${parsed.hostname}${port ? `:${port}` : ''}`;
+}

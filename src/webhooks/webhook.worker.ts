@@ -26,6 +26,7 @@ import { signingSecrets } from './signing-key.service.ts';
 import { signWebhook } from './signing.ts';
 import type { WebhookMetrics } from './webhook.metrics.ts';
 import type { WebhookOutbox } from './webhook.outbox.ts';
+import { receiverOrigin } from './webhook.table.ts';
 import { ATTEMPT_TIMEOUT_MS, WebhookSender, type SendResult } from './webhook.sender.ts';
 
 /**
@@ -352,7 +353,7 @@ export class WebhookWorker {
     const fields = {
       delivery_id: delivery.id,
       event_id: delivery.event_id,
-      url: withoutSecrets(delivery.url),
+      target: receiverOrigin(delivery.url),
       outcome: decision.outcome,
       status_code: result.statusCode,
       recorded,
@@ -380,15 +381,5 @@ export class WebhookWorker {
       },
       Math.max(0, at - this.#clock.now()),
     );
-  }
-}
-
-/** Logs keep the receiver's origin and path, not credentials or query tokens in the URL. */
-function withoutSecrets(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname}`;
-  } catch {
-    return '(invalid URL)';
   }
 }

@@ -146,6 +146,14 @@ export function createLeadIntakeClient(options: LeadIntakeClientOptions) {
         { params: { path: { distribution_id, party_id, risk_object_id, revision_id } }, ...read(init) },
       ),
 
+    // Users.
+    /** The distribution's active users: the ids a lead's `assignee` accepts. */
+    listUsers: (init?: ReadOptions) =>
+      api.GET('/v1/api/distributions/{distribution_id}/users', {
+        params: { path: { distribution_id } },
+        ...read(init),
+      }),
+
     // Reference data (docs/reference-data.md, "Reference databases").
     getEnterprise: (number: string, init?: ReadOptions) =>
       api.GET('/v1/api/enterprises/{number}', { params: { path: { number } }, ...read(init) }),

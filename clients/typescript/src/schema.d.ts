@@ -293,6 +293,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api/distributions/{distribution_id}/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The distribution's users
+         * @description The active users of the distribution, by username: the ids a lead’s `assignee` accepts. A disabled user is left out.
+         */
+        get: operations["listUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api/enterprises/{number}": {
         parameters: {
             query?: never;
@@ -891,6 +911,22 @@ export interface components {
                 valid: boolean | null;
             };
             brand: string | null;
+        };
+        /** DistributionUser */
+        DistributionUser: {
+            /**
+             * Format: uuid
+             * @description What `assignee` takes.
+             */
+            id: string;
+            /** @example jan */
+            username: string;
+            /** @description The name colleagues read; the username when none was given. */
+            name: string;
+        };
+        /** DistributionUserList */
+        DistributionUserList: {
+            items: components["schemas"]["DistributionUser"][];
         };
         /** Enterprise */
         Enterprise: {
@@ -1785,6 +1821,8 @@ export type CustomerLead = components['schemas']['CustomerLead'];
 export type CustomerLeadBatchItem = components['schemas']['CustomerLeadBatchItem'];
 export type CustomerProspect = components['schemas']['CustomerProspect'];
 export type DecodedVin = components['schemas']['DecodedVin'];
+export type DistributionUser = components['schemas']['DistributionUser'];
+export type DistributionUserList = components['schemas']['DistributionUserList'];
 export type Enterprise = components['schemas']['Enterprise'];
 export type EnterpriseList = components['schemas']['EnterpriseList'];
 export type EnterpriseSummary = components['schemas']['EnterpriseSummary'];
@@ -3799,10 +3837,10 @@ export interface operations {
                      *           {
                      *             "type": "PreconditionFailed",
                      *             "target": "If-Match",
-                     *             "message": "The precondition of the request was not met."
+                     *             "message": "The resource changed since it was read: its ETag no longer matches If-Match. Read it again and send the change with the new ETag."
                      *           }
                      *         ],
-                     *         "error_str": "1 error for Request\nIf-Match\n  The precondition of the request was not met."
+                     *         "error_str": "1 error for Request\nIf-Match\n  The resource changed since it was read: its ETag no longer matches If-Match. Read it again and send the change with the new ETag."
                      *       }
                      *     }
                      */
@@ -5317,10 +5355,10 @@ export interface operations {
                      *           {
                      *             "type": "PreconditionFailed",
                      *             "target": "If-Match",
-                     *             "message": "The precondition of the request was not met."
+                     *             "message": "The resource changed since it was read: its ETag no longer matches If-Match. Read it again and send the change with the new ETag."
                      *           }
                      *         ],
-                     *         "error_str": "1 error for Request\nIf-Match\n  The precondition of the request was not met."
+                     *         "error_str": "1 error for Request\nIf-Match\n  The resource changed since it was read: its ETag no longer matches If-Match. Read it again and send the change with the new ETag."
                      *       }
                      *     }
                      */
@@ -6400,6 +6438,225 @@ export interface operations {
                      *           }
                      *         ],
                      *         "error_str": "1 error for Request\nparty_id\n  The person this names was erased on request; nothing about them is kept."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RateLimited: too many requests for this credential; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "RateLimited",
+                     *         "errors": [
+                     *           {
+                     *             "type": "RateLimited",
+                     *             "target": "",
+                     *             "message": "Too many requests. Please try again later."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\n(request)\n  Too many requests. Please try again later."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description InternalError: unexpected; retrying may help. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "InternalError",
+                     *         "errors": [
+                     *           {
+                     *             "type": "InternalError",
+                     *             "target": "",
+                     *             "message": "An unexpected error occurred. Please try again later."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\n(request)\n  An unexpected error occurred. Please try again later."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "ServiceUnavailable",
+                     *         "errors": [
+                     *           {
+                     *             "type": "ServiceUnavailable",
+                     *             "target": "",
+                     *             "message": "The service is shutting down. Please send the request again."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\n(request)\n  The service is shutting down. Please send the request again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                distribution_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DistributionUserList"];
+                };
+            };
+            /** @description InvalidJSON: the body is not JSON; or BadRequest: the request has no Host, or two. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "BadRequest",
+                     *         "errors": [
+                     *           {
+                     *             "type": "BadRequest",
+                     *             "target": "Host",
+                     *             "message": "Error for 'Host'. This value is missing"
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\nHost\n  Error for 'Host'. This value is missing"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthenticated: no, malformed, unknown, revoked or expired credentials (`WWW-Authenticate` is set). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "Unauthenticated",
+                     *         "errors": [
+                     *           {
+                     *             "type": "Unauthenticated",
+                     *             "target": "Authorization",
+                     *             "message": "The credentials are missing or not valid."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\nAuthorization\n  The credentials are missing or not valid."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: valid credentials without the scope, or without access to this distribution. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "Forbidden",
+                     *         "errors": [
+                     *           {
+                     *             "type": "Forbidden",
+                     *             "target": "Authorization",
+                     *             "message": "The credentials do not grant the scope 'leads:write'."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\nAuthorization\n  The credentials do not grant the scope 'leads:write'."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NotFound: unknown route, distribution or resource. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "NotFound",
+                     *         "errors": [
+                     *           {
+                     *             "type": "NotFound",
+                     *             "target": "",
+                     *             "message": "The requested resource was not found."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\n(request)\n  The requested resource was not found."
                      *       }
                      *     }
                      */
