@@ -1131,6 +1131,12 @@ export interface components {
              * @example 2026-11-20T10:15:00.000Z
              */
             status_changed_at: string;
+            /**
+             * Format: date
+             * @description The day the broker means to come back to the lead (YYYY-MM-DD), or null.
+             * @example 2026-12-01
+             */
+            follow_up_on: string | null;
             prospect: components["schemas"]["Prospect"];
             risk_object_revisions: {
                 cars: components["schemas"]["CarRevision"][];
@@ -1265,6 +1271,11 @@ export interface components {
              * @description The user id of an active broker user of the distribution, or null for nobody.
              */
             assignee?: string | null;
+            /**
+             * Format: date
+             * @description The day to come back to the lead (YYYY-MM-DD, a day that exists), or null for none.
+             */
+            follow_up_on?: string | null;
         };
         /** LeadPush */
         LeadPush: {
