@@ -34,6 +34,7 @@ import type {
   WebhookSigningKeyTable,
   WebhookStoppedUrlTable,
 } from '../webhooks/webhook.table.ts';
+import type { RoutingRuleTable } from '../party/routing/routing.table.ts';
 import type { AppSessionTable } from '../broker-app/sign-in/session.table.ts';
 import type { IdempotencyKeyPartyTable, IdempotencyKeyTable } from '../idempotency/idempotency.table.ts';
 import type {
@@ -58,6 +59,7 @@ export interface Database {
   insurance_policies: InsurancePolicyTable;
   coverages: CoverageTable;
   lead_pushes: LeadPushTable;
+  routing_rules: RoutingRuleTable;
   lead_changes: LeadChangeTable;
   lead_notes: LeadNoteTable;
   lead_status_counts: LeadStatusCountTable;
