@@ -34,6 +34,7 @@ import type {
   WebhookSigningKeyTable,
   WebhookStoppedUrlTable,
 } from '../webhooks/webhook.table.ts';
+import type { PartyDuplicateKeyTable } from '../party/duplicates/duplicate-keys.table.ts';
 import type { AppSessionTable } from '../broker-app/sign-in/session.table.ts';
 import type { IdempotencyKeyPartyTable, IdempotencyKeyTable } from '../idempotency/idempotency.table.ts';
 import type {
@@ -58,6 +59,7 @@ export interface Database {
   insurance_policies: InsurancePolicyTable;
   coverages: CoverageTable;
   lead_pushes: LeadPushTable;
+  party_duplicate_keys: PartyDuplicateKeyTable;
   lead_changes: LeadChangeTable;
   lead_notes: LeadNoteTable;
   lead_status_counts: LeadStatusCountTable;
