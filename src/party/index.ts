@@ -3,7 +3,8 @@
 // files). The module owns the party aggregate (prospect, refs, callbacks, risk objects with
 // their revisions, policy packages, policies, coverages): matching, merge, revisions and
 // ETags, the SQL of its tables (its *.repository.ts files), its use cases and its routes,
-// one folder per capability (model, store, push, batch, patch, read, inbox, work, privacy).
+// one folder per capability (model, store, push, batch, patch, read, inbox, work, privacy,
+// duplicates).
 
 // The module in the server: its services and routes, registered by app.ts in one line; the
 // services it returns are those the broker app reads and changes leads through.
@@ -15,6 +16,7 @@ export type { PartyReader } from './read/party-read.service.ts';
 export type { PushLogReader } from './read/push-log-read.service.ts';
 export type { LeadHistoryReader } from './read/lead-history-read.service.ts';
 export type { LeadWorkService } from './work/lead-work.service.ts';
+export type { DuplicatesReader } from './duplicates/duplicates-read.service.ts';
 
 // A person's data outside the server: the CLI's erase, export, audit and retention commands.
 export { ErasureService } from './privacy/erasure.service.ts';

@@ -10,6 +10,8 @@ import type { DatabaseHandle } from '../db/database.ts';
 import type { TransactionRunner } from '../db/transaction-runner.ts';
 import type { AjvCompilers } from '../http/validation.ts';
 import type { WebhookOutbox } from '../webhooks/webhook.outbox.ts';
+import { duplicatesRoutes } from './duplicates/duplicates.routes.ts';
+import { DuplicatesReader } from './duplicates/duplicates-read.service.ts';
 import { leadBatchRoutes } from './batch/lead-batch.routes.ts';
 import { LeadBatchService } from './batch/lead-batch.service.ts';
 import { partyPatchRoutes } from './patch/party-patch.routes.ts';
@@ -54,6 +56,7 @@ export interface PartyServices {
   readonly history: LeadHistoryReader;
   readonly erasure: ErasureService;
   readonly partyExport: PartyExportService;
+  readonly duplicates: DuplicatesReader;
 }
 
 export async function registerParty(app: FastifyInstance, deps: PartyDependencies): Promise<PartyServices> {
@@ -80,6 +83,8 @@ export async function registerParty(app: FastifyInstance, deps: PartyDependencie
   await app.register(leadReadRoutes, { prefix, leads, pushLog, config });
   await app.register(partyReadRoutes, { prefix, parties });
   await app.register(partyPatchRoutes, { prefix, partyPatch, validation });
+  const duplicates = new DuplicatesReader({ database });
+  await app.register(duplicatesRoutes, { prefix, duplicates });
 
   const leadWork = new LeadWorkService({ config, transactions, outbox });
   await app.register(leadWorkRoutes, { prefix, leadWork });
@@ -91,7 +96,7 @@ export async function registerParty(app: FastifyInstance, deps: PartyDependencie
 
   const history = new LeadHistoryReader({ database });
   const inbox = new InboxReader({ database });
-  return { leads, inbox, pushLog, parties, leadWork, history, erasure, partyExport };
+  return { leads, inbox, pushLog, parties, leadWork, history, erasure, partyExport, duplicates };
 }
 
 /**
