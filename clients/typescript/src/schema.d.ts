@@ -781,7 +781,7 @@ export interface components {
         /** CompanyProspect */
         CompanyProspect: {
             name: string;
-            /** @example BE0123.456.789 */
+            /** @example BE0123.456.749 */
             enterprise_nr?: string | null;
             legal_form?: string | null;
             /**
@@ -1379,7 +1379,7 @@ export interface components {
             /** @enum {string|null} */
             gender?: "MALE" | "FEMALE" | "OTHER" | null;
             name?: string;
-            /** @example BE0123.456.789 */
+            /** @example BE0123.456.749 */
             enterprise_nr?: string | null;
             legal_form?: string | null;
             /**
@@ -1451,7 +1451,7 @@ export interface components {
             address?: components["schemas"]["AddressPatch"] | null;
             risk_objects?: components["schemas"]["RiskObjectsPatch"] | null;
             name?: string | null;
-            /** @example BE0123.456.789 */
+            /** @example BE0123.456.749 */
             enterprise_nr?: string | null;
             legal_form?: string | null;
         };
@@ -1549,7 +1549,7 @@ export interface components {
             /** @enum {string|null} */
             gender?: "MALE" | "FEMALE" | "OTHER" | null;
             name?: string;
-            /** @example BE0123.456.789 */
+            /** @example BE0123.456.749 */
             enterprise_nr?: string | null;
             legal_form?: string | null;
             /**
@@ -2210,15 +2210,15 @@ export interface operations {
                 /**
                  * @example {
                  *       "origin": "acme-crm",
-                 *       "backref": "https://crm.example.com/contacts/4711",
+                 *       "backref": "https://crm.example.com/contacts/20417",
                  *       "prospect": {
-                 *         "first_name": "Jan",
-                 *         "last_name": "Peeters",
-                 *         "email": "jan.peeters@example.be",
-                 *         "birth": "1985-04-12",
+                 *         "first_name": "Els",
+                 *         "last_name": "Wouters",
+                 *         "email": "els.wouters@example.be",
+                 *         "birth": "1979-09-23",
                  *         "external_refs": [
                  *           {
-                 *             "external_ref": "4711",
+                 *             "external_ref": "20417",
                  *             "external_ref_company": "acme-crm"
                  *           }
                  *         ],
@@ -2634,7 +2634,7 @@ export interface operations {
                  *       "backref": "https://crm.example.com/accounts/812",
                  *       "prospect": {
                  *         "name": "Peeters Logistics BV",
-                 *         "enterprise_nr": "BE0123.456.789",
+                 *         "enterprise_nr": "BE0123.456.749",
                  *         "external_refs": [
                  *           {
                  *             "external_ref": "ACC-812",
