@@ -25,6 +25,11 @@ export { listAuditLog } from './privacy/audit-log.service.ts';
 export { RetentionService } from './privacy/retention.service.ts';
 export { RefHashes } from './privacy/ref-hashes.service.ts';
 
+// Routing new leads (docs/design.md section 15): the CLI's `routing set|show`.
+export { RoutingFileError, setRoutingRules, showRoutingRules } from './routing/routing.service.ts';
+// How long a server keeps a distribution's rules (tests move their clock past it).
+export { ROUTING_RULES_TTL_MS } from './routing/lead-routing.ts';
+
 // The lead as answers, reads and webhooks carry it (the broker app renders it), and the
 // documented example pushes (tests push them).
 export { LeadResponse } from './model/lead.response.ts';

@@ -4,6 +4,7 @@
 // the validation compilers), registers their routes under /v1/api, starts retention when a
 // period is set, and returns the services the broker app's pages read and write through.
 import type { FastifyInstance } from 'fastify';
+import { type Clock, systemClock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import type { TransactionRunner } from '../db/transaction-runner.ts';
@@ -23,6 +24,7 @@ import { RefHashes } from './privacy/ref-hashes.service.ts';
 import { RetentionService } from './privacy/retention.service.ts';
 import { leadPushRoutes } from './push/lead-push.routes.ts';
 import { LeadPushService } from './push/lead-push.service.ts';
+import { LeadRouting } from './routing/lead-routing.ts';
 import { LeadHistoryReader } from './read/lead-history-read.service.ts';
 import { leadReadRoutes } from './read/lead-read.routes.ts';
 import { LeadReader } from './read/lead-read.service.ts';
@@ -40,6 +42,8 @@ export interface PartyDependencies {
   /** Where pushes, updates and erasures write their webhook events, in their own transaction. */
   readonly outbox: WebhookOutbox;
   readonly validation: AjvCompilers;
+  /** The app's clock: how long routing rules are kept before they are read again. */
+  readonly clock?: Clock;
 }
 
 /** What the broker app reads and changes a lead through: the services the API's routes use. */
@@ -61,7 +65,8 @@ export async function registerParty(app: FastifyInstance, deps: PartyDependencie
   // The key of the erased refs' hashes, read once per process (docs/design.md section 15).
   const refHashes = new RefHashes(database.db);
 
-  const leadPush = new LeadPushService({ database, config, transactions, outbox, refHashes });
+  const routing = new LeadRouting(deps.clock ?? systemClock);
+  const leadPush = new LeadPushService({ database, config, transactions, outbox, refHashes, routing });
   await app.register(leadPushRoutes, { prefix, leadPush, validation });
   const leadBatch = new LeadBatchService({
     leadPush,
