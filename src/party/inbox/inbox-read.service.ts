@@ -6,18 +6,23 @@ import { pageOf } from '../../http/pagination.ts';
 import type { LeadStatus } from '../model/party.table.ts';
 import type { InboxQuery } from './inbox-filter.ts';
 import { inboxDetails, listInboxRows } from './inbox.repository.ts';
+import type { InboxProjection } from './inbox-projection.service.ts';
 import { countByStatus } from './status-count.repository.ts';
 
 export class InboxReader {
   readonly #database: DatabaseHandle;
+  readonly #projection: InboxProjection;
 
-  constructor(deps: { database: DatabaseHandle }) {
+  constructor(deps: { database: DatabaseHandle; projection: InboxProjection }) {
     this.#database = deps.database;
+    this.#projection = deps.projection;
   }
 
   /** A page of the broker app's inbox, filtered and searched in the database, in the query's order. */
   async page(query: InboxQuery) {
     const db = this.#database.db;
+    // The word index is brought up to date first: a lead is found as soon as its push answered.
+    if (query.search?.trim()) await this.#projection.catchUpWords(query.distributionId);
     const page = pageOf(await listInboxRows(db, this.#database.dialect, query), query.limit, (row) => ({
       at: query.sort === 'received' ? row.created_at : row.updated_at,
       id: row.lead_id,
