@@ -120,7 +120,7 @@ export async function buildApp({
 
   // Pushes, party updates and erasures write their webhook events here, in their own transaction.
   const outbox = new WebhookOutbox();
-  const party = await registerParty(app, { config, database, transactions, outbox, validation: compilers });
+  const party = await registerParty(app, { config, database, transactions, outbox, validation: compilers, clock });
   await app.register(distributionUsersRoutes, { prefix: '/v1/api', database });
   await registerReferenceData(app, config, database);
   registerWebhooks(app, { config, database, transactions, outbox, clock });

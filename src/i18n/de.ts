@@ -14,7 +14,7 @@ export const de: Catalogue = {
     vin: 'eine FIN (VIN) aus 17 Zeichen ohne I, O oder Q wird erwartet',
     enterprise_number: 'eine Unternehmensnummer mit gültiger Prüfziffer wird erwartet, etwa 0200.065.765',
     enterprise_nr:
-      'eine Unternehmensnummer wie BE0123.456.789 wird erwartet (4 bis 20 Ziffern, Großbuchstaben, Leerzeichen, Punkte oder Bindestriche)',
+      'eine Unternehmensnummer wie BE0123.456.749 wird erwartet (4 bis 20 Ziffern, Großbuchstaben, Leerzeichen, Punkte oder Bindestriche)',
     email: 'eine E-Mail-Adresse wird erwartet',
     telephone:
       'eine Telefonnummer aus 6 bis 20 Ziffern, Leerzeichen und ( ) . / - wird erwartet, optional mit führendem +',

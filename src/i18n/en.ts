@@ -14,7 +14,7 @@ export const en: Catalogue = {
     vin: 'a VIN of 17 characters without I, O or Q is expected',
     enterprise_number: 'an enterprise number with a valid check digit is expected, such as 0200.065.765',
     enterprise_nr:
-      'an enterprise number such as BE0123.456.789 is expected (4 to 20 digits, capital letters, spaces, dots or hyphens)',
+      'an enterprise number such as BE0123.456.749 is expected (4 to 20 digits, capital letters, spaces, dots or hyphens)',
     email: 'an e-mail address is expected',
     telephone: 'a telephone number of 6 to 20 digits, spaces and ( ) . / - is expected, with an optional leading +',
     language_code: 'a language code of two lower-case letters is expected, such as nl',

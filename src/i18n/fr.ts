@@ -15,7 +15,7 @@ export const fr: Catalogue = {
     enterprise_number:
       "un numéro d'entreprise avec un chiffre de contrôle valide est attendu, par exemple 0200.065.765",
     enterprise_nr:
-      "un numéro d'entreprise comme BE0123.456.789 est attendu (4 à 20 chiffres, majuscules, espaces, points ou traits d'union)",
+      "un numéro d'entreprise comme BE0123.456.749 est attendu (4 à 20 chiffres, majuscules, espaces, points ou traits d'union)",
     email: 'une adresse e-mail est attendue',
     telephone:
       'un numéro de téléphone de 6 à 20 chiffres, espaces et ( ) . / - est attendu, éventuellement précédé de +',

@@ -14,7 +14,7 @@ export const nl: Catalogue = {
     vin: 'een VIN van 17 tekens zonder I, O of Q wordt verwacht',
     enterprise_number: 'een ondernemingsnummer met een geldig controlegetal wordt verwacht, zoals 0200.065.765',
     enterprise_nr:
-      'een ondernemingsnummer zoals BE0123.456.789 wordt verwacht (4 tot 20 cijfers, hoofdletters, spaties, punten of koppeltekens)',
+      'een ondernemingsnummer zoals BE0123.456.749 wordt verwacht (4 tot 20 cijfers, hoofdletters, spaties, punten of koppeltekens)',
     email: 'een e-mailadres wordt verwacht',
     telephone:
       'een telefoonnummer van 6 tot 20 cijfers, spaties en ( ) . / - wordt verwacht, met eventueel een + vooraan',

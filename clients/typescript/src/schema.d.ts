@@ -253,6 +253,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api/distributions/{distribution_id}/parties/{party_id}/duplicates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Possible duplicates of a party
+         * @description Other parties of the distribution that share a strong signal with this one: the same e-mail (in any case), the same telephone number (compared in E.164, a number without country code read as Belgian), the same VIN, the same enterprise number, or the same birth date with a close name. Strongest first, at most 50. Matching never joins them by itself: `POST …/merge` does, when a broker decides they are one.
+         */
+        get: operations["listPossibleDuplicates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api/distributions/{distribution_id}/parties/{party_id}/export": {
         parameters: {
             query?: never;
@@ -761,7 +781,7 @@ export interface components {
         /** CompanyProspect */
         CompanyProspect: {
             name: string;
-            /** @example BE0123.456.789 */
+            /** @example BE0123.456.749 */
             enterprise_nr?: string | null;
             legal_form?: string | null;
             /**
@@ -1111,6 +1131,12 @@ export interface components {
              * @example 2026-11-20T10:15:00.000Z
              */
             status_changed_at: string;
+            /**
+             * Format: date
+             * @description The day the broker means to come back to the lead (YYYY-MM-DD), or null.
+             * @example 2026-12-01
+             */
+            follow_up_on: string | null;
             prospect: components["schemas"]["Prospect"];
             risk_object_revisions: {
                 cars: components["schemas"]["CarRevision"][];
@@ -1245,6 +1271,11 @@ export interface components {
              * @description The user id of an active broker user of the distribution, or null for nobody.
              */
             assignee?: string | null;
+            /**
+             * Format: date
+             * @description The day to come back to the lead (YYYY-MM-DD, a day that exists), or null for none.
+             */
+            follow_up_on?: string | null;
         };
         /** LeadPush */
         LeadPush: {
@@ -1348,7 +1379,7 @@ export interface components {
             /** @enum {string|null} */
             gender?: "MALE" | "FEMALE" | "OTHER" | null;
             name?: string;
-            /** @example BE0123.456.789 */
+            /** @example BE0123.456.749 */
             enterprise_nr?: string | null;
             legal_form?: string | null;
             /**
@@ -1420,7 +1451,7 @@ export interface components {
             address?: components["schemas"]["AddressPatch"] | null;
             risk_objects?: components["schemas"]["RiskObjectsPatch"] | null;
             name?: string | null;
-            /** @example BE0123.456.789 */
+            /** @example BE0123.456.749 */
             enterprise_nr?: string | null;
             legal_form?: string | null;
         };
@@ -1461,6 +1492,21 @@ export interface components {
             premium?: string | null;
             /** @enum {string|null} */
             payment_interval?: "ANNUAL" | "SEMI_ANNUAL" | "QUARTERLY" | "MONTHLY" | null;
+        };
+        /** PossibleDuplicate */
+        PossibleDuplicate: {
+            /** Format: uuid */
+            party_id: string;
+            /** Format: uuid */
+            lead_id: string;
+            /** @description What the two parties share: `email` (in any case), `telephone` (the same number in E.164), `vin` (a car), `enterprise_nr`, or `birth_and_name` (the same birth date and names at most two edits apart, first and last name in either order). */
+            reasons: ("email" | "telephone" | "vin" | "enterprise_nr" | "birth_and_name")[];
+            /** @description How strong the signals are together: e-mail and enterprise number 40, telephone and VIN 30, birth date with a close name 20, at most 100. */
+            score: number;
+        };
+        /** PossibleDuplicateList */
+        PossibleDuplicateList: {
+            items: components["schemas"]["PossibleDuplicate"][];
         };
         /** PostalCode */
         PostalCode: {
@@ -1503,7 +1549,7 @@ export interface components {
             /** @enum {string|null} */
             gender?: "MALE" | "FEMALE" | "OTHER" | null;
             name?: string;
-            /** @example BE0123.456.789 */
+            /** @example BE0123.456.749 */
             enterprise_nr?: string | null;
             legal_form?: string | null;
             /**
@@ -1818,6 +1864,8 @@ export type PartyPatch = components['schemas']['PartyPatch'];
 export type PartyUpdatedEvent = components['schemas']['PartyUpdatedEvent'];
 export type PolicyExternalRef = components['schemas']['PolicyExternalRef'];
 export type PolicyPackage = components['schemas']['PolicyPackage'];
+export type PossibleDuplicate = components['schemas']['PossibleDuplicate'];
+export type PossibleDuplicateList = components['schemas']['PossibleDuplicateList'];
 export type PostalCode = components['schemas']['PostalCode'];
 export type PostalCodeList = components['schemas']['PostalCodeList'];
 export type Prospect = components['schemas']['Prospect'];
@@ -2162,15 +2210,15 @@ export interface operations {
                 /**
                  * @example {
                  *       "origin": "acme-crm",
-                 *       "backref": "https://crm.example.com/contacts/4711",
+                 *       "backref": "https://crm.example.com/contacts/20417",
                  *       "prospect": {
-                 *         "first_name": "Jan",
-                 *         "last_name": "Peeters",
-                 *         "email": "jan.peeters@example.be",
-                 *         "birth": "1985-04-12",
+                 *         "first_name": "Els",
+                 *         "last_name": "Wouters",
+                 *         "email": "els.wouters@example.be",
+                 *         "birth": "1979-09-23",
                  *         "external_refs": [
                  *           {
-                 *             "external_ref": "4711",
+                 *             "external_ref": "20417",
                  *             "external_ref_company": "acme-crm"
                  *           }
                  *         ],
@@ -2586,7 +2634,7 @@ export interface operations {
                  *       "backref": "https://crm.example.com/accounts/812",
                  *       "prospect": {
                  *         "name": "Peeters Logistics BV",
-                 *         "enterprise_nr": "BE0123.456.789",
+                 *         "enterprise_nr": "BE0123.456.749",
                  *         "external_refs": [
                  *           {
                  *             "external_ref": "ACC-812",
@@ -5774,6 +5822,254 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RiskObjectRevision"];
+                };
+            };
+            /** @description InvalidJSON: the body is not JSON; or BadRequest: the request has no Host, or two. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "BadRequest",
+                     *         "errors": [
+                     *           {
+                     *             "type": "BadRequest",
+                     *             "target": "Host",
+                     *             "message": "Error for 'Host'. This value is missing"
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\nHost\n  Error for 'Host'. This value is missing"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthenticated: no, malformed, unknown, revoked or expired credentials (`WWW-Authenticate` is set). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "Unauthenticated",
+                     *         "errors": [
+                     *           {
+                     *             "type": "Unauthenticated",
+                     *             "target": "Authorization",
+                     *             "message": "The credentials are missing or not valid."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\nAuthorization\n  The credentials are missing or not valid."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: valid credentials without the scope, or without access to this distribution. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "Forbidden",
+                     *         "errors": [
+                     *           {
+                     *             "type": "Forbidden",
+                     *             "target": "Authorization",
+                     *             "message": "The credentials do not grant the scope 'leads:write'."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\nAuthorization\n  The credentials do not grant the scope 'leads:write'."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NotFound: unknown route, distribution or resource. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "NotFound",
+                     *         "errors": [
+                     *           {
+                     *             "type": "NotFound",
+                     *             "target": "",
+                     *             "message": "The requested resource was not found."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\n(request)\n  The requested resource was not found."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Erased: the person was erased on request (docs/personal-data.md, "Answering an erasure request"); nothing about them is kept. */
+            410: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "Erased",
+                     *         "errors": [
+                     *           {
+                     *             "type": "Erased",
+                     *             "target": "party_id",
+                     *             "message": "The person this names was erased on request; nothing about them is kept."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\nparty_id\n  The person this names was erased on request; nothing about them is kept."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RateLimited: too many requests for this credential; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "RateLimited",
+                     *         "errors": [
+                     *           {
+                     *             "type": "RateLimited",
+                     *             "target": "",
+                     *             "message": "Too many requests. Please try again later."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\n(request)\n  Too many requests. Please try again later."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description InternalError: unexpected; retrying may help. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "InternalError",
+                     *         "errors": [
+                     *           {
+                     *             "type": "InternalError",
+                     *             "target": "",
+                     *             "message": "An unexpected error occurred. Please try again later."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\n(request)\n  An unexpected error occurred. Please try again later."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "ServiceUnavailable",
+                     *         "errors": [
+                     *           {
+                     *             "type": "ServiceUnavailable",
+                     *             "target": "",
+                     *             "message": "The service is shutting down. Please send the request again."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\n(request)\n  The service is shutting down. Please send the request again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listPossibleDuplicates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                distribution_id: string;
+                party_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PossibleDuplicateList"];
                 };
             };
             /** @description InvalidJSON: the body is not JSON; or BadRequest: the request has no Host, or two. */

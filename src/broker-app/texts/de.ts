@@ -219,6 +219,10 @@ export const de: Texts = {
   refusedStatus: 'Wählen Sie einen Status aus der Liste.',
   refusedLostReason: 'Ein Grund ist nur mit dem Status Verloren möglich, mit höchstens 500 Zeichen.',
   refusedAssignee: 'Wählen Sie einen Benutzer Ihrer Distribution aus der Liste.',
+  followUpOn: 'Nachfassen am',
+  followUpHint: 'Der Tag, an dem Sie auf diesen Lead zurückkommen; leer für keinen.',
+  followUpDay: 'nachfassen am {day}',
+  refusedFollowUp: 'Geben Sie den Tag zum Nachfassen als Kalenderdatum an oder lassen Sie ihn leer.',
   refusedStale:
     'Jemand hat diesen Lead inzwischen geändert. Unten steht der aktuelle Stand: prüfen Sie ihn und speichern Sie erneut.',
   refusedNoteEmpty: 'Schreiben Sie etwas in die Notiz.',

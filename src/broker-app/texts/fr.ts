@@ -220,6 +220,10 @@ export const fr: Texts = {
   refusedStatus: 'Choisissez un des statuts de la liste.',
   refusedLostReason: 'Une raison ne peut être donnée qu’avec le statut Perdu, en 500 caractères au plus.',
   refusedAssignee: 'Choisissez un utilisateur de votre distribution dans la liste.',
+  followUpOn: 'Relancer le',
+  followUpHint: 'Le jour où revenir sur ce lead ; vide pour aucun.',
+  followUpDay: 'relancer le {day}',
+  refusedFollowUp: 'Donnez le jour de relance comme une date du calendrier, ou laissez-le vide.',
   refusedStale:
     'Quelqu’un a modifié ce lead entre-temps. Son état actuel est affiché ci-dessous : vérifiez-le et enregistrez à nouveau.',
   refusedNoteEmpty: 'Écrivez quelque chose dans la note.',

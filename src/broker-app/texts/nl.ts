@@ -219,6 +219,10 @@ export const nl: Texts = {
   refusedStatus: 'Kies een van de statussen uit de lijst.',
   refusedLostReason: 'Een reden kan alleen bij de status Verloren, in hoogstens 500 tekens.',
   refusedAssignee: 'Kies een gebruiker van uw distributie uit de lijst.',
+  followUpOn: 'Opvolgen op',
+  followUpHint: 'De dag om op deze lead terug te komen; leeg voor geen.',
+  followUpDay: 'opvolgen op {day}',
+  refusedFollowUp: 'Geef de opvolgdag als een bestaande datum, of laat hem leeg.',
   refusedStale:
     'Iemand heeft deze lead intussen gewijzigd. Hieronder staat de huidige toestand: kijk die na en sla opnieuw op.',
   refusedNoteEmpty: 'Schrijf iets in de notitie.',
