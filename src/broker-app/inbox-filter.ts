@@ -19,6 +19,8 @@ export interface InboxParams {
   readonly from?: string;
   readonly to?: string;
   readonly sort: 'changed' | 'received';
+  /** `possible`: only leads with possible duplicates (docs/api.md, "Possible duplicates"). */
+  readonly duplicates?: 'possible';
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -56,6 +58,7 @@ export function parseInboxParams(query: unknown): InboxParams {
   const origin = queryText(query, 'origin', 200);
   const from = date(query, 'from');
   const to = date(query, 'to');
+  const duplicates = oneOf(query, 'duplicates', ['possible'] as const);
   return {
     search: queryText(query, 'q', 200)?.trim() ?? '',
     ...(status && { status }),
@@ -65,6 +68,7 @@ export function parseInboxParams(query: unknown): InboxParams {
     ...(from && { from }),
     ...(to && { to }),
     sort: oneOf(query, 'sort', ['changed', 'received'] as const) ?? 'changed',
+    ...(duplicates && { duplicates }),
   };
 }
 
@@ -82,6 +86,7 @@ export function inboxFilter(params: InboxParams, distributionId: string, userId:
     ...(params.origin !== undefined && { origin: params.origin }),
     ...(params.from && { receivedFrom: startOfDay(params.from) }),
     ...(params.to && { receivedBefore: startOfDay(nextDay(params.to)) }),
+    ...(params.duplicates && { possibleDuplicates: true }),
   };
 }
 
@@ -96,6 +101,7 @@ export function inboxSearchParams(params: InboxParams, changes: Partial<Record<k
     from: params.from,
     to: params.to,
     sort: params.sort === 'changed' ? undefined : params.sort,
+    duplicates: params.duplicates,
   };
   for (const [key, value] of Object.entries(changes)) entries[key === 'search' ? 'q' : key] = value || undefined;
   return new URLSearchParams(Object.entries(entries).filter((entry): entry is [string, string] => !!entry[1]));

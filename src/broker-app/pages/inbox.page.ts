@@ -78,6 +78,7 @@ ${select('kind', t('columnKind'), [option('', t('anyKind'), params.kind), option
 <div><label for="origin">${t('columnOrigin')}</label><input type="text" id="origin" name="origin" value="${params.origin ?? ''}" maxlength="200"></div>
 <div><label for="from">${t('receivedFrom')}</label><input type="date" id="from" name="from" value="${params.from ?? ''}"></div>
 <div><label for="to">${t('receivedTo')}</label><input type="date" id="to" name="to" value="${params.to ?? ''}"></div>
+${select('duplicates', t('duplicatesFilter'), [option('', t('anyDuplicates'), params.duplicates), option('possible', t('possibleDuplicates'), params.duplicates)])}
 ${select('sort', t('sortBy'), [option('changed', t('sortChanged'), params.sort), option('received', t('sortReceived'), params.sort)])}
 <div class="actions"><button type="submit">${t('searchButton')}</button></div>
 </form>`;

@@ -65,6 +65,7 @@ export async function listInboxRows(db: Db, dialect: Dialect, query: InboxQuery)
   if (query.origin !== undefined) select = select.where('leads.origin', '=', query.origin);
   if (query.receivedFrom !== undefined) select = select.where('leads.created_at', '>=', query.receivedFrom);
   if (query.receivedBefore !== undefined) select = select.where('leads.created_at', '<', query.receivedBefore);
+  if (query.possibleDuplicates) select = select.where(sharesAKey);
   if (terms !== undefined && gathered !== undefined) {
     // PostgreSQL's estimate of a word's leads is a guess, so it would walk the page's order
     // for the few matches of a rare one; given them by id, it looks them up and sorts them.
@@ -88,6 +89,16 @@ export async function listInboxRows(db: Db, dialect: Dialect, query: InboxQuery)
   // leads the distribution holds or how rare a status is.
   return runInlined<InboxRow, Database>(db, ordered.limit(sql.lit(query.limit + 1)).compile());
 }
+
+/**
+ * The lead's party shares one of its exact keys (not a birth date, which needs a close name
+ * too) with another party: each lead of the page's walk is two index look-ups
+ * (party_duplicate_keys_party, then the primary key).
+ */
+const sharesAKey = sql<boolean>`exists (select 1 from party_duplicate_keys own
+  join party_duplicate_keys other on other.distribution_id = own.distribution_id and other.kind = own.kind
+    and other.key = own.key and other.party_id <> own.party_id
+  where own.party_id = leads.party_id and own.kind <> 'birth')`;
 
 /** Fewer matches of a search than this are gathered from the word index, more are met in order. */
 const FEW_MATCHES = 1000;
