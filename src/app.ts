@@ -126,7 +126,7 @@ export async function buildApp({
   registerWebhooks(app, { config, database, transactions, outbox, clock });
   await registerSso(app, { config, database, sso, clock });
   // The pages behind the leads' href links read through the same services as the API.
-  await registerBrokerApp(app, { config, database, services: { database, ...party } });
+  await registerBrokerApp(app, { config, database, services: { database, clock, ...party } });
   app.addHook('onClose', async () => transactions.close());
   return app;
 }
