@@ -17,6 +17,7 @@ export type { PushLogReader } from './read/push-log-read.service.ts';
 export type { LeadHistoryReader } from './read/lead-history-read.service.ts';
 export type { LeadWorkService } from './work/lead-work.service.ts';
 export type { DuplicatesReader } from './duplicates/duplicates-read.service.ts';
+export type { PartyMergeService } from './party-merge/party-merge.service.ts';
 
 // A person's data outside the server: the CLI's erase, export, audit and retention commands.
 export { ErasureService } from './privacy/erasure.service.ts';

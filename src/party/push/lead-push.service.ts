@@ -32,6 +32,7 @@ import { representLead } from '../model/representation.ts';
 import { duplicateProblems } from './uniqueness.ts';
 import { erasureQuestions, refuseErased } from './erased-push.ts';
 import { findTombstonesOfPush } from '../privacy/tombstone.repository.ts';
+import { findMergedParty } from '../party-merge/merged-parties.repository.ts';
 import type { RefHasher } from '../privacy/ref-hash.ts';
 import type { RefHashes } from '../privacy/ref-hashes.service.ts';
 import { type LeadRouting, routedLead } from '../routing/lead-routing.ts';
@@ -121,7 +122,16 @@ export class LeadPushService {
     hash: RefHasher | undefined,
   ): Promise<PushResult> {
     const { distributionId } = command;
-    const found = await findPushCandidates(db, distributionId, push);
+    let found = await findPushCandidates(db, distributionId, push);
+    // A prospect.id of a party merged into another names the survivor (docs/api.md, "Merging
+    // two parties"): looked up only when the id names no live party.
+    if (push.partyId !== undefined && found.party === undefined) {
+      const into = await findMergedParty(db, distributionId, push.partyId);
+      if (into !== undefined) {
+        push = { ...push, partyId: into.party_id };
+        found = await findPushCandidates(db, distributionId, push);
+      }
+    }
     const questions = erasureQuestions(push, found, hash);
     refuseErased(push, questions, await findTombstonesOfPush(db, distributionId, questions));
     const partyId = matchParty(push, found);
