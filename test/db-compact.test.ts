@@ -111,7 +111,7 @@ describe('lead-intake db compact', () => {
     const read = await callApi(server, tenant, 'GET', `${d}/parties/${kept.partyId}`);
     expect(read.status).toBe(200);
     expect((await callApi(server, tenant, 'GET', `${d}/parties/${person.partyId}`)).status).toBe(410);
-    // The inbox still finds the kept person by their words (SQLite's index rebuilt).
+    // The kept person is still found by their ref.
     const found = await callApi(server, tenant, 'GET', `${d}/leads?external_ref=${encodeURIComponent(kept.ref)}`);
     expect(JSON.stringify(found.body)).toContain(kept.leadId);
   });

@@ -42,10 +42,27 @@ export async function sqliteBytes(db: Db): Promise<number> {
 
 /**
  * VACUUM of the whole SQLite database: rewritten without free pages, under the database's
- * write lock (readers carry on). Then the inbox's word index is rebuilt from the leads: it
- * finds them by rowid, which SQLite allows a VACUUM to renumber (docs/operations.md).
+ * write lock (readers carry on). The inbox's word index (contentless FTS5) names leads by
+ * rowid, which SQLite allows a VACUUM to renumber for a table without an INTEGER PRIMARY
+ * KEY (3.53 keeps them): should any lead's rowid have moved, the index is emptied and its
+ * marks reset, so the inbox projector indexes every lead again (a search meanwhile reads the
+ * leads past the mark from `leads` itself). True when it had to.
  */
-export async function vacuumSqlite(db: Db): Promise<void> {
-  await sql`vacuum`.execute(db);
-  await sql`insert into lead_search (lead_search) values ('rebuild')`.execute(db);
+export async function vacuumSqlite(db: Db): Promise<{ reindexed: boolean }> {
+  await sql`create temp table compact_lead_rowids as select rowid as lead_rowid, id from leads`.execute(db);
+  try {
+    await sql`vacuum main`.execute(db);
+    const { rows } = await sql<{ moved: number }>`select count(*) as moved from leads
+      join temp.compact_lead_rowids as before on before.id = leads.id where before.lead_rowid <> leads.rowid`.execute(
+      db,
+    );
+    if (Number(rows[0]!.moved) === 0) return { reindexed: false };
+    await db.transaction().execute(async (trx) => {
+      await sql`insert into lead_search (lead_search) values ('delete-all')`.execute(trx);
+      await sql`update lead_projections set indexed_at = '', indexed_id = ''`.execute(trx);
+    });
+    return { reindexed: true };
+  } finally {
+    await sql`drop table temp.compact_lead_rowids`.execute(db);
+  }
 }

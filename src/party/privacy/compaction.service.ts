@@ -44,8 +44,9 @@ export async function compactPersonalData(
     progress(`compacting the SQLite database (VACUUM) under ${lock}…`);
     const before = await sqliteBytes(db);
     const started = performance.now();
-    await vacuumSqlite(db);
+    const { reindexed } = await vacuumSqlite(db);
     const ms = Math.round(performance.now() - started);
+    if (reindexed) progress('  leads were renumbered: the inbox projector indexes their words again');
     // The WAL holds the pages as they were: copied back and emptied.
     await database.checkpointTruncate?.();
     const after = await sqliteBytes(db);
