@@ -33,6 +33,7 @@ import type {
   WebhookEventTable,
   WebhookSigningKeyTable,
   WebhookStoppedUrlTable,
+  WebhookRevokedClaimTable,
 } from '../webhooks/webhook.table.ts';
 import type { AppSessionTable } from '../broker-app/sign-in/session.table.ts';
 import type { IdempotencyKeyPartyTable, IdempotencyKeyTable } from '../idempotency/idempotency.table.ts';
@@ -72,6 +73,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveryTable;
   webhook_attempts: WebhookAttemptTable;
   webhook_stopped_urls: WebhookStoppedUrlTable;
+  webhook_revoked_claims: WebhookRevokedClaimTable;
   app_sessions: AppSessionTable;
   idempotency_keys: IdempotencyKeyTable;
   idempotency_key_parties: IdempotencyKeyPartyTable;
