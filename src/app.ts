@@ -24,6 +24,7 @@ import { registerOpenApi } from './ops/openapi.ts';
 import { registerOperationalRoutes } from './ops/operational.routes.ts';
 import { createTransactionRunner } from './db/transaction-runner.ts';
 import { registerParty } from './party/index.ts';
+import { distributionUsersRoutes } from './distributions/distribution-users.routes.ts';
 import { createSsoRuntime, registerSso } from './sso/sso.plugin.ts';
 import { authenticateApiToken } from './auth/api-token.service.ts';
 import { createAuthenticator } from './auth/authorize.ts';
@@ -119,12 +120,13 @@ export async function buildApp({
 
   // Pushes, party updates and erasures write their webhook events here, in their own transaction.
   const outbox = new WebhookOutbox(clock);
-  const party = await registerParty(app, { config, database, transactions, outbox, validation: compilers });
+  const party = await registerParty(app, { config, database, transactions, outbox, validation: compilers, clock });
+  await app.register(distributionUsersRoutes, { prefix: '/v1/api', database });
   await registerReferenceData(app, config, database);
   registerWebhooks(app, { config, database, transactions, outbox, clock });
   await registerSso(app, { config, database, sso, clock });
   // The pages behind the leads' href links read through the same services as the API.
-  await registerBrokerApp(app, { config, database, services: { database, ...party } });
+  await registerBrokerApp(app, { config, database, services: { database, clock, ...party } });
   app.addHook('onClose', async () => transactions.close());
   return app;
 }

@@ -35,6 +35,8 @@ import type {
   WebhookStoppedUrlTable,
   WebhookRevokedClaimTable,
 } from '../webhooks/webhook.table.ts';
+import type { RoutingRuleTable } from '../party/routing/routing.table.ts';
+import type { PartyDuplicateKeyTable } from '../party/duplicates/duplicate-keys.table.ts';
 import type { AppSessionTable } from '../broker-app/sign-in/session.table.ts';
 import type { IdempotencyKeyPartyTable, IdempotencyKeyTable } from '../idempotency/idempotency.table.ts';
 import type {
@@ -59,6 +61,8 @@ export interface Database {
   insurance_policies: InsurancePolicyTable;
   coverages: CoverageTable;
   lead_pushes: LeadPushTable;
+  routing_rules: RoutingRuleTable;
+  party_duplicate_keys: PartyDuplicateKeyTable;
   lead_changes: LeadChangeTable;
   lead_notes: LeadNoteTable;
   lead_status_counts: LeadStatusCountTable;

@@ -3,7 +3,8 @@
 // files). The module owns the party aggregate (prospect, refs, callbacks, risk objects with
 // their revisions, policy packages, policies, coverages): matching, merge, revisions and
 // ETags, the SQL of its tables (its *.repository.ts files), its use cases and its routes,
-// one folder per capability (model, store, push, batch, patch, read, inbox, work, privacy).
+// one folder per capability (model, store, push, batch, patch, read, inbox, work, privacy,
+// duplicates).
 
 // The module in the server: its services and routes, registered by app.ts in one line; the
 // services it returns are those the broker app reads and changes leads through.
@@ -15,6 +16,7 @@ export type { PartyReader } from './read/party-read.service.ts';
 export type { PushLogReader } from './read/push-log-read.service.ts';
 export type { LeadHistoryReader } from './read/lead-history-read.service.ts';
 export type { LeadWorkService } from './work/lead-work.service.ts';
+export type { DuplicatesReader } from './duplicates/duplicates-read.service.ts';
 
 // A person's data outside the server: the CLI's erase, export, audit and retention commands.
 export { ErasureService } from './privacy/erasure.service.ts';
@@ -22,6 +24,11 @@ export { PartyExportService } from './privacy/party-export.service.ts';
 export { listAuditLog } from './privacy/audit-log.service.ts';
 export { RetentionService } from './privacy/retention.service.ts';
 export { RefHashes } from './privacy/ref-hashes.service.ts';
+
+// Routing new leads (docs/design.md section 15): the CLI's `routing set|show`.
+export { RoutingFileError, setRoutingRules, showRoutingRules } from './routing/routing.service.ts';
+// How long a server keeps a distribution's rules (tests move their clock past it).
+export { ROUTING_RULES_TTL_MS } from './routing/lead-routing.ts';
 
 // The lead as answers, reads and webhooks carry it (the broker app renders it), and the
 // documented example pushes (tests push them).

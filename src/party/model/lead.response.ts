@@ -123,6 +123,12 @@ export const LeadResponse = Type.Object(
       description: 'When the status was last set (its creation for `new`).',
       examples: ['2026-11-20T10:15:00.000Z'],
     }),
+    follow_up_on: Type.Unsafe<string | null>({
+      type: ['string', 'null'],
+      format: 'date',
+      description: 'The day the broker means to come back to the lead (YYYY-MM-DD), or null.',
+      examples: ['2026-12-01'],
+    }),
     prospect: ProspectOut,
     risk_object_revisions: Type.Object({
       cars: Type.Array(CarRevisionOut),

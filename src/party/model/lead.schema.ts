@@ -14,6 +14,9 @@ import { Expected } from '../../http/ajv-problems.ts';
 import { Enum, HttpUrl, IsoDate, Nullable, NumericText, Text, Uuid, Uuid4 } from './schema-primitives.ts';
 
 const closed = { additionalProperties: false } as const;
+
+/** The text a push's `enterprise_nr` may be; a Belgian number also passes its check digit (payload-rules.ts). */
+export const ENTERPRISE_NR_PATTERN = '^[0-9A-Z .-]{4,20}$';
 const Opt = Type.Optional;
 
 export const Address = Type.Object(
@@ -177,7 +180,7 @@ export const CompanyProspect = Type.Object(
     name: Text(200),
     enterprise_nr: Opt(
       Nullable(
-        Type.String({ pattern: '^[0-9A-Z .-]{4,20}$', ...Expected('enterprise_nr'), examples: ['BE0123.456.789'] }),
+        Type.String({ pattern: ENTERPRISE_NR_PATTERN, ...Expected('enterprise_nr'), examples: ['BE0123.456.749'] }),
       ),
     ),
     legal_form: Opt(Nullable(Text(50))),

@@ -38,6 +38,8 @@ export interface LeadTable {
   /** A user of the distribution, or null. */
   assignee_id: string | null;
   status_changed_at: string | null;
+  /** The day the broker means to come back to the lead (YYYY-MM-DD), or null (docs/design.md section 16). */
+  follow_up_on: string | null;
   /** Folded words the inbox searches (search-words.ts), indexed by FTS5 or GIN. */
   search_words: string;
 }

@@ -94,6 +94,14 @@ export const PARTY_ROWS: readonly PartyRows[] = [
   { table: 'risk_objects', kind: 'risk_objects', where: ({ partyId }) => sql`party_id = ${partyId}` },
   { table: 'party_callbacks', kind: 'callbacks', where: ({ partyId }) => sql`party_id = ${partyId}` },
   { table: 'leads', kind: 'leads', where: ({ partyId }) => sql`party_id = ${partyId}` },
+  // The normalised e-mail, telephone, VINs and name the party is found by as a possible
+  // duplicate: copies of what the export shows from the party and its risk objects.
+  {
+    table: 'party_duplicate_keys',
+    kind: 'duplicate_keys',
+    where: ({ partyId }) => sql`party_id = ${partyId}`,
+    exported: false,
+  },
   { table: 'parties', kind: 'parties', where: ({ partyId }) => sql`id = ${partyId}` },
 ];
 
