@@ -45,6 +45,7 @@ export interface BenchOptions {
     | 'batch'
     | 'erasure'
     | 'client'
+    | 'duplicates'
     | undefined;
   readonly output: string;
   /** The soak (bench/soak.ts): mixed requests per database, then seconds idle. */
@@ -106,13 +107,13 @@ export function readOptions(env: Record<string, string | undefined> = process.en
     count: env.BENCH_COUNT?.trim() !== '0',
     soakRequests: int('BENCH_SOAK_REQUESTS', 100_000, 1),
     soakIdleSeconds: int('BENCH_SOAK_IDLE', 15, 0),
-    only: (['push', 'webhooks', 'reference', 'scaling', 'soak', 'inbox', 'batch', 'erasure', 'client'] as const).find(
-      (only) => only === env.BENCH_ONLY?.trim(),
-    ),
+    only: (
+      ['push', 'webhooks', 'reference', 'scaling', 'soak', 'inbox', 'batch', 'erasure', 'client', 'duplicates'] as const
+    ).find((only) => only === env.BENCH_ONLY?.trim()),
   };
   if (env.BENCH_ONLY?.trim() && options.only === undefined)
     problems.push(
-      `BENCH_ONLY=${JSON.stringify(env.BENCH_ONLY)}: the choices are push, webhooks, reference, scaling, soak, inbox, batch, erasure, client`,
+      `BENCH_ONLY=${JSON.stringify(env.BENCH_ONLY)}: the choices are push, webhooks, reference, scaling, soak, inbox, batch, erasure, client, duplicates`,
     );
   if (options.baseline !== undefined && options.only !== undefined && options.only !== 'push')
     problems.push(

@@ -338,7 +338,7 @@ describe('the inbox', () => {
       .trim()
       .split('\n');
     expect(lines[0]).toBe(
-      'lead_id,party_id,Name,Kind,E-mail,Telephone,Postcode,City,Status,Reason lost,Assigned to,Origin,External references,Received,Last change',
+      'lead_id,party_id,Name,Kind,E-mail,Telephone,Postcode,City,Status,Reason lost,Assigned to,Follow up on,Origin,External references,Received,Last change',
     );
     expect(lines).toHaveLength(4);
     expect(lines.slice(1).every((line) => line.includes(`,"'=HYPERLINK(""x"") N`) && line.includes(',New,'))).toBe(

@@ -65,7 +65,7 @@ describe('GET a party', () => {
       id: pushed.body.party_id,
       lead_id: pushed.body.id,
       type: 'CUSTOMER',
-      first_name: 'Jan',
+      first_name: 'Els',
       risk_objects: { cars: [expect.objectContaining({ risk_object_type: 'CAR' })], residences: [] },
       insurance_policies: [
         expect.objectContaining({ name: 'Solo', coverages: [expect.objectContaining({ name: 'Basic' })] }),

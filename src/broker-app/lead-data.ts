@@ -2,8 +2,10 @@
 // lead as the API represents it, the party's revision history, the push log, and webhook
 // deliveries with their attempts. The one place the app touches the domain modules.
 import { listApiTokens } from '../auth/api-token.service.ts';
+import type { Clock } from '../clock.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import type {
+  InboxFilter,
   InboxReader,
   LeadHistoryReader,
   LeadResponse,
@@ -18,6 +20,8 @@ import { listDeliveries, replayFailedDelivery } from '../webhooks/delivery-admin
 /** The party module's services (party/party.plugin.ts), and the database for the rest. */
 export interface LeadServices extends PartyServices {
   readonly database: DatabaseHandle;
+  /** What "today" is for the inbox's follow-up filters (tests move it). */
+  readonly clock: Clock;
 }
 
 export type Lead = LeadResponse;
@@ -32,6 +36,11 @@ export const TIMELINE_LIMIT = 200;
 
 export function inbox(services: LeadServices, query: Parameters<InboxReader['page']>[0]): Promise<InboxPage> {
   return services.inbox.page(query);
+}
+
+/** How many leads the inbox's filter finds (counted up to a cap at large numbers). */
+export function inboxCount(services: LeadServices, filter: InboxFilter) {
+  return services.inbox.count(filter);
 }
 
 export function leadOfParty(services: LeadServices, distributionId: string, partyId: string): Promise<Lead> {

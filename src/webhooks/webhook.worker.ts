@@ -361,10 +361,10 @@ export class WebhookWorker {
     if (decision.outcome === 'delivered') log.debug(fields, 'webhook delivered');
     else if (decision.outcome === 'retry')
       log.info(
-        { ...fields, error: result.error, next_attempt_at: decision.nextAttemptAt },
+        { ...fields, error: loggedError(result), next_attempt_at: decision.nextAttemptAt },
         'webhook attempt failed; will retry',
       );
-    else log.warn({ ...fields, error: result.error }, 'webhook delivery failed');
+    else log.warn({ ...fields, error: loggedError(result) }, 'webhook delivery failed');
     if (decision.nextAttemptAt) this.#arm(decision.nextAttemptAt.getTime());
   }
 
@@ -382,4 +382,13 @@ export class WebhookWorker {
       Math.max(0, at - this.#clock.now()),
     );
   }
+}
+
+/**
+ * An attempt's error as the log holds it: a receiver's answer can quote the event it was
+ * sent (the person) or the callback URL, so of an answer only its status; the attempt's row
+ * keeps the answer's text for `webhook deliveries` (docs/design.md section 14).
+ */
+function loggedError(result: SendResult): string | null {
+  return result.statusCode === null ? result.error : `HTTP ${result.statusCode}`;
 }

@@ -70,7 +70,7 @@ export function workSection(
       : [...data.users, { id: lead.assignee, name: assigneeName }];
   return html`<section class="card" id="work" aria-labelledby="work-title">
 <h2 id="work-title">${t('work')}</h2>
-<p><span class="status status-${lead.status}">${t(`leadStatus_${lead.status}`)}</span> ${t('statusSince', { at: formats.dateTime(lead.status_changed_at) })} · ${t('assignedTo', { name: assigneeName })}${lead.follow_up_on === null ? '' : html` · ${t('followUpDay', { day: formats.date(lead.follow_up_on) })}`}</p>
+<p><span class="status status-${lead.status}">${t(`leadStatus_${lead.status}`)}</span> ${t('statusSince', { at: formats.dateTime(lead.status_changed_at) })} · ${lead.assignee === null ? t('notAssigned') : t('assignedTo', { name: assigneeName })}${lead.follow_up_on === null ? '' : html` · ${t('followUpDay', { day: formats.date(lead.follow_up_on) })}`}</p>
 ${saved ? html`<p class="notice" role="status">${t('workSaved')}</p>` : ''}
 ${refusals(context, form, 'work')}
 <form method="post" action="/app/parties/${lead.party_id}/work" class="work">

@@ -19,6 +19,6 @@ export class DuplicatesReader {
     const db = this.#database.db;
     if ((await findPartyKind(db, distributionId, partyId)) === undefined)
       throw missingParty(await findErasedParty(db, distributionId, partyId));
-    return rankDuplicates(await findSharedKeys(db, distributionId, partyId));
+    return rankDuplicates(await findSharedKeys(db, partyId));
   }
 }

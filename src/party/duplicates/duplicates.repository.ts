@@ -12,11 +12,7 @@ import type { SharedKey } from './duplicate-ranking.ts';
  */
 export const MAX_SHARED_KEYS = 1000;
 
-export async function findSharedKeys(
-  db: Kysely<Database>,
-  distributionId: string,
-  partyId: string,
-): Promise<SharedKey[]> {
+export async function findSharedKeys(db: Kysely<Database>, partyId: string): Promise<SharedKey[]> {
   const rows = await db
     .selectFrom('party_duplicate_keys as own')
     .innerJoin('party_duplicate_keys as other', (join) =>
@@ -27,8 +23,10 @@ export async function findSharedKeys(
     )
     .innerJoin('leads', 'leads.party_id', 'other.party_id')
     .select(['other.party_id', 'other.kind', 'other.name', 'own.name as own_name', 'leads.id as lead_id'])
+    // The party alone, not its distribution too: SQLite would then walk the distribution's
+    // keys by the primary key instead of the party's few by their index. The caller has
+    // checked that the party is the distribution's, and `other` joins on its distribution.
     .where('own.party_id', '=', partyId)
-    .where('own.distribution_id', '=', distributionId)
     .where('other.party_id', '<>', partyId)
     .limit(MAX_SHARED_KEYS)
     .execute();
