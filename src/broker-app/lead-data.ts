@@ -142,13 +142,14 @@ export function statusCounts(services: LeadServices, distributionId: string) {
 /** The party page: the lead, its revisions, its newest push (the sender), notes and who may work it. */
 export async function leadPage(services: LeadServices, distributionId: string, partyId: string) {
   const { lead, histories, etag } = await partyWithHistory(services, distributionId, partyId);
-  const [latestPush, history, users, names] = await Promise.all([
+  const [latestPush, history, users, names, duplicates] = await Promise.all([
     services.pushLog.latest(distributionId, lead.id),
     services.history.of(distributionId, lead.id, TIMELINE_LIMIT),
     assignableUsers(services, distributionId),
     userNames(services, distributionId),
+    services.duplicates.list(distributionId, partyId),
   ]);
-  return { lead, histories, latestPush, notes: history.notes, users, names, etag };
+  return { lead, histories, latestPush, notes: history.notes, users, names, etag, duplicates };
 }
 
 export type LeadPageData = Awaited<ReturnType<typeof leadPage>>;

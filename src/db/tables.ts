@@ -19,6 +19,7 @@ import type {
   LeadChangeTable,
   LeadNoteTable,
   LeadPushTable,
+  LeadProjectionTable,
   LeadStatusCountTable,
   LeadTable,
   PartyCallbackTable,
@@ -65,6 +66,7 @@ export interface Database {
   lead_changes: LeadChangeTable;
   lead_notes: LeadNoteTable;
   lead_status_counts: LeadStatusCountTable;
+  lead_projections: LeadProjectionTable;
   users: UserTable;
   sso_clients: SsoClientTable;
   oidc_payloads: OidcPayloadTable;
