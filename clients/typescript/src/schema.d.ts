@@ -639,11 +639,7 @@ export interface components {
             /** @example 9000 */
             zipcode: string;
             city: string;
-            /**
-             * @default BE
-             * @example BE
-             */
-            country_code: string;
+            country_code?: components["schemas"]["CountryCode"];
         };
         /** AddressList */
         AddressList: {
@@ -808,6 +804,12 @@ export interface components {
             policy_packages?: components["schemas"]["PolicyPackage"][];
             insurance_policies?: components["schemas"]["InsurancePolicy"][];
         };
+        /**
+         * CountryCode
+         * @default BE
+         * @example BE
+         */
+        CountryCode: string;
         /** Coverage */
         Coverage: {
             name?: string;
@@ -1391,7 +1393,7 @@ export interface components {
             telephonenr?: string | null;
             /** @example nl */
             language?: string | null;
-            address?: components["schemas"]["Address"] | null;
+            address?: components["schemas"]["StoredAddress"] | null;
             external_refs: components["schemas"]["ExternalRef"][];
             callbacks: string[];
             /** Format: uuid */
@@ -1561,7 +1563,7 @@ export interface components {
             telephonenr?: string | null;
             /** @example nl */
             language?: string | null;
-            address?: components["schemas"]["Address"] | null;
+            address?: components["schemas"]["StoredAddress"] | null;
             external_refs: components["schemas"]["ExternalRef"][];
             callbacks: string[];
         };
@@ -1598,7 +1600,7 @@ export interface components {
             created_at: string;
             /** @enum {string} */
             risk_object_type: "RESIDENCE";
-            address: components["schemas"]["Address"];
+            address: components["schemas"]["StoredAddress"];
             /** @enum {string|null} */
             type?: "HOUSE" | "APARTMENT" | "STUDIO" | "OTHER" | null;
             construction_year?: number | null;
@@ -1647,6 +1649,16 @@ export interface components {
         Status: {
             /** @enum {string} */
             status: "ok";
+        };
+        /** StoredAddress */
+        StoredAddress: {
+            street?: string | null;
+            housenr: string;
+            boxnr?: string | null;
+            /** @example 9000 */
+            zipcode: string;
+            city: string;
+            country_code: components["schemas"]["CountryCode"];
         };
         /** StoredCoverage */
         StoredCoverage: {
@@ -1827,6 +1839,7 @@ export type CarRevision = components['schemas']['CarRevision'];
 export type CompanyLead = components['schemas']['CompanyLead'];
 export type CompanyLeadBatchItem = components['schemas']['CompanyLeadBatchItem'];
 export type CompanyProspect = components['schemas']['CompanyProspect'];
+export type CountryCode = components['schemas']['CountryCode'];
 export type Coverage = components['schemas']['Coverage'];
 export type CustomerLead = components['schemas']['CustomerLead'];
 export type CustomerLeadBatchItem = components['schemas']['CustomerLeadBatchItem'];
@@ -1877,6 +1890,7 @@ export type RiskObjectRevisionList = components['schemas']['RiskObjectRevisionLi
 export type RiskObjects = components['schemas']['RiskObjects'];
 export type RiskObjectsPatch = components['schemas']['RiskObjectsPatch'];
 export type Status = components['schemas']['Status'];
+export type StoredAddress = components['schemas']['StoredAddress'];
 export type StoredCoverage = components['schemas']['StoredCoverage'];
 export type StoredInsurancePolicy = components['schemas']['StoredInsurancePolicy'];
 export type StoredPolicyPackage = components['schemas']['StoredPolicyPackage'];
