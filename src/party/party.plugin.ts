@@ -17,6 +17,8 @@ import { LeadBatchService } from './batch/lead-batch.service.ts';
 import { partyPatchRoutes } from './patch/party-patch.routes.ts';
 import { PartyPatchService } from './patch/party-patch.service.ts';
 import { InboxReader } from './inbox/inbox-read.service.ts';
+import { sourceStatsRoutes } from './stats/source-stats.routes.ts';
+import { SourceStatsReader } from './stats/source-stats.service.ts';
 import { ErasureService } from './privacy/erasure.service.ts';
 import { PartyExportService } from './privacy/party-export.service.ts';
 import { personalDataRoutes } from './privacy/personal-data.routes.ts';
@@ -57,6 +59,7 @@ export interface PartyServices {
   readonly erasure: ErasureService;
   readonly partyExport: PartyExportService;
   readonly duplicates: DuplicatesReader;
+  readonly sourceStats: SourceStatsReader;
 }
 
 export async function registerParty(app: FastifyInstance, deps: PartyDependencies): Promise<PartyServices> {
@@ -94,9 +97,12 @@ export async function registerParty(app: FastifyInstance, deps: PartyDependencie
   await app.register(personalDataRoutes, { prefix, erasure, partyExport });
   startRetention(app, new RetentionService({ database, transactions, refHashes, outbox, retention: config.retention }));
 
+  const sourceStats = new SourceStatsReader({ database });
+  await app.register(sourceStatsRoutes, { prefix, sourceStats });
+
   const history = new LeadHistoryReader({ database });
   const inbox = new InboxReader({ database });
-  return { leads, inbox, pushLog, parties, leadWork, history, erasure, partyExport, duplicates };
+  return { leads, inbox, pushLog, parties, leadWork, history, erasure, partyExport, duplicates, sourceStats };
 }
 
 /**
