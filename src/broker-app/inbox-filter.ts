@@ -29,6 +29,8 @@ export interface InboxParams {
   readonly followUp?: FollowUpFilter;
   readonly sort: SortColumn;
   readonly direction: Direction;
+  /** `possible`: only leads with possible duplicates (docs/api.md, "Possible duplicates"). */
+  readonly duplicates?: 'possible';
 }
 
 /** The direction an order starts in: the newest change or receipt first, the earliest follow-up first. */
@@ -75,6 +77,7 @@ export function parseInboxParams(query: unknown): InboxParams {
   const origin = queryText(query, 'origin', 200);
   const from = date(query, 'from');
   const to = date(query, 'to');
+  const duplicates = oneOf(query, 'duplicates', ['possible'] as const);
   return {
     search: queryText(query, 'q', 200)?.trim() ?? '',
     ...(status && { status }),
@@ -86,6 +89,7 @@ export function parseInboxParams(query: unknown): InboxParams {
     ...(followUp && { followUp }),
     sort,
     direction: oneOf(query, 'dir', ['asc', 'desc'] as const) ?? defaultDirection(sort),
+    ...(duplicates && { duplicates }),
   };
 }
 
@@ -105,6 +109,7 @@ export function inboxFilter(params: InboxParams, distributionId: string, userId:
     ...(params.from && { receivedFrom: startOfDay(params.from) }),
     ...(params.to && { receivedBefore: startOfDay(nextDay(params.to)) }),
     ...followUpRange(params.followUp, today),
+    ...(params.duplicates && { possibleDuplicates: true }),
   };
 }
 
@@ -143,6 +148,7 @@ export function inboxSearchParams(params: InboxParams, changes: Readonly<Record<
     follow_up: params.followUp,
     sort: params.sort === 'changed' ? undefined : params.sort,
     dir: params.direction === defaultDirection(params.sort) ? undefined : params.direction,
+    duplicates: params.duplicates,
   };
   for (const [key, value] of Object.entries(changes)) entries[key === 'search' ? 'q' : key] = value || undefined;
   return new URLSearchParams(Object.entries(entries).filter((entry): entry is [string, string] => !!entry[1]));

@@ -13,6 +13,7 @@ import type {
   PartyServices,
   PushLogReader,
 } from '../party/index.ts';
+import { showRoutingRules } from '../party/index.ts';
 import { listUsers } from '../sso/index.ts';
 import { listDeliveries, replayFailedDelivery } from '../webhooks/delivery-admin.service.ts';
 
@@ -141,15 +142,30 @@ export function statusCounts(services: LeadServices, distributionId: string) {
 /** The party page: the lead, its revisions, its newest push (the sender), notes and who may work it. */
 export async function leadPage(services: LeadServices, distributionId: string, partyId: string) {
   const { lead, histories, etag } = await partyWithHistory(services, distributionId, partyId);
-  const [latestPush, history, users, names] = await Promise.all([
+  const [latestPush, history, users, names, duplicates] = await Promise.all([
     services.pushLog.latest(distributionId, lead.id),
     services.history.of(distributionId, lead.id, TIMELINE_LIMIT),
     assignableUsers(services, distributionId),
     userNames(services, distributionId),
+    services.duplicates.list(distributionId, partyId),
   ]);
-  return { lead, histories, latestPush, notes: history.notes, users, names, etag };
+  return { lead, histories, latestPush, notes: history.notes, users, names, etag, duplicates };
 }
 
 export type LeadPageData = Awaited<ReturnType<typeof leadPage>>;
 export type Note = LeadPageData['notes'][number];
 export type Change = Awaited<ReturnType<LeadHistoryReader['of']>>['changes'][number];
+
+/** The distribution's routing rules (read-only here: `lead-intake routing set` changes them) and who they name. */
+export async function routingRules(services: LeadServices, distributionId: string) {
+  const [rules, users] = await Promise.all([
+    showRoutingRules(services.database.db, distributionId),
+    listUsers(services.database.db, { distributionId }),
+  ]);
+  return {
+    rules: rules.rules,
+    users: new Map(
+      users.map((user) => [user.id, { name: user.name ?? user.username, active: user.disabled_at === null }]),
+    ),
+  };
+}

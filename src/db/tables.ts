@@ -19,6 +19,7 @@ import type {
   LeadChangeTable,
   LeadNoteTable,
   LeadPushTable,
+  LeadProjectionTable,
   LeadStatusCountTable,
   LeadTable,
   PartyCallbackTable,
@@ -33,6 +34,7 @@ import type {
   WebhookEventTable,
   WebhookSigningKeyTable,
   WebhookStoppedUrlTable,
+  WebhookRevokedClaimTable,
 } from '../webhooks/webhook.table.ts';
 import type { RoutingRuleTable } from '../party/routing/routing.table.ts';
 import type { PartyDuplicateKeyTable } from '../party/duplicates/duplicate-keys.table.ts';
@@ -65,6 +67,7 @@ export interface Database {
   lead_changes: LeadChangeTable;
   lead_notes: LeadNoteTable;
   lead_status_counts: LeadStatusCountTable;
+  lead_projections: LeadProjectionTable;
   users: UserTable;
   sso_clients: SsoClientTable;
   oidc_payloads: OidcPayloadTable;
@@ -76,6 +79,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveryTable;
   webhook_attempts: WebhookAttemptTable;
   webhook_stopped_urls: WebhookStoppedUrlTable;
+  webhook_revoked_claims: WebhookRevokedClaimTable;
   app_sessions: AppSessionTable;
   idempotency_keys: IdempotencyKeyTable;
   idempotency_key_parties: IdempotencyKeyPartyTable;

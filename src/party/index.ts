@@ -40,6 +40,10 @@ export { leadExamples } from './model/lead.examples.ts';
 // What the broker app's advisory counts premiums by.
 export { LEAD_STATUSES, PAYMENT_INTERVALS } from './model/enumerations.ts';
 
+// The counts per status the inbox shows (docs/design.md section 13): tests read them as the
+// inbox does, kept counts and the leads since added together.
+export { countByStatus } from './inbox/status-count.repository.ts';
+
 // The SQL a PostgreSQL write reads its clock with, which bench/write-limits.ts measures.
 export { WRITER_CLOCK_SQL } from './store/change-clock.repository.ts';
 

@@ -16,6 +16,7 @@ import { leadBatchRoutes } from './batch/lead-batch.routes.ts';
 import { LeadBatchService } from './batch/lead-batch.service.ts';
 import { partyPatchRoutes } from './patch/party-patch.routes.ts';
 import { PartyPatchService } from './patch/party-patch.service.ts';
+import { InboxProjection } from './inbox/inbox-projection.service.ts';
 import { InboxReader } from './inbox/inbox-read.service.ts';
 import { sourceStatsRoutes } from './stats/source-stats.routes.ts';
 import { SourceStatsReader } from './stats/source-stats.service.ts';
@@ -101,7 +102,13 @@ export async function registerParty(app: FastifyInstance, deps: PartyDependencie
   await app.register(sourceStatsRoutes, { prefix, sourceStats });
 
   const history = new LeadHistoryReader({ database });
-  const inbox = new InboxReader({ database });
+  // The inbox's counts and word index, brought up to date after the pushes' commits.
+  const projection = new InboxProjection({ database, transactions });
+  app.addHook(
+    'onClose',
+    projection.start((error) => app.log.error({ err: error }, 'inbox projection failed')),
+  );
+  const inbox = new InboxReader({ database, projection });
   return { leads, inbox, pushLog, parties, leadWork, history, erasure, partyExport, duplicates, sourceStats };
 }
 

@@ -659,11 +659,7 @@ export interface components {
             /** @example 9000 */
             zipcode: string;
             city: string;
-            /**
-             * @default BE
-             * @example BE
-             */
-            country_code: string;
+            country_code?: components["schemas"]["CountryCode"];
         };
         /** AddressList */
         AddressList: {
@@ -828,6 +824,12 @@ export interface components {
             policy_packages?: components["schemas"]["PolicyPackage"][];
             insurance_policies?: components["schemas"]["InsurancePolicy"][];
         };
+        /**
+         * CountryCode
+         * @default BE
+         * @example BE
+         */
+        CountryCode: string;
         /** Coverage */
         Coverage: {
             name?: string;
@@ -1433,7 +1435,7 @@ export interface components {
             telephonenr?: string | null;
             /** @example nl */
             language?: string | null;
-            address?: components["schemas"]["Address"] | null;
+            address?: components["schemas"]["StoredAddress"] | null;
             external_refs: components["schemas"]["ExternalRef"][];
             callbacks: string[];
             /** Format: uuid */
@@ -1603,7 +1605,7 @@ export interface components {
             telephonenr?: string | null;
             /** @example nl */
             language?: string | null;
-            address?: components["schemas"]["Address"] | null;
+            address?: components["schemas"]["StoredAddress"] | null;
             external_refs: components["schemas"]["ExternalRef"][];
             callbacks: string[];
         };
@@ -1640,7 +1642,7 @@ export interface components {
             created_at: string;
             /** @enum {string} */
             risk_object_type: "RESIDENCE";
-            address: components["schemas"]["Address"];
+            address: components["schemas"]["StoredAddress"];
             /** @enum {string|null} */
             type?: "HOUSE" | "APARTMENT" | "STUDIO" | "OTHER" | null;
             construction_year?: number | null;
@@ -1722,6 +1724,16 @@ export interface components {
         Status: {
             /** @enum {string} */
             status: "ok";
+        };
+        /** StoredAddress */
+        StoredAddress: {
+            street?: string | null;
+            housenr: string;
+            boxnr?: string | null;
+            /** @example 9000 */
+            zipcode: string;
+            city: string;
+            country_code: components["schemas"]["CountryCode"];
         };
         /** StoredCoverage */
         StoredCoverage: {
@@ -1914,6 +1926,7 @@ export type CarRevision = components['schemas']['CarRevision'];
 export type CompanyLead = components['schemas']['CompanyLead'];
 export type CompanyLeadBatchItem = components['schemas']['CompanyLeadBatchItem'];
 export type CompanyProspect = components['schemas']['CompanyProspect'];
+export type CountryCode = components['schemas']['CountryCode'];
 export type Coverage = components['schemas']['Coverage'];
 export type CustomerLead = components['schemas']['CustomerLead'];
 export type CustomerLeadBatchItem = components['schemas']['CustomerLeadBatchItem'];
@@ -1967,6 +1980,7 @@ export type RiskObjectsPatch = components['schemas']['RiskObjectsPatch'];
 export type SenderStats = components['schemas']['SenderStats'];
 export type SourceStats = components['schemas']['SourceStats'];
 export type Status = components['schemas']['Status'];
+export type StoredAddress = components['schemas']['StoredAddress'];
 export type StoredCoverage = components['schemas']['StoredCoverage'];
 export type StoredInsurancePolicy = components['schemas']['StoredInsurancePolicy'];
 export type StoredPolicyPackage = components['schemas']['StoredPolicyPackage'];

@@ -88,7 +88,7 @@ function option(value: string, label: string, selected: string | undefined) {
 
 /** How many filters (other than the search words and the status tabs) are set. */
 function filtersOn(params: InboxParams): number {
-  const set = [params.assignee, params.kind, params.origin, params.from, params.to, params.followUp];
+  const set = [params.assignee, params.kind, params.origin, params.from, params.to, params.followUp, params.duplicates];
   return set.filter((value) => value !== undefined).length;
 }
 
@@ -99,7 +99,6 @@ function filterForm(context: PageContext, view: InboxView) {
     html`<div><label for="${name}">${label}</label><select id="${name}" name="${name}">${options}</select></div>`;
   const on = filtersOn(params);
   const colleagues = view.assignable.map((user) => option(user.id, user.name, params.assignee));
-  // The possible-duplicates filter (docs/design.md section 15) belongs with these.
   return html`<form class="filters" method="get" action="/app" role="search" aria-label="${t('filters')}">
 <div class="wide"><label for="q">${t('searchLabel')}</label>
 <input type="search" id="q" name="q" value="${params.search}" maxlength="200" aria-describedby="q-hint">
@@ -113,6 +112,7 @@ ${select('kind', t('columnKind'), [option('', t('anyKind'), params.kind), option
 <div><label for="origin">${t('columnOrigin')}</label><input type="text" id="origin" name="origin" value="${params.origin ?? ''}" maxlength="200"></div>
 <div><label for="from">${t('receivedFrom')}</label><input type="date" id="from" name="from" value="${params.from ?? ''}"></div>
 <div><label for="to">${t('receivedTo')}</label><input type="date" id="to" name="to" value="${params.to ?? ''}"></div>
+${select('duplicates', t('duplicatesFilter'), [option('', t('anyDuplicates'), params.duplicates), option('possible', t('possibleDuplicates'), params.duplicates)])}
 ${select('sort', t('sortBy'), [option('changed', t('orderChanged'), params.sort), option('received', t('orderReceived'), params.sort), option('follow_up', t('orderFollowUp'), params.sort)])}
 ${select('dir', t('direction'), [option('desc', t('directionDesc'), params.direction), option('asc', t('directionAsc'), params.direction)])}
 </div></details>

@@ -8,6 +8,7 @@ const key = (partyId: string, kind: SharedKey['kind'], name: string | null = nul
   kind,
   name,
   ownName,
+  displayName: `Name ${partyId}`,
 });
 
 describe('rankDuplicates', () => {
@@ -20,9 +21,9 @@ describe('rankDuplicates', () => {
         key('c', 'vin'),
       ]),
     ).toEqual([
-      { party_id: 'b', lead_id: 'lead-b', reasons: ['email', 'telephone'], score: 70 },
-      { party_id: 'c', lead_id: 'lead-c', reasons: ['vin'], score: 30 },
-      { party_id: 'a', lead_id: 'lead-a', reasons: ['birth_and_name'], score: 20 },
+      { party_id: 'b', lead_id: 'lead-b', reasons: ['email', 'telephone'], score: 70, name: 'Name b' },
+      { party_id: 'c', lead_id: 'lead-c', reasons: ['vin'], score: 30, name: 'Name c' },
+      { party_id: 'a', lead_id: 'lead-a', reasons: ['birth_and_name'], score: 20, name: 'Name a' },
     ]);
   });
 

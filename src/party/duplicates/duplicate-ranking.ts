@@ -31,6 +31,8 @@ export interface SharedKey {
   /** For `birth`: the other party's folded name, and the asked party's. */
   readonly name: string | null;
   readonly ownName: string | null;
+  /** The other party's name as a broker reads it (the broker app's list shows it). */
+  readonly displayName: string;
 }
 
 export interface PossibleDuplicate {
@@ -38,25 +40,27 @@ export interface PossibleDuplicate {
   readonly lead_id: string;
   readonly reasons: DuplicateReason[];
   readonly score: number;
+  /** Not in the API's answer: the broker app's lead page shows it. */
+  readonly name: string;
 }
 
 export function rankDuplicates(shared: readonly SharedKey[]): PossibleDuplicate[] {
-  const byParty = new Map<string, { leadId: string; reasons: Set<DuplicateReason> }>();
+  const byParty = new Map<string, { leadId: string; name: string; reasons: Set<DuplicateReason> }>();
   for (const key of shared) {
     const reason = reasonOf(key);
     if (reason === undefined) continue;
-    const entry = byParty.get(key.partyId) ?? { leadId: key.leadId, reasons: new Set() };
+    const entry = byParty.get(key.partyId) ?? { leadId: key.leadId, name: key.displayName, reasons: new Set() };
     entry.reasons.add(reason);
     byParty.set(key.partyId, entry);
   }
   return [...byParty.entries()]
-    .map(([partyId, { leadId, reasons }]) => {
+    .map(([partyId, { leadId, name, reasons }]) => {
       const ordered = DUPLICATE_REASONS.filter((reason) => reasons.has(reason));
       const score = Math.min(
         100,
         ordered.reduce((sum, reason) => sum + WEIGHTS[reason], 0),
       );
-      return { party_id: partyId, lead_id: leadId, reasons: ordered, score };
+      return { party_id: partyId, lead_id: leadId, reasons: ordered, score, name };
     })
     .sort((a, b) => b.score - a.score || (a.party_id < b.party_id ? -1 : 1))
     .slice(0, MAX_DUPLICATES);

@@ -22,7 +22,15 @@ export async function findSharedKeys(db: Kysely<Database>, partyId: string): Pro
         .onRef('other.key', '=', 'own.key'),
     )
     .innerJoin('leads', 'leads.party_id', 'other.party_id')
-    .select(['other.party_id', 'other.kind', 'other.name', 'own.name as own_name', 'leads.id as lead_id'])
+    .innerJoin('parties', 'parties.id', 'other.party_id')
+    .select([
+      'other.party_id',
+      'other.kind',
+      'other.name',
+      'own.name as own_name',
+      'leads.id as lead_id',
+      'parties.data',
+    ])
     // The party alone, not its distribution too: SQLite would then walk the distribution's
     // keys by the primary key instead of the party's few by their index. The caller has
     // checked that the party is the distribution's, and `other` joins on its distribution.
@@ -36,5 +44,12 @@ export async function findSharedKeys(db: Kysely<Database>, partyId: string): Pro
     kind: row.kind,
     name: row.name,
     ownName: row.own_name,
+    displayName: displayNameOf(JSON.parse(row.data) as Record<string, unknown>),
   }));
+}
+
+/** A customer's first and last name, a company's name. */
+function displayNameOf(fields: Record<string, unknown>): string {
+  const parts = [fields.first_name, fields.last_name, fields.name].filter((part) => typeof part === 'string');
+  return parts.join(' ');
 }

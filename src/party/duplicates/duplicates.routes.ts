@@ -41,7 +41,9 @@ export const duplicatesRoutes: FastifyPluginAsync<DuplicatesRoutesOptions> = asy
       onRequest: requireScope('parties:read'),
     },
     async (request) => ({
-      items: await duplicates.list(request.params.distribution_id, request.params.party_id),
+      items: (await duplicates.list(request.params.distribution_id, request.params.party_id)).map(
+        ({ name: _name, ...item }) => item,
+      ),
     }),
   );
 };

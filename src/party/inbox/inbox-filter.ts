@@ -29,6 +29,12 @@ export interface InboxFilter {
   readonly followUpUntil?: string;
   /** Only the leads without a follow-up day. */
   readonly noFollowUp?: boolean;
+  /**
+   * Only leads whose party shares an e-mail, telephone, VIN or enterprise number with another
+   * party of the distribution (docs/api.md, "Possible duplicates"; a birth date with a close
+   * name is compared per party, so the lead page lists those and the filter does not).
+   */
+  readonly possibleDuplicates?: boolean;
 }
 
 export interface InboxQuery extends InboxFilter {

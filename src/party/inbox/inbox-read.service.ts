@@ -6,6 +6,7 @@ import { pageOf } from '../../http/pagination.ts';
 import type { LeadStatus } from '../model/party.table.ts';
 import type { InboxFilter, InboxQuery } from './inbox-filter.ts';
 import { countInboxRows, inboxDetails, inboxPosition, listInboxRows } from './inbox.repository.ts';
+import type { InboxProjection } from './inbox-projection.service.ts';
 import { countByStatus } from './status-count.repository.ts';
 
 /** Past this many leads a filter's count reads "more than": counting stops there, at any number of leads. */
@@ -13,14 +14,18 @@ export const INBOX_COUNT_CAP = 10_000;
 
 export class InboxReader {
   readonly #database: DatabaseHandle;
+  readonly #projection: InboxProjection;
 
-  constructor(deps: { database: DatabaseHandle }) {
+  constructor(deps: { database: DatabaseHandle; projection: InboxProjection }) {
     this.#database = deps.database;
+    this.#projection = deps.projection;
   }
 
   /** A page of the broker app's inbox, filtered and searched in the database, in the query's order. */
   async page(query: InboxQuery) {
     const db = this.#database.db;
+    // The word index is brought up to date first: a lead is found as soon as its push answered.
+    if (query.search?.trim()) await this.#projection.catchUpWords(query.distributionId);
     const page = pageOf(await listInboxRows(db, this.#database.dialect, query), query.limit, (row) =>
       inboxPosition(query.sort, row),
     );
@@ -62,6 +67,7 @@ export class InboxReader {
         status === undefined ? [...counts.values()].reduce((sum, n) => sum + n, 0) : (counts.get(status) ?? 0);
       return { leads, more: false };
     }
+    if (search?.trim()) await this.#projection.catchUpWords(distributionId);
     const leads = await countInboxRows(this.#database.db, this.#database.dialect, filter, cap);
     return leads > cap ? { leads: cap, more: true } : { leads, more: false };
   }

@@ -163,6 +163,7 @@ async function filteredLeads(db: Db, dialect: Dialect, query: InboxFilter): Prom
   if (query.followUpFrom !== undefined) select = select.where('leads.follow_up_on', '>=', query.followUpFrom);
   if (query.followUpUntil !== undefined) select = select.where('leads.follow_up_on', '<=', query.followUpUntil);
   if (query.noFollowUp) select = select.where('leads.follow_up_on', 'is', null);
+  if (query.possibleDuplicates) select = select.where(sharesAKey);
   if (terms !== undefined && gathered !== undefined) {
     // PostgreSQL's estimate of a word's leads is a guess, so it would walk the page's order
     // for the few matches of a rare one; given them by id, it looks them up and sorts them.
@@ -178,6 +179,16 @@ async function filteredLeads(db: Db, dialect: Dialect, query: InboxFilter): Prom
   }
   return select;
 }
+
+/**
+ * The lead's party shares one of its exact keys (not a birth date, which needs a close name
+ * too) with another party: each lead of the page's walk is two index look-ups
+ * (party_duplicate_keys_party, then the primary key).
+ */
+const sharesAKey = sql<boolean>`exists (select 1 from party_duplicate_keys own
+  join party_duplicate_keys other on other.distribution_id = own.distribution_id and other.kind = own.kind
+    and other.key = own.key and other.party_id <> own.party_id
+  where own.party_id = leads.party_id and own.kind <> 'birth')`;
 
 /** Fewer matches of a search than this are gathered from the word index, more are met in order. */
 const FEW_MATCHES = 1000;
