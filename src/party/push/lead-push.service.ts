@@ -31,7 +31,6 @@ import { danglingReferences, idsToLookUp, referencesOutsidePush } from './dangli
 import { representLead } from '../model/representation.ts';
 import { duplicateProblems } from './uniqueness.ts';
 import { erasureQuestions, refuseErased } from './erased-push.ts';
-import { findTombstonesOfPush } from '../privacy/tombstone.repository.ts';
 import { findMergedParty } from '../party-merge/merged-parties.repository.ts';
 import type { RefHasher } from '../privacy/ref-hash.ts';
 import type { RefHashes } from '../privacy/ref-hashes.service.ts';
@@ -122,18 +121,29 @@ export class LeadPushService {
     hash: RefHasher | undefined,
   ): Promise<PushResult> {
     const { distributionId } = command;
-    let found = await findPushCandidates(db, distributionId, push);
+    let questions = erasureQuestions(push, hash);
+    let found = await findPushCandidates(
+      db,
+      distributionId,
+      push,
+      questions.refs.map((ref) => ref.hash),
+    );
     // A prospect.id of a party merged into another names the survivor (docs/api.md, "Merging
     // two parties"): looked up only when the id names no live party.
     if (push.partyId !== undefined && found.party === undefined) {
       const into = await findMergedParty(db, distributionId, push.partyId);
       if (into !== undefined) {
         push = { ...push, partyId: into.party_id };
-        found = await findPushCandidates(db, distributionId, push);
+        questions = erasureQuestions(push, hash);
+        found = await findPushCandidates(
+          db,
+          distributionId,
+          push,
+          questions.refs.map((ref) => ref.hash),
+        );
       }
     }
-    const questions = erasureQuestions(push, found, hash);
-    refuseErased(push, questions, await findTombstonesOfPush(db, distributionId, questions));
+    refuseErased(push, questions, found);
     const partyId = matchParty(push, found);
     const stored = partyId === undefined ? undefined : await loadLeadForUpdate(db, partyId);
     // Erased since the lookup (the erasure held the lock): run again, to meet its tombstone.
