@@ -7,7 +7,7 @@ import { queryText } from './inbox-filter.ts';
 import { type LeadServices, senderNames } from './lead-data.ts';
 import { PAGE_HEADERS } from './pages/layout.ts';
 import { pageContext } from './pages/page-context.ts';
-import { renderSources } from './pages/sources.page.ts';
+import { renderSources } from './pages/sources/sources.page.ts';
 
 /** The period shown first: this many days until today. */
 export const DEFAULT_PERIOD_DAYS = 84;

@@ -2,7 +2,7 @@
 // week as bars, drawn by the server as inline SVG (no script, nothing loaded, allowed by the
 // page's CSP), readable without JavaScript; the numbers stand in a table beside it, and the
 // picture says so in its description for screen readers.
-import { type Html, html } from '../../html/html.ts';
+import { type Html, html } from '../../../html/html.ts';
 
 export interface WeekBar {
   readonly week: string;

@@ -3,9 +3,9 @@
 // contacted, quoted, won and lost now, the win rate and the median time to the first status
 // change; and the weekly chart of leads received and won, drawn by the server, with its
 // numbers in the table beside it. The same figures as the API's .../stats/sources, and as CSV.
-import { type Html, html } from '../../html/html.ts';
-import type { SourceStats } from '../../party/index.ts';
-import { type PageContext, renderPage } from './layout.ts';
+import { type Html, html } from '../../../html/html.ts';
+import type { SourceStats } from '../../../party/index.ts';
+import { type PageContext, renderPage } from '../layout.ts';
 import { weeklyChart } from './weekly-chart.ts';
 
 export interface SourcesView {
