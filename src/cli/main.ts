@@ -15,6 +15,7 @@ import { webhookCommands } from './webhook.ts';
 import { dataCommands } from './data.ts';
 import { auditCommands, partyCommands } from './party.ts';
 import { retentionCommands } from './retention.ts';
+import { dbCommands } from './db.ts';
 import { routingCommands } from './routing.ts';
 
 const GROUPS: readonly CommandGroup[] = [
@@ -30,6 +31,7 @@ const GROUPS: readonly CommandGroup[] = [
   partyCommands,
   auditCommands,
   retentionCommands,
+  dbCommands,
   routingCommands,
 ];
 
