@@ -119,6 +119,9 @@ export function readOptions(env: Record<string, string | undefined> = process.en
     problems.push(
       `BENCH_BASELINE is measured by the full run, BENCH_ONLY=push and BENCH_CPU_PROFILE; BENCH_ONLY=${options.only} measures this checkout alone`,
     );
+  // Read by bench/server-code.ts as it prepares this checkout's databases.
+  if (!['', 'round_robin'].includes(env.BENCH_ROUTING?.trim() ?? ''))
+    problems.push('BENCH_ROUTING: round_robin, or unset for no routing rules');
   if (!PROFILED_SCENARIOS.includes(options.profileScenario))
     problems.push(`BENCH_PROFILE_SCENARIO: one of ${PROFILED_SCENARIOS.join(', ')}`);
   if (!['sqlite', 'postgres'].includes(options.profileDialect))

@@ -124,7 +124,7 @@ export async function buildApp({
   });
 
   // Pushes, party updates and erasures write their webhook events here, in their own transaction.
-  const outbox = new WebhookOutbox();
+  const outbox = new WebhookOutbox(clock);
   const party = await registerParty(app, { config, database, transactions, outbox, validation: compilers, clock });
   await app.register(distributionUsersRoutes, { prefix: '/v1/api', database });
   await registerReferenceData(app, config, database);

@@ -13,6 +13,7 @@ import type {
   PartyServices,
   PushLogReader,
 } from '../party/index.ts';
+import { showRoutingRules } from '../party/index.ts';
 import { listUsers } from '../sso/index.ts';
 import { listDeliveries, replayFailedDelivery } from '../webhooks/delivery-admin.service.ts';
 
@@ -154,3 +155,17 @@ export async function leadPage(services: LeadServices, distributionId: string, p
 export type LeadPageData = Awaited<ReturnType<typeof leadPage>>;
 export type Note = LeadPageData['notes'][number];
 export type Change = Awaited<ReturnType<LeadHistoryReader['of']>>['changes'][number];
+
+/** The distribution's routing rules (read-only here: `lead-intake routing set` changes them) and who they name. */
+export async function routingRules(services: LeadServices, distributionId: string) {
+  const [rules, users] = await Promise.all([
+    showRoutingRules(services.database.db, distributionId),
+    listUsers(services.database.db, { distributionId }),
+  ]);
+  return {
+    rules: rules.rules,
+    users: new Map(
+      users.map((user) => [user.id, { name: user.name ?? user.username, active: user.disabled_at === null }]),
+    ),
+  };
+}

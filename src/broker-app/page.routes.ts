@@ -18,6 +18,7 @@ import {
   leadPage,
   rawPush,
   replayDelivery,
+  routingRules,
   statusCounts,
   timeline,
   userNames,
@@ -29,6 +30,7 @@ import { renderNotice } from './pages/notice.page.ts';
 import { renderParty } from './pages/party.page.ts';
 import { renderTimeline, renderRawPush } from './pages/timeline.page.ts';
 import { renderRiskScan } from './pages/risk-scan.page.ts';
+import { renderRouting } from './pages/routing.page.ts';
 import { isValidCsrf } from './sign-in/session.ts';
 
 export const INBOX_PAGE_SIZE = 25;
@@ -83,6 +85,10 @@ export const pageRoutes: FastifyPluginAsync<{ services: LeadServices }> = async 
       }),
     );
   });
+
+  app.get('/routing', async (request, reply) =>
+    send(reply, renderRouting(context(request), await routingRules(services, did(request)))),
+  );
 
   app.get<PartyParams>('/parties/:partyId', async (request, reply) => {
     const data = await leadPage(services, did(request), id(request.params.partyId, 'party_id'));

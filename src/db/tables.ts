@@ -34,6 +34,7 @@ import type {
   WebhookEventTable,
   WebhookSigningKeyTable,
   WebhookStoppedUrlTable,
+  WebhookRevokedClaimTable,
 } from '../webhooks/webhook.table.ts';
 import type { RoutingRuleTable } from '../party/routing/routing.table.ts';
 import type { PartyDuplicateKeyTable } from '../party/duplicates/duplicate-keys.table.ts';
@@ -78,6 +79,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveryTable;
   webhook_attempts: WebhookAttemptTable;
   webhook_stopped_urls: WebhookStoppedUrlTable;
+  webhook_revoked_claims: WebhookRevokedClaimTable;
   app_sessions: AppSessionTable;
   idempotency_keys: IdempotencyKeyTable;
   idempotency_key_parties: IdempotencyKeyPartyTable;

@@ -73,6 +73,17 @@ export interface WebhookStoppedUrlTable {
   delivery_id: string;
 }
 
+/**
+ * A claim on a delivery that an erasure took back (the delivery is gone with the person),
+ * kept until the worker that held it is done with it: the erasure answers only then.
+ */
+export interface WebhookRevokedClaimTable {
+  delivery_id: string;
+  claim_id: string;
+  /** The claim's lease: nothing is sent on it after that. */
+  until: string;
+}
+
 /** The receiver a callback URL names, as deliveries store it: per-host limits count by it. */
 export function receiverHost(url: string): string {
   return URL.parse(url)?.host.toLowerCase() ?? '';

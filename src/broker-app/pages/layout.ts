@@ -149,7 +149,12 @@ export interface PageContext {
 
 export function renderPage(
   context: PageContext,
-  { title, body, inboxCurrent = false }: { title: string; body: Html; inboxCurrent?: boolean },
+  {
+    title,
+    body,
+    inboxCurrent = false,
+    routingCurrent = false,
+  }: { title: string; body: Html; inboxCurrent?: boolean; routingCurrent?: boolean },
 ): string {
   const { t, user } = context;
   const account = user
@@ -157,7 +162,7 @@ export function renderPage(
 <form method="post" action="/app/logout"><input type="hidden" name="csrf" value="${user.csrf}"><button type="submit">${t('signOut')}</button></form></div>`
     : '';
   const navigation = user
-    ? html`<nav aria-label="${t('mainNavigation')}"><ul><li><a href="/app"${inboxCurrent ? html` aria-current="page"` : ''}>${t('inbox')}</a></li></ul></nav>`
+    ? html`<nav aria-label="${t('mainNavigation')}"><ul><li><a href="/app"${inboxCurrent ? html` aria-current="page"` : ''}>${t('inbox')}</a></li><li><a href="/app/routing"${routingCurrent ? html` aria-current="page"` : ''}>${t('routing')}</a></li></ul></nav>`
     : '';
   return html`<!doctype html>
 <html lang="${context.language}">

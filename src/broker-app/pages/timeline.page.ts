@@ -13,6 +13,8 @@ type CallerNames = ReadonlyMap<string, CallerName>;
 
 function callerText(context: PageContext, callers: CallerNames, caller: string): string {
   const known = callers.get(caller);
+  const rule = /^routing:(\d+)$/.exec(caller);
+  if (rule) return context.t('callerRouting', { n: rule[1]! });
   if (!known) return caller;
   if (known.kind === 'user') return context.t('callerUser', { name: known.name ?? '' });
   return known.name

@@ -55,7 +55,7 @@ export interface RetentionDependencies {
   readonly database: DatabaseHandle;
   readonly transactions: TransactionRunner;
   readonly refHashes: RefHashes;
-  readonly outbox?: WebhookOutbox;
+  readonly outbox: WebhookOutbox;
   readonly retention: Retention;
   /** Run between batches with the time the last one took: pushes get the writer meanwhile. */
   readonly pause?: (batchMs: number) => Promise<void>;
@@ -172,7 +172,8 @@ export class RetentionService {
             });
             if (result) {
               erased++;
-              if (result.callbacks) outbox?.committed();
+              if (result.callbacks) outbox.committed();
+              await outbox.settleRevokedClaims(transactions, database.db, result.revokedClaims);
             }
           } catch (error) {
             // Erased meanwhile by a request: nothing left to do for it.

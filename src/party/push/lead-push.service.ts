@@ -31,7 +31,6 @@ import { danglingReferences, idsToLookUp, referencesOutsidePush } from './dangli
 import { representLead } from '../model/representation.ts';
 import { duplicateProblems } from './uniqueness.ts';
 import { erasureQuestions, refuseErased } from './erased-push.ts';
-import { findTombstonesOfPush } from '../privacy/tombstone.repository.ts';
 import type { RefHasher } from '../privacy/ref-hash.ts';
 import type { RefHashes } from '../privacy/ref-hashes.service.ts';
 import { type LeadRouting, routedLead } from '../routing/lead-routing.ts';
@@ -121,9 +120,14 @@ export class LeadPushService {
     hash: RefHasher | undefined,
   ): Promise<PushResult> {
     const { distributionId } = command;
-    const found = await findPushCandidates(db, distributionId, push);
-    const questions = erasureQuestions(push, found, hash);
-    refuseErased(push, questions, await findTombstonesOfPush(db, distributionId, questions));
+    const questions = erasureQuestions(push, hash);
+    const found = await findPushCandidates(
+      db,
+      distributionId,
+      push,
+      questions.refs.map((ref) => ref.hash),
+    );
+    refuseErased(push, questions, found);
     const partyId = matchParty(push, found);
     const stored = partyId === undefined ? undefined : await loadLeadForUpdate(db, partyId);
     // Erased since the lookup (the erasure held the lock): run again, to meet its tombstone.
