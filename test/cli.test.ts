@@ -221,8 +221,8 @@ describe('lead-intake CLI', () => {
   it('states the exit-code rule in --help, and says why a retention pass with no period set did nothing', async () => {
     const help = await runCli(server.database.env, ['--help']);
     expect(help.stdout).toContain('Exit codes, one rule for every command:');
-    expect(help.stdout).toMatch(/^  2 {2}a bad command line, and nothing was done/m);
-    expect(help.stdout).toMatch(/^  1 {2}understood, but refused or failed/m);
+    expect(help.stdout).toMatch(/^ {2}2 {2}a bad command line, and nothing was done/m);
+    expect(help.stdout).toMatch(/^ {2}1 {2}understood, but refused or failed/m);
     const retention = await runCli(server.database.env, ['retention', 'run']);
     expect(retention).toEqual({
       code: 1,
