@@ -16,6 +16,7 @@ import { webhookCommands } from './webhook.ts';
 import { dataCommands } from './data.ts';
 import { auditCommands, partyCommands } from './party.ts';
 import { retentionCommands } from './retention.ts';
+import { dbCommands } from './db.ts';
 import { routingCommands } from './routing.ts';
 
 const GROUPS: readonly CommandGroup[] = [
@@ -31,6 +32,7 @@ const GROUPS: readonly CommandGroup[] = [
   partyCommands,
   auditCommands,
   retentionCommands,
+  dbCommands,
   routingCommands,
 ];
 

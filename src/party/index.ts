@@ -26,6 +26,7 @@ export { PartyExportService } from './privacy/party-export.service.ts';
 export { listAuditLog } from './privacy/audit-log.service.ts';
 export { RetentionService } from './privacy/retention.service.ts';
 export { RefHashes } from './privacy/ref-hashes.service.ts';
+export { compactPersonalData } from './privacy/compaction.service.ts';
 
 // Routing new leads (docs/design.md section 15): the CLI's `routing set|show`.
 export { RoutingFileError, setRoutingRules, showRoutingRules } from './routing/routing.service.ts';
