@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiToken } from '../src/auth/api-token.service.ts';
 import { insertDistribution } from '../src/distributions/distribution.repository.ts';
 import { callApi } from './support/api-client.ts';
+import { createBroker, openSignedIn, UserAgent } from './support/broker-app.ts';
 import { pushLead } from './support/lead-client.ts';
 import { createTenant, startTestServer, type TestServer } from './support/test-server.ts';
 
@@ -127,5 +128,31 @@ describe('GET …/stats/sources', () => {
     expect((await ask('from=2026-01-01&to=2026-01-02', other)).status).toBe(403);
     const writer = await createTenant(server.database.handle, ['leads:write']);
     expect((await ask('from=2026-01-01&to=2026-01-02', writer, writer.distributionId)).status).toBe(403);
+  });
+
+  it('shows the same figures on /app/sources, with the weekly numbers beside the chart, and as CSV', async () => {
+    const broker = await createBroker(server);
+    const pushed = await pushLead(server, broker.tenant, 'customers', {
+      origin: 'web',
+      prospect: { first_name: 'Els', last_name: 'Claes' },
+    });
+    expect(pushed.status).toBe(201);
+    const agent = new UserAgent(server);
+    const page = await openSignedIn(agent, `${server.url}/app/sources`, broker.user.username);
+    expect(page.status).toBe(200);
+    const text = page.body
+      .replace(/<style>[^<]*<\/style>/, '')
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/\s+/g, ' ');
+    expect(text).toContain('Where leads come from');
+    expect(text).toMatch(/Per origin .* web 1 1 0 0 \(0%\) 0 \(0%\) 0 \(0%\) 0 \(0%\) 0% —/);
+    expect(text).toMatch(/Per sender .* API token “[^”]+” 1 1 0/);
+    expect(page.body).toContain('<svg class="chart"');
+    // Twelve weeks until today, the first page's period: each with a row of numbers.
+    expect(page.body.match(/<g><title>/g)!.length).toBeGreaterThanOrEqual(12);
+    const csv = await agent.request(`${server.url}/app/sources.csv?from=${today()}&to=${today()}`);
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(csv.body).toContain(`${today()},${today()},origin,web,1,1,0,0,0,0,0,0,`);
+    expect((await agent.request(`${server.url}/app/sources?from=2026-02-30&to=2026-03-01`)).status).toBe(422);
   });
 });

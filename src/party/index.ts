@@ -20,6 +20,7 @@ export type { DuplicatesReader } from './duplicates/duplicates-read.service.ts';
 export type { PartyMergeService } from './party-merge/party-merge.service.ts';
 export type { SourceStatsReader } from './stats/source-stats.service.ts';
 export type { SourceStats } from './stats/source-stats.ts';
+export { sourceStatsCsv } from './stats/source-stats-csv.ts';
 
 // A person's data outside the server: the CLI's erase, export, audit and retention commands.
 export { ErasureService } from './privacy/erasure.service.ts';
