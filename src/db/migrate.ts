@@ -14,6 +14,7 @@ import * as personalData from './migrations/2026-11-26T05-00_personal_data.ts';
 import * as tokenPrefix from './migrations/2026-11-26T06-00_token_prefix.ts';
 import * as externalRefLookup from './migrations/2026-11-26T06-10_external_ref_lookup.ts';
 import * as searchIndexPlainDelete from './migrations/2026-11-26T07-00_search_index_plain_delete.ts';
+import * as idempotencyAnswerRow from './migrations/2026-11-28T02-00_idempotency_answer_row.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-20T00-00_lead_intake_core': leadIntakeCore,
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26T06-00_token_prefix': tokenPrefix,
   '2026-11-26T06-10_external_ref_lookup': externalRefLookup,
   '2026-11-26T07-00_search_index_plain_delete': searchIndexPlainDelete,
+  '2026-11-28T02-00_idempotency_answer_row': idempotencyAnswerRow,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -35,7 +35,7 @@ import type {
   WebhookStoppedUrlTable,
 } from '../webhooks/webhook.table.ts';
 import type { AppSessionTable } from '../broker-app/sign-in/session.table.ts';
-import type { IdempotencyKeyPartyTable, IdempotencyKeyTable } from '../idempotency/idempotency.table.ts';
+import type { IdempotencyAnswerPartyTable, IdempotencyAnswerTable } from '../idempotency/idempotency.table.ts';
 import type {
   AuditLogTable,
   BackgroundLeaseTable,
@@ -73,8 +73,8 @@ export interface Database {
   webhook_attempts: WebhookAttemptTable;
   webhook_stopped_urls: WebhookStoppedUrlTable;
   app_sessions: AppSessionTable;
-  idempotency_keys: IdempotencyKeyTable;
-  idempotency_key_parties: IdempotencyKeyPartyTable;
+  idempotency_answers: IdempotencyAnswerTable;
+  idempotency_answer_parties: IdempotencyAnswerPartyTable;
   erased_parties: ErasedPartyTable;
   erased_leads: ErasedLeadTable;
   erased_refs: ErasedRefTable;
