@@ -228,6 +228,31 @@ describe('every write takes a key', () => {
     // Had it run again, the old If-Match would have been refused with 412.
     expect((await send(server, 'PATCH', path, { ...patch, key: randomUUID() })).status).toBe(412);
   });
+  it('a lead PATCH keeps its answer in its own transaction, naming its person, and is replayed with its ETag', async () => {
+    const pushed = await send(server, 'POST', customers(), { body: customer() });
+    const path = `/distributions/${tenant.distributionId}/leads/${pushed.body.id}`;
+    const patch = {
+      body: { status: 'contacted' },
+      key: randomUUID(),
+      headers: { 'content-type': 'application/merge-patch+json' },
+    };
+    const first = await send(server, 'PATCH', path, patch);
+    expect(first.status).toBe(200);
+    // One row: the answer's very bytes, with the person it shows (which an erasure deletes it by).
+    const kept = await server.database.handle.db
+      .selectFrom('idempotency_answers')
+      .select(['state', 'status', 'party_id'])
+      .where('body', '=', first.text)
+      .execute();
+    expect(kept).toEqual([{ state: 'done', status: 200, party_id: pushed.body.party_id }]);
+    const retry = await send(server, 'PATCH', path, patch);
+    expect([retry.status, retry.text, retry.headers.get('etag'), retry.headers.get('idempotent-replayed')]).toEqual([
+      200,
+      first.text,
+      first.headers.get('etag'),
+      'true',
+    ]);
+  });
 });
 
 describe('a key whose first request still runs', () => {
