@@ -45,6 +45,7 @@ export interface BenchOptions {
     | 'batch'
     | 'erasure'
     | 'client'
+    | 'duplicates'
     | undefined;
   readonly output: string;
   /** The soak (bench/soak.ts): mixed requests per database, then seconds idle. */
@@ -106,18 +107,21 @@ export function readOptions(env: Record<string, string | undefined> = process.en
     count: env.BENCH_COUNT?.trim() !== '0',
     soakRequests: int('BENCH_SOAK_REQUESTS', 100_000, 1),
     soakIdleSeconds: int('BENCH_SOAK_IDLE', 15, 0),
-    only: (['push', 'webhooks', 'reference', 'scaling', 'soak', 'inbox', 'batch', 'erasure', 'client'] as const).find(
-      (only) => only === env.BENCH_ONLY?.trim(),
-    ),
+    only: (
+      ['push', 'webhooks', 'reference', 'scaling', 'soak', 'inbox', 'batch', 'erasure', 'client', 'duplicates'] as const
+    ).find((only) => only === env.BENCH_ONLY?.trim()),
   };
   if (env.BENCH_ONLY?.trim() && options.only === undefined)
     problems.push(
-      `BENCH_ONLY=${JSON.stringify(env.BENCH_ONLY)}: the choices are push, webhooks, reference, scaling, soak, inbox, batch, erasure, client`,
+      `BENCH_ONLY=${JSON.stringify(env.BENCH_ONLY)}: the choices are push, webhooks, reference, scaling, soak, inbox, batch, erasure, client, duplicates`,
     );
   if (options.baseline !== undefined && options.only !== undefined && options.only !== 'push')
     problems.push(
       `BENCH_BASELINE is measured by the full run, BENCH_ONLY=push and BENCH_CPU_PROFILE; BENCH_ONLY=${options.only} measures this checkout alone`,
     );
+  // Read by bench/server-code.ts as it prepares this checkout's databases.
+  if (!['', 'round_robin'].includes(env.BENCH_ROUTING?.trim() ?? ''))
+    problems.push('BENCH_ROUTING: round_robin, or unset for no routing rules');
   if (!PROFILED_SCENARIOS.includes(options.profileScenario))
     problems.push(`BENCH_PROFILE_SCENARIO: one of ${PROFILED_SCENARIOS.join(', ')}`);
   if (!['sqlite', 'postgres'].includes(options.profileDialect))

@@ -13,6 +13,7 @@ import { cpuPerRequestByArea, summariseCpuProfile } from './cpu-profile.ts';
 import { type BenchDatabase, cloneBenchDatabase } from './database.ts';
 import { erasureBenchmark } from './erasure.ts';
 import { inboxBenchmark } from './inbox.ts';
+import { duplicatesBenchmark } from './duplicates.ts';
 import { interleave, medianFigure, type ScenarioRounds } from './interleave.ts';
 import { describeMachine } from './machine.ts';
 import { log, measure, requireAllSucceeded, waitForQuiet, type Measurement } from './measure.ts';
@@ -260,6 +261,7 @@ const ONLY: Readonly<Record<NonNullable<typeof options.only>, () => Promise<void
   batch: () => batchBenchmark(options, pinning),
   erasure: () => erasureBenchmark(options, pinning),
   client: () => clientBenchmark(options, pinning),
+  duplicates: () => duplicatesBenchmark(options, pinning),
 };
 
 await (options.cpuProfileDir !== undefined

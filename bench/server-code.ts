@@ -6,6 +6,8 @@ import { createApiToken } from '../src/auth/api-token.service.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { insertDistribution } from '../src/distributions/distribution.repository.ts';
+import { setRoutingRules } from '../src/party/index.ts';
+import { createUser } from '../src/sso/index.ts';
 import {
   type BenchDatabase,
   type BenchDialect,
@@ -30,6 +32,33 @@ export interface ServerCode {
   lacks(feature: Feature): string | undefined;
   /** Migrates the empty target and makes `distributions` distributions, each with a token of `scopes`. */
   prepare(target: BenchTarget, scopes: readonly string[], distributions: number): Promise<Tenant[]>;
+}
+
+/**
+ * BENCH_ROUTING=round_robin (bench/options.ts checks it): this checkout's distributions route
+ * every new lead, after a rule that matches none, round-robin over three users: what a push
+ * costs with rules (a turn taken and a history entry per creation). A baseline's have none.
+ */
+const ROUTING = process.env.BENCH_ROUTING?.trim() === 'round_robin';
+
+async function routeRoundRobin(db: Parameters<typeof setRoutingRules>[0], distributionId: string): Promise<void> {
+  const users: string[] = [];
+  for (const name of ['ann', 'bob', 'cas'])
+    users.push(
+      (
+        await createUser(db, {
+          distributionId,
+          email: `${name}@bench.example`,
+          username: `${name}-${distributionId.slice(0, 8)}`,
+          password: 'bench-password-1234',
+        })
+      ).id,
+    );
+  const rules = [
+    { when: { language: ['xx'] }, assign: { user: users[0] } },
+    { when: {}, assign: { round_robin: users } },
+  ];
+  await setRoutingRules(db, distributionId, JSON.stringify({ rules }));
 }
 
 /** What a push, merge and listing scenario needs: every revision since the first push has these scopes. */
@@ -57,6 +86,7 @@ export const CURRENT_CODE: ServerCode = {
           scopes: [...scopes],
           name: 'bench',
         });
+        if (ROUTING) await routeRoundRobin(handle.db, distribution.id);
         tenants.push({ distributionId: distribution.id, token: issued.token });
       }
       return tenants;

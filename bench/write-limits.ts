@@ -106,6 +106,7 @@ function newLeadRows(distributionId: string, n: number, full: boolean): PushRows
         lost_reason: null,
         assignee_id: null,
         status_changed_at: now,
+        follow_up_on: null,
         search_words: `jan peeters ${ref}`,
       },
     ],

@@ -19,11 +19,13 @@ import { registerUnreadBodyDiscard } from './http/protocol/unread-body.ts';
 import { registerProtocolRefusals } from './http/protocol/protocol-refusals.ts';
 import { registerLateContinue } from './http/protocol/late-continue.ts';
 import { generateRequestId } from './http/request-id.ts';
+import { RequestLog } from './http/request-log.ts';
 import { SECURITY_HEADERS, registerResponseHeaders } from './http/response-headers.ts';
 import { registerOpenApi } from './ops/openapi.ts';
 import { registerOperationalRoutes } from './ops/operational.routes.ts';
 import { createTransactionRunner } from './db/transaction-runner.ts';
 import { registerParty } from './party/index.ts';
+import { distributionUsersRoutes } from './distributions/distribution-users.routes.ts';
 import { createSsoRuntime, registerSso } from './sso/sso.plugin.ts';
 import { authenticateApiToken } from './auth/api-token.service.ts';
 import { createAuthenticator } from './auth/authorize.ts';
@@ -50,8 +52,11 @@ export async function buildApp({
   logger = false,
   clock = systemClock,
 }: AppDependencies): Promise<App> {
+  // No personal data in the log at any level (docs/design.md section 14): request lines,
+  // URLs and errors go through its serializers, in every app, whatever logger it is given.
+  const requestLog = new RequestLog();
   const app = Fastify({
-    logger,
+    logger: requestLog.loggerOptions(logger),
     bodyLimit: config.bodyLimit,
     // X-Forwarded-For names the caller only when it comes from a proxy we were told to
     // trust; otherwise any client could pick the address the login throttle counts.
@@ -83,6 +88,7 @@ export async function buildApp({
 
   const compilers = createAjvCompilers();
   app.setValidatorCompiler(compilers.validatorCompiler);
+  requestLog.register(app);
   registerResponseHeaders(app);
   registerProtocolRefusals(app);
   registerLateContinue(app);
@@ -117,13 +123,14 @@ export async function buildApp({
   });
 
   // Pushes, party updates and erasures write their webhook events here, in their own transaction.
-  const outbox = new WebhookOutbox();
-  const party = await registerParty(app, { config, database, transactions, outbox, validation: compilers });
+  const outbox = new WebhookOutbox(clock);
+  const party = await registerParty(app, { config, database, transactions, outbox, validation: compilers, clock });
+  await app.register(distributionUsersRoutes, { prefix: '/v1/api', database });
   await registerReferenceData(app, config, database);
   registerWebhooks(app, { config, database, transactions, outbox, clock });
   await registerSso(app, { config, database, sso, clock });
   // The pages behind the leads' href links read through the same services as the API.
-  await registerBrokerApp(app, { config, database, services: { database, ...party } });
+  await registerBrokerApp(app, { config, database, services: { database, clock, ...party } });
   app.addHook('onClose', async () => transactions.close());
   return app;
 }

@@ -120,10 +120,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     ),
     bodyLimit: read('BODY_LIMIT', '1048576', parseByteSize),
     batchBodyLimit: read('BATCH_BODY_LIMIT', '10MiB', parseByteSize),
-    idempotencyTtlMs: read('IDEMPOTENCY_TTL', '24h', (raw) => {
-      const ms = parseDuration(raw);
-      return ms !== undefined && ms >= 1000 ? ms : '!must be a duration of at least 1s, such as 24h';
-    }),
+    idempotencyTtlMs: read('IDEMPOTENCY_TTL', '24h', durationSetting(1000, 'a duration of at least 1s, such as 24h')),
     tokenProfile: read<TokenProfile>('TOKEN_PROFILE', 'production', (raw) =>
       raw === 'production' || raw === 'staging' ? raw : '!must be production or staging',
     ),
@@ -154,10 +151,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     }),
     production: env.NODE_ENV === 'production',
     trustProxy: read('TRUST_PROXY', 'false', parseTrustProxy),
-    requestTimeoutMs: read('REQUEST_TIMEOUT', '30s', (raw) => {
-      const ms = parseDuration(raw);
-      return ms !== undefined && ms >= 100 ? ms : '!must be a duration of at least 100ms, such as 30s';
-    }),
+    requestTimeoutMs: read('REQUEST_TIMEOUT', '30s', durationSetting(100, 'a duration of at least 100ms, such as 30s')),
     rateLimit: read('RATE_LIMIT', '1200/min', parseRateLimit),
     redisUrl,
     redisKeyPrefix: read('REDIS_KEY_PREFIX', 'lead-intake:', (raw) => raw),
@@ -165,10 +159,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
       pushLogMs: read('RETENTION_PUSH_LOG', 'off', parseRetention),
       webhookEventsMs: read('RETENTION_WEBHOOK_EVENTS', 'off', parseRetention),
       leadsMs: read('RETENTION_LEADS', 'off', parseRetention),
-      intervalMs: read('RETENTION_INTERVAL', '10m', (raw) => {
-        const ms = parseDuration(raw);
-        return ms !== undefined && ms >= 1000 ? ms : '!must be a duration of at least 1s, such as 10m';
-      }),
+      // Longer than a Node timer holds (about 24.8 days) is fine: retention.service.ts chains them.
+      intervalMs: read('RETENTION_INTERVAL', '10m', durationSetting(1000, 'a duration of at least 1s, such as 10m')),
     },
   };
   if (problems.length > 0) throw new ConfigError(problems);
@@ -210,19 +202,39 @@ export function parseDuration(raw: string): number | undefined {
   return Number(match[1]) * DURATION_UNITS[match[2]!]!;
 }
 
+/**
+ * The longest duration a setting takes: 100 years. Every duration is added to or taken from
+ * the present, and times are stored as ISO 8601 text whose order is their text's order, which
+ * holds for four-digit years only (and a Date ends in year 275760): a longer one could not be
+ * honoured, so it is refused at start rather than failing each time it is used
+ * (docs/design.md section 14).
+ */
+export const LONGEST_DURATION_MS = 36_500 * DURATION_UNITS.d!;
+const TOO_LONG = '!must be at most 36500d (100 years)';
+
+/** A duration of at least `minMs` and at most LONGEST_DURATION_MS; `expected` says what fits. */
+function durationSetting(minMs: number, expected: string): (raw: string) => number | string {
+  return (raw) => {
+    const ms = parseDuration(raw);
+    if (ms === undefined || ms < minMs) return `!must be ${expected}`;
+    return ms > LONGEST_DURATION_MS ? TOO_LONG : ms;
+  };
+}
+
 function parseSchedule(raw: string): number[] | string {
   const steps = raw.split(',').map(parseDuration);
   if (steps.length === 0 || steps.some((step) => step === undefined)) {
     return '!must be a comma-separated list of durations such as 5s,5m,2h';
   }
-  return steps as number[];
+  return steps.some((step) => step! > LONGEST_DURATION_MS) ? `${TOO_LONG} each` : (steps as number[]);
 }
 
 /** A retention period (`30s`, `12h`, `400d`), or `off` to keep for ever. */
 function parseRetention(raw: string): number | undefined | string {
   if (raw.toLowerCase() === 'off') return undefined;
   const ms = parseDuration(raw);
-  return ms !== undefined && ms > 0 ? ms : '!must be a duration such as 30s, 12h or 400d, or off';
+  if (ms === undefined || ms <= 0) return '!must be a duration such as 30s, 12h or 400d, or off';
+  return ms > LONGEST_DURATION_MS ? TOO_LONG : ms;
 }
 
 const RATE_WINDOWS: Record<string, number> = { s: 1_000, min: 60_000, h: 3_600_000 };

@@ -37,7 +37,9 @@ export type MessageCode =
   | 'minimum' // params.limit
   | 'maximum' // params.limit
   | 'not_allowed_value' // params.allowed: comma-separated list
-  | 'field_not_allowed'
+  | 'field_not_allowed' // nothing is allowed where it stands
+  | 'field_not_allowed_suggestion' // params.suggestions: the close allowed names, quoted, closest first
+  | 'field_not_allowed_listed' // params.allowed: every allowed name, closest first (none is close)
   | 'unknown_reference' // a policy_package_id / risk_object_id / prospect.id naming nothing
   | 'duplicate' // the same id twice in one request
   | 'owned_elsewhere' // a client-chosen id already belongs to another party

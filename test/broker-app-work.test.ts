@@ -131,6 +131,43 @@ describe('the lead page’s work and note forms', () => {
     expect(long.body).toContain('x'.repeat(10_001));
   });
 
+  it('sets a follow-up day on the lead page: the page, the API and the timeline show it; a day that does not exist is said so', async () => {
+    const broker = await createBroker(server);
+    const pushed = await pushLead(server, broker.tenant, 'customers', insuredCarLead());
+    const { agent, landed } = await signedIn(broker, pathOf(pushed.body.href));
+    const csrf = inputValue(landed.body, 'csrf')!;
+    const form = { csrf, status: 'contacted', assignee: '' };
+    const refused = await post(agent, `/app/parties/${pushed.body.party_id}/work`, {
+      ...form,
+      etag: inputValue(landed.body, 'etag')!,
+      follow_up_on: '2026-02-30',
+    });
+    expect(refused.status).toBe(422);
+    expect(text(refused.body)).toContain('Give the follow-up day as a date of the calendar, or leave it empty.');
+    expect(inputValue(refused.body, 'follow_up_on')).toBe('2026-02-30');
+    const saved = await post(agent, `/app/parties/${pushed.body.party_id}/work`, {
+      ...form,
+      etag: inputValue(landed.body, 'etag')!,
+      follow_up_on: '2026-12-01',
+    });
+    expect(saved.status).toBe(303);
+    const page = await get(agent, `/app/parties/${pushed.body.party_id}?saved=work`);
+    expect(text(page.body)).toContain('follow up on 01 Dec 2026');
+    expect(inputValue(page.body, 'follow_up_on')).toBe('2026-12-01');
+    const leadUrl = `/distributions/${broker.tenant.distributionId}/leads/${pushed.body.id}`;
+    expect((await callApi(server, broker.tenant, 'GET', leadUrl)).body.follow_up_on).toBe('2026-12-01');
+    expect(text((await get(agent, pathOf(pushed.body.href_to_proflow))).body)).toContain(
+      'Follow up on: — → 01 Dec 2026',
+    );
+    // Emptied, the day is gone.
+    await post(agent, `/app/parties/${pushed.body.party_id}/work`, {
+      ...form,
+      etag: inputValue(page.body, 'etag')!,
+      follow_up_on: '',
+    });
+    expect((await callApi(server, broker.tenant, 'GET', leadUrl)).body.follow_up_on).toBeNull();
+  });
+
   it('adds notes, shown on the page and in the timeline with their author, and never to another distribution’s lead', async () => {
     const broker = await createBroker(server);
     const pushed = await pushLead(server, broker.tenant, 'customers', insuredCarLead());
@@ -274,7 +311,7 @@ describe('the inbox', () => {
       'maes wout',
     ])
       expect(await search(q), q).toEqual(['Wout Maes']);
-    for (const q of ['Dottignies', '7711', '0456.789.123', 'BE0456789123', '456789123', 'K-88'])
+    for (const q of ['Dottignies', '7711', '0456.789.133', 'BE0456789133', '456789133', 'K-88'])
       expect(await search(q), q).toEqual(['Brouwerij De Ranke']);
     expect(await search('Liège')).toEqual([]);
     expect(await search('%')).toEqual([]);
@@ -301,7 +338,7 @@ describe('the inbox', () => {
       .trim()
       .split('\n');
     expect(lines[0]).toBe(
-      'lead_id,party_id,Name,Kind,E-mail,Telephone,Postcode,City,Status,Reason lost,Assigned to,Origin,External references,Received,Last change',
+      'lead_id,party_id,Name,Kind,E-mail,Telephone,Postcode,City,Status,Reason lost,Assigned to,Follow up on,Origin,External references,Received,Last change',
     );
     expect(lines).toHaveLength(4);
     expect(lines.slice(1).every((line) => line.includes(`,"'=HYPERLINK(""x"") N`) && line.includes(',New,'))).toBe(

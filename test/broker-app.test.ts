@@ -177,7 +177,7 @@ describe('inbox', () => {
       origin: 'kbo',
       prospect: {
         name: 'Brouwerij De Ranke',
-        enterprise_nr: 'BE0456.789.123',
+        enterprise_nr: 'BE0456.789.133',
         email: 'info@deranke.be',
         insurance_policies: [{ policy_nr: 'P-1', external_refs: [{ ref: 'POL-77', company: 'ag' }] }],
       },
@@ -196,8 +196,8 @@ describe('inbox', () => {
     expect(await names('CRM-4711')).toEqual(['Els Claes']);
     expect(await names('POL-77')).toEqual(['Brouwerij De Ranke']);
     expect(await names('wvwzzz1jzxw000001')).toEqual(['Els Claes']);
-    expect(await names('0456789123')).toEqual(['Brouwerij De Ranke']);
-    expect(await names('BE 0456.789.123')).toEqual(['Brouwerij De Ranke']);
+    expect(await names('0456789133')).toEqual(['Brouwerij De Ranke']);
+    expect(await names('BE 0456.789.133')).toEqual(['Brouwerij De Ranke']);
     expect(await names('nobody')).toEqual([]);
   });
 

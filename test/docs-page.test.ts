@@ -41,6 +41,12 @@ describe('GET /docs', () => {
       expect(await operation.locator('.opblock-summary-path').innerText()).toContain(path);
     }
     await expect(page.locator('.info .title').innerText()).resolves.toContain('lead-intake API');
+    // The landing text says how to authenticate before a partner tries anything.
+    const landing = await page.locator('.info .description').innerText();
+    expect(landing).toContain('How to authenticate.');
+    expect(landing).toContain('Authorization: apikey <API_TOKEN>');
+    expect(landing).toContain('Authorization: bearer <ACCESS_TOKEN>');
+    expect(landing).toContain('lead-intake token create');
 
     expect(pageErrors).toEqual([]);
     expect(requested.filter((url) => !url.startsWith(`${server.url}/`) && !url.startsWith('data:'))).toEqual([]);

@@ -64,3 +64,57 @@ describe('an enterprise number, however it is written', () => {
     expect(await inboxNames('0200.066')).toEqual([]);
   });
 });
+
+describe('a pushed enterprise number', () => {
+  const MISTYPED = ['BE0200.065.766', '0200065764', 'BE 0123 456 789', '0123.456'];
+  const expected =
+    "Error for 'enterprise_nr'. The specified value is invalid: an enterprise number with a valid check digit is expected, such as 0200.065.765.";
+
+  it('is refused as the lookup refuses it, its check digit wrong or its digits too few, and nothing is written', async () => {
+    const partner = await createTenant(server.database.handle, ['leads:write', 'leads:read', 'enterprise:read']);
+    for (const written of MISTYPED) {
+      const lookup = await callApi(server, partner, 'GET', `/enterprises/${encodeURIComponent(written)}`);
+      expect(lookup.status, written).toBe(422);
+      const push = await pushLead(server, partner, 'companies', {
+        prospect: { name: 'Typo NV', enterprise_nr: written },
+      });
+      expect(push.status, written).toBe(422);
+      expect(push.body.detail.errors, written).toEqual([
+        { type: 'ValidationError', target: 'prospect.enterprise_nr', message: expected },
+      ]);
+    }
+    const batch = await callApi(server, partner, 'POST', `/distributions/${partner.distributionId}/leads/batch`, {
+      body: { leads: [{ type: 'COMPANY', prospect: { name: 'Typo NV', enterprise_nr: MISTYPED[0] } }] },
+    });
+    expect(batch.body.results[0].error.detail.errors[0].target).toBe('prospect.enterprise_nr');
+    const leads = await callApi(server, partner, 'GET', `/distributions/${partner.distributionId}/leads?limit=10`);
+    expect(leads.body.items).toEqual([]);
+  });
+
+  it('is taken in the forms the lookup reads, and a foreign VAT number by its pattern alone', async () => {
+    const partner = await createTenant(server.database.handle, ['leads:write', 'leads:read', 'parties:update']);
+    for (const written of ['0200.065.765', 'BE0200065765', '200065765', 'BE 0200 065 765', 'NL123456789B01']) {
+      const push = await pushLead(server, partner, 'companies', {
+        prospect: { name: `Firm ${written}`, enterprise_nr: written },
+      });
+      expect(push.status, written).toBe(201);
+      expect(push.body.prospect.enterprise_nr, written).toBe(written);
+    }
+  });
+
+  it('is checked when a party update sets it, not when the update leaves it alone', async () => {
+    const partner = await createTenant(server.database.handle, ['leads:write', 'leads:read', 'parties:update']);
+    const push = await pushLead(server, partner, 'companies', {
+      prospect: { name: 'Veneco', enterprise_nr: '0200.065.765' },
+    });
+    const path = `/distributions/${partner.distributionId}/parties/${push.body.party_id}`;
+    const refused = await callApi(server, partner, 'PATCH', path, { body: { enterprise_nr: '0200.065.766' } });
+    expect(refused.status).toBe(422);
+    expect(refused.body.detail.errors).toEqual([
+      { type: 'ValidationError', target: 'enterprise_nr', message: expected },
+    ]);
+    const renamed = await callApi(server, partner, 'PATCH', path, { body: { name: 'Veneco NV' } });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ name: 'Veneco NV', enterprise_nr: '0200.065.765' });
+  });
+});

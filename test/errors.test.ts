@@ -140,6 +140,8 @@ describe('415 UnsupportedMediaType', () => {
     ['text/plain', 'text/plain', JSON.stringify(validLead)],
     ['application/xml', 'application/xml', '<lead/>'],
     ['form data', 'application/x-www-form-urlencoded', 'prospect=1'],
+    // A merge patch is what a PATCH takes (docs/errors.md), not a push.
+    ['application/merge-patch+json', 'application/merge-patch+json', JSON.stringify(validLead)],
   ])('for %s', async (_, contentType, body) => {
     const headers: Record<string, string> = { ...auth(), ...(contentType && { 'content-type': contentType }) };
     const answer = await call(leadsUrl(), { method: 'POST', headers, ...(body !== undefined && { body }) });

@@ -84,7 +84,7 @@ describe('a push refused for the form of its values', () => {
     expect(byTarget(reply)).toEqual({
       backref: "Error for 'backref'. The specified value is invalid: an absolute http or https URL is expected.",
       'prospect.enterprise_nr':
-        "Error for 'enterprise_nr'. The specified value is invalid: an enterprise number such as BE0123.456.789 is expected (4 to 20 digits, capital letters, spaces, dots or hyphens).",
+        "Error for 'enterprise_nr'. The specified value is invalid: an enterprise number such as BE0123.456.749 is expected (4 to 20 digits, capital letters, spaces, dots or hyphens).",
       'prospect.email': "Error for 'email'. The specified value is invalid: an e-mail address is expected.",
       'prospect.callbacks.0':
         "Error for 'callbacks'. The specified value is invalid: an absolute http or https URL is expected.",

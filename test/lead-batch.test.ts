@@ -2,6 +2,7 @@
 // leads at once"), through real HTTP on both databases: per-item results as the single push
 // answers them, 200 or 207, counts, the envelope's one 422, refused items writing nothing,
 // items applied in order, one request for the rate limit, and rule 10 against single pushes.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, startTestServer, type Tenant, type TestServer } from './support/test-server.ts';
 import { callApi, type ApiReply } from './support/api-client.ts';
@@ -46,7 +47,7 @@ const targets = (error: any) => error.detail.errors.map((entry: any) => entry.ta
 describe('a batch whose items all succeed', () => {
   it('answers 200 with one result per item in order, each the single push answer, and counts', async () => {
     const first = customer();
-    const company = { prospect: { name: `Batch NV ${Date.now()}`, enterprise_nr: 'BE0123.456.789' } };
+    const company = { prospect: { name: `Batch NV ${Date.now()}`, enterprise_nr: 'BE0123.456.749' } };
     const merge = { prospect: { ...first.prospect, telephonenr: '+32 9 123 45 67' } };
     const reply = await pushBatch([
       { type: 'CUSTOMER', ...first },
@@ -331,5 +332,19 @@ describe('concurrent batches and single pushes naming the same lead (rule 10)', 
       ),
     );
     expect(ids.size).toBe(1);
+  });
+});
+
+describe('the example of docs/api.md', () => {
+  it('answers as the page shows: 207, two leads created, the customer without a last name refused', async () => {
+    const page = readFileSync(new URL('../docs/api.md', import.meta.url), 'utf8');
+    const section = page.split('## Pushing many leads at once')[1]!;
+    const body = /-d '(\{"leads": [\s\S]*?\})'\n/.exec(section)![1]!;
+    const t = await createTenant(server.database.handle);
+    const reply = await pushBatch(body, t);
+    expect(reply.status).toBe(207);
+    expect(reply.body).toMatchObject({ created: 2, updated: 0, failed: 1 });
+    expect(reply.body.results.map((result: { status: number }) => result.status)).toEqual([201, 201, 422]);
+    expect(targets(reply.body.results[2].error)).toEqual(['prospect.last_name']);
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, startTestServer, type Tenant, type TestServer } from './support/test-server.ts';
 import { countRows, pushLead } from './support/lead-client.ts';
 import { leadExamples } from '../src/party/index.ts';
+import { callApi } from './support/api-client.ts';
 
 let server: TestServer;
 let tenant: Tenant;
@@ -27,15 +28,15 @@ describe('a new customer lead', () => {
     }
     expect(lead).toMatchObject({
       origin: 'acme-crm',
-      backref: 'https://crm.example.com/contacts/4711',
+      backref: 'https://crm.example.com/contacts/20417',
       source: null,
       prospect: {
         type: 'CUSTOMER',
-        first_name: 'Jan',
-        last_name: 'Peeters',
-        email: 'jan.peeters@example.be',
-        birth: '1985-04-12',
-        external_refs: [{ ref: '4711', company: 'acme-crm' }],
+        first_name: 'Els',
+        last_name: 'Wouters',
+        email: 'els.wouters@example.be',
+        birth: '1979-09-23',
+        external_refs: [{ ref: '20417', company: 'acme-crm' }],
         callbacks: ['https://crm.example.com/hooks/lead-intake'],
       },
     });
@@ -87,6 +88,34 @@ describe('a new customer lead', () => {
   });
 });
 
+describe("the docs' example push", () => {
+  it("names a person of its own: after the README's person is erased, the example still creates its lead", async () => {
+    // A server of its own: the example's client-chosen ids are pushed once per database.
+    const fresh = await startTestServer();
+    try {
+      const t = await createTenant(fresh.database.handle, ['leads:write', 'leads:read', 'parties:erase']);
+      // The README's quick start, as written there.
+      const readme = await pushLead(fresh, t, 'customers', {
+        origin: 'acme-crm',
+        prospect: {
+          first_name: 'Jan',
+          last_name: 'Peeters',
+          email: 'jan.peeters@example.be',
+          external_refs: [{ external_ref: '4711', external_ref_company: 'acme-crm' }],
+        },
+      });
+      expect(readme.status).toBe(201);
+      const path = `/distributions/${t.distributionId}/parties/${readme.body.party_id}`;
+      expect((await callApi(fresh, t, 'DELETE', path)).status).toBe(200);
+      const example = await pushLead(fresh, t, 'customers', leadExamples.CUSTOMER);
+      expect(example.status, JSON.stringify(example.body)).toBe(201);
+      expect((await pushLead(fresh, t, 'companies', leadExamples.COMPANY)).status).toBe(201);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
 describe('a new company lead', () => {
   it('is created with origin, backref and the company fields', async () => {
     const reply = await pushLead(server, tenant, 'companies', leadExamples.COMPANY);
@@ -97,7 +126,7 @@ describe('a new company lead', () => {
       prospect: {
         type: 'COMPANY',
         name: 'Peeters Logistics BV',
-        enterprise_nr: 'BE0123.456.789',
+        enterprise_nr: 'BE0123.456.749',
         address: { street: 'Veldstraat', housenr: '1', zipcode: '9000', city: 'Gent', country_code: 'BE' },
         external_refs: [{ ref: 'ACC-812', company: 'acme-crm' }],
       },

@@ -83,6 +83,15 @@ describe('a lead’s status, lost reason and assignee', () => {
     const stale = await patchLead(pushed.body.id, { status: 'won' }, { 'if-match': read.headers.get('etag')! });
     expect(stale.status).toBe(412);
     expect(stale.body.detail.type).toBe('PreconditionFailed');
+    // The partner learns what happened and what to do, not only that a precondition failed.
+    expect(stale.body.detail.errors).toEqual([
+      {
+        type: 'PreconditionFailed',
+        target: 'If-Match',
+        message:
+          'The resource changed since it was read: its ETag no longer matches If-Match. Read it again and send the change with the new ETag.',
+      },
+    ]);
     const listing = await callApi(
       server,
       tenant,
@@ -128,6 +137,33 @@ describe('a lead’s status, lost reason and assignee', () => {
     }
     expect(await countRows(server)).toEqual(before);
     expect((await callApi(server, tenant, 'GET', leadPath(pushed.body.id))).body.status).toBe('new');
+  });
+
+  it('keeps a follow-up day, set and cleared by PATCH, in every lead answer; a day that does not exist is 422', async () => {
+    const body = lead();
+    const pushed = await pushLead(server, tenant, 'customers', body);
+    expect(pushed.body.follow_up_on).toBeNull();
+    const set = await patchLead(pushed.body.id, { follow_up_on: '2026-12-01' });
+    expect(set.status).toBe(200);
+    expect(set.body).toMatchObject({ follow_up_on: '2026-12-01', status: 'new' });
+    expect((await callApi(server, tenant, 'GET', leadPath(pushed.body.id))).body.follow_up_on).toBe('2026-12-01');
+    const before = await countRows(server);
+    for (const day of ['2026-02-30', '1 December', '2026-12-01T10:00:00Z', 20261201]) {
+      const refused = await patchLead(pushed.body.id, { follow_up_on: day });
+      expect(refused.status, String(day)).toBe(422);
+      expect(refused.body.detail.errors.map((e: { target: string }) => e.target)).toEqual(['follow_up_on']);
+    }
+    expect(await countRows(server)).toEqual(before);
+    // A push leaves it as the broker set it; null clears it.
+    const merged = await pushLead(server, tenant, 'customers', {
+      ...body,
+      prospect: { ...body.prospect, telephonenr: '+32 9 123 45 67' },
+    });
+    expect(merged.status).toBe(200);
+    expect(merged.body.follow_up_on).toBe('2026-12-01');
+    const cleared = await patchLead(pushed.body.id, { follow_up_on: null });
+    expect(cleared.body.follow_up_on).toBeNull();
+    expect((await callApi(server, tenant, 'GET', leadPath(pushed.body.id))).body.follow_up_on).toBeNull();
   });
 
   it('answers another distribution’s lead 404, and a token without parties:update 403', async () => {

@@ -165,6 +165,7 @@ describe('GET /openapi.json', () => {
     expect(document.tags.map((tag: { name: string }) => tag.name)).toEqual([
       'leads',
       'parties',
+      'users',
       'reference data',
       'webhooks',
       'operations',

@@ -8,7 +8,8 @@ import { callApi } from './support/api-client.ts';
 import { cliJson } from './support/cli.ts';
 import { settledDeliveriesAbout } from './support/deliveries.ts';
 import { pushLead } from './support/lead-client.ts';
-import { uniqueMarker } from './support/personal-data.ts';
+import { eventually } from './support/eventually.ts';
+import { tablesContaining, uniqueMarker } from './support/personal-data.ts';
 import { createTenant, startTestServer, type Tenant, type TestServer } from './support/test-server.ts';
 import { startReceiver, type WebhookReceiver } from './support/webhook-receiver.ts';
 
@@ -122,5 +123,41 @@ describe('the lead.erased webhook', () => {
     const types = receiver.received.filter((hook) => hook.path === path).map((hook) => hook.json.type);
     expect(types.slice(1).every((type) => type === 'lead.erased')).toBe(true);
     expect(types.filter((type) => type === 'lead.created')).toHaveLength(1);
+  });
+
+  it("leaves no row holding the person's callback URLs once lead.erased is done, nor their remembered 410", async () => {
+    const marker = uniqueMarker();
+    const url = (name: string) => receiver.url(`/${name}/${marker}?who=${marker}`);
+    const [kept, failing, gone] = [url('kept'), url('failing'), url('gone')];
+    // A URL another person lists too: the 410 its receiver answers stays remembered for them.
+    const shared = receiver.url(`/shared/${++paths}`);
+    const other = await pushLead(server, tenant, 'customers', customer(uniqueMarker(), { callbacks: [shared] }));
+    expect(other.status).toBe(201);
+    await settledDeliveriesAbout(server.database.handle.db, other.body.id);
+    receiver.script(new URL(shared).pathname, { status: 410 });
+    receiver.script(new URL(gone).pathname + new URL(gone).search, { status: 410 });
+    receiver.script(new URL(failing).pathname + new URL(failing).search, ...Array(10).fill({ status: 500 }));
+    const pushed = await pushLead(
+      server,
+      tenant,
+      'customers',
+      customer(marker, { callbacks: [kept, failing, gone, shared] }),
+    );
+    expect(pushed.status).toBe(201);
+    const stopped = () =>
+      server.database.handle.db.selectFrom('webhook_stopped_urls').select('url').where('url', 'in', [gone, shared]);
+    await eventually(async () => (await stopped().execute()).length === 2, 20_000, 'the 410s remembered');
+    expect((await callApi(server, tenant, 'DELETE', `${d()}/parties/${pushed.body.party_id}`)).status).toBe(200);
+
+    // lead.erased: delivered to one, given up on the other after its retries, not sent to the
+    // URL that answered 410 (its receiver said it is gone) nor to the one still stopped.
+    const settled = await settledDeliveriesAbout(server.database.handle.db, pushed.body.id);
+    expect(settled.map((delivery) => delivery.status).sort()).toEqual(['delivered', 'failed', 'failed']);
+    const erasedTo = receiver.received.filter(
+      (hook) => hook.json?.type === 'lead.erased' && hook.body.includes(pushed.body.id),
+    );
+    expect(erasedTo.map((hook) => hook.path.split('/')[1]).sort()).toEqual(['failing', 'failing', 'failing', 'kept']);
+    expect(await tablesContaining(server.database.handle, marker)).toEqual([]);
+    expect(await stopped().execute()).toEqual([{ url: shared }]);
   });
 });

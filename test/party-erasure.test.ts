@@ -3,6 +3,7 @@
 // leaves the person whole.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countByStatus } from '../src/party/index.ts';
 import { callApi } from './support/api-client.ts';
 import { countRows } from './support/lead-client.ts';
 import { pushRichPerson, tablesContaining, uniqueMarker } from './support/personal-data.ts';
@@ -23,15 +24,9 @@ afterAll(() => server.close());
 
 const d = (t: Tenant = tenant) => `/distributions/${t.distributionId}`;
 
+/** The counts per status as the inbox reads them. */
 async function statusCounts(distributionId: string): Promise<Record<string, number>> {
-  const rows = await server.database.handle.db
-    .selectFrom('lead_status_counts')
-    .select(['status', 'leads'])
-    .where('distribution_id', '=', distributionId)
-    .execute();
-  const counts: Record<string, number> = {};
-  for (const row of rows) counts[row.status] = (counts[row.status] ?? 0) + Number(row.leads);
-  return counts;
+  return Object.fromEntries(await countByStatus(server.database.handle.db, distributionId));
 }
 
 describe('DELETE a party', () => {

@@ -8,6 +8,7 @@ import { eventually } from './support/eventually.ts';
 import { pushLead } from './support/lead-client.ts';
 import { pushRichPerson, tablesContaining, uniqueMarker } from './support/personal-data.ts';
 import { createTenant, startTestServer, type Tenant, type TestServer } from './support/test-server.ts';
+import { startReceiver } from './support/webhook-receiver.ts';
 
 let server: TestServer;
 let tenant: Tenant;
@@ -62,6 +63,55 @@ describe('GET .../parties/{party_id}/export', () => {
     expect(document.records.webhook_deliveries[0]).toHaveProperty('status');
   });
 
+  it('shows the audit entries about the person and the 410s remembered for their callback URLs', async () => {
+    const own = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
+    const receiver = await startReceiver();
+    try {
+      const t = await createTenant(own.database.handle, SCOPES);
+      const path = `/hooks/${uniqueMarker()}`;
+      receiver.script(path, { status: 410 });
+      const pushed = await pushLead(own, t, 'customers', {
+        prospect: {
+          first_name: 'Ann',
+          last_name: uniqueMarker(),
+          callbacks: [receiver.url(path), receiver.url('/ok')],
+        },
+      });
+      expect(pushed.status).toBe(201);
+      await receiver.waitFor(path, 1);
+      const exportOf = async () => {
+        const reply = await callApi(
+          own,
+          t,
+          'GET',
+          `/distributions/${t.distributionId}/parties/${pushed.body.party_id}/export`,
+        );
+        expect(reply.status).toBe(200);
+        return reply.body.records;
+      };
+      const first = await eventually(async () => {
+        const records = await exportOf();
+        return records.webhook_stopped_urls.length > 0 ? records : undefined;
+      });
+      // The URL that answered 410, not the one that took the event.
+      expect(first.webhook_stopped_urls).toEqual([
+        { url: receiver.url(path), stopped_at: expect.any(String), delivery_id: expect.any(String) },
+      ]);
+      const second = await exportOf();
+      const exports = second.audit_log.filter((entry: { action: string }) => entry.action === 'export');
+      expect(exports.length).toBe(first.audit_log.length + 1);
+      expect(exports.at(-1)).toEqual({
+        id: expect.any(String),
+        at: expect.any(String),
+        action: 'export',
+        actor: expect.stringMatching(/^token:/),
+      });
+    } finally {
+      await receiver.close();
+      await own.close();
+    }
+  });
+
   it("is 404 for another distribution's person and 410 once erased; the export is read-only", async () => {
     const person = await pushRichPerson(server, tenant);
     expect((await callApi(server, other, 'GET', `${d(other)}/parties/${person.partyId}/export`)).status).toBe(404);
@@ -104,7 +154,11 @@ describe('the CLI and the audit log', () => {
       '--party',
       person.partyId,
     ]);
-    expect(exported.records).toEqual(byApi.body.records);
+    const { audit_log: cliAudit, ...cliRecords } = exported.records;
+    const { audit_log: apiAudit, ...apiRecords } = byApi.body.records;
+    expect(cliRecords).toEqual(apiRecords);
+    // Each export shows the ones before it and itself.
+    expect(cliAudit).toEqual([...apiAudit, expect.objectContaining({ action: 'export', actor: 'cli' })]);
     // The links in the lead come from the process's PUBLIC_URL, which the CLI here lacks.
     expect(exported.lead.prospect).toEqual(byApi.body.lead.prospect);
 

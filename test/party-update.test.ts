@@ -65,7 +65,7 @@ describe('GET a party', () => {
       id: pushed.body.party_id,
       lead_id: pushed.body.id,
       type: 'CUSTOMER',
-      first_name: 'Jan',
+      first_name: 'Els',
       risk_objects: { cars: [expect.objectContaining({ risk_object_type: 'CAR' })], residences: [] },
       insurance_policies: [
         expect.objectContaining({ name: 'Solo', coverages: [expect.objectContaining({ name: 'Basic' })] }),
@@ -189,6 +189,15 @@ describe('PATCH a party (JSON Merge Patch)', () => {
     });
     expect(stale.status).toBe(412);
     expect(stale.body.detail.type).toBe('PreconditionFailed');
+    // The partner learns what happened and what to do, not only that a precondition failed.
+    expect(stale.body.detail.errors).toEqual([
+      {
+        type: 'PreconditionFailed',
+        target: 'If-Match',
+        message:
+          'The resource changed since it was read: its ETag no longer matches If-Match. Read it again and send the change with the new ETag.',
+      },
+    ]);
     expect((await callApi(server, tenant, 'GET', partyPath(partyId))).body.last_name).toBe('One');
     const fresh = await callApi(server, tenant, 'PATCH', partyPath(partyId), {
       body: { last_name: 'Two' },

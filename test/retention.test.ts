@@ -65,6 +65,21 @@ describe('configuration', () => {
       ]);
     }
   });
+
+  it('honours a duration beyond a Node timer and refuses, naming the variable, one beyond what a date holds', () => {
+    // Longer than one Node timer holds (24.8 days): the background task chains timers (long-timer.ts).
+    expect(loadConfig({ RETENTION_INTERVAL: '25d' }).retention.intervalMs).toBe(25 * 86_400_000);
+    expect(loadConfig({ RETENTION_LEADS: '36500d' }).retention.leadsMs).toBe(36_500 * 86_400_000);
+    try {
+      loadConfig({ RETENTION_PUSH_LOG: '999999999d', IDEMPOTENCY_TTL: '9999999999999999999999d' });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ConfigError).problems).toEqual([
+        'IDEMPOTENCY_TTL="9999999999999999999999d": must be at most 36500d (100 years)',
+        'RETENTION_PUSH_LOG="999999999d": must be at most 36500d (100 years)',
+      ]);
+    }
+  });
 });
 
 describe('lead-intake retention run', () => {
@@ -124,7 +139,10 @@ describe('lead-intake retention run', () => {
   it('erases leads unchanged for longer than RETENTION_LEADS, as an erasure request would', async () => {
     const person = await pushRichPerson(server, tenant);
     const fresh = await pushRichPerson(server, tenant);
+    // Pushed, worked and noted long ago (a note or a status change counts as a change).
     await db().updateTable('leads').set({ updated_at: LONG_AGO }).where('id', '=', person.leadId).execute();
+    await db().updateTable('lead_changes').set({ changed_at: LONG_AGO }).where('lead_id', '=', person.leadId).execute();
+    await db().updateTable('lead_notes').set({ created_at: LONG_AGO }).where('lead_id', '=', person.leadId).execute();
     const report = await retention({ RETENTION_LEADS: '400d' });
     expect(report).toMatchObject({ ran: true, leads: 1 });
     const gone = await callApi(server, tenant, 'GET', `${d()}/parties/${person.partyId}`);
@@ -144,6 +162,36 @@ describe('lead-intake retention run', () => {
       },
     });
     expect(resync.status).toBe(409);
+  });
+
+  it('never erases a lead being worked: a note or a status change counts as a change', async () => {
+    const noted = await pushRichPerson(server, tenant);
+    const worked = await pushRichPerson(server, tenant);
+    // Pushed long ago; since then, only a broker's note (pushRichPerson wrote one just now).
+    for (const person of [noted, worked]) {
+      await db().updateTable('leads').set({ updated_at: LONG_AGO }).where('id', '=', person.leadId).execute();
+      await db()
+        .updateTable('lead_changes')
+        .set({ changed_at: LONG_AGO })
+        .where('lead_id', '=', person.leadId)
+        .execute();
+    }
+    await db().updateTable('lead_notes').set({ created_at: LONG_AGO }).where('lead_id', '=', worked.leadId).execute();
+    // ...and the other one's broker moves it on today.
+    const patched = await callApi(server, tenant, 'PATCH', `${d()}/leads/${worked.leadId}`, {
+      body: { status: 'contacted' },
+    });
+    expect(patched.status).toBe(200);
+
+    expect(await retention({ RETENTION_LEADS: '400d' })).toMatchObject({ ran: true, leads: 0 });
+    for (const person of [noted, worked])
+      expect((await callApi(server, tenant, 'GET', `${d()}/parties/${person.partyId}`)).status).toBe(200);
+
+    // Once the note is as old as the rest, the lead is unchanged, and goes.
+    await db().updateTable('lead_notes').set({ created_at: LONG_AGO }).where('lead_id', '=', noted.leadId).execute();
+    expect(await retention({ RETENTION_LEADS: '400d' })).toMatchObject({ ran: true, leads: 1 });
+    expect((await callApi(server, tenant, 'GET', `${d()}/parties/${noted.partyId}`)).status).toBe(410);
+    expect((await callApi(server, tenant, 'GET', `${d()}/parties/${worked.partyId}`)).status).toBe(200);
   });
 
   it('runs one pass at a time across processes: a live lease elsewhere means nothing is removed', async () => {

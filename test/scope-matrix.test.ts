@@ -52,6 +52,7 @@ const routes = () => {
     { scope: 'parties:read', method: 'GET', path: `${party}/risk_objects/${ids.carId}/revisions` },
     { scope: 'parties:read', method: 'GET', path: `${party}/risk_objects/${ids.carId}/revisions/${ids.revisionId}` },
     { scope: 'parties:read', method: 'GET', path: `${party}/export` },
+    { scope: 'parties:read', method: 'GET', path: `${d}/users` },
     { scope: 'parties:update', method: 'PATCH', path: party, body: { telephonenr: '+32 2 000 00 00' } },
     // An erasure would take the party from the routes after it: erasing an unknown party
     // shows the scope let the caller in (404), as a refused one would not (403).

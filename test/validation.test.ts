@@ -129,15 +129,40 @@ describe('a push with several problems', () => {
 });
 
 describe('schema rules', () => {
-  it('refuses unknown fields at the top level, in the prospect and in a nested car', async () => {
+  it('refuses unknown fields at the top level, in the prospect and in a nested car, naming the allowed ones', async () => {
     expect(
       await problems(
         customer({ nickname: 'J', risk_objects: { cars: [{ brand: 'VW', color: 'red' }] } }, { priority: 1 }),
       ),
     ).toEqual({
-      priority: "Error for 'priority'. This field is not allowed.",
-      'prospect.nickname': "Error for 'nickname'. This field is not allowed.",
-      'prospect.risk_objects.cars.0.color': "Error for 'color'. This field is not allowed.",
+      priority: "Error for 'priority'. This field is not allowed. Allowed here: origin, prospect, backref, source.",
+      'prospect.nickname':
+        "Error for 'nickname'. This field is not allowed. Allowed here: first_name, last_name, language, birth, " +
+        'gender, id, email, address, callbacks, external_ref, risk_objects, external_refs, telephonenr, ' +
+        'policy_packages, insurance_policies.',
+      'prospect.risk_objects.cars.0.color':
+        "Error for 'color'. This field is not allowed. Allowed here: model, value, id, vin, brand, kw, version, " +
+        'mileage, fuel_type, license_plate, first_registration.',
+    });
+  });
+
+  it('suggests the field meant: country for country_code, a misspelt first name, zip for zipcode', async () => {
+    expect(
+      await problems(
+        customer({ frist_name: 'Jan', address: { housenr: '1', zip: '9000', city: 'Gent', country: 'BE' } }),
+      ),
+    ).toEqual({
+      'prospect.frist_name': "Error for 'frist_name'. This field is not allowed: did you mean 'first_name'?",
+      'prospect.address.country': "Error for 'country'. This field is not allowed: did you mean 'country_code'?",
+      'prospect.address.zip': "Error for 'zip'. This field is not allowed: did you mean 'zipcode'?",
+      'prospect.address.zipcode': "Error for 'zipcode'. This value is missing",
+    });
+    expect(
+      await problems(customer({ address: { housenr: '1', zipcode: '9000', city: 'Gent', country: 'BE' } }), {
+        headers: { 'accept-language': 'nl' },
+      }),
+    ).toEqual({
+      'prospect.address.country': "Fout voor 'country'. Dit veld is niet toegelaten: bedoelde u 'country_code'?",
     });
   });
 

@@ -8,6 +8,7 @@ import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { ApiError } from '../errors.ts';
 import { acceptFormBodies } from '../http/form-body.ts';
+import { bulkRoutes } from './bulk.routes.ts';
 import { inboxExportRoutes } from './inbox-export.routes.ts';
 import { personalDataRoutes } from './personal-data.routes.ts';
 import { requireSession } from './sign-in/session-guard.ts';
@@ -72,6 +73,7 @@ export async function registerBrokerApp(
         await signedIn.register(workRoutes, options);
         await signedIn.register(personalDataRoutes, options);
         await signedIn.register(inboxExportRoutes, options);
+        await signedIn.register(bulkRoutes, options);
       });
     },
     { prefix: APP_PATH },

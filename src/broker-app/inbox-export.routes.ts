@@ -6,7 +6,7 @@
 import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { FastifyPluginAsync } from 'fastify';
-import { inboxFilter, parseInboxParams } from './inbox-filter.ts';
+import { dayIn, inboxFilter, parseInboxParams } from './inbox-filter.ts';
 import { inbox, type LeadServices, userNames } from './lead-data.ts';
 import { pageContext } from './pages/page-context.ts';
 import { displayName } from './pages/field-values.ts';
@@ -22,7 +22,11 @@ export const inboxExportRoutes: FastifyPluginAsync<{ services: LeadServices }> =
     const params = parseInboxParams(request.query);
     const user = request.appSession!.user;
     const { t } = pageContext(request, request.appSession);
-    const filter = { ...inboxFilter(params, user.distribution_id, user.id), sort: params.sort };
+    const filter = {
+      ...inboxFilter(params, user.distribution_id, user.id, dayIn(services.clock.now())),
+      sort: params.sort,
+      direction: params.direction,
+    };
     const names = await userNames(services, user.distribution_id);
     async function* rows() {
       yield header(t);
@@ -43,6 +47,7 @@ export const inboxExportRoutes: FastifyPluginAsync<{ services: LeadServices }> =
             t(`leadStatus_${item.status}`),
             item.lostReason,
             item.assigneeId === null ? '' : (names.get(item.assigneeId) ?? item.assigneeId),
+            item.followUpOn,
             item.origin,
             item.refs.map((ref) => (ref.company ? `${ref.company}: ${ref.ref}` : ref.ref)).join(', '),
             item.createdAt,
@@ -80,6 +85,7 @@ function header(t: Translate): string[] {
     t('columnStatus'),
     t('lostReason'),
     t('assignee'),
+    t('followUpOn'),
     t('columnOrigin'),
     t('columnRefs'),
     t('createdAt'),

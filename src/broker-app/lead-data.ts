@@ -2,8 +2,10 @@
 // lead as the API represents it, the party's revision history, the push log, and webhook
 // deliveries with their attempts. The one place the app touches the domain modules.
 import { listApiTokens } from '../auth/api-token.service.ts';
+import type { Clock } from '../clock.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import type {
+  InboxFilter,
   InboxReader,
   LeadHistoryReader,
   LeadResponse,
@@ -11,12 +13,15 @@ import type {
   PartyServices,
   PushLogReader,
 } from '../party/index.ts';
+import { showRoutingRules } from '../party/index.ts';
 import { listUsers } from '../sso/index.ts';
 import { listDeliveries, replayFailedDelivery } from '../webhooks/delivery-admin.service.ts';
 
 /** The party module's services (party/party.plugin.ts), and the database for the rest. */
 export interface LeadServices extends PartyServices {
   readonly database: DatabaseHandle;
+  /** What "today" is for the inbox's follow-up filters (tests move it). */
+  readonly clock: Clock;
 }
 
 export type Lead = LeadResponse;
@@ -31,6 +36,11 @@ export const TIMELINE_LIMIT = 200;
 
 export function inbox(services: LeadServices, query: Parameters<InboxReader['page']>[0]): Promise<InboxPage> {
   return services.inbox.page(query);
+}
+
+/** How many leads the inbox's filter finds (counted up to a cap at large numbers). */
+export function inboxCount(services: LeadServices, filter: InboxFilter) {
+  return services.inbox.count(filter);
 }
 
 export function leadOfParty(services: LeadServices, distributionId: string, partyId: string): Promise<Lead> {
@@ -132,15 +142,30 @@ export function statusCounts(services: LeadServices, distributionId: string) {
 /** The party page: the lead, its revisions, its newest push (the sender), notes and who may work it. */
 export async function leadPage(services: LeadServices, distributionId: string, partyId: string) {
   const { lead, histories, etag } = await partyWithHistory(services, distributionId, partyId);
-  const [latestPush, history, users, names] = await Promise.all([
+  const [latestPush, history, users, names, duplicates] = await Promise.all([
     services.pushLog.latest(distributionId, lead.id),
     services.history.of(distributionId, lead.id, TIMELINE_LIMIT),
     assignableUsers(services, distributionId),
     userNames(services, distributionId),
+    services.duplicates.list(distributionId, partyId),
   ]);
-  return { lead, histories, latestPush, notes: history.notes, users, names, etag };
+  return { lead, histories, latestPush, notes: history.notes, users, names, etag, duplicates };
 }
 
 export type LeadPageData = Awaited<ReturnType<typeof leadPage>>;
 export type Note = LeadPageData['notes'][number];
 export type Change = Awaited<ReturnType<LeadHistoryReader['of']>>['changes'][number];
+
+/** The distribution's routing rules (read-only here: `lead-intake routing set` changes them) and who they name. */
+export async function routingRules(services: LeadServices, distributionId: string) {
+  const [rules, users] = await Promise.all([
+    showRoutingRules(services.database.db, distributionId),
+    listUsers(services.database.db, { distributionId }),
+  ]);
+  return {
+    rules: rules.rules,
+    users: new Map(
+      users.map((user) => [user.id, { name: user.name ?? user.username, active: user.disabled_at === null }]),
+    ),
+  };
+}

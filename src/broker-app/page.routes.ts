@@ -7,14 +7,18 @@ import { decodeCursor, encodeCursor } from '../http/pagination.ts';
 import type { FormBody } from '../http/form-body.ts';
 import { PAGE_HEADERS } from './pages/layout.ts';
 import { id } from './path-ids.ts';
-import { inboxFilter, inboxSearchParams, parseInboxParams, queryText } from './inbox-filter.ts';
+import { bulkSummary, placeOf } from './bulk-params.ts';
+import { dayIn, inboxFilter, inboxSearchParams, parseInboxParams, queryText } from './inbox-filter.ts';
 import {
+  assignableUsers,
   inbox,
+  inboxCount,
   type LeadServices,
   leadOfParty,
   leadPage,
   rawPush,
   replayDelivery,
+  routingRules,
   statusCounts,
   timeline,
   userNames,
@@ -26,6 +30,7 @@ import { renderNotice } from './pages/notice.page.ts';
 import { renderParty } from './pages/party.page.ts';
 import { renderTimeline, renderRawPush } from './pages/timeline.page.ts';
 import { renderRiskScan } from './pages/risk-scan.page.ts';
+import { renderRouting } from './pages/routing.page.ts';
 import { isValidCsrf } from './sign-in/session.ts';
 
 export const INBOX_PAGE_SIZE = 25;
@@ -41,30 +46,49 @@ export const pageRoutes: FastifyPluginAsync<{ services: LeadServices }> = async 
   app.get('/', async (request, reply) => {
     const params = parseInboxParams(request.query);
     const before = decodeCursor(queryText(request.query, 'cursor', 500));
+    // Where the page starts in the filtered list, carried by the "older" link (keyset paging
+    // does not know it); only what the count says, never what the page holds.
+    const place = placeOf(queryText(request.query, 'start', 10));
+    const start = before === undefined ? 1 : place;
     const user = session(request).user;
-    const [page, counts, users] = await Promise.all([
+    const filter = inboxFilter(params, did(request), user.id, dayIn(services.clock.now()));
+    const [page, counts, users, assignable, total] = await Promise.all([
       inbox(services, {
-        ...inboxFilter(params, did(request), user.id),
+        ...filter,
         sort: params.sort,
+        direction: params.direction,
         ...(before && { before }),
         limit: INBOX_PAGE_SIZE,
       }),
       statusCounts(services, did(request)),
       userNames(services, did(request)),
+      assignableUsers(services, did(request)),
+      inboxCount(services, filter),
     ]);
     const next = inboxSearchParams(params);
-    if (page.next) next.set('cursor', encodeCursor(page.next));
+    if (page.next) {
+      next.set('cursor', encodeCursor(page.next));
+      next.set('start', String(start + page.items.length));
+    }
     return send(
       reply,
       renderInbox(context(request), page, {
         params,
         counts,
         users,
+        assignable,
+        total,
+        start,
         nextHref: page.next ? `/app?${next}` : undefined,
         isFirstPage: before === undefined,
+        ...bulkSummary(request.query),
       }),
     );
   });
+
+  app.get('/routing', async (request, reply) =>
+    send(reply, renderRouting(context(request), await routingRules(services, did(request)))),
+  );
 
   app.get<PartyParams>('/parties/:partyId', async (request, reply) => {
     const data = await leadPage(services, did(request), id(request.params.partyId, 'party_id'));

@@ -62,6 +62,7 @@ export const workRoutes: FastifyPluginAsync<{ services: LeadServices }> = async 
       status,
       lost_reason: body.lost_reason ?? '',
       assignee: body.assignee ?? '',
+      follow_up_on: (body.follow_up_on ?? '').trim(),
     };
     const lead = await leadOfParty(services, user.distribution_id, partyId);
     try {
@@ -73,6 +74,10 @@ export const workRoutes: FastifyPluginAsync<{ services: LeadServices }> = async 
           // The reason belongs to `lost`: with another status the box is left out, as its hint says.
           lost_reason: status === 'lost' && typed.lost_reason.trim() !== '' ? typed.lost_reason.trim() : null,
           assignee: typed.assignee === '' ? null : typed.assignee,
+          // Left out when the form has no such field (a page shown before it had one): kept as is.
+          ...(body.follow_up_on !== undefined && {
+            follow_up_on: typed.follow_up_on === '' ? null : typed.follow_up_on,
+          }),
         },
         ifMatch: body.etag || undefined,
         caller: `user:${user.id}`,

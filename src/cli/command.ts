@@ -6,6 +6,7 @@ import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { loadConfig, type Config } from '../config.ts';
 import { openDatabase, type DatabaseHandle } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { canonicalId } from '../db/ids.ts';
 
 /** Bad command line: the message is followed by a pointer to --help and exit code 2. */
 export class UsageError extends Error {
@@ -67,6 +68,9 @@ export function parseCommandLine<T extends ParseArgsOptionsConfig>(
   }
   const missing = positionals[parsed.positionals.length];
   if (missing !== undefined) throw new UsageError(command, `missing ${missing}`);
+  // An id is named in any case, as on the API's routes (RFC 9562; docs/design.md section 14).
+  const values = parsed.values as Record<string, unknown>;
+  for (const [name, value] of Object.entries(values)) if (typeof value === 'string') values[name] = canonicalId(value);
   return parsed;
 }
 

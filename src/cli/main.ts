@@ -15,6 +15,7 @@ import { webhookCommands } from './webhook.ts';
 import { dataCommands } from './data.ts';
 import { auditCommands, partyCommands } from './party.ts';
 import { retentionCommands } from './retention.ts';
+import { routingCommands } from './routing.ts';
 
 const GROUPS: readonly CommandGroup[] = [
   serveCommand,
@@ -29,6 +30,7 @@ const GROUPS: readonly CommandGroup[] = [
   partyCommands,
   auditCommands,
   retentionCommands,
+  routingCommands,
 ];
 
 const HELP = `Usage: lead-intake <command> [options]

@@ -39,7 +39,7 @@ function target(command: string, args: string[], help: string) {
   });
   return {
     distributionId: requiredOption(command, 'distribution', values.distribution),
-    partyId: requiredOption(command, 'party', values.party).toLowerCase(),
+    partyId: requiredOption(command, 'party', values.party),
   };
 }
 

@@ -1,5 +1,5 @@
 // lead-intake token create|list|revoke (docs/design.md section 4, API tokens).
-import { parseDuration } from '../config.ts';
+import { LONGEST_DURATION_MS, parseDuration } from '../config.ts';
 import { createApiToken, listApiTokens, revokeApiToken } from '../auth/api-token.service.ts';
 import { API_TOKEN_SCOPES } from '../auth/caller.ts';
 import {
@@ -43,10 +43,10 @@ async function create(args: string[], io: CliIo): Promise<void> {
   let expiresAt: Date | null = null;
   if (values['expires-in'] !== undefined) {
     const lifetime = parseDuration(values['expires-in']);
-    if (!lifetime)
+    if (!lifetime || lifetime > LONGEST_DURATION_MS)
       throw new UsageError(
         command,
-        `--expires-in ${JSON.stringify(values['expires-in'])} is not a duration such as 90d or 12h`,
+        `--expires-in ${JSON.stringify(values['expires-in'])} is not a duration such as 90d or 12h (at most 36500d)`,
       );
     expiresAt = new Date(Date.now() + lifetime);
   }

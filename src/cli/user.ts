@@ -12,10 +12,11 @@ import {
 } from './command.ts';
 
 const HELP = `Usage:
-  lead-intake user create --distribution <id> --email <e-mail> --username <name>
+  lead-intake user create --distribution <id> --email <e-mail> --username <name> [--name <full name>]
                           [--language nl] [--country BE] [--locale nl-BE] [--role broker] [--broker <uuid>]
       create a user; the password is read from stdin (at least ${MIN_PASSWORD_LENGTH} characters; one
       trailing newline is ignored). Prints the user, never the password or its hash.
+      --name is what colleagues and partners read (GET .../users); the username when left out.
       --broker groups users of one broker office (the userinfo "bid"); a new id when left out.
   lead-intake user list [--distribution <id>]
       print the users as a JSON array
@@ -41,6 +42,7 @@ async function create(args: string[], io: CliIo): Promise<void> {
     distribution: { type: 'string' },
     email: { type: 'string' },
     username: { type: 'string' },
+    name: { type: 'string' },
     language: { type: 'string' },
     country: { type: 'string' },
     locale: { type: 'string' },
@@ -51,6 +53,7 @@ async function create(args: string[], io: CliIo): Promise<void> {
     distributionId: requiredOption(command, 'distribution', values.distribution),
     email: requiredOption(command, 'email', values.email),
     username: requiredOption(command, 'username', values.username),
+    name: values.name,
     language: values.language,
     country: values.country,
     locale: values.locale,

@@ -25,3 +25,19 @@ function random16(): Uint8Array {
  * themselves, which keeps them on the same index page all the same.
  */
 export const newRowId = (): string => v7({ random: random16() });
+
+// UUIDs are case-insensitive (RFC 9562, section 4): the service stores and compares them in
+// lower case, so an id in upper or mixed case, in a path or on the command line, names the
+// same row as the stored one (docs/design.md section 14). The one rule: whatever arrives in
+// the shape of a UUID is lower-cased before anything looks it up.
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether `value` has the shape of a UUID, in any case. */
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
+/** `value` lower-cased when it has the shape of a UUID; anything else as it is. */
+export function canonicalId(value: string): string {
+  return isUuid(value) ? value.toLowerCase() : value;
+}

@@ -19,6 +19,7 @@ import type {
   LeadChangeTable,
   LeadNoteTable,
   LeadPushTable,
+  LeadProjectionTable,
   LeadStatusCountTable,
   LeadTable,
   PartyCallbackTable,
@@ -33,7 +34,10 @@ import type {
   WebhookEventTable,
   WebhookSigningKeyTable,
   WebhookStoppedUrlTable,
+  WebhookRevokedClaimTable,
 } from '../webhooks/webhook.table.ts';
+import type { RoutingRuleTable } from '../party/routing/routing.table.ts';
+import type { PartyDuplicateKeyTable } from '../party/duplicates/duplicate-keys.table.ts';
 import type { AppSessionTable } from '../broker-app/sign-in/session.table.ts';
 import type { IdempotencyAnswerPartyTable, IdempotencyAnswerTable } from '../idempotency/idempotency.table.ts';
 import type {
@@ -58,9 +62,12 @@ export interface Database {
   insurance_policies: InsurancePolicyTable;
   coverages: CoverageTable;
   lead_pushes: LeadPushTable;
+  routing_rules: RoutingRuleTable;
+  party_duplicate_keys: PartyDuplicateKeyTable;
   lead_changes: LeadChangeTable;
   lead_notes: LeadNoteTable;
   lead_status_counts: LeadStatusCountTable;
+  lead_projections: LeadProjectionTable;
   users: UserTable;
   sso_clients: SsoClientTable;
   oidc_payloads: OidcPayloadTable;
@@ -72,6 +79,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveryTable;
   webhook_attempts: WebhookAttemptTable;
   webhook_stopped_urls: WebhookStoppedUrlTable;
+  webhook_revoked_claims: WebhookRevokedClaimTable;
   app_sessions: AppSessionTable;
   idempotency_answers: IdempotencyAnswerTable;
   idempotency_answer_parties: IdempotencyAnswerPartyTable;

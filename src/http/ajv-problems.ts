@@ -3,6 +3,7 @@
 // value failing both its pattern and its format is one problem, not two.
 import type { ErrorObject } from 'ajv';
 import type { ExpectedForm, MessageCode, Problem } from '../errors.ts';
+import { unknownFieldProblem } from './unknown-field.ts';
 
 /**
  * The schema annotation naming the form a value must have (docs/design.md section 16),
@@ -57,9 +58,10 @@ function problemFromAjv(error: ErrorObject): Problem {
     case 'dependencies':
       return { target: join(path, String(params.missingProperty)), code: 'missing' };
     case 'additionalProperties':
-      return { target: join(path, String(params.additionalProperty)), code: 'field_not_allowed' };
-    case 'unevaluatedProperties':
-      return { target: join(path, String(params.unevaluatedProperty)), code: 'field_not_allowed' };
+    case 'unevaluatedProperties': {
+      const field = String(params.additionalProperty ?? params.unevaluatedProperty);
+      return unknownFieldProblem(join(path, field), field, allowedProperties(error));
+    }
     case 'enum': {
       // `null` is allowed by nullable enums but is not a value to offer in the message.
       const allowed = (params.allowedValues as unknown[]).filter((value) => value !== null);
@@ -72,6 +74,12 @@ function problemFromAjv(error: ErrorObject): Problem {
   }
   const expected = expectedForm(error);
   return expected === undefined ? { target: path, code: 'invalid' } : { target: path, code: 'invalid', expected };
+}
+
+/** The fields the object refusing one allows (Ajv's `verbose` gives its schema). */
+function allowedProperties(error: ErrorObject): string[] {
+  const properties = (error.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
+  return properties === undefined ? [] : Object.keys(properties);
 }
 
 /**

@@ -14,7 +14,7 @@ export const de: Catalogue = {
     vin: 'eine FIN (VIN) aus 17 Zeichen ohne I, O oder Q wird erwartet',
     enterprise_number: 'eine Unternehmensnummer mit gültiger Prüfziffer wird erwartet, etwa 0200.065.765',
     enterprise_nr:
-      'eine Unternehmensnummer wie BE0123.456.789 wird erwartet (4 bis 20 Ziffern, Großbuchstaben, Leerzeichen, Punkte oder Bindestriche)',
+      'eine Unternehmensnummer wie BE0123.456.749 wird erwartet (4 bis 20 Ziffern, Großbuchstaben, Leerzeichen, Punkte oder Bindestriche)',
     email: 'eine E-Mail-Adresse wird erwartet',
     telephone:
       'eine Telefonnummer aus 6 bis 20 Ziffern, Leerzeichen und ( ) . / - wird erwartet, optional mit führendem +',
@@ -43,6 +43,8 @@ export const de: Catalogue = {
   maximum: "Fehler für '{field}'. Der angegebene Wert liegt über dem Maximum. ({limit})",
   not_allowed_value: "Fehler für '{field}'. Der angegebene Wert ist keiner der zulässigen Werte. ({allowed})",
   field_not_allowed: "Fehler für '{field}'. Dieses Feld ist nicht zulässig.",
+  field_not_allowed_suggestion: "Fehler für '{field}'. Dieses Feld ist nicht zulässig: meinten Sie {suggestions}?",
+  field_not_allowed_listed: "Fehler für '{field}'. Dieses Feld ist nicht zulässig. Hier zulässig: {allowed}.",
   unknown_reference: "Fehler für '{field}'. Der angegebene Wert verweist auf kein bekanntes Objekt.",
   duplicate: "Fehler für '{field}'. Der angegebene Wert wird mehrfach verwendet.",
   owned_elsewhere: "Fehler für '{field}'. Der angegebene Wert gehört bereits zu einer anderen Partei.",
@@ -56,7 +58,8 @@ export const de: Catalogue = {
   forbidden_distribution: 'Die Anmeldedaten gewähren keinen Zugriff auf diese Distribution.',
   not_found: 'Die angeforderte Ressource wurde nicht gefunden.',
   conflict_parties: 'Der Lead passt zu zwei verschiedenen Parteien.',
-  precondition_failed: 'Die Vorbedingung der Anfrage ist nicht erfüllt.',
+  precondition_failed:
+    'Die Ressource wurde seit dem Lesen geändert: ihr ETag stimmt nicht mehr mit If-Match überein. Lesen Sie sie erneut und senden Sie die Änderung mit dem neuen ETag.',
   payload_too_large: 'Der Inhalt der Anfrage überschreitet die maximale Größe. ({limit} Bytes)',
   unsupported_media_type: 'Der Inhalt der Anfrage muss als application/json gesendet werden.',
   rate_limited: 'Zu viele Anfragen. Bitte versuchen Sie es später erneut.',

@@ -14,7 +14,7 @@ export const en: Catalogue = {
     vin: 'a VIN of 17 characters without I, O or Q is expected',
     enterprise_number: 'an enterprise number with a valid check digit is expected, such as 0200.065.765',
     enterprise_nr:
-      'an enterprise number such as BE0123.456.789 is expected (4 to 20 digits, capital letters, spaces, dots or hyphens)',
+      'an enterprise number such as BE0123.456.749 is expected (4 to 20 digits, capital letters, spaces, dots or hyphens)',
     email: 'an e-mail address is expected',
     telephone: 'a telephone number of 6 to 20 digits, spaces and ( ) . / - is expected, with an optional leading +',
     language_code: 'a language code of two lower-case letters is expected, such as nl',
@@ -42,6 +42,8 @@ export const en: Catalogue = {
   maximum: "Error for '{field}'. The specified value is above the maximum. ({limit})",
   not_allowed_value: "Error for '{field}'. The specified value is not one of the allowed values. ({allowed})",
   field_not_allowed: "Error for '{field}'. This field is not allowed.",
+  field_not_allowed_suggestion: "Error for '{field}'. This field is not allowed: did you mean {suggestions}?",
+  field_not_allowed_listed: "Error for '{field}'. This field is not allowed. Allowed here: {allowed}.",
   unknown_reference: "Error for '{field}'. The specified value does not refer to a known object.",
   duplicate: "Error for '{field}'. The specified value is used more than once.",
   owned_elsewhere: "Error for '{field}'. The specified value already belongs to another party.",
@@ -55,7 +57,8 @@ export const en: Catalogue = {
   forbidden_distribution: 'The credentials do not give access to this distribution.',
   not_found: 'The requested resource was not found.',
   conflict_parties: 'The lead matches two different parties.',
-  precondition_failed: 'The precondition of the request was not met.',
+  precondition_failed:
+    'The resource changed since it was read: its ETag no longer matches If-Match. Read it again and send the change with the new ETag.',
   payload_too_large: 'The request body exceeds the maximum size. ({limit} bytes)',
   unsupported_media_type: 'The request body must be sent as application/json.',
   rate_limited: 'Too many requests. Please try again later.',

@@ -15,7 +15,7 @@ export const fr: Catalogue = {
     enterprise_number:
       "un numéro d'entreprise avec un chiffre de contrôle valide est attendu, par exemple 0200.065.765",
     enterprise_nr:
-      "un numéro d'entreprise comme BE0123.456.789 est attendu (4 à 20 chiffres, majuscules, espaces, points ou traits d'union)",
+      "un numéro d'entreprise comme BE0123.456.749 est attendu (4 à 20 chiffres, majuscules, espaces, points ou traits d'union)",
     email: 'une adresse e-mail est attendue',
     telephone:
       'un numéro de téléphone de 6 à 20 chiffres, espaces et ( ) . / - est attendu, éventuellement précédé de +',
@@ -45,6 +45,9 @@ export const fr: Catalogue = {
   not_allowed_value:
     "Erreur pour '{field}'. La valeur spécifiée ne fait pas partie des valeurs autorisées. ({allowed})",
   field_not_allowed: "Erreur pour '{field}'. Ce champ n'est pas autorisé.",
+  field_not_allowed_suggestion:
+    "Erreur pour '{field}'. Ce champ n'est pas autorisé : vouliez-vous dire {suggestions} ?",
+  field_not_allowed_listed: "Erreur pour '{field}'. Ce champ n'est pas autorisé. Autorisés ici : {allowed}.",
   unknown_reference: "Erreur pour '{field}'. La valeur spécifiée ne fait référence à aucun objet connu.",
   duplicate: "Erreur pour '{field}'. La valeur spécifiée est utilisée plus d'une fois.",
   owned_elsewhere: "Erreur pour '{field}'. La valeur spécifiée appartient déjà à une autre partie.",
@@ -58,7 +61,8 @@ export const fr: Catalogue = {
   forbidden_distribution: 'Les identifiants ne donnent pas accès à cette distribution.',
   not_found: 'La ressource demandée est introuvable.',
   conflict_parties: 'Le lead correspond à deux parties différentes.',
-  precondition_failed: "La condition préalable de la requête n'est pas remplie.",
+  precondition_failed:
+    'La ressource a changé depuis sa lecture : son ETag ne correspond plus à If-Match. Relisez-la et envoyez la modification avec le nouvel ETag.',
   payload_too_large: 'Le corps de la requête dépasse la taille maximale. ({limit} octets)',
   unsupported_media_type: 'Le corps de la requête doit être envoyé en application/json.',
   rate_limited: 'Trop de requêtes. Veuillez réessayer plus tard.',

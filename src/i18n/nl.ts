@@ -14,7 +14,7 @@ export const nl: Catalogue = {
     vin: 'een VIN van 17 tekens zonder I, O of Q wordt verwacht',
     enterprise_number: 'een ondernemingsnummer met een geldig controlegetal wordt verwacht, zoals 0200.065.765',
     enterprise_nr:
-      'een ondernemingsnummer zoals BE0123.456.789 wordt verwacht (4 tot 20 cijfers, hoofdletters, spaties, punten of koppeltekens)',
+      'een ondernemingsnummer zoals BE0123.456.749 wordt verwacht (4 tot 20 cijfers, hoofdletters, spaties, punten of koppeltekens)',
     email: 'een e-mailadres wordt verwacht',
     telephone:
       'een telefoonnummer van 6 tot 20 cijfers, spaties en ( ) . / - wordt verwacht, met eventueel een + vooraan',
@@ -43,6 +43,8 @@ export const nl: Catalogue = {
   maximum: "Fout voor '{field}'. De opgegeven waarde is groter dan het maximum. ({limit})",
   not_allowed_value: "Fout voor '{field}'. De opgegeven waarde is geen van de toegelaten waarden. ({allowed})",
   field_not_allowed: "Fout voor '{field}'. Dit veld is niet toegelaten.",
+  field_not_allowed_suggestion: "Fout voor '{field}'. Dit veld is niet toegelaten: bedoelde u {suggestions}?",
+  field_not_allowed_listed: "Fout voor '{field}'. Dit veld is niet toegelaten. Hier toegelaten: {allowed}.",
   unknown_reference: "Fout voor '{field}'. De opgegeven waarde verwijst niet naar een gekend object.",
   duplicate: "Fout voor '{field}'. De opgegeven waarde wordt meer dan eens gebruikt.",
   owned_elsewhere: "Fout voor '{field}'. De opgegeven waarde behoort al toe aan een andere partij.",
@@ -56,7 +58,8 @@ export const nl: Catalogue = {
   forbidden_distribution: 'De inloggegevens geven geen toegang tot deze distributie.',
   not_found: 'De gevraagde resource werd niet gevonden.',
   conflict_parties: 'De lead komt overeen met twee verschillende partijen.',
-  precondition_failed: 'Niet voldaan aan de voorwaarde van het verzoek.',
+  precondition_failed:
+    'De resource is gewijzigd sinds hij gelezen werd: zijn ETag komt niet meer overeen met If-Match. Lees hem opnieuw en verstuur de wijziging met de nieuwe ETag.',
   payload_too_large: 'De inhoud van het verzoek overschrijdt de maximale grootte. ({limit} bytes)',
   unsupported_media_type: 'De inhoud van het verzoek moet als application/json verstuurd worden.',
   rate_limited: 'Te veel verzoeken. Probeer het later opnieuw.',

@@ -20,7 +20,18 @@ external ref, then (customers) on email + birth + address. No match creates a le
 
 Every error answer has the body \`{"detail": {"type", "errors": [{"type", "target", "message"}], "error_str"}}\`.
 Validation errors (422) list every problem at once, each with the dot path of the offending
-field in \`target\` (zero-based indexes).`;
+field in \`target\` (zero-based indexes).
+
+**How to authenticate.** Every operation under \`/v1/api/\` sends one of:
+- \`Authorization: apikey <API_TOKEN>\`: an API token (\`li_…\`) of one distribution, with
+  its scopes, made by \`lead-intake token create\` (the first start prints one for the demo
+  distribution, with its distribution id);
+- \`Authorization: bearer <ACCESS_TOKEN>\`: an access token from the single sign-on at \`/sso\`,
+  acting for a broker's user.
+
+To try an operation on this page: **Authorize**, paste the API token alone into \`apikey\` (it
+is sent with its scheme), then **Try it out** with the token's distribution id. No or an unknown
+token is 401, a token without the operation's scope or for another distribution 403.`;
 
 const apikeyDescription = `An API token bound to one distribution, sent as
 \`Authorization: apikey <API_TOKEN>\` (the scheme name is case-insensitive). Tokens are issued
@@ -48,6 +59,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
           name: 'parties',
           description: 'The person or company behind a lead: read it, update it, and its risk object revisions.',
         },
+        { name: 'users', description: "The distribution's brokers: the ids a lead's assignee accepts." },
         {
           name: 'reference data',
           description:

@@ -3,7 +3,8 @@
 // files). The module owns the party aggregate (prospect, refs, callbacks, risk objects with
 // their revisions, policy packages, policies, coverages): matching, merge, revisions and
 // ETags, the SQL of its tables (its *.repository.ts files), its use cases and its routes,
-// one folder per capability (model, store, push, batch, patch, read, inbox, work, privacy).
+// one folder per capability (model, store, push, batch, patch, read, inbox, work, privacy,
+// duplicates).
 
 // The module in the server: its services and routes, registered by app.ts in one line; the
 // services it returns are those the broker app reads and changes leads through.
@@ -15,6 +16,7 @@ export type { PartyReader } from './read/party-read.service.ts';
 export type { PushLogReader } from './read/push-log-read.service.ts';
 export type { LeadHistoryReader } from './read/lead-history-read.service.ts';
 export type { LeadWorkService } from './work/lead-work.service.ts';
+export type { DuplicatesReader } from './duplicates/duplicates-read.service.ts';
 
 // A person's data outside the server: the CLI's erase, export, audit and retention commands.
 export { ErasureService } from './privacy/erasure.service.ts';
@@ -23,6 +25,11 @@ export { listAuditLog } from './privacy/audit-log.service.ts';
 export { RetentionService } from './privacy/retention.service.ts';
 export { RefHashes } from './privacy/ref-hashes.service.ts';
 
+// Routing new leads (docs/design.md section 15): the CLI's `routing set|show`.
+export { RoutingFileError, setRoutingRules, showRoutingRules } from './routing/routing.service.ts';
+// How long a server keeps a distribution's rules (tests move their clock past it).
+export { ROUTING_RULES_TTL_MS } from './routing/lead-routing.ts';
+
 // The lead as answers, reads and webhooks carry it (the broker app renders it), and the
 // documented example pushes (tests push them).
 export { LeadResponse } from './model/lead.response.ts';
@@ -30,6 +37,10 @@ export { leadExamples } from './model/lead.examples.ts';
 
 // What the broker app's advisory counts premiums by.
 export { LEAD_STATUSES, PAYMENT_INTERVALS } from './model/enumerations.ts';
+
+// The counts per status the inbox shows (docs/design.md section 13): tests read them as the
+// inbox does, kept counts and the leads since added together.
+export { countByStatus } from './inbox/status-count.repository.ts';
 
 // The SQL a PostgreSQL write reads its clock with, which bench/write-limits.ts measures.
 export { WRITER_CLOCK_SQL } from './store/change-clock.repository.ts';

@@ -4,15 +4,19 @@
 // the validation compilers), registers their routes under /v1/api, starts retention when a
 // period is set, and returns the services the broker app's pages read and write through.
 import type { FastifyInstance } from 'fastify';
+import { type Clock, systemClock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import type { TransactionRunner } from '../db/transaction-runner.ts';
 import type { AjvCompilers } from '../http/validation.ts';
 import type { WebhookOutbox } from '../webhooks/webhook.outbox.ts';
+import { duplicatesRoutes } from './duplicates/duplicates.routes.ts';
+import { DuplicatesReader } from './duplicates/duplicates-read.service.ts';
 import { leadBatchRoutes } from './batch/lead-batch.routes.ts';
 import { LeadBatchService } from './batch/lead-batch.service.ts';
 import { partyPatchRoutes } from './patch/party-patch.routes.ts';
 import { PartyPatchService } from './patch/party-patch.service.ts';
+import { InboxProjection } from './inbox/inbox-projection.service.ts';
 import { InboxReader } from './inbox/inbox-read.service.ts';
 import { ErasureService } from './privacy/erasure.service.ts';
 import { PartyExportService } from './privacy/party-export.service.ts';
@@ -21,6 +25,7 @@ import { RefHashes } from './privacy/ref-hashes.service.ts';
 import { RetentionService } from './privacy/retention.service.ts';
 import { leadPushRoutes } from './push/lead-push.routes.ts';
 import { LeadPushService } from './push/lead-push.service.ts';
+import { LeadRouting } from './routing/lead-routing.ts';
 import { LeadHistoryReader } from './read/lead-history-read.service.ts';
 import { leadReadRoutes } from './read/lead-read.routes.ts';
 import { LeadReader } from './read/lead-read.service.ts';
@@ -38,6 +43,8 @@ export interface PartyDependencies {
   /** Where pushes, updates and erasures write their webhook events, in their own transaction. */
   readonly outbox: WebhookOutbox;
   readonly validation: AjvCompilers;
+  /** The app's clock: how long routing rules are kept before they are read again. */
+  readonly clock?: Clock;
 }
 
 /** What the broker app reads and changes a lead through: the services the API's routes use. */
@@ -50,6 +57,7 @@ export interface PartyServices {
   readonly history: LeadHistoryReader;
   readonly erasure: ErasureService;
   readonly partyExport: PartyExportService;
+  readonly duplicates: DuplicatesReader;
 }
 
 export async function registerParty(app: FastifyInstance, deps: PartyDependencies): Promise<PartyServices> {
@@ -58,7 +66,8 @@ export async function registerParty(app: FastifyInstance, deps: PartyDependencie
   // The key of the erased refs' hashes, read once per process (docs/design.md section 15).
   const refHashes = new RefHashes(database.db);
 
-  const leadPush = new LeadPushService({ database, config, transactions, outbox, refHashes });
+  const routing = new LeadRouting(deps.clock ?? systemClock);
+  const leadPush = new LeadPushService({ database, config, transactions, outbox, refHashes, routing });
   await app.register(leadPushRoutes, { prefix, leadPush, validation });
   const leadBatch = new LeadBatchService({
     leadPush,
@@ -75,6 +84,8 @@ export async function registerParty(app: FastifyInstance, deps: PartyDependencie
   await app.register(leadReadRoutes, { prefix, leads, pushLog, config });
   await app.register(partyReadRoutes, { prefix, parties });
   await app.register(partyPatchRoutes, { prefix, partyPatch, validation });
+  const duplicates = new DuplicatesReader({ database });
+  await app.register(duplicatesRoutes, { prefix, duplicates });
 
   const leadWork = new LeadWorkService({ config, transactions, outbox });
   await app.register(leadWorkRoutes, { prefix, leadWork });
@@ -85,8 +96,14 @@ export async function registerParty(app: FastifyInstance, deps: PartyDependencie
   startRetention(app, new RetentionService({ database, transactions, refHashes, outbox, retention: config.retention }));
 
   const history = new LeadHistoryReader({ database });
-  const inbox = new InboxReader({ database });
-  return { leads, inbox, pushLog, parties, leadWork, history, erasure, partyExport };
+  // The inbox's counts and word index, brought up to date after the pushes' commits.
+  const projection = new InboxProjection({ database, transactions });
+  app.addHook(
+    'onClose',
+    projection.start((error) => app.log.error({ err: error }, 'inbox projection failed')),
+  );
+  const inbox = new InboxReader({ database, projection });
+  return { leads, inbox, pushLog, parties, leadWork, history, erasure, partyExport, duplicates };
 }
 
 /**

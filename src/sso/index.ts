@@ -5,7 +5,15 @@
 // oidc-provider (the provider lives behind sso.plugin.ts), so the CLI starts light.
 export type { SsoRuntime } from './sso-runtime.ts';
 export type { UserTable } from './sso.table.ts';
-export { createUser, disableUser, findActiveUser, listUsers, type UserListing } from './users/user.service.ts';
+export {
+  type ActiveUser,
+  createUser,
+  disableUser,
+  findActiveUser,
+  listActiveUsersOf,
+  listUsers,
+  type UserListing,
+} from './users/user.service.ts';
 export { MIN_PASSWORD_LENGTH } from './users/password.ts';
 export { createClient, deleteClient, type IssuedClient, listClients } from './clients/client.service.ts';
 export { ensureFirstPartyClient, type FirstPartyClient } from './clients/first-party-client.service.ts';

@@ -7,6 +7,8 @@ export interface UserTable {
   distribution_id: string;
   email: string;
   username: string;
+  /** The name colleagues and partners read (the users listing); null when none was given. */
+  name: string | null;
   /** Lower-cased email and username: both are unique regardless of case. */
   email_key: string;
   username_key: string;

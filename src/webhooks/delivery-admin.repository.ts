@@ -53,12 +53,19 @@ export async function selectAttempts(db: Db, deliveryIds: readonly string[]) {
 
 export type ReplayTarget = { ids: readonly string[] } | { allFailed: true; distributionId?: string };
 
-/** The deliveries a replay names: by id, or every failed one (of one distribution). */
+/**
+ * The deliveries a replay names: by id, or every failed one (of one distribution). Never a
+ * `lead.erased` one: once done it no longer holds the callback URL it went to (docs/design.md
+ * section 14), and the person it was about is gone.
+ */
 export async function selectReplayed(
   db: Db,
   target: ReplayTarget,
 ): Promise<Array<{ id: string; distribution_id: string; url: string }>> {
-  let query = db.selectFrom('webhook_deliveries').select(['id', 'distribution_id', 'url']);
+  let query = db
+    .selectFrom('webhook_deliveries')
+    .select(['id', 'distribution_id', 'url'])
+    .where('event_id', 'not in', db.selectFrom('webhook_events').select('id').where('type', '=', 'lead.erased'));
   if ('ids' in target) query = query.where('id', 'in', target.ids);
   else {
     query = query.where('status', '=', 'failed');

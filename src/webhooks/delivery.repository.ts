@@ -3,7 +3,8 @@
 import { newRowId } from '../db/ids.ts';
 import { sql, type Kysely } from 'kysely';
 import type { Database, Dialect } from '../db/database.ts';
-import type { AttemptOutcome, DeliveryStatus } from './webhook.table.ts';
+import { forgetRevokedClaim } from './claim-revocation.repository.ts';
+import { type AttemptOutcome, type DeliveryStatus, receiverOrigin, type WebhookEventType } from './webhook.table.ts';
 
 type Db = Kysely<Database>;
 
@@ -18,6 +19,7 @@ export interface ClaimedDelivery {
   readonly round_start: number;
   readonly claim_id: string;
   readonly payload: string;
+  readonly type: WebhookEventType;
 }
 
 /** Whether anything is due: a cheap read, so an idle worker never opens a write transaction. */
@@ -98,17 +100,18 @@ export async function claimDue(
   if (claimed.length === 0) return [];
   const events = await db
     .selectFrom('webhook_events')
-    .select(['id', 'payload'])
+    .select(['id', 'payload', 'type'])
     .where('id', 'in', [...new Set(claimed.map((d) => d.event_id))])
     .execute();
-  const payloads = new Map(events.map((e) => [e.id, e.payload]));
+  const byId = new Map(events.map((e) => [e.id, e]));
   return claimed.map((d) => ({
     ...d,
     host: d.host ?? '',
     attempts: Number(d.attempts),
     round_start: Number(d.round_start),
     claim_id: claim.claimId,
-    payload: payloads.get(d.event_id)!,
+    payload: byId.get(d.event_id)!.payload,
+    type: byId.get(d.event_id)!.type,
   }));
 }
 
@@ -148,9 +151,13 @@ export interface AttemptRecord {
 export async function recordAttempt(db: Db, record: AttemptRecord): Promise<boolean> {
   const { delivery } = record;
   const now = new Date().toISOString();
+  // A `lead.erased` delivery keeps its callback URL only until it is done (docs/design.md
+  // section 14): the path or query may name the erased person. Its receiver stays known.
+  const erasedDone = delivery.type === 'lead.erased' && record.status !== 'pending';
   const updated = await db
     .updateTable('webhook_deliveries')
     .set({
+      ...(erasedDone && { url: receiverOrigin(delivery.url) }),
       status: record.status,
       next_attempt_at: record.nextAttemptAt,
       claim_id: null,
@@ -162,7 +169,12 @@ export async function recordAttempt(db: Db, record: AttemptRecord): Promise<bool
     .where('id', '=', delivery.id)
     .where('claim_id', '=', delivery.claim_id)
     .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) !== 1) return false;
+  if (Number(updated.numUpdatedRows) !== 1) {
+    // Gone with an erased person (or taken by another worker after the lease): if an
+    // erasure is waiting for this claim, the attempt is over now.
+    await forgetRevokedClaim(db, delivery);
+    return false;
+  }
   await db
     .insertInto('webhook_attempts')
     .values({
@@ -176,7 +188,9 @@ export async function recordAttempt(db: Db, record: AttemptRecord): Promise<bool
       error: record.error,
     })
     .execute();
-  if (record.stopUrl) {
+  // Not for `lead.erased`: the URL would outlive the person it was theirs (a later event for
+  // another party that lists it meets the 410 again, and it is remembered then).
+  if (record.stopUrl && delivery.type !== 'lead.erased') {
     await db
       .insertInto('webhook_stopped_urls')
       .values({
@@ -200,12 +214,13 @@ export async function releaseClaims(
 ): Promise<void> {
   const now = new Date().toISOString();
   for (const delivery of deliveries) {
-    await db
+    const released = await db
       .updateTable('webhook_deliveries')
       .set({ next_attempt_at: now, claim_id: null })
       .where('id', '=', delivery.id)
       .where('claim_id', '=', delivery.claim_id)
-      .execute();
+      .executeTakeFirst();
+    if (Number(released.numUpdatedRows) !== 1) await forgetRevokedClaim(db, delivery);
   }
 }
 

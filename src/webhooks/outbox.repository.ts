@@ -26,3 +26,15 @@ export async function deleteStoppedUrls(db: Db, distributionId: string, urls: re
     .where('url', 'in', urls)
     .execute();
 }
+
+/** Forgets the 410 Gone remembered for these URLs; the URLs it was remembered for. */
+export async function forgetStoppedUrls(db: Db, distributionId: string, urls: readonly string[]): Promise<string[]> {
+  if (urls.length === 0) return [];
+  const rows = await db
+    .deleteFrom('webhook_stopped_urls')
+    .where('distribution_id', '=', distributionId)
+    .where('url', 'in', urls)
+    .returning('url')
+    .execute();
+  return rows.map((row) => row.url);
+}

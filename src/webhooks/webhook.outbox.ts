@@ -3,10 +3,19 @@
 // never loses its event, whatever happens after the commit; the worker sends them later.
 // After the commit the service calls `committed()`, which wakes this process's worker at
 // once instead of at its next poll.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { newRowId } from '../db/ids.ts';
 import type { Kysely } from 'kysely';
+import { systemClock, type Clock } from '../clock.ts';
 import type { Database } from '../db/database.ts';
-import { deleteStoppedUrls, insertEvent } from './outbox.repository.ts';
+import type { TransactionRunner } from '../db/transaction-runner.ts';
+import {
+  forgetRevokedClaims,
+  type RevokedClaim,
+  revokeClaimsOfLead,
+  unsettledClaims,
+} from './claim-revocation.repository.ts';
+import { deleteStoppedUrls, forgetStoppedUrls, insertEvent } from './outbox.repository.ts';
 import { receiverHost, type WebhookEventType } from './webhook.table.ts';
 
 /**
@@ -28,8 +37,20 @@ export interface LeadEvent {
   readonly at: string;
 }
 
+/** How often an erasure looks whether the workers are done with the claims it took back. */
+const SETTLE_POLL_MS = 10;
+
+export type { RevokedClaim } from './claim-revocation.repository.ts';
+
 export class WebhookOutbox {
   readonly #listeners = new Set<() => void>();
+  readonly #revocationListeners = new Set<(claims: readonly RevokedClaim[]) => void>();
+  readonly #clock: Clock;
+
+  /** `clock`: what decides when a revoked claim's lease is over (the workers' clock). */
+  constructor(clock: Clock = systemClock) {
+    this.#clock = clock;
+  }
 
   /** True when an event was written: the prospect has callbacks to send it to. */
   static hasRecipients(lead: LeadPayload): boolean {
@@ -44,14 +65,27 @@ export class WebhookOutbox {
   /**
    * `lead.erased` (docs/design.md section 15): ids and time only, to the callbacks the
    * prospect had. Written after the person's rows (and earlier events) were deleted.
+   * A receiver's 410 Gone remembered for a URL only the erased person listed
+   * (`callbacksOnlyTheirs`) is forgotten with them (section 14), and that URL gets no
+   * `lead.erased`: its receiver said it is gone. The deliveries keep their URL until done
+   * (delivery.repository.ts).
    */
   async recordErasure(
     db: Kysely<Database>,
-    erasure: { distributionId: string; leadId: string; partyId: string; at: string; callbacks: readonly string[] },
+    erasure: {
+      distributionId: string;
+      leadId: string;
+      partyId: string;
+      at: string;
+      callbacks: readonly string[];
+      callbacksOnlyTheirs: readonly string[];
+    },
   ): Promise<void> {
+    const gone = new Set(await forgetStoppedUrls(db, erasure.distributionId, erasure.callbacksOnlyTheirs));
+    const urls = erasure.callbacks.filter((url) => !gone.has(url));
     await this.#write(
       db,
-      { type: 'lead.erased', distributionId: erasure.distributionId, at: erasure.at, urls: erasure.callbacks },
+      { type: 'lead.erased', distributionId: erasure.distributionId, at: erasure.at, urls },
       { leadId: erasure.leadId, partyId: erasure.partyId },
       { id: erasure.leadId, party_id: erasure.partyId, erased_at: erasure.at },
     );
@@ -110,6 +144,44 @@ export class WebhookOutbox {
   async resume(db: Kysely<Database>, distributionId: string, urls: readonly string[]): Promise<void> {
     if (urls.length === 0) return;
     await deleteStoppedUrls(db, distributionId, urls);
+  }
+
+  /**
+   * An erasure, in its transaction and before the person's deliveries are deleted, takes
+   * back the claims workers hold on them (docs/design.md section 14): a claimed delivery
+   * may be waiting in a worker's queue or on its way to the receiver.
+   */
+  revokeClaims(db: Kysely<Database>, leadId: string): Promise<RevokedClaim[]> {
+    return revokeClaimsOfLead(db, leadId);
+  }
+
+  /**
+   * After the erasure's commit, before it answers: this process's worker drops the revoked
+   * deliveries it has not started, a worker elsewhere when it next claims, and this waits
+   * until every worker is done with them (a delivery already on its way has been answered),
+   * or until their lease is over (no worker sends after that). Nothing carrying the person
+   * reaches a receiver after the erasure has answered.
+   */
+  async settleRevokedClaims(transactions: TransactionRunner, db: Kysely<Database>, claims: readonly RevokedClaim[]) {
+    if (claims.length === 0) return;
+    for (const listener of this.#revocationListeners) listener(claims);
+    let left = claims;
+    for (;;) {
+      left = await unsettledClaims(db, left);
+      if (left.length === 0) return;
+      const now = this.#clock.now();
+      if (left.every((claim) => Date.parse(claim.until) <= now)) {
+        await transactions.run((trx) => forgetRevokedClaims(trx, left));
+        return;
+      }
+      await sleep(SETTLE_POLL_MS);
+    }
+  }
+
+  /** `listener` runs when an erasure in this process took back claims; returns the unsubscribe. */
+  subscribeRevocations(listener: (claims: readonly RevokedClaim[]) => void): () => void {
+    this.#revocationListeners.add(listener);
+    return () => this.#revocationListeners.delete(listener);
   }
 
   /** Call after a transaction that recorded events has committed. */

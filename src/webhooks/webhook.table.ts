@@ -73,7 +73,29 @@ export interface WebhookStoppedUrlTable {
   delivery_id: string;
 }
 
+/**
+ * A claim on a delivery that an erasure took back (the delivery is gone with the person),
+ * kept until the worker that held it is done with it: the erasure answers only then.
+ */
+export interface WebhookRevokedClaimTable {
+  delivery_id: string;
+  claim_id: string;
+  /** The claim's lease: nothing is sent on it after that. */
+  until: string;
+}
+
 /** The receiver a callback URL names, as deliveries store it: per-host limits count by it. */
 export function receiverHost(url: string): string {
   return URL.parse(url)?.host.toLowerCase() ?? '';
+}
+
+/**
+ * Logs name the receiver as scheme://host:port only (docs/design.md section 14): a callback
+ * URL's path and query can name the person it is about, and its user part can hold a secret.
+ */
+export function receiverOrigin(url: string): string {
+  const parsed = URL.parse(url);
+  if (parsed === null) return '(invalid URL)';
+  const port = parsed.port || (parsed.protocol === 'https:' ? '443' : parsed.protocol === 'http:' ? '80' : '');
+  return `${parsed.protocol}//${parsed.hostname}${port ? `:${port}` : ''}`;
 }

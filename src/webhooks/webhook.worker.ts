@@ -21,11 +21,13 @@ import {
   stoppedUrls,
   type ClaimedDelivery,
 } from './delivery.repository.ts';
+import { claimKey, forgetRevokedClaim, revokedAmong, type RevokedClaim } from './claim-revocation.repository.ts';
 import { decide, type Decision } from './retry-policy.ts';
 import { signingSecrets } from './signing-key.service.ts';
 import { signWebhook } from './signing.ts';
 import type { WebhookMetrics } from './webhook.metrics.ts';
 import type { WebhookOutbox } from './webhook.outbox.ts';
+import { receiverOrigin } from './webhook.table.ts';
 import { ATTEMPT_TIMEOUT_MS, WebhookSender, type SendResult } from './webhook.sender.ts';
 
 /**
@@ -113,6 +115,7 @@ export class WebhookWorker {
   #timer: NodeJS.Timeout | undefined;
   #timerAt = Infinity;
   #unsubscribe: (() => void) | undefined;
+  #unsubscribeRevocations: (() => void) | undefined;
 
   constructor(deps: WorkerDependencies) {
     this.#deps = deps;
@@ -132,6 +135,7 @@ export class WebhookWorker {
     if (this.#running) return;
     this.#running = true;
     this.#unsubscribe = this.#deps.outbox?.subscribe(() => this.wake());
+    this.#unsubscribeRevocations = this.#deps.outbox?.subscribeRevocations((claims) => this.#dropRevoked(claims));
     this.wake();
   }
 
@@ -159,6 +163,7 @@ export class WebhookWorker {
     if (!this.#running) return;
     this.#running = false;
     this.#unsubscribe?.();
+    this.#unsubscribeRevocations?.();
     clearTimeout(this.#timer);
     await this.#round;
     const queued = this.#queue.splice(0).map((q) => q.delivery);
@@ -205,7 +210,17 @@ export class WebhookWorker {
           perHost: PER_HOST_CLAIM,
           busyHosts: this.#busyHosts(),
         };
-        const claimed = await this.#deps.transactions.run((trx) => claimDue(trx, this.#deps.database.dialect, claim));
+        const waiting = this.#queue.map((queued) => queued.delivery);
+        const [claimed, revoked] = await this.#deps.transactions.run(
+          async (trx) =>
+            [
+              await claimDue(trx, this.#deps.database.dialect, claim),
+              // Claims an erasure in another process took back (this one's are dropped at once).
+              await revokedAmong(trx, waiting),
+            ] as const,
+        );
+        if (revoked.size > 0)
+          this.#dropRevoked(waiting.filter((d) => revoked.has(claimKey(d.id, d.claim_id))).map(revokedClaimOf));
         for (const host of claim.busyHosts) this.#hostsWithMore.add(host);
         const claimedPerHost = new Map<string, number>();
         for (const { host } of claimed) claimedPerHost.set(host, (claimedPerHost.get(host) ?? 0) + 1);
@@ -243,6 +258,35 @@ export class WebhookWorker {
       });
     }
     this.#pump();
+  }
+
+  /**
+   * An erasure took these claims back (docs/design.md section 14): those still waiting in the
+   * queue are never sent, and the erasure is told so. One already on its way is recorded as
+   * usual, which tells the erasure once the receiver has answered.
+   */
+  #dropRevoked(claims: readonly RevokedClaim[]): void {
+    const keys = new Set(claims.map((c) => claimKey(c.delivery_id, c.claim_id)));
+    const dropped = this.#queue.filter((q) => keys.has(claimKey(q.delivery.id, q.delivery.claim_id)));
+    if (dropped.length === 0) return;
+    this.#queue = this.#queue.filter((q) => !dropped.includes(q));
+    for (const { delivery } of dropped) {
+      const count = this.#hostCount(delivery.host);
+      count.queued -= 1;
+      if (count.inFlight === 0 && count.queued === 0) this.#perHost.delete(delivery.host);
+    }
+    const forgotten: Promise<void> = this.#deps.transactions
+      .run(async (trx) => {
+        for (const { delivery } of dropped) await forgetRevokedClaim(trx, delivery);
+      })
+      .catch((error) =>
+        this.#deps.log.error(
+          { err: error },
+          'webhook worker: could not give back revoked claims; due after their lease',
+        ),
+      )
+      .finally(() => this.#unrecorded.delete(forgotten));
+    this.#unrecorded.add(forgotten);
   }
 
   /** The counts of one receiver host (created on first use, dropped when back to zero). */
@@ -352,7 +396,7 @@ export class WebhookWorker {
     const fields = {
       delivery_id: delivery.id,
       event_id: delivery.event_id,
-      url: withoutSecrets(delivery.url),
+      target: receiverOrigin(delivery.url),
       outcome: decision.outcome,
       status_code: result.statusCode,
       recorded,
@@ -360,10 +404,10 @@ export class WebhookWorker {
     if (decision.outcome === 'delivered') log.debug(fields, 'webhook delivered');
     else if (decision.outcome === 'retry')
       log.info(
-        { ...fields, error: result.error, next_attempt_at: decision.nextAttemptAt },
+        { ...fields, error: loggedError(result), next_attempt_at: decision.nextAttemptAt },
         'webhook attempt failed; will retry',
       );
-    else log.warn({ ...fields, error: result.error }, 'webhook delivery failed');
+    else log.warn({ ...fields, error: loggedError(result) }, 'webhook delivery failed');
     if (decision.nextAttemptAt) this.#arm(decision.nextAttemptAt.getTime());
   }
 
@@ -383,12 +427,17 @@ export class WebhookWorker {
   }
 }
 
-/** Logs keep the receiver's origin and path, not credentials or query tokens in the URL. */
-function withoutSecrets(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname}`;
-  } catch {
-    return '(invalid URL)';
-  }
+/**
+ * An attempt's error as the log holds it: a receiver's answer can quote the event it was
+ * sent (the person) or the callback URL, so of an answer only its status; the attempt's row
+ * keeps the answer's text for `webhook deliveries` (docs/design.md section 14).
+ */
+function loggedError(result: SendResult): string | null {
+  return result.statusCode === null ? result.error : `HTTP ${result.statusCode}`;
 }
+
+const revokedClaimOf = (delivery: ClaimedDelivery): RevokedClaim => ({
+  delivery_id: delivery.id,
+  claim_id: delivery.claim_id,
+  until: '',
+});

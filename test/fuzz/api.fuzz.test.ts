@@ -189,7 +189,7 @@ const OPERATIONS: readonly Operation[] = [
     base: {
       leads: [
         { type: 'CUSTOMER', ...leadExamples.CUSTOMER },
-        { type: 'COMPANY', prospect: { name: 'Batch NV', enterprise_nr: 'BE0123.456.789' } },
+        { type: 'COMPANY', prospect: { name: 'Batch NV', enterprise_nr: 'BE0123.456.749' } },
       ],
     } as unknown as Json,
     method: 'POST',

@@ -121,7 +121,7 @@ export const companyLead = () => ({
   origin: 'kbo-import',
   prospect: {
     name: 'Brouwerij De Ranke',
-    enterprise_nr: 'BE0456.789.123',
+    enterprise_nr: 'BE0456.789.133',
     legal_form: 'BV',
     email: 'info@deranke.be',
     address: { street: 'Rue du Petit Tourcoing', housenr: '1a', zipcode: '7711', city: 'Dottignies' },

@@ -68,7 +68,15 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export interface TestServerOptions {
+  /** Where the app's logger writes, at the config's LOG_LEVEL; without it, the app logs nothing. */
+  readonly logStream?: NodeJS.WritableStream;
+}
+
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: TestServerOptions = {},
+): Promise<TestServer> {
   const database = await createTestDatabase();
   // The port is known before the app is built, so PUBLIC_URL (and the SSO issuer,
   // {PUBLIC_URL}/sso) is the address the tests actually call.
@@ -82,7 +90,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ...env,
   });
   const clock = new TestClock();
-  const app = await buildApp({ config, database: database.handle, clock });
+  const logger = options.logStream ? { level: config.logLevel, stream: options.logStream } : false;
+  const app = await buildApp({ config, database: database.handle, clock, logger });
   const address = await app.listen({ port, host: '127.0.0.1' });
   return {
     url: address,

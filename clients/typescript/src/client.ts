@@ -129,6 +129,12 @@ export function createLeadIntakeClient(options: LeadIntakeClientOptions) {
         params: { path: { distribution_id, party_id } },
         ...read(init),
       }),
+    /** Other parties sharing an e-mail, telephone, VIN, enterprise number or birth date and close name, strongest first. */
+    listPossibleDuplicates: (party_id: string, init?: ReadOptions) =>
+      api.GET('/v1/api/distributions/{distribution_id}/parties/{party_id}/duplicates', {
+        params: { path: { distribution_id, party_id } },
+        ...read(init),
+      }),
     listRiskObjectRevisions: (party_id: string, risk_object_id: string, init?: ReadOptions) =>
       api.GET('/v1/api/distributions/{distribution_id}/parties/{party_id}/risk_objects/{risk_object_id}/revisions', {
         params: { path: { distribution_id, party_id, risk_object_id } },
@@ -139,6 +145,14 @@ export function createLeadIntakeClient(options: LeadIntakeClientOptions) {
         '/v1/api/distributions/{distribution_id}/parties/{party_id}/risk_objects/{risk_object_id}/revisions/{revision_id}',
         { params: { path: { distribution_id, party_id, risk_object_id, revision_id } }, ...read(init) },
       ),
+
+    // Users.
+    /** The distribution's active users: the ids a lead's `assignee` accepts. */
+    listUsers: (init?: ReadOptions) =>
+      api.GET('/v1/api/distributions/{distribution_id}/users', {
+        params: { path: { distribution_id } },
+        ...read(init),
+      }),
 
     // Reference data (docs/reference-data.md, "Reference databases").
     getEnterprise: (number: string, init?: ReadOptions) =>

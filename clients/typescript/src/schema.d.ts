@@ -253,6 +253,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api/distributions/{distribution_id}/parties/{party_id}/duplicates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Possible duplicates of a party
+         * @description Other parties of the distribution that share a strong signal with this one: the same e-mail (in any case), the same telephone number (compared in E.164, a number without country code read as Belgian), the same VIN, the same enterprise number, or the same birth date with a close name. Strongest first, at most 50. Matching never joins them by itself: `POST …/merge` does, when a broker decides they are one.
+         */
+        get: operations["listPossibleDuplicates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api/distributions/{distribution_id}/parties/{party_id}/export": {
         parameters: {
             query?: never;
@@ -265,6 +285,26 @@ export interface paths {
          * @description GDPR art. 15 and 20: the lead as the API shows it and every stored row about the person (every revision, the push log with each body as received, webhook events with their delivery status, notes and status history), as a JSON attachment. Recorded in the audit log.
          */
         get: operations["exportParty"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/distributions/{distribution_id}/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The distribution's users
+         * @description The active users of the distribution, by username: the ids a lead’s `assignee` accepts. A disabled user is left out.
+         */
+        get: operations["listUsers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -599,11 +639,7 @@ export interface components {
             /** @example 9000 */
             zipcode: string;
             city: string;
-            /**
-             * @default BE
-             * @example BE
-             */
-            country_code: string;
+            country_code?: components["schemas"]["CountryCode"];
         };
         /** AddressList */
         AddressList: {
@@ -741,7 +777,7 @@ export interface components {
         /** CompanyProspect */
         CompanyProspect: {
             name: string;
-            /** @example BE0123.456.789 */
+            /** @example BE0123.456.749 */
             enterprise_nr?: string | null;
             legal_form?: string | null;
             /**
@@ -768,6 +804,12 @@ export interface components {
             policy_packages?: components["schemas"]["PolicyPackage"][];
             insurance_policies?: components["schemas"]["InsurancePolicy"][];
         };
+        /**
+         * CountryCode
+         * @default BE
+         * @example BE
+         */
+        CountryCode: string;
         /** Coverage */
         Coverage: {
             name?: string;
@@ -871,6 +913,22 @@ export interface components {
                 valid: boolean | null;
             };
             brand: string | null;
+        };
+        /** DistributionUser */
+        DistributionUser: {
+            /**
+             * Format: uuid
+             * @description What `assignee` takes.
+             */
+            id: string;
+            /** @example jan */
+            username: string;
+            /** @description The name colleagues read; the username when none was given. */
+            name: string;
+        };
+        /** DistributionUserList */
+        DistributionUserList: {
+            items: components["schemas"]["DistributionUser"][];
         };
         /** Enterprise */
         Enterprise: {
@@ -1075,6 +1133,12 @@ export interface components {
              * @example 2026-11-20T10:15:00.000Z
              */
             status_changed_at: string;
+            /**
+             * Format: date
+             * @description The day the broker means to come back to the lead (YYYY-MM-DD), or null.
+             * @example 2026-12-01
+             */
+            follow_up_on: string | null;
             prospect: components["schemas"]["Prospect"];
             risk_object_revisions: {
                 cars: components["schemas"]["CarRevision"][];
@@ -1209,6 +1273,11 @@ export interface components {
              * @description The user id of an active broker user of the distribution, or null for nobody.
              */
             assignee?: string | null;
+            /**
+             * Format: date
+             * @description The day to come back to the lead (YYYY-MM-DD, a day that exists), or null for none.
+             */
+            follow_up_on?: string | null;
         };
         /** LeadPush */
         LeadPush: {
@@ -1312,7 +1381,7 @@ export interface components {
             /** @enum {string|null} */
             gender?: "MALE" | "FEMALE" | "OTHER" | null;
             name?: string;
-            /** @example BE0123.456.789 */
+            /** @example BE0123.456.749 */
             enterprise_nr?: string | null;
             legal_form?: string | null;
             /**
@@ -1324,7 +1393,7 @@ export interface components {
             telephonenr?: string | null;
             /** @example nl */
             language?: string | null;
-            address?: components["schemas"]["Address"] | null;
+            address?: components["schemas"]["StoredAddress"] | null;
             external_refs: components["schemas"]["ExternalRef"][];
             callbacks: string[];
             /** Format: uuid */
@@ -1384,7 +1453,7 @@ export interface components {
             address?: components["schemas"]["AddressPatch"] | null;
             risk_objects?: components["schemas"]["RiskObjectsPatch"] | null;
             name?: string | null;
-            /** @example BE0123.456.789 */
+            /** @example BE0123.456.749 */
             enterprise_nr?: string | null;
             legal_form?: string | null;
         };
@@ -1425,6 +1494,21 @@ export interface components {
             premium?: string | null;
             /** @enum {string|null} */
             payment_interval?: "ANNUAL" | "SEMI_ANNUAL" | "QUARTERLY" | "MONTHLY" | null;
+        };
+        /** PossibleDuplicate */
+        PossibleDuplicate: {
+            /** Format: uuid */
+            party_id: string;
+            /** Format: uuid */
+            lead_id: string;
+            /** @description What the two parties share: `email` (in any case), `telephone` (the same number in E.164), `vin` (a car), `enterprise_nr`, or `birth_and_name` (the same birth date and names at most two edits apart, first and last name in either order). */
+            reasons: ("email" | "telephone" | "vin" | "enterprise_nr" | "birth_and_name")[];
+            /** @description How strong the signals are together: e-mail and enterprise number 40, telephone and VIN 30, birth date with a close name 20, at most 100. */
+            score: number;
+        };
+        /** PossibleDuplicateList */
+        PossibleDuplicateList: {
+            items: components["schemas"]["PossibleDuplicate"][];
         };
         /** PostalCode */
         PostalCode: {
@@ -1467,7 +1551,7 @@ export interface components {
             /** @enum {string|null} */
             gender?: "MALE" | "FEMALE" | "OTHER" | null;
             name?: string;
-            /** @example BE0123.456.789 */
+            /** @example BE0123.456.749 */
             enterprise_nr?: string | null;
             legal_form?: string | null;
             /**
@@ -1479,7 +1563,7 @@ export interface components {
             telephonenr?: string | null;
             /** @example nl */
             language?: string | null;
-            address?: components["schemas"]["Address"] | null;
+            address?: components["schemas"]["StoredAddress"] | null;
             external_refs: components["schemas"]["ExternalRef"][];
             callbacks: string[];
         };
@@ -1516,7 +1600,7 @@ export interface components {
             created_at: string;
             /** @enum {string} */
             risk_object_type: "RESIDENCE";
-            address: components["schemas"]["Address"];
+            address: components["schemas"]["StoredAddress"];
             /** @enum {string|null} */
             type?: "HOUSE" | "APARTMENT" | "STUDIO" | "OTHER" | null;
             construction_year?: number | null;
@@ -1565,6 +1649,16 @@ export interface components {
         Status: {
             /** @enum {string} */
             status: "ok";
+        };
+        /** StoredAddress */
+        StoredAddress: {
+            street?: string | null;
+            housenr: string;
+            boxnr?: string | null;
+            /** @example 9000 */
+            zipcode: string;
+            city: string;
+            country_code: components["schemas"]["CountryCode"];
         };
         /** StoredCoverage */
         StoredCoverage: {
@@ -1745,11 +1839,14 @@ export type CarRevision = components['schemas']['CarRevision'];
 export type CompanyLead = components['schemas']['CompanyLead'];
 export type CompanyLeadBatchItem = components['schemas']['CompanyLeadBatchItem'];
 export type CompanyProspect = components['schemas']['CompanyProspect'];
+export type CountryCode = components['schemas']['CountryCode'];
 export type Coverage = components['schemas']['Coverage'];
 export type CustomerLead = components['schemas']['CustomerLead'];
 export type CustomerLeadBatchItem = components['schemas']['CustomerLeadBatchItem'];
 export type CustomerProspect = components['schemas']['CustomerProspect'];
 export type DecodedVin = components['schemas']['DecodedVin'];
+export type DistributionUser = components['schemas']['DistributionUser'];
+export type DistributionUserList = components['schemas']['DistributionUserList'];
 export type Enterprise = components['schemas']['Enterprise'];
 export type EnterpriseList = components['schemas']['EnterpriseList'];
 export type EnterpriseSummary = components['schemas']['EnterpriseSummary'];
@@ -1780,6 +1877,8 @@ export type PartyPatch = components['schemas']['PartyPatch'];
 export type PartyUpdatedEvent = components['schemas']['PartyUpdatedEvent'];
 export type PolicyExternalRef = components['schemas']['PolicyExternalRef'];
 export type PolicyPackage = components['schemas']['PolicyPackage'];
+export type PossibleDuplicate = components['schemas']['PossibleDuplicate'];
+export type PossibleDuplicateList = components['schemas']['PossibleDuplicateList'];
 export type PostalCode = components['schemas']['PostalCode'];
 export type PostalCodeList = components['schemas']['PostalCodeList'];
 export type Prospect = components['schemas']['Prospect'];
@@ -1791,6 +1890,7 @@ export type RiskObjectRevisionList = components['schemas']['RiskObjectRevisionLi
 export type RiskObjects = components['schemas']['RiskObjects'];
 export type RiskObjectsPatch = components['schemas']['RiskObjectsPatch'];
 export type Status = components['schemas']['Status'];
+export type StoredAddress = components['schemas']['StoredAddress'];
 export type StoredCoverage = components['schemas']['StoredCoverage'];
 export type StoredInsurancePolicy = components['schemas']['StoredInsurancePolicy'];
 export type StoredPolicyPackage = components['schemas']['StoredPolicyPackage'];
@@ -2124,15 +2224,15 @@ export interface operations {
                 /**
                  * @example {
                  *       "origin": "acme-crm",
-                 *       "backref": "https://crm.example.com/contacts/4711",
+                 *       "backref": "https://crm.example.com/contacts/20417",
                  *       "prospect": {
-                 *         "first_name": "Jan",
-                 *         "last_name": "Peeters",
-                 *         "email": "jan.peeters@example.be",
-                 *         "birth": "1985-04-12",
+                 *         "first_name": "Els",
+                 *         "last_name": "Wouters",
+                 *         "email": "els.wouters@example.be",
+                 *         "birth": "1979-09-23",
                  *         "external_refs": [
                  *           {
-                 *             "external_ref": "4711",
+                 *             "external_ref": "20417",
                  *             "external_ref_company": "acme-crm"
                  *           }
                  *         ],
@@ -2548,7 +2648,7 @@ export interface operations {
                  *       "backref": "https://crm.example.com/accounts/812",
                  *       "prospect": {
                  *         "name": "Peeters Logistics BV",
-                 *         "enterprise_nr": "BE0123.456.789",
+                 *         "enterprise_nr": "BE0123.456.749",
                  *         "external_refs": [
                  *           {
                  *             "external_ref": "ACC-812",
@@ -3762,10 +3862,10 @@ export interface operations {
                      *           {
                      *             "type": "PreconditionFailed",
                      *             "target": "If-Match",
-                     *             "message": "The precondition of the request was not met."
+                     *             "message": "The resource changed since it was read: its ETag no longer matches If-Match. Read it again and send the change with the new ETag."
                      *           }
                      *         ],
-                     *         "error_str": "1 error for Request\nIf-Match\n  The precondition of the request was not met."
+                     *         "error_str": "1 error for Request\nIf-Match\n  The resource changed since it was read: its ETag no longer matches If-Match. Read it again and send the change with the new ETag."
                      *       }
                      *     }
                      */
@@ -5280,10 +5380,10 @@ export interface operations {
                      *           {
                      *             "type": "PreconditionFailed",
                      *             "target": "If-Match",
-                     *             "message": "The precondition of the request was not met."
+                     *             "message": "The resource changed since it was read: its ETag no longer matches If-Match. Read it again and send the change with the new ETag."
                      *           }
                      *         ],
-                     *         "error_str": "1 error for Request\nIf-Match\n  The precondition of the request was not met."
+                     *         "error_str": "1 error for Request\nIf-Match\n  The resource changed since it was read: its ETag no longer matches If-Match. Read it again and send the change with the new ETag."
                      *       }
                      *     }
                      */
@@ -5961,6 +6061,254 @@ export interface operations {
             };
         };
     };
+    listPossibleDuplicates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                distribution_id: string;
+                party_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PossibleDuplicateList"];
+                };
+            };
+            /** @description InvalidJSON: the body is not JSON; or BadRequest: the request has no Host, or two. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "BadRequest",
+                     *         "errors": [
+                     *           {
+                     *             "type": "BadRequest",
+                     *             "target": "Host",
+                     *             "message": "Error for 'Host'. This value is missing"
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\nHost\n  Error for 'Host'. This value is missing"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthenticated: no, malformed, unknown, revoked or expired credentials (`WWW-Authenticate` is set). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "Unauthenticated",
+                     *         "errors": [
+                     *           {
+                     *             "type": "Unauthenticated",
+                     *             "target": "Authorization",
+                     *             "message": "The credentials are missing or not valid."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\nAuthorization\n  The credentials are missing or not valid."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: valid credentials without the scope, or without access to this distribution. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "Forbidden",
+                     *         "errors": [
+                     *           {
+                     *             "type": "Forbidden",
+                     *             "target": "Authorization",
+                     *             "message": "The credentials do not grant the scope 'leads:write'."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\nAuthorization\n  The credentials do not grant the scope 'leads:write'."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NotFound: unknown route, distribution or resource. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "NotFound",
+                     *         "errors": [
+                     *           {
+                     *             "type": "NotFound",
+                     *             "target": "",
+                     *             "message": "The requested resource was not found."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\n(request)\n  The requested resource was not found."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Erased: the person was erased on request (docs/personal-data.md, "Answering an erasure request"); nothing about them is kept. */
+            410: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "Erased",
+                     *         "errors": [
+                     *           {
+                     *             "type": "Erased",
+                     *             "target": "party_id",
+                     *             "message": "The person this names was erased on request; nothing about them is kept."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\nparty_id\n  The person this names was erased on request; nothing about them is kept."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RateLimited: too many requests for this credential; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "RateLimited",
+                     *         "errors": [
+                     *           {
+                     *             "type": "RateLimited",
+                     *             "target": "",
+                     *             "message": "Too many requests. Please try again later."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\n(request)\n  Too many requests. Please try again later."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description InternalError: unexpected; retrying may help. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "InternalError",
+                     *         "errors": [
+                     *           {
+                     *             "type": "InternalError",
+                     *             "target": "",
+                     *             "message": "An unexpected error occurred. Please try again later."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\n(request)\n  An unexpected error occurred. Please try again later."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "ServiceUnavailable",
+                     *         "errors": [
+                     *           {
+                     *             "type": "ServiceUnavailable",
+                     *             "target": "",
+                     *             "message": "The service is shutting down. Please send the request again."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\n(request)\n  The service is shutting down. Please send the request again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     exportParty: {
         parameters: {
             query?: never;
@@ -6115,6 +6463,225 @@ export interface operations {
                      *           }
                      *         ],
                      *         "error_str": "1 error for Request\nparty_id\n  The person this names was erased on request; nothing about them is kept."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RateLimited: too many requests for this credential; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "RateLimited",
+                     *         "errors": [
+                     *           {
+                     *             "type": "RateLimited",
+                     *             "target": "",
+                     *             "message": "Too many requests. Please try again later."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\n(request)\n  Too many requests. Please try again later."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description InternalError: unexpected; retrying may help. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "InternalError",
+                     *         "errors": [
+                     *           {
+                     *             "type": "InternalError",
+                     *             "target": "",
+                     *             "message": "An unexpected error occurred. Please try again later."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\n(request)\n  An unexpected error occurred. Please try again later."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "ServiceUnavailable",
+                     *         "errors": [
+                     *           {
+                     *             "type": "ServiceUnavailable",
+                     *             "target": "",
+                     *             "message": "The service is shutting down. Please send the request again."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\n(request)\n  The service is shutting down. Please send the request again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                distribution_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DistributionUserList"];
+                };
+            };
+            /** @description InvalidJSON: the body is not JSON; or BadRequest: the request has no Host, or two. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "BadRequest",
+                     *         "errors": [
+                     *           {
+                     *             "type": "BadRequest",
+                     *             "target": "Host",
+                     *             "message": "Error for 'Host'. This value is missing"
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\nHost\n  Error for 'Host'. This value is missing"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthenticated: no, malformed, unknown, revoked or expired credentials (`WWW-Authenticate` is set). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "Unauthenticated",
+                     *         "errors": [
+                     *           {
+                     *             "type": "Unauthenticated",
+                     *             "target": "Authorization",
+                     *             "message": "The credentials are missing or not valid."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\nAuthorization\n  The credentials are missing or not valid."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: valid credentials without the scope, or without access to this distribution. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "Forbidden",
+                     *         "errors": [
+                     *           {
+                     *             "type": "Forbidden",
+                     *             "target": "Authorization",
+                     *             "message": "The credentials do not grant the scope 'leads:write'."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\nAuthorization\n  The credentials do not grant the scope 'leads:write'."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NotFound: unknown route, distribution or resource. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "NotFound",
+                     *         "errors": [
+                     *           {
+                     *             "type": "NotFound",
+                     *             "target": "",
+                     *             "message": "The requested resource was not found."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\n(request)\n  The requested resource was not found."
                      *       }
                      *     }
                      */

@@ -64,6 +64,29 @@ table.stack.wide tr{border-bottom:1px solid #d1d5db;padding:.4rem 0}
 table.stack.wide th,table.stack.wide td{border:0;padding:.1rem 0}
 table.stack.wide td[data-label]::before{content:attr(data-label) ": ";font-weight:600}
 }
+@container (max-width:40rem){
+table.stack.wide.inbox tr{display:grid;grid-template-columns:auto minmax(0,1fr) auto;gap:0 .6rem;align-items:baseline;padding:.35rem 0}
+table.stack.wide.inbox td.pick{grid-column:1;grid-row:1/span 2;width:auto}
+table.stack.wide.inbox th{grid-column:2;grid-row:1;width:auto}
+table.stack.wide.inbox td.state{grid-column:3;grid-row:1;width:auto;text-align:right}
+table.stack.wide.inbox td.who{grid-column:2;grid-row:2;width:auto;font-size:.875rem}
+table.stack.wide.inbox td.when{grid-column:3;grid-row:2;width:auto;font-size:.875rem;text-align:right}
+table.stack.wide.inbox td.due{grid-column:2/span 2;grid-row:3;width:auto;font-size:.875rem}
+table.stack.wide.inbox .more{display:none}
+table.stack.wide.inbox td[data-label]::before{content:none}
+table.stack.wide.inbox td.due:not(:empty)::before{content:attr(data-label) ": "}
+}
+thead th{overflow-wrap:normal}
+td.pick input{width:1.25rem;height:1.25rem;margin:.15rem 0 0}
+details.more-filters{flex:1 1 100%}
+details.more-filters>summary{display:inline-block;padding:.45rem .9rem;border:1px solid #1d4ed8;border-radius:.375rem;color:#1d4ed8;font-weight:600;cursor:pointer}
+details.more-filters .fields{display:flex;gap:.75rem;flex-wrap:wrap;margin-top:.75rem}
+details.more-filters .fields>div{flex:1 1 10rem;min-width:0}
+fieldset.bulk{display:flex;gap:.75rem;flex-wrap:wrap;align-items:end;margin:1rem 0;border:1px solid #d1d5db;border-radius:.375rem;background:#fff;padding:.75rem 1rem}
+fieldset.bulk legend{font-weight:600;padding:0 .25rem}
+fieldset.bulk>p{flex:1 1 100%;margin:0}
+fieldset.bulk>div{flex:1 1 12rem;min-width:0}
+fieldset.bulk>div.actions{flex:0 0 auto}
 dl.fields{display:grid;grid-template-columns:minmax(min(9rem,40%),max-content) minmax(0,1fr);gap:.35rem 1.25rem;margin:0}
 dl.fields dt{font-weight:600;color:#374151}
 dl.fields dd{margin:0;min-width:0}
@@ -126,7 +149,12 @@ export interface PageContext {
 
 export function renderPage(
   context: PageContext,
-  { title, body, inboxCurrent = false }: { title: string; body: Html; inboxCurrent?: boolean },
+  {
+    title,
+    body,
+    inboxCurrent = false,
+    routingCurrent = false,
+  }: { title: string; body: Html; inboxCurrent?: boolean; routingCurrent?: boolean },
 ): string {
   const { t, user } = context;
   const account = user
@@ -134,7 +162,7 @@ export function renderPage(
 <form method="post" action="/app/logout"><input type="hidden" name="csrf" value="${user.csrf}"><button type="submit">${t('signOut')}</button></form></div>`
     : '';
   const navigation = user
-    ? html`<nav aria-label="${t('mainNavigation')}"><ul><li><a href="/app"${inboxCurrent ? html` aria-current="page"` : ''}>${t('inbox')}</a></li></ul></nav>`
+    ? html`<nav aria-label="${t('mainNavigation')}"><ul><li><a href="/app"${inboxCurrent ? html` aria-current="page"` : ''}>${t('inbox')}</a></li><li><a href="/app/routing"${routingCurrent ? html` aria-current="page"` : ''}>${t('routing')}</a></li></ul></nav>`
     : '';
   return html`<!doctype html>
 <html lang="${context.language}">

@@ -2,7 +2,7 @@
 // broker's work on it (work-forms.ts), the person's data, the prospect, the lead's origin
 // with the link back to the sender, external refs and callbacks, risk objects with their
 // revision history (what changed), packages, policies and their coverages.
-import { webHref } from '../../html/href.ts';
+import { ownHref, webHref } from '../../html/href.ts';
 import { html, type Html } from '../../html/html.ts';
 import { fieldLabel, fieldList, formatValue } from './field-values.ts';
 import type { Lead, LeadPageData, Revision } from '../lead-data.ts';
@@ -127,6 +127,17 @@ function senderFields(context: PageContext, data: LeadPageData): Html {
 <dt>${t('backref')}</dt><dd>${backref ? html`${backrefLink ? html`<a href="${backrefLink}" rel="noopener noreferrer">${t('openBackref')}</a> ` : ''}<span class="muted">${backref}</span>` : t('notGiven')}</dd>`;
 }
 
+/** Other parties that may be this person (docs/api.md, "Possible duplicates"), each a link to its page. */
+function duplicatesSection(context: PageContext, data: LeadPageData) {
+  const { t } = context;
+  if (data.duplicates.length === 0) return '';
+  const items = data.duplicates.map(
+    (item) =>
+      html`<li><a href="${ownHref(`/app/parties/${item.party_id}`)}">${item.name}</a> <span class="muted">(${item.reasons.map((reason) => t(`duplicateReason_${reason}`)).join(', ')})</span></li>`,
+  );
+  return html`<section class="card" aria-labelledby="duplicates"><h2 id="duplicates">${t('duplicatesFilter')}</h2><ul>${items}</ul></section>`;
+}
+
 export function renderParty(
   context: PageContext,
   data: LeadPageData,
@@ -151,6 +162,7 @@ ${senderFields(context, data)}
 ${workSection(context, data, options.form, options.saved === 'work')}
 ${notesSection(context, data, options.form, options.saved === 'note')}
 ${personalDataSection(context, lead)}
+${duplicatesSection(context, data)}
 <section class="card" aria-labelledby="prospect"><h2 id="prospect">${t('prospect')} <span class="muted">(${t(lead.prospect.type === 'COMPANY' ? 'kindCOMPANY' : 'kindCUSTOMER')})</span></h2>
 ${fieldList(context, prospect as Record<string, unknown>, PROSPECT_ORDER)}</section>
 <section class="card" aria-labelledby="lead"><h2 id="lead">${t('lead')}</h2>${leadFields}</section></div>

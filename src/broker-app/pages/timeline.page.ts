@@ -13,6 +13,8 @@ type CallerNames = ReadonlyMap<string, CallerName>;
 
 function callerText(context: PageContext, callers: CallerNames, caller: string): string {
   const known = callers.get(caller);
+  const rule = /^routing:(\d+)$/.exec(caller);
+  if (rule) return context.t('callerRouting', { n: rule[1]! });
   if (!known) return caller;
   if (known.kind === 'user') return context.t('callerUser', { name: known.name ?? '' });
   return known.name
@@ -38,6 +40,7 @@ function shownValue(context: PageContext, field: string, value: unknown, users: 
   if (field === 'status' && typeof value === 'string' && hasText(`leadStatus_${value}`))
     return context.t(`leadStatus_${value}` as TextKey);
   if (field === 'assignee' && typeof value === 'string') return users.get(value) ?? value;
+  if (field === 'follow_up_on' && typeof value === 'string') return context.formats.date(value);
   if ((field === 'car' || field === 'residence') && typeof value === 'object' && value !== null) {
     const object = value as { revision_nr?: number; vin?: string };
     return context.t('objectRevision', { n: object.revision_nr ?? 1, vin: object.vin ?? '' }).trim();
@@ -49,6 +52,7 @@ function changeLabel(context: PageContext, field: string): string {
   if (field === 'status') return context.t('columnStatus');
   if (field === 'lost_reason') return context.t('lostReason');
   if (field === 'assignee') return context.t('assignee');
+  if (field === 'follow_up_on') return context.t('followUpOn');
   if (field === 'car') return context.t('CAR');
   if (field === 'residence') return context.t('RESIDENCE');
   return fieldLabel(context, field);

@@ -1,5 +1,5 @@
-// The broker's work on the party page (docs/design.md section 13): the follow-up form
-// (status, lost reason, assignee, with the ETag the page was shown with) and the note form,
+// The broker's work on the party page (docs/design.md sections 13 and 16): the follow-up
+// form (status, lost reason, assignee, follow-up day, with the ETag the page was shown with) and the note form,
 // each shown again after a refusal with what was typed and a message per field
 // (broker-app/work.routes.ts handles their posts).
 import { html, type Html } from '../../html/html.ts';
@@ -14,7 +14,12 @@ export type WorkForm =
       readonly kind: 'work';
       readonly status: number;
       readonly targets: readonly string[];
-      readonly values: { readonly status: string; readonly lost_reason: string; readonly assignee: string };
+      readonly values: {
+        readonly status: string;
+        readonly lost_reason: string;
+        readonly assignee: string;
+        readonly follow_up_on: string;
+      };
     }
   | {
       readonly kind: 'note';
@@ -28,6 +33,7 @@ const REFUSALS: Readonly<Record<string, TextKey>> = {
   status: 'refusedStatus',
   lost_reason: 'refusedLostReason',
   assignee: 'refusedAssignee',
+  follow_up_on: 'refusedFollowUp',
   etag: 'refusedStale',
   note_missing: 'refusedNoteEmpty',
   note_max_length: 'refusedNoteLong',
@@ -52,6 +58,7 @@ export function workSection(
   const status = typed?.status ?? lead.status;
   const reason = typed?.lost_reason ?? lead.lost_reason ?? '';
   const assignee = typed?.assignee ?? lead.assignee ?? '';
+  const followUp = typed?.follow_up_on ?? lead.follow_up_on ?? '';
   const invalid = (target: string) =>
     form?.kind === 'work' && form.targets.includes(target) ? html` aria-invalid="true"` : '';
   const assigneeName = lead.assignee === null ? t('unassigned') : (data.names.get(lead.assignee) ?? t('notGiven'));
@@ -63,7 +70,7 @@ export function workSection(
       : [...data.users, { id: lead.assignee, name: assigneeName }];
   return html`<section class="card" id="work" aria-labelledby="work-title">
 <h2 id="work-title">${t('work')}</h2>
-<p><span class="status status-${lead.status}">${t(`leadStatus_${lead.status}`)}</span> ${t('statusSince', { at: formats.dateTime(lead.status_changed_at) })} · ${t('assignedTo', { name: assigneeName })}</p>
+<p><span class="status status-${lead.status}">${t(`leadStatus_${lead.status}`)}</span> ${t('statusSince', { at: formats.dateTime(lead.status_changed_at) })} · ${lead.assignee === null ? t('notAssigned') : t('assignedTo', { name: assigneeName })}${lead.follow_up_on === null ? '' : html` · ${t('followUpDay', { day: formats.date(lead.follow_up_on) })}`}</p>
 ${saved ? html`<p class="notice" role="status">${t('workSaved')}</p>` : ''}
 ${refusals(context, form, 'work')}
 <form method="post" action="/app/parties/${lead.party_id}/work" class="work">
@@ -72,6 +79,7 @@ ${refusals(context, form, 'work')}
 <div><label for="status">${t('columnStatus')}</label><select id="status" name="status"${invalid('status')}>${LEAD_STATUSES.map((s) => html`<option value="${s}"${s === status ? html` selected` : ''}>${t(`leadStatus_${s}`)}</option>`)}</select></div>
 <div><label for="lost_reason">${t('lostReason')}</label><input type="text" id="lost_reason" name="lost_reason" value="${reason}" maxlength="500" aria-describedby="lost-hint"${invalid('lost_reason')}><p class="hint" id="lost-hint">${t('lostReasonHint')}</p></div>
 <div><label for="assignee">${t('assignee')}</label><select id="assignee" name="assignee"${invalid('assignee')}><option value="">${t('unassigned')}</option>${choices.map((u) => html`<option value="${u.id}"${u.id === assignee ? html` selected` : ''}>${u.name}</option>`)}</select></div>
+<div><label for="follow_up_on">${t('followUpOn')}</label><input type="date" id="follow_up_on" name="follow_up_on" value="${followUp}" aria-describedby="follow-up-hint"${invalid('follow_up_on')}><p class="hint" id="follow-up-hint">${t('followUpHint')}</p></div>
 <div class="actions"><button type="submit">${t('saveWork')}</button></div>
 </form>
 </section>`;

@@ -5,6 +5,7 @@
 import Type, { type Static } from 'typebox';
 import { ValidationError, type Problem } from '../../errors.ts';
 import { ErrorBody } from '../../http/error-body.schema.ts';
+import { unknownFieldProblem } from '../../http/unknown-field.ts';
 import { LeadResponse } from '../model/lead.response.ts';
 import { CompanyLeadBody, CustomerLeadBody } from '../model/lead.schema.ts';
 import type { PartyType } from '../model/party.table.ts';
@@ -74,7 +75,7 @@ export function checkEnvelope(body: unknown): BatchItem[] {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new ValidationError([{ target: 'leads', code: 'missing' }], 'LeadBatch');
   }
-  for (const key of Object.keys(body)) if (key !== 'leads') problems.push({ target: key, code: 'field_not_allowed' });
+  for (const key of Object.keys(body)) if (key !== 'leads') problems.push(unknownFieldProblem(key, key, ['leads']));
   const leads = (body as { leads?: unknown }).leads;
   if (leads === undefined) problems.push({ target: 'leads', code: 'missing' });
   else if (!Array.isArray(leads)) problems.push({ target: 'leads', code: 'invalid' });

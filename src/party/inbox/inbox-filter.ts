@@ -1,12 +1,14 @@
-// What the broker app's inbox asks for (docs/design.md section 13; docs/broker-app.md, "Broker
-// app"): a distribution's leads filtered by status, assignee, kind, origin and the time
-// received, searched by word, in one of two orders, a page at a time. The broker app reads
-// these from the page's query string (broker-app/inbox-filter.ts); inbox.repository.ts
-// turns them into SQL.
+// What the broker app's inbox asks for (docs/design.md sections 13 and 16; docs/broker-app.md,
+// "Broker app"): a distribution's leads filtered by status, assignee, kind, origin, the time
+// received and the follow-up day, searched by word, in one of three orders either way, a page
+// at a time. The broker app reads these from the page's query string
+// (broker-app/inbox-filter.ts); inbox.repository.ts turns them into SQL.
 import type { Position } from '../../db/keyset.ts';
 import type { LeadStatus, PartyType } from '../model/party.table.ts';
 
-export type InboxSort = 'changed' | 'received';
+/** Last change, received, or follow-up day (leads without one after those with one, either way). */
+export type InboxSort = 'changed' | 'received' | 'follow_up';
+export type SortDirection = 'asc' | 'desc';
 
 export interface InboxFilter {
   readonly distributionId: string;
@@ -21,11 +23,25 @@ export interface InboxFilter {
   readonly receivedFrom?: string;
   /** Received before this instant (ISO). */
   readonly receivedBefore?: string;
+  /** A follow-up day on or after this one (YYYY-MM-DD). */
+  readonly followUpFrom?: string;
+  /** A follow-up day on or before this one (YYYY-MM-DD). */
+  readonly followUpUntil?: string;
+  /** Only the leads without a follow-up day. */
+  readonly noFollowUp?: boolean;
+  /**
+   * Only leads whose party shares an e-mail, telephone, VIN or enterprise number with another
+   * party of the distribution (docs/api.md, "Possible duplicates"; a birth date with a close
+   * name is compared per party, so the lead page lists those and the filter does not).
+   */
+  readonly possibleDuplicates?: boolean;
 }
 
 export interface InboxQuery extends InboxFilter {
   readonly sort: InboxSort;
-  /** Start after this position in the sort's (time, id) descending order. */
+  /** Newest (or latest day) first unless `asc`. */
+  readonly direction?: SortDirection;
+  /** Start after this position in the sort's (value, id) order. */
   readonly before?: Position;
   readonly limit: number;
 }

@@ -4,24 +4,31 @@
 import type { DatabaseHandle } from '../../db/database.ts';
 import { pageOf } from '../../http/pagination.ts';
 import type { LeadStatus } from '../model/party.table.ts';
-import type { InboxQuery } from './inbox-filter.ts';
-import { inboxDetails, listInboxRows } from './inbox.repository.ts';
+import type { InboxFilter, InboxQuery } from './inbox-filter.ts';
+import { countInboxRows, inboxDetails, inboxPosition, listInboxRows } from './inbox.repository.ts';
+import type { InboxProjection } from './inbox-projection.service.ts';
 import { countByStatus } from './status-count.repository.ts';
+
+/** Past this many leads a filter's count reads "more than": counting stops there, at any number of leads. */
+export const INBOX_COUNT_CAP = 10_000;
 
 export class InboxReader {
   readonly #database: DatabaseHandle;
+  readonly #projection: InboxProjection;
 
-  constructor(deps: { database: DatabaseHandle }) {
+  constructor(deps: { database: DatabaseHandle; projection: InboxProjection }) {
     this.#database = deps.database;
+    this.#projection = deps.projection;
   }
 
   /** A page of the broker app's inbox, filtered and searched in the database, in the query's order. */
   async page(query: InboxQuery) {
     const db = this.#database.db;
-    const page = pageOf(await listInboxRows(db, this.#database.dialect, query), query.limit, (row) => ({
-      at: query.sort === 'received' ? row.created_at : row.updated_at,
-      id: row.lead_id,
-    }));
+    // The word index is brought up to date first: a lead is found as soon as its push answered.
+    if (query.search?.trim()) await this.#projection.catchUpWords(query.distributionId);
+    const page = pageOf(await listInboxRows(db, this.#database.dialect, query), query.limit, (row) =>
+      inboxPosition(query.sort, row),
+    );
     const { refs, pushCounts } = await inboxDetails(db, page.rows);
     const count = (leadId: string, status: number) =>
       pushCounts.find((c) => c.lead_id === leadId && c.status === status)?.pushes ?? 0;
@@ -35,6 +42,7 @@ export class InboxReader {
         status: row.status,
         lostReason: row.lost_reason,
         assigneeId: row.assignee_id,
+        followUpOn: row.follow_up_on,
         refs: refs
           .filter((ref) => ref.entity_id === row.party_id)
           .map(({ company, ref }) => ({ company: company === '' ? null : company, ref })),
@@ -45,6 +53,23 @@ export class InboxReader {
       })),
       next: page.next,
     };
+  }
+
+  /**
+   * How many leads the filter finds: exact from the counts per status when it filters by
+   * status alone (or not at all), else counted up to `cap` (`more` when there are more).
+   */
+  async count(filter: InboxFilter, cap = INBOX_COUNT_CAP): Promise<{ leads: number; more: boolean }> {
+    const { distributionId, status, search, ...others } = filter;
+    if (!search?.trim() && Object.values(others).every((value) => value === undefined || value === false)) {
+      const counts = await this.countsByStatus(distributionId);
+      const leads =
+        status === undefined ? [...counts.values()].reduce((sum, n) => sum + n, 0) : (counts.get(status) ?? 0);
+      return { leads, more: false };
+    }
+    if (search?.trim()) await this.#projection.catchUpWords(distributionId);
+    const leads = await countInboxRows(this.#database.db, this.#database.dialect, filter, cap);
+    return leads > cap ? { leads: cap, more: true } : { leads, more: false };
   }
 
   /** The distribution's leads per status (docs/design.md section 13), however many there are. */

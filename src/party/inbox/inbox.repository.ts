@@ -1,15 +1,17 @@
-// The broker app's lead inbox (docs/design.md sections 7 and 13; docs/broker-app.md,
-// "Broker app"): a distribution's leads, filtered by status, assignee, kind, origin and
-// date received, searched by word, newest change (or newest received) first, with what the
-// inbox shows of each. A page is cut by a keyset cursor in its order, so it holds still
-// while new leads arrive above it, and each filter is served by an index (leads_status,
-// leads_assignee, leads_received, the word index), so a page costs the same at any number
-// of leads.
+// The broker app's lead inbox (docs/design.md sections 7, 13 and 16; docs/broker-app.md,
+// "Broker app"): a distribution's leads, filtered by status, assignee, kind, origin, date
+// received and follow-up day, searched by word, by last change, received or follow-up day
+// either way, with what the inbox shows of each, and how many the filter finds (up to a
+// cap). A page is cut by a keyset cursor in its order, so it holds still while new leads
+// arrive above it, and each filter and order is served by an index (leads_status,
+// leads_assignee, leads_received, leads_updated, leads_follow_up, the word index), so a page
+// costs the same at any number of leads.
 import { type Kysely, sql } from 'kysely';
 import type { Database, Dialect } from '../../db/database.ts';
 import { runInlined } from '../../db/inlined-literals.ts';
 import type { LeadStatus, PartyType } from '../model/party.table.ts';
-import type { InboxQuery } from './inbox-filter.ts';
+import type { Position } from '../../db/keyset.ts';
+import type { InboxFilter, InboxQuery, SortDirection } from './inbox-filter.ts';
 import { ftsMatch, type SearchTerms, searchTermsOf, tsQuery } from './search-words.ts';
 
 type Db = Kysely<Database>;
@@ -23,26 +25,77 @@ export interface InboxRow {
   readonly status: LeadStatus;
   readonly lost_reason: string | null;
   readonly assignee_id: string | null;
+  readonly follow_up_on: string | null;
   readonly created_at: string;
   readonly updated_at: string;
 }
 
 /** Lead rows of one inbox page, one more than `limit` to tell if another page follows. */
 export async function listInboxRows(db: Db, dialect: Dialect, query: InboxQuery): Promise<InboxRow[]> {
-  const column = query.sort === 'received' ? 'leads.created_at' : 'leads.updated_at';
-  const search = query.search?.trim();
-  const terms = search ? searchTermsOf(search) : undefined;
-  if (search && terms === undefined) return [];
-  // A word on many leads is met early in the page's own order; a rarer one is cheaper to
-  // gather from the word index and sort (what the planner cannot tell before it counts).
-  const gathered =
-    terms === undefined ? undefined : await gatherUpTo(db, dialect, query.distributionId, terms, FEW_MATCHES);
-  const driveFromWords = gathered !== undefined && gathered.count <= FEW_MATCHES;
-  // SQLite looks a rare word's matches up by rowid once the distribution's index is out of its
-  // reach (unary +); otherwise it would walk that index in the page's order looking for them.
-  const distribution =
-    dialect === 'sqlite' && driveFromWords ? sql<string>`+leads.distribution_id` : sql.ref('leads.distribution_id');
-  let select = db
+  const filtered = await filteredLeads(db, dialect, query);
+  if (filtered === undefined) return [];
+  const direction = query.direction ?? 'desc';
+  if (query.sort !== 'follow_up') {
+    const column = query.sort === 'received' ? 'leads.created_at' : 'leads.updated_at';
+    return pageIn(db, dialect, filtered, column, direction, query.before, query.limit);
+  }
+  // Leads with a day first, in its order (leads_follow_up), then those without, newest
+  // received first (leads_received): a cursor in that tail carries NO_DAY before its time.
+  const without = (after: Position | undefined, limit: number) =>
+    pageIn(db, dialect, filtered.where('leads.follow_up_on', 'is', null), 'leads.created_at', 'desc', after, limit);
+  const { before, limit } = query;
+  if (before?.at.startsWith(NO_DAY)) return without({ at: before.at.slice(NO_DAY.length), id: before.id }, limit);
+  const days = query.noFollowUp
+    ? []
+    : await pageIn(
+        db,
+        dialect,
+        filtered.where('leads.follow_up_on', 'is not', null),
+        'leads.follow_up_on',
+        direction,
+        before,
+        limit,
+      );
+  if (days.length > limit || query.followUpFrom !== undefined || query.followUpUntil !== undefined) return days;
+  return [...days, ...(await without(undefined, limit - days.length))];
+}
+
+/** Marks a cursor's position among the leads without a follow-up day (a day never starts so). */
+const NO_DAY = '-';
+
+/** Where a page that ends at `row` ends, in the order `sort`: what the next page starts after. */
+export function inboxPosition(sort: InboxQuery['sort'], row: InboxRow): Position {
+  const at =
+    sort === 'received'
+      ? row.created_at
+      : sort === 'follow_up'
+        ? (row.follow_up_on ?? `${NO_DAY}${row.created_at}`)
+        : row.updated_at;
+  return { at, id: row.lead_id };
+}
+
+/**
+ * How many leads the filter finds, counted up to `cap` + 1 and no further (more than `cap`
+ * reads as "more than"): the same filters on the same indexes as a page.
+ */
+export async function countInboxRows(db: Db, dialect: Dialect, filter: InboxFilter, cap: number): Promise<number> {
+  const filtered = await filteredLeads(db, dialect, filter);
+  if (filtered === undefined) return 0;
+  const matches = filtered.clearSelect().select(sql<number>`1`.as('one'));
+  const limited = dialect === 'sqlite' ? matches.limit(cap + 1) : matches.limit(sql.lit(cap + 1));
+  const counted = db.selectFrom(limited.as('matches')).select((eb) => eb.fn.countAll<number | string>().as('n'));
+  const rows =
+    dialect === 'sqlite'
+      ? await counted.execute()
+      : await runInlined<{ n: number | string }, Database>(db, counted.compile());
+  return Number(rows[0]?.n ?? 0);
+}
+
+type SortColumn = 'leads.created_at' | 'leads.updated_at' | 'leads.follow_up_on';
+type LeadSelect = ReturnType<typeof leadsOf>;
+
+function leadsOf(db: Db) {
+  return db
     .selectFrom('leads')
     .innerJoin('parties', 'parties.id', 'leads.party_id')
     .select([
@@ -54,10 +107,52 @@ export async function listInboxRows(db: Db, dialect: Dialect, query: InboxQuery)
       'leads.status',
       'leads.lost_reason',
       'leads.assignee_id',
+      'leads.follow_up_on',
       'leads.created_at',
       'leads.updated_at',
-    ])
-    .where(distribution, '=', query.distributionId);
+    ]);
+}
+
+/** One page in (`column`, id) order from `after` on, one row more than `limit`. */
+async function pageIn(
+  db: Db,
+  dialect: Dialect,
+  select: LeadSelect,
+  column: SortColumn,
+  direction: SortDirection,
+  after: Position | undefined,
+  limit: number,
+): Promise<InboxRow[]> {
+  let page = select;
+  if (after) {
+    const { at, id } = after;
+    const beyond = direction === 'desc' ? '<' : '>';
+    page = page.where((eb) =>
+      eb.or([eb(column, beyond, at), eb.and([eb(column, '=', at), eb('leads.id', beyond, id)])]),
+    );
+  }
+  const ordered = page.orderBy(column, direction).orderBy('leads.id', direction);
+  if (dialect === 'sqlite') return ordered.limit(limit + 1).execute();
+  // Planned for its values (db/inlined-literals.ts): a generic plan cannot know how many
+  // leads the distribution holds or how rare a status is.
+  return runInlined<InboxRow, Database>(db, ordered.limit(sql.lit(limit + 1)).compile());
+}
+
+/** The distribution's leads that pass the filter, unordered; undefined when a search can find none. */
+async function filteredLeads(db: Db, dialect: Dialect, query: InboxFilter): Promise<LeadSelect | undefined> {
+  const search = query.search?.trim();
+  const terms = search ? searchTermsOf(search) : undefined;
+  if (search && terms === undefined) return undefined;
+  // A word on many leads is met early in the page's own order; a rarer one is cheaper to
+  // gather from the word index and sort (what the planner cannot tell before it counts).
+  const gathered =
+    terms === undefined ? undefined : await gatherUpTo(db, dialect, query.distributionId, terms, FEW_MATCHES);
+  const driveFromWords = gathered !== undefined && gathered.count <= FEW_MATCHES;
+  // SQLite looks a rare word's matches up by rowid once the distribution's index is out of its
+  // reach (unary +); otherwise it would walk that index in the page's order looking for them.
+  const distribution =
+    dialect === 'sqlite' && driveFromWords ? sql<string>`+leads.distribution_id` : sql.ref('leads.distribution_id');
+  let select = leadsOf(db).where(distribution, '=', query.distributionId);
   if (query.status !== undefined) select = select.where('leads.status', '=', query.status);
   if (query.assignee === 'none') select = select.where('leads.assignee_id', 'is', null);
   else if (query.assignee !== undefined) select = select.where('leads.assignee_id', '=', query.assignee);
@@ -65,6 +160,10 @@ export async function listInboxRows(db: Db, dialect: Dialect, query: InboxQuery)
   if (query.origin !== undefined) select = select.where('leads.origin', '=', query.origin);
   if (query.receivedFrom !== undefined) select = select.where('leads.created_at', '>=', query.receivedFrom);
   if (query.receivedBefore !== undefined) select = select.where('leads.created_at', '<', query.receivedBefore);
+  if (query.followUpFrom !== undefined) select = select.where('leads.follow_up_on', '>=', query.followUpFrom);
+  if (query.followUpUntil !== undefined) select = select.where('leads.follow_up_on', '<=', query.followUpUntil);
+  if (query.noFollowUp) select = select.where('leads.follow_up_on', 'is', null);
+  if (query.possibleDuplicates) select = select.where(sharesAKey);
   if (terms !== undefined && gathered !== undefined) {
     // PostgreSQL's estimate of a word's leads is a guess, so it would walk the page's order
     // for the few matches of a rare one; given them by id, it looks them up and sorts them.
@@ -78,16 +177,18 @@ export async function listInboxRows(db: Db, dialect: Dialect, query: InboxQuery)
           : sql<boolean>`leads.rowid in (select rowid from lead_search where lead_search match ${ftsMatch(terms)})`,
       );
   }
-  if (query.before) {
-    const { at, id } = query.before;
-    select = select.where((eb) => eb.or([eb(column, '<', at), eb.and([eb(column, '=', at), eb('leads.id', '<', id)])]));
-  }
-  const ordered = select.orderBy(column, 'desc').orderBy('leads.id', 'desc');
-  if (dialect === 'sqlite') return ordered.limit(query.limit + 1).execute();
-  // Planned for its values (db/inlined-literals.ts): a generic plan cannot know how many
-  // leads the distribution holds or how rare a status is.
-  return runInlined<InboxRow, Database>(db, ordered.limit(sql.lit(query.limit + 1)).compile());
+  return select;
 }
+
+/**
+ * The lead's party shares one of its exact keys (not a birth date, which needs a close name
+ * too) with another party: each lead of the page's walk is two index look-ups
+ * (party_duplicate_keys_party, then the primary key).
+ */
+const sharesAKey = sql<boolean>`exists (select 1 from party_duplicate_keys own
+  join party_duplicate_keys other on other.distribution_id = own.distribution_id and other.kind = own.kind
+    and other.key = own.key and other.party_id <> own.party_id
+  where own.party_id = leads.party_id and own.kind <> 'birth')`;
 
 /** Fewer matches of a search than this are gathered from the word index, more are met in order. */
 const FEW_MATCHES = 1000;

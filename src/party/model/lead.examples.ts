@@ -1,14 +1,16 @@
-// Example payloads for the OpenAPI document (and the curl of docs/api.md, "Pushing a lead").
+// Example payloads for the OpenAPI document ("Try it out" on /docs). Their person and refs are
+// their own, not the README's quick start (Jan Peeters, ref 4711): a reader who erased that
+// person would otherwise get 409 Erased from the example (docs/personal-data.md).
 export const leadExamples = {
   CUSTOMER: {
     origin: 'acme-crm',
-    backref: 'https://crm.example.com/contacts/4711',
+    backref: 'https://crm.example.com/contacts/20417',
     prospect: {
-      first_name: 'Jan',
-      last_name: 'Peeters',
-      email: 'jan.peeters@example.be',
-      birth: '1985-04-12',
-      external_refs: [{ external_ref: '4711', external_ref_company: 'acme-crm' }],
+      first_name: 'Els',
+      last_name: 'Wouters',
+      email: 'els.wouters@example.be',
+      birth: '1979-09-23',
+      external_refs: [{ external_ref: '20417', external_ref_company: 'acme-crm' }],
       callbacks: ['https://crm.example.com/hooks/lead-intake'],
       risk_objects: {
         cars: [
@@ -50,7 +52,7 @@ export const leadExamples = {
     backref: 'https://crm.example.com/accounts/812',
     prospect: {
       name: 'Peeters Logistics BV',
-      enterprise_nr: 'BE0123.456.789',
+      enterprise_nr: 'BE0123.456.749',
       external_refs: [{ external_ref: 'ACC-812', external_ref_company: 'acme-crm' }],
       address: { street: 'Veldstraat', housenr: '1', zipcode: '9000', city: 'Gent', country_code: 'BE' },
     },

@@ -10,8 +10,10 @@ import {
   InsurancePolicy,
   PolicyPackage,
   Residence,
+  StoredAddress,
 } from './lead.schema.ts';
 import { LEAD_STATUSES } from './enumerations.ts';
+import { Nullable } from './schema-primitives.ts';
 
 const Opt = Type.Optional;
 const NullableString = Type.Unsafe<string | null>({ type: ['string', 'null'] });
@@ -21,7 +23,7 @@ const ExternalRefOut = Type.Object({ ref: Type.String(), company: NullableString
 
 const { first_name, last_name, birth, gender } = CustomerProspect.properties;
 const { name, enterprise_nr, legal_form } = CompanyProspect.properties;
-const { email, telephonenr, language, address } = CustomerProspect.properties;
+const { email, telephonenr, language } = CustomerProspect.properties;
 
 export const ProspectOut = Type.Object(
   {
@@ -37,7 +39,7 @@ export const ProspectOut = Type.Object(
     email: Opt(email),
     telephonenr: Opt(telephonenr),
     language: Opt(language),
-    address: Opt(address),
+    address: Opt(Nullable(StoredAddress)),
     external_refs: Type.Array(ExternalRefOut),
     callbacks: Type.Array(Type.String()),
   },
@@ -68,6 +70,7 @@ export const ResidenceRevisionOut = Type.Object(
     ...revisionFields,
     risk_object_type: Type.Unsafe<'RESIDENCE'>({ type: 'string', enum: ['RESIDENCE'] }),
     ...residenceFields,
+    address: StoredAddress,
   },
   { title: 'ResidenceRevision' },
 );
@@ -122,6 +125,12 @@ export const LeadResponse = Type.Object(
       format: 'date-time',
       description: 'When the status was last set (its creation for `new`).',
       examples: ['2026-11-20T10:15:00.000Z'],
+    }),
+    follow_up_on: Type.Unsafe<string | null>({
+      type: ['string', 'null'],
+      format: 'date',
+      description: 'The day the broker means to come back to the lead (YYYY-MM-DD), or null.',
+      examples: ['2026-12-01'],
     }),
     prospect: ProspectOut,
     risk_object_revisions: Type.Object({

@@ -14,8 +14,26 @@ import { Expected } from '../../http/ajv-problems.ts';
 import { Enum, HttpUrl, IsoDate, Nullable, NumericText, Text, Uuid, Uuid4 } from './schema-primitives.ts';
 
 const closed = { additionalProperties: false } as const;
+
+/** The text a push's `enterprise_nr` may be; a Belgian number also passes its check digit (payload-rules.ts). */
+export const ENTERPRISE_NR_PATTERN = '^[0-9A-Z .-]{4,20}$';
 const Opt = Type.Optional;
 
+/**
+ * A country as ISO 3166-1 alpha-2, BE when a request leaves it out (Ajv fills it in,
+ * src/http/validation.ts). A named schema, so the OpenAPI document holds the default here and
+ * not on a request's member: openapi-typescript types a member carrying its own default as
+ * always present, and a partner's typed push without `country_code` would not compile.
+ */
+export const CountryCode = Type.String({
+  pattern: '^[A-Z]{2}$',
+  ...Expected('country_code'),
+  default: 'BE',
+  examples: ['BE'],
+  title: 'CountryCode',
+});
+
+/** An address as a request sends it: `country_code` may be left out. */
 export const Address = Type.Object(
   {
     street: Opt(Nullable(Text(200))),
@@ -24,11 +42,15 @@ export const Address = Type.Object(
     // The format depends on country_code; checked after the schema (payload-rules.ts).
     zipcode: Type.String({ maxLength: 10, examples: ['9000'] }),
     city: Text(100),
-    country_code: Opt(
-      Type.String({ pattern: '^[A-Z]{2}$', ...Expected('country_code'), default: 'BE', examples: ['BE'] }),
-    ),
+    country_code: Opt(CountryCode),
   },
   { ...closed, title: 'Address' },
+);
+
+/** An address as an answer shows it: stored with its country, defaulted or sent. */
+export const StoredAddress = Type.Object(
+  { ...Address.properties, country_code: CountryCode },
+  { title: 'StoredAddress' },
 );
 
 /** The request form of an external reference (docs/api.md, "Pushing a lead": `external_refs`). */
@@ -177,7 +199,7 @@ export const CompanyProspect = Type.Object(
     name: Text(200),
     enterprise_nr: Opt(
       Nullable(
-        Type.String({ pattern: '^[0-9A-Z .-]{4,20}$', ...Expected('enterprise_nr'), examples: ['BE0123.456.789'] }),
+        Type.String({ pattern: ENTERPRISE_NR_PATTERN, ...Expected('enterprise_nr'), examples: ['BE0123.456.749'] }),
       ),
     ),
     legal_form: Opt(Nullable(Text(50))),

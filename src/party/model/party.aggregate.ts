@@ -70,6 +70,8 @@ export interface LeadWork {
   /** A user of the distribution, or null. */
   readonly assigneeId: string | null;
   readonly statusChangedAt: string;
+  /** The day the broker means to come back to it (YYYY-MM-DD), or null. */
+  readonly followUpOn: string | null;
 }
 
 export interface LeadAggregate {

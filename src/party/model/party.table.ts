@@ -38,6 +38,8 @@ export interface LeadTable {
   /** A user of the distribution, or null. */
   assignee_id: string | null;
   status_changed_at: string | null;
+  /** The day the broker means to come back to the lead (YYYY-MM-DD), or null (docs/design.md section 16). */
+  follow_up_on: string | null;
   /** Folded words the inbox searches (search-words.ts), indexed by FTS5 or GIN. */
   search_words: string;
 }
@@ -69,12 +71,25 @@ export interface LeadNoteTable {
   created_at: string;
 }
 
-/** Leads per status of a distribution, kept by triggers; a count is the sum of its shards. */
+/**
+ * Leads per status of a distribution, of the leads created before its `counted_to`
+ * (LeadProjectionTable): the inbox projector adds the later ones, triggers move a counted
+ * lead's status change or delete.
+ */
 export interface LeadStatusCountTable {
   distribution_id: string;
   status: LeadStatus;
-  shard: number;
   leads: number;
+}
+
+/** How far the inbox projector has come in a distribution (party/inbox/inbox-projection.repository.ts). */
+export interface LeadProjectionTable {
+  distribution_id: string;
+  /** Leads created before this are in lead_status_counts. */
+  counted_to: string;
+  /** SQLite: leads whose (updated_at, id) is at most this have their current words in lead_search. */
+  indexed_at: string;
+  indexed_id: string;
 }
 
 export interface ExternalRefTable {

@@ -10,6 +10,8 @@
 // A party update (PATCH) checks its patched document, a prospect at the top level, by the
 // same rules, and its cars' VINs too.
 import type { ExpectedForm, Problem } from '../../errors.ts';
+import { ENTERPRISE_NR_PATTERN } from './lead.schema.ts';
+import { parseEnterpriseNumber } from '../../reference/enterprises/enterprise-number.ts';
 
 /** Postal code formats by country (ISO 3166-1 alpha-2); the address's country defaults to BE. */
 const ZIPCODE_FORMATS: Readonly<Record<string, { pattern: RegExp; expected: ExpectedForm }>> = {
@@ -19,7 +21,28 @@ const ZIPCODE_FORMATS: Readonly<Record<string, { pattern: RegExp; expected: Expe
 const OTHER_COUNTRY_ZIPCODE = { pattern: /^(?=.*[A-Za-z0-9])[A-Za-z0-9 -]{2,10}$/, expected: 'zipcode_other' } as const;
 
 export function checkPayloadRules(body: unknown): Problem[] {
-  return isRecord(body) ? checkProspect(body.prospect, 'prospect.') : [];
+  if (!isRecord(body)) return [];
+  return [...checkProspect(body.prospect, 'prospect.'), ...checkEnterpriseNumber(body.prospect, 'prospect.')];
+}
+
+/**
+ * A company's `enterprise_nr` is read as the enterprise lookup reads a number, check digit
+ * included (docs/design.md section 16; README, "Why a push checks the enterprise number"): a
+ * Belgian number, with or without `BE`, must pass mod 97, so a number mistyped in the
+ * partner's CRM is refused at the push instead of naming no company, or another one, later.
+ * A number that starts with another country's two letters (`NL…B01`, `DE…`) is a foreign
+ * VAT number with rules of its own, and only the schema's pattern applies to it. A party
+ * update checks the number its patch sets (party-patch.service.ts), not one stored before.
+ */
+export function checkEnterpriseNumber(prospect: unknown, path: string): Problem[] {
+  if (!isRecord(prospect) || typeof prospect.enterprise_nr !== 'string') return [];
+  const number = prospect.enterprise_nr;
+  // Text the pattern refuses is the schema's problem, named once by it.
+  if (!new RegExp(ENTERPRISE_NR_PATTERN).test(number)) return [];
+  if (/^[A-Z]{2}/.test(number) && !number.startsWith('BE')) return [];
+  return parseEnterpriseNumber(number) === undefined
+    ? [{ target: `${path}enterprise_nr`, code: 'invalid', expected: 'enterprise_number' }]
+    : [];
 }
 
 /** The patched document of a party update; its targets have no `prospect.` in front. */

@@ -29,6 +29,7 @@ export function representLead(lead: LeadAggregate, config: Links): LeadResponse 
     lost_reason: lead.work.lostReason,
     assignee: lead.work.assigneeId,
     status_changed_at: lead.work.statusChangedAt,
+    follow_up_on: lead.work.followUpOn,
     prospect: {
       ...lead.fields,
       id: lead.partyId,

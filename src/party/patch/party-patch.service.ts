@@ -31,7 +31,7 @@ import {
 import type { Document, LeadAggregate } from '../model/party.aggregate.ts';
 import { findMatchKeyOwner, findRiskObjectOwners } from '../push/key-owners.repository.ts';
 import { CompanyPartyDocument, CustomerPartyDocument, type PartyResponse } from '../model/party.schema.ts';
-import { checkPartyDocument } from '../model/payload-rules.ts';
+import { checkEnterpriseNumber, checkPartyDocument } from '../model/payload-rules.ts';
 import { representLead, representParty } from '../model/representation.ts';
 import { missingParty } from '../privacy/erased-or-unknown.ts';
 import { findErasedParty } from '../privacy/tombstone.repository.ts';
@@ -104,7 +104,7 @@ export class PartyPatchService {
     const document = applyMergePatch(documentOf(stored), command.patch) as Document;
     const invalid = this.#validators[stored.type](document);
     const problems: Problem[] = invalid === true ? [] : [...invalid.error.problems];
-    problems.push(...checkPartyDocument(document));
+    problems.push(...checkPartyDocument(document), ...checkEnterpriseNumber(command.patch, ''));
     if (problems.length > 0) throw new ValidationError(problems, subject);
     await this.#checkRiskObjectIds(db, stored, document);
 

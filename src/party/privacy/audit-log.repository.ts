@@ -24,6 +24,18 @@ export async function insertAudit(
     .execute();
 }
 
+/** The entries about one party, oldest first: its export shows them (docs/design.md section 14). */
+export async function listAuditOfParty(db: Db, distributionId: string, partyId: string) {
+  return db
+    .selectFrom('audit_log')
+    .select(['id', 'at', 'action', 'actor'])
+    .where('distribution_id', '=', distributionId)
+    .where('party_id', '=', partyId)
+    .orderBy('at')
+    .orderBy('id')
+    .execute();
+}
+
 export async function listAudit(db: Db, filter: { distributionId?: string; limit: number }) {
   let select = db.selectFrom('audit_log').selectAll();
   if (filter.distributionId) select = select.where('distribution_id', '=', filter.distributionId);

@@ -10,13 +10,14 @@ import { newRowId } from '../../db/ids.ts';
 import { checkpointAfterErasure } from './physical-erasure.repository.ts';
 import type { TransactionRunner } from '../../db/transaction-runner.ts';
 import { commitWrite } from '../../db/write.ts';
-import type { WebhookOutbox } from '../../webhooks/webhook.outbox.ts';
+import type { RevokedClaim, WebhookOutbox } from '../../webhooks/webhook.outbox.ts';
 import { writeClock } from '../store/change-clock.repository.ts';
 import { stampAfter } from '../store/lead-stamp.ts';
 import { insertAudit } from './audit-log.repository.ts';
 import { findErasedParty, insertTombstone } from './tombstone.repository.ts';
 import { missingParty } from './erased-or-unknown.ts';
 import { loadLeadForUpdate } from '../store/lead-load.repository.ts';
+import { callbacksOnlyTheirs } from './erased-callbacks.repository.ts';
 import { deletePartyRows } from './party-rows.repository.ts';
 import type { RefHasher } from './ref-hash.ts';
 import type { RefHashes } from './ref-hashes.service.ts';
@@ -40,7 +41,7 @@ export interface ErasureDependencies {
   readonly database: DatabaseHandle;
   readonly transactions: TransactionRunner;
   readonly refHashes: RefHashes;
-  readonly outbox?: WebhookOutbox;
+  readonly outbox: WebhookOutbox;
 }
 
 export class ErasureService {
@@ -53,14 +54,18 @@ export class ErasureService {
   async erase(command: ErasureCommand): Promise<ErasureReceipt> {
     // Read before the transaction: on SQLite it holds the only connection.
     const hash = await this.#deps.refHashes.hasher();
-    const { receipt } = await commitWrite(
-      this.#deps.transactions,
-      (trx) => eraseInTransaction(trx, command, hash, this.#deps.outbox),
+    const { transactions, outbox, database } = this.#deps;
+    const { receipt, revokedClaims } = await commitWrite(
+      transactions,
+      (trx) => eraseInTransaction(trx, command, hash, outbox),
       (result) => {
-        if (result.callbacks) this.#deps.outbox?.committed();
+        if (result.callbacks) outbox.committed();
       },
     );
-    await checkpointAfterErasure(this.#deps.database);
+    // A delivery about the person that a worker had claimed before the commit is dropped or,
+    // when already on its way, answered before the erasure is (docs/design.md section 14).
+    await outbox.settleRevokedClaims(transactions, database.db, revokedClaims);
+    await checkpointAfterErasure(database);
     return receipt;
   }
 }
@@ -70,8 +75,8 @@ export async function eraseInTransaction(
   db: Kysely<Database>,
   command: ErasureCommand,
   hash: RefHasher,
-  outbox: WebhookOutbox | undefined,
-): Promise<{ receipt: ErasureReceipt; callbacks: boolean }> {
+  outbox: WebhookOutbox,
+): Promise<{ receipt: ErasureReceipt; callbacks: boolean; revokedClaims: RevokedClaim[] }> {
   const { distributionId, partyId } = command;
   // Locked on PostgreSQL: a push to this person waits for the erasure, then finds no party
   // and runs again, and its refs then meet the tombstone.
@@ -79,6 +84,8 @@ export async function eraseInTransaction(
   if (stored === undefined || stored.distributionId !== distributionId)
     throw missingParty(await findErasedParty(db, distributionId, partyId));
   const erasedAt = stampAfter(await writeClock(db), stored.updated_at);
+  // Before the deliveries go: the claims workers hold on them (the erasure waits for those after its commit).
+  const revokedClaims = await outbox.revokeClaims(db, stored.leadId);
   const counts = await deletePartyRows(db, { distributionId, partyId, leadId: stored.leadId });
   const leadIds = [stored.leadId];
   await insertTombstone(db, {
@@ -89,12 +96,13 @@ export async function eraseInTransaction(
     erasedBy: command.actor,
     refHashes: stored.refs.map(hash),
   });
-  await outbox?.recordErasure(db, {
+  await outbox.recordErasure(db, {
     distributionId,
     leadId: stored.leadId,
     partyId,
     at: erasedAt,
     callbacks: stored.callbacks,
+    callbacksOnlyTheirs: await callbacksOnlyTheirs(db, { distributionId, partyId }, stored.callbacks),
   });
   await insertAudit(db, {
     id: newRowId(),
@@ -107,5 +115,6 @@ export async function eraseInTransaction(
   return {
     receipt: { party_id: partyId, erased_at: erasedAt, lead_ids: leadIds, counts },
     callbacks: stored.callbacks.length > 0,
+    revokedClaims,
   };
 }

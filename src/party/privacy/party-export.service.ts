@@ -2,14 +2,16 @@
 // 20): the lead as the API shows it, and every stored row about them, table by table, read
 // through the same registry the erasure deletes through (party-rows.repository.ts), so
 // nothing the erasure would remove is left out. Push bodies are kept as the exact text
-// received. The export is recorded in the audit log, in the same transaction as the reads.
+// received. The export is recorded in the audit log, in the same transaction as the reads,
+// and shows the audit entries about the person and the 410s remembered for their URLs.
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import { newRowId } from '../../db/ids.ts';
 import type { TransactionRunner } from '../../db/transaction-runner.ts';
 import { commitWrite } from '../../db/write.ts';
-import { insertAudit } from './audit-log.repository.ts';
+import { insertAudit, listAuditOfParty } from './audit-log.repository.ts';
+import { findStoppedUrlsOfParty } from './remembered-urls.repository.ts';
 import { missingParty } from './erased-or-unknown.ts';
 import { findErasedParty } from './tombstone.repository.ts';
 import type { LeadResponse } from '../model/lead.response.ts';
@@ -54,6 +56,10 @@ export class PartyExportService {
     for (const [kind, list] of Object.entries(rows)) records[kind] = list.map(readable);
     const exportedAt = new Date().toISOString();
     await insertAudit(db, { id: newRowId(), at: exportedAt, action: 'export', distributionId, partyId, actor });
+    // What is kept about the person outside their own rows (docs/design.md section 14): who
+    // exported them before (this export included), and the 410s remembered for their URLs.
+    records.audit_log = await listAuditOfParty(db, distributionId, partyId);
+    records.webhook_stopped_urls = await findStoppedUrlsOfParty(db, distributionId, partyId);
     return {
       exported_at: exportedAt,
       distribution_id: distributionId,

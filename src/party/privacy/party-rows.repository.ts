@@ -96,6 +96,14 @@ export const PARTY_ROWS: readonly PartyRows[] = [
   { table: 'risk_objects', kind: 'risk_objects', where: ({ partyId }) => sql`party_id = ${partyId}` },
   { table: 'party_callbacks', kind: 'callbacks', where: ({ partyId }) => sql`party_id = ${partyId}` },
   { table: 'leads', kind: 'leads', where: ({ partyId }) => sql`party_id = ${partyId}` },
+  // The normalised e-mail, telephone, VINs and name the party is found by as a possible
+  // duplicate: copies of what the export shows from the party and its risk objects.
+  {
+    table: 'party_duplicate_keys',
+    kind: 'duplicate_keys',
+    where: ({ partyId }) => sql`party_id = ${partyId}`,
+    exported: false,
+  },
   { table: 'parties', kind: 'parties', where: ({ partyId }) => sql`id = ${partyId}` },
 ];
 
@@ -108,15 +116,15 @@ export const NOT_PERSONAL: Readonly<Record<string, string>> = {
   erased_leads: 'the tombstone: the erased lead ids, which the change listing shows',
   erased_refs: 'keyed hashes of the erased refs, which do not read as the person',
   audit_log: 'who erased or exported which party id, and when',
-  webhook_stopped_urls: "a partner's callback URL that answered 410, per distribution",
+  webhook_stopped_urls:
+    "a partner's callback URL that answered 410, per distribution; one only the erased person listed goes with them (the outbox's recordErasure)",
 };
 
 /** Deletes the person's rows of every table; the count per kind. */
 export async function deletePartyRows(db: Db, owner: RowOwner): Promise<Record<string, number>> {
-  // Takes the deliveries from any worker first: on PostgreSQL this waits for a worker that
-  // is recording an attempt right now (its attempt is then deleted with the rest), and a
-  // worker that comes later finds its claim gone and records nothing (delivery.repository.ts).
-  await sql`update webhook_deliveries set claim_id = null where event_id in (${ofEvents(owner.leadId)})`.execute(db);
+  // The claims workers hold on the deliveries were taken back before (the outbox's
+  // revokeClaims, which on PostgreSQL waits for a worker recording an attempt right now): a
+  // worker that comes later finds its delivery gone and records nothing (delivery.repository.ts).
   const counts: Record<string, number> = {};
   for (const rows of PARTY_ROWS) {
     const deleted = rows.erase

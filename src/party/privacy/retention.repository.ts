@@ -56,23 +56,71 @@ export async function listDistributionIds(db: Db): Promise<string[]> {
   return (await db.selectFrom('distributions').select('id').orderBy('id').execute()).map((row) => row.id);
 }
 
-/** Up to `limit` parties of the distribution whose lead is unchanged since before `cutoff`. */
+/**
+ * Up to `limit` parties of the distribution whose lead is unchanged since before `cutoff`.
+ * A lead changes with a push, a PATCH of it or its party, a status or assignee change (each
+ * moves `updated_at`) and with a broker's note, which does not (docs/design.md section 14: a
+ * lead being worked is never erased as unchanged); each is found through its (lead_id, time) index.
+ */
 export async function findStaleParties(db: Db, distributionId: string, cutoff: string, limit: number) {
   const rows = await db
     .selectFrom('leads')
     .select('party_id')
     .where('distribution_id', '=', distributionId)
     .where('updated_at', '<', cutoff)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('lead_notes')
+            .select('lead_notes.id')
+            .whereRef('lead_notes.lead_id', '=', 'leads.id')
+            .where('lead_notes.created_at', '>=', cutoff),
+        ),
+      ),
+    )
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('lead_changes')
+            .select('lead_changes.id')
+            .whereRef('lead_changes.lead_id', '=', 'leads.id')
+            .where('lead_changes.changed_at', '>=', cutoff),
+        ),
+      ),
+    )
     .orderBy('updated_at')
     .limit(limit)
     .execute();
   return rows.map((row) => row.party_id);
 }
 
-/** When the party's lead last changed (undefined: no such lead any more). */
-export async function findLeadUpdatedAt(db: Db, partyId: string): Promise<string | undefined> {
-  const lead = await db.selectFrom('leads').select('updated_at').where('party_id', '=', partyId).executeTakeFirst();
-  return lead?.updated_at;
+/** When the party's lead last changed, its notes and work included (undefined: no such lead any more). */
+export async function findLeadLastChange(db: Db, partyId: string): Promise<string | undefined> {
+  const lead = await db
+    .selectFrom('leads')
+    .select(['id', 'updated_at'])
+    .where('party_id', '=', partyId)
+    .executeTakeFirst();
+  if (lead === undefined) return undefined;
+  // One after the other: they share the transaction's connection.
+  const note = await db
+    .selectFrom('lead_notes')
+    .select('created_at')
+    .where('lead_id', '=', lead.id)
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const change = await db
+    .selectFrom('lead_changes')
+    .select('changed_at')
+    .where('lead_id', '=', lead.id)
+    .orderBy('changed_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return [lead.updated_at, note?.created_at, change?.changed_at].reduce<string>(
+    (latest, at) => (at !== undefined && at > latest ? at : latest),
+    lead.updated_at,
+  );
 }
 
 /**

@@ -12,13 +12,14 @@ import { checkpointAfterErasure } from './physical-erasure.repository.ts';
 import type { TransactionRunner } from '../../db/transaction-runner.ts';
 import { commitWrite } from '../../db/write.ts';
 import { ApiError } from '../../errors.ts';
+import { setLongInterval } from '../../long-timer.ts';
 import type { WebhookOutbox } from '../../webhooks/webhook.outbox.ts';
 import { eraseInTransaction } from './erasure.service.ts';
 import type { RefHashes } from './ref-hashes.service.ts';
 import {
   deleteOldEvents,
   deleteOldPushes,
-  findLeadUpdatedAt,
+  findLeadLastChange,
   findStaleParties,
   listDistributionIds,
   releaseLease,
@@ -54,7 +55,7 @@ export interface RetentionDependencies {
   readonly database: DatabaseHandle;
   readonly transactions: TransactionRunner;
   readonly refHashes: RefHashes;
-  readonly outbox?: WebhookOutbox;
+  readonly outbox: WebhookOutbox;
   readonly retention: Retention;
   /** Run between batches with the time the last one took: pushes get the writer meanwhile. */
   readonly pause?: (batchMs: number) => Promise<void>;
@@ -91,11 +92,12 @@ export class RetentionService {
         });
     };
     const first = setTimeout(tick, 1_000).unref();
-    const timer = setInterval(tick, this.#deps.retention.intervalMs).unref();
+    // RETENTION_INTERVAL may be longer than one Node timer holds (long-timer.ts).
+    const timer = setLongInterval(tick, this.#deps.retention.intervalMs);
     return async () => {
       stopped = true;
       clearTimeout(first);
-      clearInterval(timer);
+      timer.clear();
       await running;
     };
   }
@@ -164,13 +166,14 @@ export class RetentionService {
           try {
             const result = await commitWrite(transactions, async (trx) => {
               // Changed since it was found: not expired any more.
-              const updatedAt = await findLeadUpdatedAt(trx, partyId);
-              if (updatedAt === undefined || updatedAt >= before) return undefined;
+              const lastChange = await findLeadLastChange(trx, partyId);
+              if (lastChange === undefined || lastChange >= before) return undefined;
               return eraseInTransaction(trx, { distributionId, partyId, actor: 'retention' }, hash, outbox);
             });
             if (result) {
               erased++;
-              if (result.callbacks) outbox?.committed();
+              if (result.callbacks) outbox.committed();
+              await outbox.settleRevokedClaims(transactions, database.db, result.revokedClaims);
             }
           } catch (error) {
             // Erased meanwhile by a request: nothing left to do for it.

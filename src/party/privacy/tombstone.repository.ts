@@ -63,22 +63,6 @@ export async function findErasedLead(db: Db, distributionId: string, leadId: str
     .executeTakeFirst();
 }
 
-/** Which of these ref hashes belong to an erased party of the distribution. */
-export async function findErasedRefHashes(
-  db: Db,
-  distributionId: string,
-  hashes: readonly string[],
-): Promise<Set<string>> {
-  if (hashes.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('erased_refs')
-    .select('ref_hash')
-    .where('distribution_id', '=', distributionId)
-    .where('ref_hash', 'in', [...hashes])
-    .execute();
-  return new Set(rows.map((row) => row.ref_hash));
-}
-
 /** Erased leads in the change listing's (updated_at, id) order, one more than `limit`. */
 export async function listErasedLeads(
   db: Db,
@@ -119,15 +103,4 @@ export async function listErasedLeads(
     .orderBy('lead_id')
     .limit(query.limit + 1)
     .execute();
-}
-
-/** What a push asks of the tombstones (push/erased-push.ts): whether its party id was erased, which of its refs' hashes were. */
-export async function findTombstonesOfPush(
-  db: Db,
-  distributionId: string,
-  asked: { readonly partyId: string | undefined; readonly refs: readonly { readonly hash: string }[] },
-): Promise<{ partyErased: boolean; erasedRefHashes: ReadonlySet<string> }> {
-  const party = asked.partyId === undefined ? undefined : await findErasedParty(db, distributionId, asked.partyId);
-  const hashes = asked.refs.map((ref) => ref.hash);
-  return { partyErased: party !== undefined, erasedRefHashes: await findErasedRefHashes(db, distributionId, hashes) };
 }

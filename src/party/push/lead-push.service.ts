@@ -31,10 +31,10 @@ import { danglingReferences, idsToLookUp, referencesOutsidePush } from './dangli
 import { representLead } from '../model/representation.ts';
 import { duplicateProblems } from './uniqueness.ts';
 import { erasureQuestions, refuseErased } from './erased-push.ts';
-import { findTombstonesOfPush } from '../privacy/tombstone.repository.ts';
 import type { RefHasher } from '../privacy/ref-hash.ts';
 import type { RefHashes } from '../privacy/ref-hashes.service.ts';
 import type { AnswerInWrite } from '../../idempotency/idempotent-write.ts';
+import { type LeadRouting, routedLead } from '../routing/lead-routing.ts';
 
 export interface PushCommand {
   readonly distributionId: string;
@@ -61,6 +61,8 @@ export interface LeadPushDependencies {
   readonly outbox?: WebhookOutbox;
   /** Recognises the external refs of erased persons (docs/design.md section 15). */
   readonly refHashes?: RefHashes;
+  /** Assigns a new lead by its distribution's routing rules (docs/design.md section 15). */
+  readonly routing?: LeadRouting;
 }
 
 export class LeadPushService {
@@ -120,9 +122,14 @@ export class LeadPushService {
     hash: RefHasher | undefined,
   ): Promise<PushResult> {
     const { distributionId } = command;
-    const found = await findPushCandidates(db, distributionId, push);
-    const questions = erasureQuestions(push, found, hash);
-    refuseErased(push, questions, await findTombstonesOfPush(db, distributionId, questions));
+    const questions = erasureQuestions(push, hash);
+    const found = await findPushCandidates(
+      db,
+      distributionId,
+      push,
+      questions.refs.map((ref) => ref.hash),
+    );
+    refuseErased(push, questions, found);
     const partyId = matchParty(push, found);
     const stored = partyId === undefined ? undefined : await loadLeadForUpdate(db, partyId);
     // Erased since the lookup (the erasure held the lock): run again, to meet its tombstone.
@@ -130,15 +137,20 @@ export class LeadPushService {
     const now = stampAfter(found.now, stored?.updated_at);
     checkReferences(push, found, stored);
 
-    const { lead, changes, landings } = mergePush(stored, distributionId, push, { now, ids: newIds });
-    const duplicates = duplicateProblems(lead, push, landings);
+    const merged = mergePush(stored, distributionId, push, { now, ids: newIds });
+    const { changes, landings } = merged;
+    const duplicates = duplicateProblems(merged.lead, push, landings);
     if (duplicates.length > 0) throw new ValidationError(duplicates, push.subject);
     const created = stored === undefined;
+    // Only a creation is routed: a push that merges into a lead leaves its assignee as is.
+    const routing = created ? await this.#deps.routing?.route(db, merged.lead) : undefined;
+    const { lead, changeLog } = routedLead(merged.lead, routing);
     const changed = changes.head !== undefined;
     const matchKey = changed ? await this.#matchKey(db, lead, stored, push) : null;
 
     await applyChangeset(db, lead, changes, {
       matchKey,
+      changeLog,
       pushLog: {
         id: newRowId(),
         lead_id: lead.leadId,

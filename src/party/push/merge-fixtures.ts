@@ -62,6 +62,8 @@ export function candidates(parts: Partial<PushCandidates> = {}): PushCandidates 
     riskObjectOwners: new Map(),
     packageOwners: new Map(),
     policyRefOwners: [],
+    erasedParty: false,
+    erasedRefHashes: new Set(),
     ...parts,
   };
 }

@@ -70,7 +70,7 @@ export function emptyLead(distributionId: string, type: PartyType, context: Merg
     riskObjects: [],
     packages: [],
     policies: [],
-    work: { status: 'new', lostReason: null, assigneeId: null, statusChangedAt: context.now },
+    work: { status: 'new', lostReason: null, assigneeId: null, statusChangedAt: context.now, followUpOn: null },
     created_at: context.now,
     updated_at: context.now,
   };

@@ -29,10 +29,14 @@ export interface PushCandidates {
   readonly packageOwners: ReadonlyMap<string, string>;
   /** The stored policies owning the pushed policies' external refs. */
   readonly policyRefOwners: readonly { readonly ref: ExternalRef; readonly policyId: string }[];
+  /** Whether `prospect.id` names a party erased from this distribution (its tombstone). */
+  readonly erasedParty: boolean;
+  /** Which of the hashes asked about are of refs erased from this distribution (docs/design.md section 15). */
+  readonly erasedRefHashes: ReadonlySet<string>;
 }
 
 interface CandidateRow {
-  part: 'clock' | 'party' | 'ref' | 'match' | 'risk_object' | 'package' | 'policy_ref';
+  part: 'clock' | 'party' | 'ref' | 'match' | 'risk_object' | 'package' | 'policy_ref' | 'erased_party' | 'erased_ref';
   id: string;
   detail: string | null;
   company: string | null;
@@ -65,7 +69,11 @@ const postgresCandidates = prepared(
     union all
     select 'policy_ref', r.entity_id, null, r.company, r.ref from unnest($8::text[], $9::text[]) as k(company, ref),
       lateral (select r.entity_id, r.company, r.ref from external_refs r
-        where r.distribution_id = $1 and r.entity_type = 'policy' and r.company = k.company and r.ref = k.ref offset 0) as r`,
+        where r.distribution_id = $1 and r.entity_type = 'policy' and r.company = k.company and r.ref = k.ref offset 0) as r
+    union all
+    select 'erased_party', e.party_id, null, null, null from erased_parties e where e.party_id = $2 and e.distribution_id = $1
+    union all
+    select 'erased_ref', e.ref_hash, null, null, null from erased_refs e where e.distribution_id = $1 and e.ref_hash = any($10::text[])`,
 );
 
 type Lookup = { readonly keys: number; readonly one: string; readonly many: string };
@@ -111,6 +119,17 @@ const SQLITE_LOOKUPS = {
     many: `select 'policy_ref' as part, r.entity_id as id, null as detail, r.company, r.ref from external_refs r
       where r.distribution_id = ?1 and r.entity_type = 'policy'
         and (r.company, r.ref) in (select c.value, f.value from json_each(?{0}) c join json_each(?{1}) f on f.key = c.key)`,
+  },
+  // The tombstones (docs/design.md section 15), asked in the same statement.
+  erasedParty: {
+    keys: 1,
+    one: `select 'erased_party' as part, e.party_id as id, null as detail, null as company, null as ref from erased_parties e where e.party_id = ?{0} and e.distribution_id = ?1`,
+    many: '',
+  },
+  erasedRef: {
+    keys: 1,
+    one: `select 'erased_ref' as part, e.ref_hash as id, null as detail, null as company, null as ref from erased_refs e where e.distribution_id = ?1 and e.ref_hash = ?{0}`,
+    many: `select 'erased_ref' as part, e.ref_hash as id, null as detail, null as company, null as ref from erased_refs e where e.distribution_id = ?1 and e.ref_hash in (select value from json_each(?{0}))`,
   },
 } satisfies Record<string, Lookup>;
 
@@ -159,12 +178,24 @@ function sqliteCandidates(
  * (db/write.ts) and finds the first one's party. (Lookups in several statements could
  * see the other push half: no party yet, but its car already, a 409 no serial run gives.)
  */
-export async function findPushCandidates(db: Db, distributionId: string, push: LeadPush): Promise<PushCandidates> {
+export async function findPushCandidates(
+  db: Db,
+  distributionId: string,
+  push: LeadPush,
+  /** The prospect's refs hashed as erasure keeps them (erased-push.ts), asked of the tombstones. */
+  refHashes: readonly string[],
+): Promise<PushCandidates> {
   const partyRefs = push.refs.map((ref) => ref.value);
   const policyRefs = push.policies.flatMap((policy) => policy.refs.map((ref) => ref.value));
   const ids = (list: ReadonlyArray<{ clientId: string | undefined }>) =>
     list.flatMap((item) => (item.clientId === undefined ? [] : [item.clientId]));
-  const rows = await lookUp(db, distributionId, push, partyRefs, policyRefs, ids(push.riskObjects), ids(push.packages));
+  const rows = await lookUp(db, distributionId, push, {
+    partyRefs,
+    policyRefs,
+    riskObjectIds: ids(push.riskObjects),
+    packageIds: ids(push.packages),
+    hashes: refHashes,
+  });
   const of = (part: CandidateRow['part']) => rows.filter((row) => row.part === part);
   const [party] = of('party');
   const [match] = of('match');
@@ -185,18 +216,22 @@ export async function findPushCandidates(db: Db, distributionId: string, push: L
       ref: { company: row.company!, ref: row.ref! },
       policyId: row.id,
     })),
+    erasedParty: of('erased_party').length > 0,
+    erasedRefHashes: new Set(of('erased_ref').map((row) => row.id)),
   };
 }
 
-async function lookUp(
-  db: Db,
-  distributionId: string,
-  push: LeadPush,
-  partyRefs: readonly ExternalRef[],
-  policyRefs: readonly ExternalRef[],
-  riskObjectIds: readonly string[],
-  packageIds: readonly string[],
-): Promise<CandidateRow[]> {
+interface LookupKeys {
+  readonly partyRefs: readonly ExternalRef[];
+  readonly policyRefs: readonly ExternalRef[];
+  readonly riskObjectIds: readonly string[];
+  readonly packageIds: readonly string[];
+  /** The prospect's refs, hashed as erasure keeps them. */
+  readonly hashes: readonly string[];
+}
+
+async function lookUp(db: Db, distributionId: string, push: LeadPush, keys: LookupKeys): Promise<CandidateRow[]> {
+  const { partyRefs, policyRefs, riskObjectIds, packageIds, hashes } = keys;
   if (dialectOf(db) === 'postgres') {
     return runText<CandidateRow>(db, postgresCandidates, [
       distributionId,
@@ -208,6 +243,7 @@ async function lookUp(
       packageIds,
       policyRefs.map((ref) => ref.company),
       policyRefs.map((ref) => ref.ref),
+      hashes,
     ]);
   }
   const single = (value: string | null | undefined): LookupValues =>
@@ -224,6 +260,8 @@ async function lookUp(
     [SQLITE_LOOKUPS.riskObject, list(riskObjectIds)],
     [SQLITE_LOOKUPS.package, list(packageIds)],
     [SQLITE_LOOKUPS.policyRef, refs(policyRefs)],
+    [SQLITE_LOOKUPS.erasedParty, single(push.partyId)],
+    [SQLITE_LOOKUPS.erasedRef, list(hashes)],
   ]);
   return statement === undefined ? [] : runText<CandidateRow>(db, statement.text, statement.parameters);
 }

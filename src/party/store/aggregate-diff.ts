@@ -3,6 +3,7 @@
 // change with a new one and keep the others as they are, so "changed" is "not the same
 // object": one diff serves both, and the rows written are exactly the objects changed.
 import type { Changeset, MergeResult } from './changeset.ts';
+import { changedDuplicateKeys } from '../duplicates/duplicate-keys.ts';
 import { refKey, type ExternalRef, type InsurancePolicy, type LeadAggregate } from '../model/party.aggregate.ts';
 
 export function diffAggregates(stored: LeadAggregate | undefined, merged: LeadAggregate, now: string): MergeResult {
@@ -59,7 +60,11 @@ export function diffAggregates(stored: LeadAggregate | undefined, merged: LeadAg
       ),
     },
   };
-  if (stored === undefined) return { lead: merged, changes: { ...changes, head: 'insert' } };
+  if (stored === undefined)
+    return {
+      lead: merged,
+      changes: { ...changes, head: 'insert', duplicateKeys: changedDuplicateKeys(undefined, merged) },
+    };
   const changed =
     merged.meta !== stored.meta ||
     merged.fields !== stored.fields ||
@@ -74,7 +79,8 @@ export function diffAggregates(stored: LeadAggregate | undefined, merged: LeadAg
       policies.update.length >
       0;
   if (!changed) return { lead: stored, changes };
-  return { lead: { ...merged, version: stored.version + 1, updated_at: now }, changes: { ...changes, head: 'update' } };
+  const lead = { ...merged, version: stored.version + 1, updated_at: now };
+  return { lead, changes: { ...changes, head: 'update', duplicateKeys: changedDuplicateKeys(stored, lead) } };
 }
 
 /** A unique value given up: held before, another (or none) now. */

@@ -52,6 +52,7 @@ const EXTERNAL_REFS = shape('external_refs', 'distribution_id entity_type compan
 const CALLBACKS = shape('party_callbacks', 'party_id url created_at');
 const PUSHES = shape('lead_pushes', 'id lead_id distribution_id received_at status:int caller origin kind payload');
 const CHANGES = shape('lead_changes', 'id lead_id party_id distribution_id changed_at caller subject changes');
+const DUPLICATE_KEYS = shape('party_duplicate_keys', 'distribution_id kind key party_id name');
 const INSERT_ORDER = [
   PARTIES,
   LEADS,
@@ -64,6 +65,7 @@ const INSERT_ORDER = [
   CALLBACKS,
   PUSHES,
   CHANGES,
+  DUPLICATE_KEYS,
 ];
 
 // Updates: the first column is the key.
@@ -129,6 +131,11 @@ const clearPolicyNumbers = statement('insurance_policies_clear_numbers', {
   sqlite: 'update insurance_policies set policy_nr = null where id in (select value from json_each(?1))',
   postgres: 'update insurance_policies set policy_nr = null where id = any($1::text[])',
 });
+// A party's keys as a possible duplicate go whole when any changed; the new set is inserted.
+const deleteDuplicateKeys = statement('party_duplicate_keys_delete', {
+  sqlite: 'delete from party_duplicate_keys where party_id = ?1',
+  postgres: 'delete from party_duplicate_keys where party_id = $1',
+});
 const deleteCoverages = statement('coverages_delete', {
   sqlite: 'delete from coverages where insurance_policy_id in (select value from json_each(?1))',
   postgres: 'delete from coverages where insurance_policy_id = any($1::text[])',
@@ -156,6 +163,8 @@ export async function applyChangeset(
   options: ChangesetOptions,
 ): Promise<void> {
   if (changes.head === 'update') await updateHead(db, lead, options.matchKey);
+  if (changes.head === 'update' && changes.duplicateKeys !== undefined)
+    await run(db, deleteDuplicateKeys, [lead.partyId]);
   // New rows go in before the updates, which may point at them (a stored policy moved to a
   // package this push adds); values they take from updated rows were released first.
   await releaseUniqueValues(db, changes);
@@ -323,6 +332,7 @@ function newRows(lead: LeadAggregate, changes: Changeset, options: ChangesetOpti
         ]
       : [],
     options.changeLog ? [CHANGES.columns.map(([name]) => options.changeLog![name as keyof LeadChangeTable])] : [],
+    (changes.duplicateKeys ?? []).map((key) => [d, key.kind, key.key, partyId, key.name]),
   ];
 }
 

@@ -11,6 +11,7 @@ import type {
   RiskObject,
   RiskObjectRevision,
 } from '../model/party.aggregate.ts';
+import type { DuplicateKey } from '../duplicates/duplicate-keys.ts';
 
 export interface Changeset {
   /**
@@ -48,6 +49,11 @@ export interface Changeset {
     readonly deleteFor: readonly string[];
     readonly insert: readonly { readonly policyId: string; readonly position: number; readonly coverage: Coverage }[];
   };
+  /**
+   * The party's keys as a possible duplicate (duplicates/duplicate-keys.ts), all of them,
+   * when the write changed any (they replace the stored ones); undefined when it changed none.
+   */
+  readonly duplicateKeys?: readonly DuplicateKey[];
 }
 
 /** What a merge returns: the new aggregate and the changeset that turns the stored one into it. */

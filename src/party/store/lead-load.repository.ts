@@ -34,6 +34,7 @@ interface HeadRow {
   lost_reason: string | null;
   assignee_id: string | null;
   status_changed_at: string | null;
+  follow_up_on: string | null;
 }
 
 /** One row of any part; what each column holds depends on `part` (see the statement). */
@@ -51,15 +52,16 @@ interface PartRow {
   n1: number | string | null;
   n2: number | string | null;
   data: string | null;
-  /** The head's work columns (status, lost reason, assignee, status changed); null in every other part. */
+  /** The head's work columns (status, lost reason, assignee, status changed, follow-up); null in every other part. */
   w1: string | null;
   w2: string | null;
   w3: string | null;
   w4: string | null;
+  w5: string | null;
 }
 
 const HEAD = `select l.id as lead_id, l.origin, l.backref, l.source, l.created_at, l.updated_at,
-  l.status, l.lost_reason, l.assignee_id, l.status_changed_at,
+  l.status, l.lost_reason, l.assignee_id, l.status_changed_at, l.follow_up_on,
   p.id as party_id, p.distribution_id, p.type, p.data, p.version from parties p join leads l on l.party_id = p.id`;
 const heads = statement('lead_heads', {
   sqlite: `${HEAD} where p.id in (select value from json_each(?1))`,
@@ -73,8 +75,8 @@ const LOCK_HEAD = prepared('lead_head_for_update', 'select 1 from parties where 
 
 /** The work columns of the head, which the other parts leave empty. */
 const NO_WORK =
-  'cast(null as text) as w1, cast(null as text) as w2, cast(null as text) as w3, cast(null as text) as w4';
-const WORK_NULLS = 'null, null, null, null';
+  'cast(null as text) as w1, cast(null as text) as w2, cast(null as text) as w3, cast(null as text) as w4, cast(null as text) as w5';
+const WORK_NULLS = 'null, null, null, null, null';
 
 const parts = (ids: string) => `
   select 'ref' as part, entity_id as owner, cast(null as text) as id, company as t1, ref as t2, created_at as t3,
@@ -98,7 +100,7 @@ const children = statement('lead_parts', {
 const headAsPart = (id: string) => `
   select 'head' as part, p.id as owner, l.id as id, l.origin as t1, l.backref as t2, l.source as t3, l.created_at as t4,
     l.updated_at as t5, p.distribution_id as t6, p.type as t7, cast(null as integer) as n1, p.version as n2, p.data as data,
-    l.status as w1, l.lost_reason as w2, l.assignee_id as w3, l.status_changed_at as w4
+    l.status as w1, l.lost_reason as w2, l.assignee_id as w3, l.status_changed_at as w4, l.follow_up_on as w5
     from parties p join leads l on l.party_id = p.id where p.id ${id}
   union all`;
 /** One whole lead, as a merge loads it: its head and parts with an equality SQLite looks up once per branch. */
@@ -148,6 +150,7 @@ function assembleOne(rows: readonly PartRow[]): LeadAggregate | undefined {
     lost_reason: head.w2,
     assignee_id: head.w3,
     status_changed_at: head.w4,
+    follow_up_on: head.w5,
   };
   return assemble([headRow], rows)[0];
 }
@@ -234,6 +237,7 @@ function assemble(heads: readonly HeadRow[], rows: readonly PartRow[]): LeadAggr
         lostReason: head.lost_reason,
         assigneeId: head.assignee_id,
         statusChangedAt: head.status_changed_at ?? head.created_at,
+        followUpOn: head.follow_up_on,
       },
       created_at: head.created_at,
       updated_at: head.updated_at,

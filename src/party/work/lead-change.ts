@@ -29,6 +29,7 @@ export function workChanges(before: LeadWork, after: LeadWork): FieldChange[] {
     ['status', before.status, after.status],
     ['lost_reason', before.lostReason, after.lostReason],
     ['assignee', before.assigneeId, after.assigneeId],
+    ['follow_up_on', before.followUpOn, after.followUpOn],
   ];
   return pairs.filter(([, a, b]) => a !== b).map(([field, a, b]) => change(field, a, b));
 }

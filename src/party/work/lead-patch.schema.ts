@@ -23,11 +23,22 @@ export const LeadPatch = Type.Object(
         description: 'The user id of an active broker user of the distribution, or null for nobody.',
       }),
     ),
+    follow_up_on: Type.Optional(
+      Type.Unsafe<string | null>({
+        type: ['string', 'null'],
+        format: 'date',
+        description: 'The day to come back to the lead (YYYY-MM-DD, a day that exists), or null for none.',
+      }),
+    ),
   },
   {
     additionalProperties: false,
     title: 'LeadPatch',
-    examples: [{ status: 'lost', lost_reason: 'Chose another insurer' }, { assignee: null }],
+    examples: [
+      { status: 'lost', lost_reason: 'Chose another insurer' },
+      { assignee: null },
+      { follow_up_on: '2026-12-01' },
+    ],
   },
 );
 

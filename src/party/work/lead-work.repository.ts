@@ -1,5 +1,5 @@
-// The SQL of the broker's work on a lead (docs/design.md section 13): the lead's status,
-// lost reason and assignee written with the aggregate's version and the change-log row,
+// The SQL of the broker's work on a lead (docs/design.md sections 13 and 16): the lead's
+// status, lost reason, assignee and follow-up day written with the aggregate's version and the change-log row,
 // the assignee looked up among the distribution's users, and the notes. What the timeline
 // reads of them is read/lead-history.repository.ts, the inbox's counts per status
 // inbox/status-count.repository.ts.
@@ -17,14 +17,14 @@ type Db = Kysely<Database>;
 const workUpdate = statement('lead_work_update', {
   sqlite: 'update parties set version = ?1, updated_at = ?2 where id = ?3 and version = ?4',
   postgres: `with p as (update parties set version = $1, updated_at = $2 where id = $3 and version = $4 returning id),
-    l as (update leads set status = $5, lost_reason = $6, assignee_id = $7, status_changed_at = $8, updated_at = $2
+    l as (update leads set status = $5, lost_reason = $6, assignee_id = $7, status_changed_at = $8, follow_up_on = $14, updated_at = $2
       where id = $9 and exists (select 1 from p) returning id)
     insert into lead_changes (id, lead_id, party_id, distribution_id, changed_at, caller, subject, changes)
       select $10, $9, $3, $11, $2, $12, 'lead', $13 from l`,
 });
 // SQLite: the same as three statements of the one writer's transaction.
 const SQLITE_LEAD_WORK =
-  'update leads set status = ?1, lost_reason = ?2, assignee_id = ?3, status_changed_at = ?4, updated_at = ?5 where id = ?6';
+  'update leads set status = ?1, lost_reason = ?2, assignee_id = ?3, status_changed_at = ?4, follow_up_on = ?5, updated_at = ?6 where id = ?7';
 const SQLITE_CHANGE =
   'insert into lead_changes (id, lead_id, party_id, distribution_id, changed_at, caller, subject, changes) values (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)';
 
@@ -47,6 +47,7 @@ export async function updateLeadWork(db: Db, lead: LeadAggregate, change: LeadCh
       lead.distributionId,
       change.caller,
       change.changes,
+      work.followUpOn,
     ]);
     if (written !== 1) throw new StaleVersionError(`lead ${lead.leadId} changed concurrently`);
     return;
@@ -58,6 +59,7 @@ export async function updateLeadWork(db: Db, lead: LeadAggregate, change: LeadCh
     work.lostReason,
     work.assigneeId,
     work.statusChangedAt,
+    work.followUpOn,
     lead.updated_at,
     lead.leadId,
   ]);

@@ -1,5 +1,5 @@
-// The broker's work on a lead (docs/design.md section 13): a PATCH of its status, lost
-// reason and assignee (from the API or the broker app's forms), guarded by If-Match and
+// The broker's work on a lead (docs/design.md sections 13 and 16): a PATCH of its status,
+// lost reason, assignee and follow-up day (from the API or the broker app's forms), guarded by If-Match and
 // written in one transaction with its change-log row and, when the status moved, the
 // lead.status_changed event; and notes. A push never comes here: it leaves all of it as is.
 import type { Kysely } from 'kysely';
@@ -166,6 +166,15 @@ async function nextWork(db: Kysely<Database>, stored: LeadAggregate, patch: Lead
         problems.push({ target: 'assignee', code: 'unknown_reference' });
     }
   }
+  const followUpOn = patch.follow_up_on === undefined ? stored.work.followUpOn : patch.follow_up_on;
+  if (followUpOn !== null && followUpOn !== stored.work.followUpOn && !isDay(followUpOn))
+    problems.push({ target: 'follow_up_on', code: 'invalid' });
   if (problems.length > 0) throw new ValidationError(problems, 'LeadPatch');
-  return { status, lostReason, assigneeId, statusChangedAt: stored.work.statusChangedAt };
+  return { status, lostReason, assigneeId, statusChangedAt: stored.work.statusChangedAt, followUpOn };
+}
+
+/** A day as YYYY-MM-DD that exists (2026-02-30 does not): the broker app's form comes here unchecked. */
+function isDay(text: string): boolean {
+  const parsed = Date.parse(`${text}T00:00:00Z`);
+  return /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(parsed) && new Date(parsed).toISOString().startsWith(text);
 }

@@ -56,3 +56,18 @@ export async function findActiveUserWithClient(db: Kysely<Database>, userId: str
     .where('users.disabled_at', 'is', null)
     .executeTakeFirst();
 }
+
+/** The distribution's active users, what a lead's assignee may be, by username. */
+export async function listActiveUsers(
+  db: Kysely<Database>,
+  distributionId: string,
+): Promise<Pick<UserTable, 'id' | 'username' | 'name'>[]> {
+  return db
+    .selectFrom('users')
+    .select(['id', 'username', 'name'])
+    .where('distribution_id', '=', distributionId)
+    .where('disabled_at', 'is', null)
+    .orderBy('username_key')
+    .orderBy('id')
+    .execute();
+}

@@ -10,6 +10,7 @@ import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, hashPassword } from './passwo
 import type { UserTable } from '../sso.table.ts';
 import {
   findUserById,
+  listActiveUsers,
   findUserByLogin,
   insertUser,
   listUsers as selectUsers,
@@ -35,6 +36,8 @@ export interface NewUser {
   readonly distributionId: string;
   readonly email: string;
   readonly username: string;
+  /** The name shown to colleagues and partners; the username stands in when left out. */
+  readonly name?: string | undefined;
   readonly password: string;
   readonly brokerId?: string | undefined;
   readonly language?: string | undefined;
@@ -46,6 +49,7 @@ export interface NewUser {
 /** What may be shown about a user: never the password hash. */
 export type UserListing = Omit<UserTable, 'password_hash' | 'email_key' | 'username_key'>;
 
+const MAX_NAME_LENGTH = 100;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 // No `@`, so a login that contains one is an email and any other is a username.
 const USERNAME = /^[\p{L}\p{N}._-]{3,64}$/u;
@@ -59,6 +63,7 @@ export function loginKey(login: string): string {
 export async function createUser(db: Kysely<Database>, input: NewUser): Promise<UserListing> {
   const email = input.email.trim();
   const username = input.username.trim();
+  const name = input.name?.trim() || null;
   const language = (input.language ?? 'nl').trim().toLowerCase();
   const country = (input.country ?? 'BE').trim().toUpperCase();
   const locale = input.locale?.trim() || `${language}-${country}`;
@@ -72,6 +77,8 @@ export async function createUser(db: Kysely<Database>, input: NewUser): Promise<
   if (!/^[A-Z]{2}$/.test(country)) throw new UserInputError('country must be a two-letter code such as BE');
   if (!/^[a-z]{2}(-[A-Z]{2})?$/.test(locale)) throw new UserInputError('locale must be a tag such as nl-BE');
   if (!/^[a-z][a-z0-9_-]{0,31}$/.test(role)) throw new UserInputError('role must be a lower-case word such as broker');
+  if (name !== null && (name.length > MAX_NAME_LENGTH || /\p{Cc}/u.test(name)))
+    throw new UserInputError(`name must be at most ${MAX_NAME_LENGTH} characters, without control characters`);
   if (!UUID.test(brokerId)) throw new UserInputError('broker id must be a UUID');
   if ([...input.password].length < MIN_PASSWORD_LENGTH) {
     throw new UserInputError(`the password must have at least ${MIN_PASSWORD_LENGTH} characters`);
@@ -85,6 +92,7 @@ export async function createUser(db: Kysely<Database>, input: NewUser): Promise<
     distribution_id: input.distributionId,
     email,
     username,
+    name,
     email_key: loginKey(email),
     username_key: loginKey(username),
     // Hashed before the transaction: argon2 takes tens of milliseconds by design.
@@ -115,6 +123,19 @@ export async function listUsers(
 ): Promise<UserListing[]> {
   if (filter.distributionId !== undefined) await requireDistribution(db, filter.distributionId);
   return (await selectUsers(db, filter.distributionId)).map(toListing);
+}
+
+/** A user as colleagues and partners see them: the username stands in for a missing name. */
+export interface ActiveUser {
+  readonly id: string;
+  readonly username: string;
+  readonly name: string;
+}
+
+/** The distribution's active users (docs/api.md, "Users"): who a lead may be assigned to. */
+export async function listActiveUsersOf(db: Kysely<Database>, distributionId: string): Promise<ActiveUser[]> {
+  const rows = await listActiveUsers(db, distributionId);
+  return rows.map(({ id, username, name }) => ({ id, username, name: name ?? username }));
 }
 
 /** Disables a user (by id, email or username): no more sign-ins, tokens or userinfo. */

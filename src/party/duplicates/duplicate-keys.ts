@@ -1,0 +1,94 @@
+// The normalised keys a party is found by as a possible duplicate (docs/api.md, "Possible duplicates"):
+// its e-mail in lower case, its telephone number in E.164 (libphonenumber-js, Belgium when
+// the number has no country code, so `0470 12 34 56` and `+32 470 123456` are one key), its
+// cars' VINs, its enterprise number's ten digits, and a customer's birth date with the folded
+// name beside it (a close name is compared, not looked up: closeNames). They are kept with the
+// party in `party_duplicate_keys`, written by the write that changes them, and an index finds
+// the parties that share one, so the look-up costs the same at any number of parties.
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { enterpriseNumberDigits } from '../../reference/enterprises/enterprise-number.ts';
+import { textWords } from '../../reference/search/search-text.ts';
+import type { Document, LeadAggregate } from '../model/party.aggregate.ts';
+
+export const DUPLICATE_KEY_KINDS = ['email', 'telephone', 'vin', 'enterprise_nr', 'birth'] as const;
+export type DuplicateKeyKind = (typeof DUPLICATE_KEY_KINDS)[number];
+
+export interface DuplicateKey {
+  readonly kind: DuplicateKeyKind;
+  readonly key: string;
+  /** The folded `first last` name of a `birth` key, which a close name is compared with; else null. */
+  readonly name: string | null;
+}
+
+/** The region a number without a country code is read in: the service's partners are Belgian. */
+const DEFAULT_REGION = 'BE';
+
+/** The party's keys, each once. */
+export function duplicateKeysOf(lead: LeadAggregate): DuplicateKey[] {
+  return unique([...fieldKeys(lead.fields), ...vinKeys(lead)]);
+}
+
+/**
+ * The keys to store after a write that turned `stored` into `merged`: the party's whole set
+ * when it differs from the stored one (or the party is new), undefined when it is the same.
+ * The prospect's fields are read again only when the merge replaced them.
+ */
+export function changedDuplicateKeys(
+  stored: LeadAggregate | undefined,
+  merged: LeadAggregate,
+): readonly DuplicateKey[] | undefined {
+  if (stored === undefined) return duplicateKeysOf(merged);
+  const sameFields = stored.fields === merged.fields;
+  if (sameFields && stored.riskObjects === merged.riskObjects) return undefined;
+  const before = sameFields ? vinKeys(stored) : duplicateKeysOf(stored);
+  const after = sameFields ? vinKeys(merged) : duplicateKeysOf(merged);
+  if (sameKeys(before, after)) return undefined;
+  return sameFields ? [...fieldKeys(merged.fields), ...after] : after;
+}
+
+function fieldKeys(fields: Document): DuplicateKey[] {
+  const keys: DuplicateKey[] = [];
+  const email = typeof fields.email === 'string' ? fields.email.trim().toLowerCase() : '';
+  if (email !== '') keys.push({ kind: 'email', key: email, name: null });
+  const telephone = typeof fields.telephonenr === 'string' ? e164(fields.telephonenr) : undefined;
+  if (telephone !== undefined) keys.push({ kind: 'telephone', key: telephone, name: null });
+  const enterprise =
+    typeof fields.enterprise_nr === 'string' ? enterpriseNumberDigits(fields.enterprise_nr) : undefined;
+  if (enterprise !== undefined) keys.push({ kind: 'enterprise_nr', key: enterprise, name: null });
+  const name = foldedName(fields);
+  if (typeof fields.birth === 'string' && name !== '') keys.push({ kind: 'birth', key: fields.birth, name });
+  return keys;
+}
+
+function vinKeys(lead: LeadAggregate): DuplicateKey[] {
+  return lead.riskObjects.flatMap((object) =>
+    object.vin === null ? [] : [{ kind: 'vin', key: object.vin, name: null } as const],
+  );
+}
+
+/** A telephone number in E.164 (`+32470123456`), or undefined when it cannot be one. */
+export function e164(text: string): string | undefined {
+  const number = parsePhoneNumberFromString(text, DEFAULT_REGION);
+  return number?.isPossible() ? number.number : undefined;
+}
+
+/** A customer's `first last`, folded (no accents, lower case), words separated by one space. */
+export function foldedName(fields: Document): string {
+  const words = [fields.first_name, fields.last_name].flatMap((part) =>
+    typeof part === 'string' ? textWords(part) : [],
+  );
+  return words.join(' ');
+}
+
+const identity = (key: DuplicateKey) => `${key.kind}\u0000${key.key}\u0000${key.name ?? ''}`;
+
+function unique(keys: DuplicateKey[]): DuplicateKey[] {
+  const seen = new Map(keys.map((key) => [`${key.kind}\u0000${key.key}`, key]));
+  return [...seen.values()];
+}
+
+function sameKeys(a: readonly DuplicateKey[], b: readonly DuplicateKey[]): boolean {
+  if (a.length !== b.length) return false;
+  const left = new Set(a.map(identity));
+  return b.every((key) => left.has(identity(key)));
+}

@@ -1,0 +1,24 @@
+// Possible duplicates of a party (docs/api.md, "Possible duplicates"): the other live parties
+// of its distribution that share a strong signal with it, strongest first. Another
+// distribution's party is as unknown as one that does not exist; an erased one is 410.
+import type { DatabaseHandle } from '../../db/database.ts';
+import { missingParty } from '../privacy/erased-or-unknown.ts';
+import { findErasedParty } from '../privacy/tombstone.repository.ts';
+import { findPartyKind } from '../read/lead-read.repository.ts';
+import { type PossibleDuplicate, rankDuplicates } from './duplicate-ranking.ts';
+import { findSharedKeys } from './duplicates.repository.ts';
+
+export class DuplicatesReader {
+  readonly #database: DatabaseHandle;
+
+  constructor(deps: { database: DatabaseHandle }) {
+    this.#database = deps.database;
+  }
+
+  async list(distributionId: string, partyId: string): Promise<PossibleDuplicate[]> {
+    const db = this.#database.db;
+    if ((await findPartyKind(db, distributionId, partyId)) === undefined)
+      throw missingParty(await findErasedParty(db, distributionId, partyId));
+    return rankDuplicates(await findSharedKeys(db, partyId));
+  }
+}

@@ -1,0 +1,139 @@
+// The SQL of the inbox projector (docs/design.md section 13, "How far behind the inbox may
+// be"): what a push no longer writes in its own transaction, brought up to date after it.
+// Per distribution, a mark (`lead_projections`): leads created before `counted_to` are in
+// `lead_status_counts`, and on SQLite leads at or before (`indexed_at`, `indexed_id`) in
+// the order (updated_at, id) have their current words in `lead_search`. A mark only ever
+// claims leads that no later write can be stamped before (the horizon): on SQLite the
+// writer's own time, on PostgreSQL the change listing's horizon (section 9), below which
+// every lead writer has committed.
+import type { Kysely } from 'kysely';
+import type { Database, Dialect } from '../../db/database.ts';
+import { runCount, runText } from '../../db/statements.ts';
+import { listingHorizon } from '../store/change-clock.repository.ts';
+
+type Db = Kysely<Database>;
+
+/** Leads indexed per statement: one FTS5 segment each, and a bound on how long one holds the writer. */
+export const WORDS_PER_BATCH = 2000;
+
+/** The distributions with leads past a mark: counted (both), indexed (SQLite). */
+export async function distributionsBehind(db: Db, dialect: Dialect): Promise<string[]> {
+  const words =
+    dialect === 'sqlite'
+      ? `or exists (select 1 from leads l where l.distribution_id = d.id
+          and (l.updated_at, l.id) > (coalesce(p.indexed_at, ''), coalesce(p.indexed_id, '')))`
+      : '';
+  const rows = await runText<{ id: string }>(
+    db,
+    `select d.id from distributions d left join lead_projections p on p.distribution_id = d.id
+      where exists (select 1 from leads l where l.distribution_id = d.id and l.created_at >= coalesce(p.counted_to, ''))
+      ${words}`,
+    [],
+  );
+  return rows.map((row) => row.id);
+}
+
+interface Mark {
+  readonly counted_to: string;
+  readonly indexed_at: string;
+  readonly indexed_id: string;
+}
+
+/**
+ * The distribution's mark, held until the transaction ends (PostgreSQL: FOR UPDATE, and
+ * undefined when another process's projector holds it; SQLite's writer is alone anyway).
+ */
+async function lockMark(db: Db, dialect: Dialect, distributionId: string): Promise<Mark | undefined> {
+  const p = dialect === 'postgres' ? '$1' : '?1';
+  await runCount(db, `insert into lead_projections (distribution_id) values (${p}) on conflict do nothing`, [
+    distributionId,
+  ]);
+  const lock = dialect === 'postgres' ? 'for update skip locked' : '';
+  const rows = await runText<Mark>(
+    db,
+    `select counted_to, indexed_at, indexed_id from lead_projections where distribution_id = ${p} ${lock}`,
+    [distributionId],
+  );
+  return rows[0];
+}
+
+/** Leads created before `horizon` and not yet counted go into the counts, with the status they have now. */
+async function countUpTo(db: Db, dialect: Dialect, distributionId: string, from: string, horizon: string) {
+  const [d, f, h] = dialect === 'postgres' ? ['$1', '$2', '$3'] : ['?1', '?2', '?3'];
+  await runCount(
+    db,
+    `insert into lead_status_counts (distribution_id, status, leads)
+      select distribution_id, status, count(*) from leads
+        where distribution_id = ${d} and created_at >= ${f} and created_at < ${h} group by distribution_id, status
+      on conflict (distribution_id, status) do update set leads = lead_status_counts.leads + excluded.leads`,
+    [distributionId, from, horizon],
+  );
+  const [d2, h2] = dialect === 'postgres' ? ['$1', '$2'] : ['?1', '?2'];
+  await runCount(db, `update lead_projections set counted_to = ${h2} where distribution_id = ${d2}`, [
+    distributionId,
+    horizon,
+  ]);
+}
+
+/**
+ * SQLite: the words of the next WORDS_PER_BATCH leads past the mark, replaced by rowid in one
+ * statement. Every lead past the mark is indexed, those stamped at or after `horizon` too
+ * (a search right after a push finds it), but the mark claims only what no later write can
+ * be stamped before. True when more leads are waiting.
+ */
+async function indexWords(db: Db, distributionId: string, mark: Mark, horizon: string): Promise<boolean> {
+  const [last] = await runText<{ updated_at: string; id: string }>(
+    db,
+    `select updated_at, id from leads where distribution_id = ?1 and (updated_at, id) > (?2, ?3)
+      order by updated_at, id limit 1 offset ${WORDS_PER_BATCH - 1}`,
+    [distributionId, mark.indexed_at, mark.indexed_id],
+  );
+  const upTo = last === undefined ? '' : 'and (updated_at, id) <= (?4, ?5)';
+  await runCount(
+    db,
+    `insert or replace into lead_search (rowid, search_words)
+      select rowid, search_words from leads where distribution_id = ?1 and (updated_at, id) > (?2, ?3) ${upTo}`,
+    [distributionId, mark.indexed_at, mark.indexed_id, ...(last === undefined ? [] : [last.updated_at, last.id])],
+  );
+  const next = last !== undefined && last.updated_at < horizon ? last : { updated_at: horizon, id: '' };
+  await runCount(db, 'update lead_projections set indexed_at = ?2, indexed_id = ?3 where distribution_id = ?1', [
+    distributionId,
+    next.updated_at,
+    next.id,
+  ]);
+  return last !== undefined;
+}
+
+/**
+ * One step of the projector for a distribution, in the caller's transaction: the counts up
+ * to the horizon, and on SQLite a batch of words. `now` is SQLite's writer time (its
+ * stamps' source). Returns whether more is waiting (words beyond this batch); false also
+ * when another process holds the distribution (it does the work).
+ */
+export async function projectDistribution(
+  db: Db,
+  dialect: Dialect,
+  distributionId: string,
+  now: string,
+): Promise<boolean> {
+  const mark = await lockMark(db, dialect, distributionId);
+  if (mark === undefined) return false;
+  const horizon = dialect === 'postgres' ? ((await listingHorizon(db)) ?? now) : now;
+  if (horizon > mark.counted_to) await countUpTo(db, dialect, distributionId, mark.counted_to, horizon);
+  return dialect === 'sqlite' ? indexWords(db, distributionId, mark, horizon) : false;
+}
+
+/** SQLite: whether some lead of the distribution is past the word index's mark. */
+export async function wordsBehind(db: Db, distributionId: string): Promise<boolean> {
+  const [mark] = await runText<Mark>(
+    db,
+    'select counted_to, indexed_at, indexed_id from lead_projections where distribution_id = ?1',
+    [distributionId],
+  );
+  const rows = await runText<{ id: string }>(
+    db,
+    'select id from leads where distribution_id = ?1 and (updated_at, id) > (?2, ?3) limit 1',
+    [distributionId, mark?.indexed_at ?? '', mark?.indexed_id ?? ''],
+  );
+  return rows.length > 0;
+}

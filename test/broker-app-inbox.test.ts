@@ -1,0 +1,201 @@
+// The inbox as a broker's workplace over real HTTP, on both databases (docs/design.md
+// section 16): filters by any colleague and by follow-up day (overdue, today, this week, none,
+// by the server's clock), orders by follow-up day, received or last change either way with
+// keyset pages that neither repeat nor skip a lead, "Leads 1–25 of 27", and the bulk form
+// that assigns leads or sets their status, each lead on its own, with a summary.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiToken } from '../src/auth/api-token.service.ts';
+import { dayIn } from '../src/broker-app/inbox-filter.ts';
+import { createUser } from '../src/sso/index.ts';
+import { callApi } from './support/api-client.ts';
+import { type Broker, createBroker, openSignedIn, UserAgent } from './support/broker-app.ts';
+import { countRows, pushLead } from './support/lead-client.ts';
+import { inputValue, PASSWORD } from './support/sso.ts';
+import { startTestServer, type TestServer } from './support/test-server.ts';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => server?.close());
+
+const DAY = 86_400_000;
+const addDays = (day: string, days: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10);
+
+async function signedIn(who: Broker) {
+  const agent = new UserAgent(server);
+  const landed = await openSignedIn(agent, `${server.url}/app`, who.user.username);
+  return { agent, landed };
+}
+const get = (agent: UserAgent, path: string) => agent.request(`${server.url}${path}`);
+const names = (body: string) =>
+  [...body.matchAll(/<th scope="row"><a href="\/app\/parties\/[^"]+">([^<]+)<\/a>/g)].map((m) => m[1]);
+const caption = (body: string) => /<caption>([^<]*)<\/caption>/.exec(body)?.[1];
+const nextLink = (body: string) => /<a href="([^"]+)" rel="next">/.exec(body)?.[1]?.replaceAll('&amp;', '&');
+
+/** A broker's distribution with `count` leads named Lead 01…, pushed in that order, and a token that may PATCH them. */
+async function distributionWith(count: number) {
+  const broker = await createBroker(server);
+  const token = await createApiToken(server.database.handle.db, {
+    distributionId: broker.tenant.distributionId,
+    scopes: ['leads:write', 'leads:read', 'parties:update'],
+  });
+  const crm = { distributionId: broker.tenant.distributionId, token: token.token };
+  const leads: Array<{ id: string; party_id: string }> = [];
+  for (let i = 1; i <= count; i++) {
+    const pushed = await pushLead(server, crm, 'customers', {
+      origin: i % 3 === 0 ? 'portal' : 'web',
+      prospect: { first_name: 'Lead', last_name: String(i).padStart(2, '0') },
+    });
+    leads.push(pushed.body);
+  }
+  const patch = (lead: { id: string }, body: object) =>
+    callApi(server, crm, 'PATCH', `/distributions/${crm.distributionId}/leads/${lead.id}`, { body });
+  return { broker, crm, leads, patch };
+}
+
+describe('the inbox’s filters', () => {
+  it('finds the leads of any colleague, and by follow-up day as the server’s clock has it', async () => {
+    const { broker, leads, patch } = await distributionWith(6);
+    const colleague = await createUser(server.database.handle.db, {
+      distributionId: broker.tenant.distributionId,
+      email: `colleague-${process.pid}-${leads[0]!.id.slice(0, 8)}@example.be`,
+      username: `colleague-${process.pid}-${leads[0]!.id.slice(0, 8)}`,
+      password: PASSWORD,
+    });
+    const today = dayIn(server.clock.now());
+    await patch(leads[0]!, { assignee: colleague.id, follow_up_on: addDays(today, -1) });
+    await patch(leads[1]!, { assignee: colleague.id, follow_up_on: today });
+    await patch(leads[2]!, { assignee: broker.user.id, follow_up_on: '2099-01-01' });
+    const { agent, landed } = await signedIn(broker);
+    // The colleague is offered by name in the filter.
+    expect(landed.body).toContain(`<option value="${colleague.id}">${colleague.username}</option>`);
+    const list = async (query: string) => names((await get(agent, `/app?${query}`)).body);
+    expect(await list(`assignee=${colleague.id}`)).toEqual(['Lead 02', 'Lead 01']);
+    expect(await list(`assignee=${colleague.id.toUpperCase()}`)).toEqual(['Lead 02', 'Lead 01']);
+    expect(await list('assignee=mine')).toEqual(['Lead 03']);
+    expect(await list('follow_up=overdue')).toEqual(['Lead 01']);
+    expect(await list('follow_up=today')).toEqual(['Lead 02']);
+    expect(await list('follow_up=none')).toEqual(['Lead 06', 'Lead 05', 'Lead 04']);
+    const week = await list('follow_up=week');
+    expect(week).toContain('Lead 02');
+    expect(week).not.toContain('Lead 03');
+    // A day later, today's follow-up is overdue.
+    server.clock.advance(DAY);
+    expect(await list('follow_up=overdue&sort=follow_up')).toEqual(['Lead 01', 'Lead 02']);
+    expect(await list('follow_up=today')).toEqual([]);
+    for (const bad of ['assignee=someone', 'follow_up=later', 'sort=name', 'dir=up', 'start=0', 'start=x']) {
+      const refused = await get(agent, `/app?${bad}`);
+      expect(refused.status, bad).toBe(422);
+    }
+  });
+});
+
+describe('the inbox’s order and count', () => {
+  it('orders by follow-up day either way, leads without one after, across pages that neither repeat nor skip', async () => {
+    const { broker, leads, patch } = await distributionWith(27);
+    await patch(leads[4]!, { follow_up_on: '2026-12-03' });
+    await patch(leads[9]!, { follow_up_on: '2026-12-01' });
+    await patch(leads[14]!, { follow_up_on: '2026-12-01' });
+    const { agent } = await signedIn(broker);
+    const pages = async (query: string) => {
+      const seen: string[] = [];
+      const captions: string[] = [];
+      let path: string | undefined = `/app?${query}`;
+      while (path) {
+        const page = await get(agent, path);
+        expect(page.status).toBe(200);
+        seen.push(...names(page.body).map(String));
+        captions.push(caption(page.body)!);
+        path = nextLink(page.body);
+      }
+      return { seen, captions };
+    };
+    const undated = leads
+      .map((_, i) => `Lead ${String(i + 1).padStart(2, '0')}`)
+      .filter((name) => !['Lead 05', 'Lead 10', 'Lead 15'].includes(name))
+      .reverse();
+    const ascending = await pages('sort=follow_up');
+    // Two leads on one day: in the order of their ids, which the pages keep.
+    expect(ascending.seen.slice(0, 3).sort()).toEqual(['Lead 10', 'Lead 15', 'Lead 05'].sort());
+    expect(ascending.seen[2]).toBe('Lead 05');
+    expect(ascending.seen.slice(3)).toEqual(undated);
+    expect(ascending.captions).toEqual(['Leads 1–25 of 27', 'Leads 26–27 of 27']);
+    const descending = await pages('sort=follow_up&dir=desc');
+    expect(descending.seen[0]).toBe('Lead 05');
+    expect(descending.seen.slice(3)).toEqual(undated);
+    expect(new Set(descending.seen).size).toBe(27);
+    const received = await pages('sort=received&dir=asc');
+    expect(received.seen).toEqual(leads.map((_, i) => `Lead ${String(i + 1).padStart(2, '0')}`));
+    // Counted with a filter: the portal's leads are every third.
+    const portal = await get(agent, '/app?origin=portal');
+    expect(caption(portal.body)).toBe('Leads 1–9 of 9');
+    const contacted = await get(agent, '/app?status=contacted');
+    expect(contacted.body).toContain('No lead matches these filters.');
+  });
+
+  it('offers the order by clicking a column header, the other way round once it is the order', async () => {
+    const { broker } = await distributionWith(2);
+    const { agent, landed } = await signedIn(broker);
+    expect(landed.body).toContain('<th scope="col" aria-sort="descending"><a href="/app?dir=asc">Last change');
+    expect(landed.body).toContain('<a href="/app?sort=follow_up">Follow up on');
+    const received = await get(agent, '/app?sort=received');
+    expect(received.body).toContain(
+      '<th scope="col" aria-sort="descending"><a href="/app?sort=received&amp;dir=asc">Received',
+    );
+    // Words a broker uses: no integration counts, no bare "Nobody".
+    expect(landed.body).not.toContain('merged');
+    expect(landed.body).not.toContain('Nobody');
+  });
+});
+
+describe('the inbox’s bulk change', () => {
+  it('assigns the ticked leads and sets their status, each on its own, and says what it did', async () => {
+    const { broker, crm, leads } = await distributionWith(4);
+    const other = await distributionWith(1);
+    const { agent, landed } = await signedIn(broker);
+    const csrf = inputValue(landed.body, 'csrf')!;
+    const ticked = [leads[0]!, leads[1]!, other.leads[0]!];
+    const form = {
+      csrf,
+      back: 'origin=web',
+      assignee: broker.user.id,
+      status: 'contacted',
+      ...Object.fromEntries(ticked.map((lead) => [`lead:${lead.id}`, '1'])),
+    };
+    const before = await countRows(server);
+    const forged = await agent.request(`${server.url}/app/bulk`, { form: { ...form, csrf: 'forged' } });
+    expect(forged.status).toBe(403);
+    expect(await countRows(server)).toEqual(before);
+    const done = await agent.request(`${server.url}/app/bulk`, { form });
+    expect(done.status).toBe(303);
+    expect(done.headers.get('location')).toBe('/app?origin=web&bulk=2.1');
+    const page = await get(agent, done.headers.get('location')!);
+    expect(page.body).toContain(
+      '2 of 3 selected leads changed. 1 could not be changed (erased, or no longer in your distribution).',
+    );
+    for (const lead of [leads[0]!, leads[1]!]) {
+      const read = await callApi(server, crm, 'GET', `/distributions/${crm.distributionId}/leads/${lead.id}`);
+      expect(read.body).toMatchObject({ status: 'contacted', assignee: broker.user.id });
+    }
+    const untouched = await callApi(server, crm, 'GET', `/distributions/${crm.distributionId}/leads/${leads[2]!.id}`);
+    expect(untouched.body).toMatchObject({ status: 'new', assignee: null });
+    const foreign = await callApi(
+      server,
+      other.crm,
+      'GET',
+      `/distributions/${other.crm.distributionId}/leads/${other.leads[0]!.id}`,
+    );
+    expect(foreign.body).toMatchObject({ status: 'new', assignee: null });
+    // Nothing ticked, or nothing to change: said so, nothing written.
+    const nothing = await agent.request(`${server.url}/app/bulk`, { form: { csrf, status: 'won' } });
+    expect(nothing.headers.get('location')).toBe('/app?bulk=nothing');
+    // A user of another distribution is no choice of the form.
+    const stranger = await agent.request(`${server.url}/app/bulk`, {
+      form: { ...form, assignee: other.broker.user.id },
+    });
+    expect(stranger.status).toBe(422);
+  });
+});
