@@ -18,6 +18,8 @@ import { partyPatchRoutes } from './patch/party-patch.routes.ts';
 import { PartyPatchService } from './patch/party-patch.service.ts';
 import { InboxProjection } from './inbox/inbox-projection.service.ts';
 import { InboxReader } from './inbox/inbox-read.service.ts';
+import { sourceStatsRoutes } from './stats/source-stats.routes.ts';
+import { SourceStatsReader } from './stats/source-stats.service.ts';
 import { ErasureService } from './privacy/erasure.service.ts';
 import { PartyExportService } from './privacy/party-export.service.ts';
 import { personalDataRoutes } from './privacy/personal-data.routes.ts';
@@ -58,6 +60,7 @@ export interface PartyServices {
   readonly erasure: ErasureService;
   readonly partyExport: PartyExportService;
   readonly duplicates: DuplicatesReader;
+  readonly sourceStats: SourceStatsReader;
 }
 
 export async function registerParty(app: FastifyInstance, deps: PartyDependencies): Promise<PartyServices> {
@@ -95,6 +98,9 @@ export async function registerParty(app: FastifyInstance, deps: PartyDependencie
   await app.register(personalDataRoutes, { prefix, erasure, partyExport });
   startRetention(app, new RetentionService({ database, transactions, refHashes, outbox, retention: config.retention }));
 
+  const sourceStats = new SourceStatsReader({ database });
+  await app.register(sourceStatsRoutes, { prefix, sourceStats });
+
   const history = new LeadHistoryReader({ database });
   // The inbox's counts and word index, brought up to date after the pushes' commits.
   const projection = new InboxProjection({ database, transactions });
@@ -103,7 +109,7 @@ export async function registerParty(app: FastifyInstance, deps: PartyDependencie
     projection.start((error) => app.log.error({ err: error }, 'inbox projection failed')),
   );
   const inbox = new InboxReader({ database, projection });
-  return { leads, inbox, pushLog, parties, leadWork, history, erasure, partyExport, duplicates };
+  return { leads, inbox, pushLog, parties, leadWork, history, erasure, partyExport, duplicates, sourceStats };
 }
 
 /**

@@ -293,6 +293,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api/distributions/{distribution_id}/stats/sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where leads come from, and what became of them
+         * @description For a period of UTC days (both included, at most 366), per origin and per sender (API token or SSO user): pushes received, created and merged; of the leads created then, how many are contacted, quoted, won and lost now; the win rate (won of created) and the median hours to the first status change; and per week the pushes received and the leads created then that are won now. `format=csv` gives the origins and senders as CSV.
+         */
+        get: operations["getSourceStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api/distributions/{distribution_id}/users": {
         parameters: {
             query?: never;
@@ -1365,6 +1385,28 @@ export interface components {
             error: string;
             error_description: string;
         };
+        /** OriginStats */
+        OriginStats: {
+            origin: string | null;
+            /** @description Pushes received in the period (created plus merged). */
+            received: number;
+            /** @description Pushes that created a lead. */
+            created: number;
+            /** @description Pushes merged into a lead that was there. */
+            merged: number;
+            /** @description Leads created in the period whose status is `contacted` now. */
+            contacted: number;
+            /** @description … `quoted` now. */
+            quoted: number;
+            /** @description … `won` now. */
+            won: number;
+            /** @description … `lost` now. */
+            lost: number;
+            /** @description Won of created (0 to 1), or null when none was created. */
+            win_rate: number | null;
+            /** @description Median hours from a lead's creation to its first status change, of those that changed; else null. */
+            median_hours_to_first_status: number | null;
+        };
         /** Party */
         Party: {
             /** Format: uuid */
@@ -1645,6 +1687,39 @@ export interface components {
             cars?: components["schemas"]["Car"][] | null;
             residences?: components["schemas"]["Residence"][] | null;
         };
+        /** SenderStats */
+        SenderStats: {
+            /** @description Who pushed: `token:<API token id>` or `user:<SSO user id>` (as the push log names callers). */
+            sender: string;
+            /** @description Pushes received in the period (created plus merged). */
+            received: number;
+            /** @description Pushes that created a lead. */
+            created: number;
+            /** @description Pushes merged into a lead that was there. */
+            merged: number;
+            /** @description Leads created in the period whose status is `contacted` now. */
+            contacted: number;
+            /** @description … `quoted` now. */
+            quoted: number;
+            /** @description … `won` now. */
+            won: number;
+            /** @description … `lost` now. */
+            lost: number;
+            /** @description Won of created (0 to 1), or null when none was created. */
+            win_rate: number | null;
+            /** @description Median hours from a lead's creation to its first status change, of those that changed; else null. */
+            median_hours_to_first_status: number | null;
+        };
+        /** SourceStats */
+        SourceStats: {
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            origins: components["schemas"]["OriginStats"][];
+            senders: components["schemas"]["SenderStats"][];
+            weeks: components["schemas"]["WeekStats"][];
+        };
         /** Status */
         Status: {
             /** @enum {string} */
@@ -1803,6 +1878,18 @@ export interface components {
              */
             next: string | null;
         };
+        /** WeekStats */
+        WeekStats: {
+            /**
+             * Format: date
+             * @description The Monday of the week (UTC days).
+             */
+            week: string;
+            /** @description Pushes received that week. */
+            received: number;
+            /** @description Leads created that week that are won now. */
+            won: number;
+        };
     };
     responses: never;
     parameters: never;
@@ -1871,6 +1958,7 @@ export type LeadStatus = components['schemas']['LeadStatus'];
 export type LeadStatusChangedEvent = components['schemas']['LeadStatusChangedEvent'];
 export type LeadUpdatedEvent = components['schemas']['LeadUpdatedEvent'];
 export type OAuthError = components['schemas']['OAuthError'];
+export type OriginStats = components['schemas']['OriginStats'];
 export type Party = components['schemas']['Party'];
 export type PartyExport = components['schemas']['PartyExport'];
 export type PartyPatch = components['schemas']['PartyPatch'];
@@ -1889,6 +1977,8 @@ export type RiskObjectRevision = components['schemas']['RiskObjectRevision'];
 export type RiskObjectRevisionList = components['schemas']['RiskObjectRevisionList'];
 export type RiskObjects = components['schemas']['RiskObjects'];
 export type RiskObjectsPatch = components['schemas']['RiskObjectsPatch'];
+export type SenderStats = components['schemas']['SenderStats'];
+export type SourceStats = components['schemas']['SourceStats'];
 export type Status = components['schemas']['Status'];
 export type StoredAddress = components['schemas']['StoredAddress'];
 export type StoredCoverage = components['schemas']['StoredCoverage'];
@@ -1901,6 +1991,7 @@ export type VehicleModel = components['schemas']['VehicleModel'];
 export type VehicleModelList = components['schemas']['VehicleModelList'];
 export type VehicleVersion = components['schemas']['VehicleVersion'];
 export type VehicleVersionList = components['schemas']['VehicleVersionList'];
+export type WeekStats = components['schemas']['WeekStats'];
 export type HeaderRequestId = components['headers']['RequestId'];
 export type HeaderETag = components['headers']['ETag'];
 export type HeaderLocation = components['headers']['Location'];
@@ -6463,6 +6554,263 @@ export interface operations {
                      *           }
                      *         ],
                      *         "error_str": "1 error for Request\nparty_id\n  The person this names was erased on request; nothing about them is kept."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RateLimited: too many requests for this credential; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "RateLimited",
+                     *         "errors": [
+                     *           {
+                     *             "type": "RateLimited",
+                     *             "target": "",
+                     *             "message": "Too many requests. Please try again later."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\n(request)\n  Too many requests. Please try again later."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description InternalError: unexpected; retrying may help. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "InternalError",
+                     *         "errors": [
+                     *           {
+                     *             "type": "InternalError",
+                     *             "target": "",
+                     *             "message": "An unexpected error occurred. Please try again later."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\n(request)\n  An unexpected error occurred. Please try again later."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "ServiceUnavailable",
+                     *         "errors": [
+                     *           {
+                     *             "type": "ServiceUnavailable",
+                     *             "target": "",
+                     *             "message": "The service is shutting down. Please send the request again."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\n(request)\n  The service is shutting down. Please send the request again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSourceStats: {
+        parameters: {
+            query: {
+                /**
+                 * @description First day (UTC), included.
+                 * @example 2026-11-01
+                 */
+                from: string;
+                /** @description Last day (UTC), included; at most 366 days after `from`. */
+                to: string;
+                /** @description `csv` answers the same figures as `text/csv`, one row per origin and per sender. */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path: {
+                distribution_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceStats"];
+                };
+            };
+            /** @description InvalidJSON: the body is not JSON; or BadRequest: the request has no Host, or two. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "BadRequest",
+                     *         "errors": [
+                     *           {
+                     *             "type": "BadRequest",
+                     *             "target": "Host",
+                     *             "message": "Error for 'Host'. This value is missing"
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\nHost\n  Error for 'Host'. This value is missing"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthenticated: no, malformed, unknown, revoked or expired credentials (`WWW-Authenticate` is set). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "Unauthenticated",
+                     *         "errors": [
+                     *           {
+                     *             "type": "Unauthenticated",
+                     *             "target": "Authorization",
+                     *             "message": "The credentials are missing or not valid."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\nAuthorization\n  The credentials are missing or not valid."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: valid credentials without the scope, or without access to this distribution. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "Forbidden",
+                     *         "errors": [
+                     *           {
+                     *             "type": "Forbidden",
+                     *             "target": "Authorization",
+                     *             "message": "The credentials do not grant the scope 'leads:write'."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\nAuthorization\n  The credentials do not grant the scope 'leads:write'."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NotFound: unknown route, distribution or resource. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "NotFound",
+                     *         "errors": [
+                     *           {
+                     *             "type": "NotFound",
+                     *             "target": "",
+                     *             "message": "The requested resource was not found."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\n(request)\n  The requested resource was not found."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ValidationError: one entry per problem found, all of them in one answer; or IdempotencyKeyReused: this Idempotency-Key was used with another request. Nothing was written. */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "ValidationError",
+                     *         "errors": [
+                     *           {
+                     *             "type": "ValidationError",
+                     *             "target": "limit",
+                     *             "message": "Error for 'limit'. The specified value is above the maximum. (100)"
+                     *           }
+                     *         ],
+                     *         "error_str": "1 validation error for QueryParameters\nlimit\n  Error for 'limit'. The specified value is above the maximum. (100)"
                      *       }
                      *     }
                      */
