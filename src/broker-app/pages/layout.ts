@@ -77,6 +77,8 @@ table.stack.wide.inbox td[data-label]::before{content:none}
 table.stack.wide.inbox td.due:not(:empty)::before{content:attr(data-label) ": "}
 }
 thead th{overflow-wrap:normal}
+table.inbox td{overflow-wrap:break-word}
+table.inbox .status{white-space:nowrap}
 td.pick input{width:1.25rem;height:1.25rem;margin:.15rem 0 0}
 svg.chart{display:block;width:100%;height:auto}
 .weekly{display:grid;grid-template-columns:minmax(0,2fr) minmax(min(16rem,100%),1fr);gap:1rem;align-items:start}
