@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApi } from './support/api-client.ts';
+import { cliJson, runCli } from './support/cli.ts';
 import { countRows, pushLead } from './support/lead-client.ts';
 import { pushRichPerson, tablesContaining } from './support/personal-data.ts';
 import { createTenant, startTestServer, type Tenant, type TestServer } from './support/test-server.ts';
@@ -196,5 +197,33 @@ describe('POST …/parties/{party_id}/merge', () => {
     });
     expect(resync.status).toBe(409);
     expect(resync.body.detail.type).toBe('Erased');
+  });
+
+  it('merges with `lead-intake party merge`, and says why it refuses', async () => {
+    const email = `${randomUUID()}@example.be`;
+    const a = await customer({ email, telephonenr: '0470 55 66 77' });
+    const b = await customer({ first_name: 'Jean', email: email.toUpperCase() });
+    const env = server.database.env;
+    const args = (from: string) => [
+      'party',
+      'merge',
+      '--distribution',
+      tenant.distributionId,
+      '--party',
+      a.partyId,
+      '--from',
+      from,
+    ];
+    const survivor = await cliJson(env, args(b.partyId));
+    expect(survivor.lead_id).toBe(a.leadId);
+    expect(survivor.first_name).toBe('Jan');
+    expect((await callApi(server, tenant, 'GET', `${d()}/parties/${b.partyId}`)).status).toBe(410);
+    // Nothing is listed as a possible duplicate any more: they are one.
+    expect((await callApi(server, tenant, 'GET', `${d()}/parties/${a.partyId}/duplicates`)).body.items).toEqual([]);
+
+    const company = await pushLead(server, tenant, 'companies', { prospect: { name: 'Acme NV' } });
+    const refused = await runCli(env, args(company.body.party_id));
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('a customer and a company cannot be merged');
   });
 });
