@@ -80,6 +80,8 @@ thead th{overflow-wrap:normal}
 /* A column of short words is sized by its longest word: overflow-wrap:anywhere let the table squeeze it below (Fail/ed, lead.cr/eated); an address keeps room for a usual URL whole, and a longer one or an error still breaks */
 table.deliveries td.whole{overflow-wrap:break-word}
 table.deliveries th.address{width:18rem}
+table.inbox td{overflow-wrap:break-word}
+table.inbox .status{white-space:nowrap}
 td.pick input{width:1.25rem;height:1.25rem;margin:.15rem 0 0}
 svg.chart{display:block;width:100%;height:auto}
 .weekly{display:grid;grid-template-columns:minmax(0,2fr) minmax(min(16rem,100%),1fr);gap:1rem;align-items:start}

@@ -61,7 +61,7 @@ ${weeklyChart(stats.weeks, {
   won: t('legendWon'),
   week,
 })}</section>
-<section class="card" aria-label="${t('weeklyTitle')}"><table class="stack">
+<section class="card" aria-label="${t('weeklyTitle')}"><table>
 <thead><tr><th scope="col">${t('columnWeek')}</th><th scope="col" class="amount">${t('legendReceived')}</th><th scope="col" class="amount">${t('legendWon')}</th></tr></thead>
 <tbody>${stats.weeks.map((w) => html`<tr><th scope="row">${week(w.week)}</th><td class="amount" data-label="${t('legendReceived')}">${formats.number(w.received)}</td><td class="amount" data-label="${t('legendWon')}">${formats.number(w.won)}</td></tr>`)}</tbody>
 </table></section></div>`;
