@@ -17,6 +17,7 @@ export type { PushLogReader } from './read/push-log-read.service.ts';
 export type { LeadHistoryReader } from './read/lead-history-read.service.ts';
 export type { LeadWorkService } from './work/lead-work.service.ts';
 export type { DuplicatesReader } from './duplicates/duplicates-read.service.ts';
+export type { PartyMergeService } from './party-merge/party-merge.service.ts';
 export type { SourceStatsReader } from './stats/source-stats.service.ts';
 export type { SourceStats } from './stats/source-stats.ts';
 export { sourceStatsCsv } from './stats/source-stats-csv.ts';

@@ -12,6 +12,8 @@ import type { AjvCompilers } from '../http/validation.ts';
 import type { WebhookOutbox } from '../webhooks/webhook.outbox.ts';
 import { duplicatesRoutes } from './duplicates/duplicates.routes.ts';
 import { DuplicatesReader } from './duplicates/duplicates-read.service.ts';
+import { partyMergeRoutes } from './party-merge/party-merge.routes.ts';
+import { PartyMergeService } from './party-merge/party-merge.service.ts';
 import { leadBatchRoutes } from './batch/lead-batch.routes.ts';
 import { LeadBatchService } from './batch/lead-batch.service.ts';
 import { partyPatchRoutes } from './patch/party-patch.routes.ts';
@@ -60,6 +62,7 @@ export interface PartyServices {
   readonly erasure: ErasureService;
   readonly partyExport: PartyExportService;
   readonly duplicates: DuplicatesReader;
+  readonly partyMerge: PartyMergeService;
   readonly sourceStats: SourceStatsReader;
 }
 
@@ -87,6 +90,8 @@ export async function registerParty(app: FastifyInstance, deps: PartyDependencie
   await app.register(leadReadRoutes, { prefix, leads, pushLog, config });
   await app.register(partyReadRoutes, { prefix, parties });
   await app.register(partyPatchRoutes, { prefix, partyPatch, validation });
+  const partyMerge = new PartyMergeService({ config, transactions, outbox });
+  await app.register(partyMergeRoutes, { prefix, partyMerge });
   const duplicates = new DuplicatesReader({ database });
   await app.register(duplicatesRoutes, { prefix, duplicates });
 
@@ -109,7 +114,19 @@ export async function registerParty(app: FastifyInstance, deps: PartyDependencie
     projection.start((error) => app.log.error({ err: error }, 'inbox projection failed')),
   );
   const inbox = new InboxReader({ database, projection });
-  return { leads, inbox, pushLog, parties, leadWork, history, erasure, partyExport, duplicates, sourceStats };
+  return {
+    leads,
+    inbox,
+    pushLog,
+    parties,
+    leadWork,
+    history,
+    erasure,
+    partyExport,
+    duplicates,
+    sourceStats,
+    partyMerge,
+  };
 }
 
 /**
