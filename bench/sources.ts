@@ -14,8 +14,7 @@ import pg from 'pg';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { insertDistribution } from '../src/distributions/distribution.repository.ts';
-import { createdLeadCounts, pushCounts, reactionHours } from '../src/party/stats/source-stats.repository.ts';
-import { SourceStatsReader } from '../src/party/stats/source-stats.service.ts';
+import { SourceStatsReader } from '../src/party/index.ts';
 
 const LEADS = Number(process.env.BENCH_SOURCES_LEADS ?? 1_000_000);
 const CONNECTIONS = Number(process.env.BENCH_SOURCES_CONNECTIONS ?? 10);
@@ -72,21 +71,6 @@ function percentile(sorted: readonly number[], p: number): number {
 async function measure(label: string, handle: DatabaseHandle, distributionId: string) {
   const reader = new SourceStatsReader({ database: handle });
   const lines: string[] = [];
-  if (process.env.BENCH_SOURCES_DEBUG) {
-    const from = '2025-12-01T00:00:00.000Z';
-    const before = '2026-12-01T00:00:00.000Z';
-    for (const [name, read] of [
-      ['pushes', () => pushCounts(handle.db, handle.dialect, distributionId, from, before)],
-      ['created', () => createdLeadCounts(handle.db, handle.dialect, distributionId, from, before)],
-      ['hours', () => reactionHours(handle.db, handle.dialect, distributionId, from, before)],
-    ] as const) {
-      const started = performance.now();
-      const found = await read();
-      console.error(
-        `[sources] ${label} ${name}: ${found.length} rows in ${(performance.now() - started).toFixed(0)} ms`,
-      );
-    }
-  }
   for (const [name, from, to] of PERIODS) {
     await reader.read(distributionId, from, to); // warm
     const times: number[] = [];
