@@ -136,7 +136,8 @@ export function renderRoundsAndCosts(
             'by a module loaded into it, on PostgreSQL the wire (queries and executes), as are the round trips. Rows written: on PostgreSQL ' +
             "inserted + updated + deleted (the table statistics, triggers' rows included), on SQLite rows added to all " +
             "tables (the word index's own tables included; an update adds none). WAL bytes: frames appended to the SQLite " +
-            'WAL, their headers included.',
+            'WAL, their headers included. CPU: the server process (all its threads) and every PostgreSQL process over the ' +
+            'counted pushes (procfs, 10 ms ticks), per push; what the server does after a commit (the inbox projector) counts too.',
           '',
           renderPushCosts(costs).trimEnd(),
         ]

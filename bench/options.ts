@@ -46,6 +46,7 @@ export interface BenchOptions {
     | 'erasure'
     | 'client'
     | 'duplicates'
+    | 'features'
     | undefined;
   readonly output: string;
   /** The soak (bench/soak.ts): mixed requests per database, then seconds idle. */
@@ -108,12 +109,24 @@ export function readOptions(env: Record<string, string | undefined> = process.en
     soakRequests: int('BENCH_SOAK_REQUESTS', 100_000, 1),
     soakIdleSeconds: int('BENCH_SOAK_IDLE', 15, 0),
     only: (
-      ['push', 'webhooks', 'reference', 'scaling', 'soak', 'inbox', 'batch', 'erasure', 'client', 'duplicates'] as const
+      [
+        'push',
+        'webhooks',
+        'reference',
+        'scaling',
+        'soak',
+        'inbox',
+        'batch',
+        'erasure',
+        'client',
+        'duplicates',
+        'features',
+      ] as const
     ).find((only) => only === env.BENCH_ONLY?.trim()),
   };
   if (env.BENCH_ONLY?.trim() && options.only === undefined)
     problems.push(
-      `BENCH_ONLY=${JSON.stringify(env.BENCH_ONLY)}: the choices are push, webhooks, reference, scaling, soak, inbox, batch, erasure, client, duplicates`,
+      `BENCH_ONLY=${JSON.stringify(env.BENCH_ONLY)}: the choices are push, webhooks, reference, scaling, soak, inbox, batch, erasure, client, duplicates, features`,
     );
   if (
     options.baseline !== undefined &&

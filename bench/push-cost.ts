@@ -2,7 +2,9 @@
 // alike: pushes sent one at a time to a fresh server on a fresh database, and per push
 //   - statements, and round trips to PostgreSQL (bench/statement-count.ts);
 //   - rows written (bench/rows-written.ts);
-//   - WAL bytes on SQLite (bench/sqlite-wal.ts).
+//   - WAL bytes on SQLite (bench/sqlite-wal.ts);
+//   - CPU of the server process and of PostgreSQL's (procfs), in microseconds: pushes one at a
+//     time measure the work of each rather than how well it overlaps others.
 // None needs the revision to count anything itself.
 // The webhook worker is off, so its polling counts in none of them. A batch's figures are
 // per lead it carries.
@@ -21,6 +23,7 @@ import {
 import { leadsPerRequest, PUSH_SCENARIOS, type PushScenario } from './push-scenarios.ts';
 import { rowsWritten } from './rows-written.ts';
 import type { ServerCode } from './server-code.ts';
+import { postgresPids, processCpuSeconds, totalCpuSeconds } from './procfs.ts';
 import { metricValue } from './server-metrics.ts';
 import { watchWal } from './sqlite-wal.ts';
 import { countStatementsOf } from './statement-count.ts';
@@ -36,11 +39,15 @@ export interface PushCost {
   readonly walBytes: number | null;
   /** The server's own count of statements per push, where it keeps one: a check on the count from outside. */
   readonly serverStatements: number | null;
+  /** CPU of the server process (all its threads) per push, in microseconds. */
+  readonly serverCpuMicros: number | null;
+  /** CPU of every PostgreSQL process per push (other sessions' work included); null on SQLite. */
+  readonly postgresCpuMicros: number | null;
 }
 
 /** Pushes sent before counting (a new process's first requests do more), then counted. */
 export const WARM_UP = 5;
-export const PUSHES = 20;
+export const PUSHES = Number(process.env.BENCH_COUNT_PUSHES ?? '') || 20;
 const MERGE_TARGETS = 5;
 const COUNTING: ServerSpec = {
   pinning: { enabled: false },
@@ -110,8 +117,13 @@ export async function countPushCost(
         const selfBefore = await selfCount();
         const before = await counter.read(server);
         const wal = dialect === 'sqlite' ? watchWal(database.env.DATA_DIR!) : undefined;
+        const postgres = dialect === 'postgres' ? postgresPids() : [];
+        const serverCpuBefore = processCpuSeconds(server.pid);
+        const postgresCpuBefore = totalCpuSeconds(postgres);
         try {
           for (let i = 0; i < PUSHES; i++) await push(next);
+          const serverCpuAfter = processCpuSeconds(server.pid);
+          const postgresCpuAfter = totalCpuSeconds(postgres);
           const leads = PUSHES * leadsPerRequest(scenario);
           const walBytes = wal ? wal.bytes() / leads : null;
           const after = await counter.read(server);
@@ -121,6 +133,11 @@ export async function countPushCost(
             statements: (after.statements - before.statements) / leads,
             roundTrips: after.roundTrips === null ? null : (after.roundTrips - before.roundTrips!) / leads,
             serverStatements: selfBefore === null || selfAfter === null ? null : (selfAfter - selfBefore) / leads,
+            serverCpuMicros:
+              serverCpuBefore === null || serverCpuAfter === null
+                ? null
+                : ((serverCpuAfter - serverCpuBefore) * 1e6) / leads,
+            postgresCpuMicros: dialect === 'postgres' ? ((postgresCpuAfter - postgresCpuBefore) * 1e6) / leads : null,
           };
         } finally {
           wal?.release();
@@ -130,7 +147,7 @@ export async function countPushCost(
       const cost = { dialect, scenario, code: code.label, ...counted, rows };
       log(
         `${dialect} ${scenario.label} at ${code.label}: ${fmt(cost.statements)} statements, ${fmt(cost.roundTrips)} round trips, ` +
-          `${fmt(cost.rows)} rows, ${fmt(cost.walBytes, 0)} WAL bytes per push`,
+          `${fmt(cost.rows)} rows, ${fmt(cost.walBytes, 0)} WAL bytes, ${fmt(cost.serverCpuMicros, 0)} µs server CPU per push`,
       );
       return cost;
     } finally {
@@ -160,11 +177,11 @@ export function renderPushCosts(costs: readonly PushCost[]): string {
   const cell = (value: number | null, digits = 1) =>
     value === null ? 'n/a' : value.toLocaleString('en-US', { maximumFractionDigits: digits });
   return [
-    '| Database | Scenario | code | statements per push | PostgreSQL round trips | rows written | SQLite WAL bytes |',
-    '|---|---|---|---:|---:|---:|---:|',
+    '| Database | Scenario | code | statements per push | PostgreSQL round trips | rows written | SQLite WAL bytes | server CPU µs | PostgreSQL CPU µs |',
+    '|---|---|---|---:|---:|---:|---:|---:|---:|',
     ...costs.map(
       (c) =>
-        `| ${c.dialect} | ${c.scenario.label}${leadsPerRequest(c.scenario) > 1 ? ', per lead' : ''} | ${c.code} | ${cell(c.statements)} | ${cell(c.roundTrips)} | ${cell(c.rows)} | ${cell(c.walBytes, 0)} |`,
+        `| ${c.dialect} | ${c.scenario.label}${leadsPerRequest(c.scenario) > 1 ? ', per lead' : ''} | ${c.code} | ${cell(c.statements)} | ${cell(c.roundTrips)} | ${cell(c.rows)} | ${cell(c.walBytes, 0)} | ${cell(c.serverCpuMicros, 0)} | ${cell(c.postgresCpuMicros, 0)} |`,
     ),
     '',
   ].join('\n');

@@ -40,6 +40,8 @@ export interface Report {
   readonly costs?: readonly PushCost[];
   /** The codes measured: BENCH_BASELINE's revision first, when there is one, then this checkout. */
   readonly codes?: readonly ServerCode[];
+  /** What each feature since the baseline costs a push, as its section (bench/feature-costs.ts). */
+  readonly features?: string;
 }
 
 const INTRO = `Each figure comes from two processes on one machine, talking over loopback: the real
@@ -103,6 +105,7 @@ export function renderReport({
   rounds = [],
   costs = [],
   codes = [],
+  features,
 }: Report): string {
   const current = measurements.filter((m) => m.baseline === undefined);
   const find = (database: BenchDialect, scenario: Scenario, list = current) =>
@@ -253,6 +256,7 @@ export function renderReport({
       renderRoundsAndCosts(rounds, costs, codes).trimEnd(),
     );
   }
+  if (features !== undefined) out.push('', features.trimEnd());
 
   out.push('', '## Targets', '', '| Target | Observed | Limit measured for it | |', '|---|---|---|---|');
   const limitText = (database: BenchDialect, scenario: LimitScenario) => {

@@ -12,6 +12,7 @@ import { pushComparison } from './compare.ts';
 import { cpuPerRequestByArea, summariseCpuProfile } from './cpu-profile.ts';
 import { type BenchDatabase, cloneBenchDatabase } from './database.ts';
 import { erasureBenchmark } from './erasure.ts';
+import { featureCostsBenchmark, featureCostsSection } from './feature-costs.ts';
 import { inboxBenchmark } from './inbox.ts';
 import { duplicatesBenchmark } from './duplicates.ts';
 import { interleave, medianFigure, type ScenarioRounds } from './interleave.ts';
@@ -189,6 +190,8 @@ async function benchmark(): Promise<void> {
           options.postgresUrl,
         )
       : [];
+  // What each feature since the baseline costs, on the revisions that brought them (BENCH_COUNT=0 skips it).
+  const features = codes.length > 1 && options.count ? await featureCostsSection(options) : undefined;
   log('raw writes (bench/write-limits.ts)');
   await waitForQuiet('raw writes', options);
   const limits = await measureWriteLimits(options.databases, options.postgresUrl);
@@ -209,6 +212,7 @@ async function benchmark(): Promise<void> {
       rounds,
       costs,
       codes,
+      features,
     }),
   );
   log(`wrote ${options.output}`);
@@ -263,6 +267,7 @@ const ONLY: Readonly<Record<NonNullable<typeof options.only>, () => Promise<void
   erasure: () => erasureBenchmark(options, pinning),
   client: () => clientBenchmark(options, pinning),
   duplicates: () => duplicatesBenchmark(options, pinning),
+  features: () => featureCostsBenchmark(options),
 };
 
 await (options.cpuProfileDir !== undefined

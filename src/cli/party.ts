@@ -2,6 +2,7 @@
 // "Personal data"): an operator answers an erasure or access request without the API. The
 // same services as the API run here, so the tombstone, the lead.erased event, the audit
 // entry and (on SQLite) the WAL checkpoint are the same.
+import { createInterface } from 'node:readline';
 import { createTransactionRunner } from '../db/transaction-runner.ts';
 import { ErasureService, listAuditLog, PartyExportService, RefHashes } from '../party/index.ts';
 import { ApiError } from '../errors.ts';
@@ -18,9 +19,12 @@ import {
 } from './command.ts';
 
 const HELP = `Usage:
-  lead-intake party erase --distribution <id> --party <party id>
+  lead-intake party erase --distribution <id> --party <party id> [--yes]
       erase the person and everything kept about them (GDPR art. 17); prints the receipt
-      {"party_id", "erased_at", "lead_ids", "counts"}, which holds no personal data
+      {"party_id", "erased_at", "lead_ids", "counts"}, which holds no personal data.
+      It cannot be undone: at a terminal it asks you to type "yes" first (any other answer
+      erases nothing, exit 1); elsewhere (a script, a pipe) it needs --yes, and without it
+      refuses the command line (exit 2)
   lead-intake party export --distribution <id> --party <party id>
       print everything kept about the person as one JSON document (GDPR art. 15 and 20)
 Both are recorded in the audit log (lead-intake audit list) with the actor "cli".`;
@@ -28,19 +32,49 @@ Both are recorded in the audit log (lead-intake audit list) with the actor "cli"
 const AUDIT_HELP = `Usage:
   lead-intake audit list [--distribution <id>] [--limit <n, default 100>]
       print the newest erasures and exports: {"id", "at", "action", "distribution_id",
-      "party_id", "actor"}, nothing about the person`;
+      "party_id", "actor", "username"}, nothing about the person. "actor" is token:<id>,
+      user:<id>, cli or retention; "username" names a user:<id> actor (null for the others)`;
 
 const ACTOR = 'cli';
 
-function target(command: string, args: string[], help: string) {
+function target(command: string, args: string[], help: string, { confirmable = false } = {}) {
   const { values } = parseCommandLine(command, help, args, {
     distribution: { type: 'string' },
     party: { type: 'string' },
+    ...(confirmable && { yes: { type: 'boolean' } }),
   });
   return {
     distributionId: requiredOption(command, 'distribution', values.distribution),
     partyId: requiredOption(command, 'party', values.party),
+    confirmed: values.yes === true,
   };
+}
+
+/**
+ * An erasure cannot be undone (docs/personal-data.md): a person at a terminal types "yes";
+ * a script says --yes, since nobody can answer it (a missing --yes is then a bad command
+ * line, exit 2). Any other answer erases nothing and exits 1.
+ */
+async function confirmErasure(io: CliIo, distributionId: string, partyId: string): Promise<void> {
+  if (!io.stdin.isTTY) {
+    throw new UsageError(
+      'party erase',
+      'erasing cannot be undone: add --yes to confirm (stdin is not a terminal, so there is nobody to ask)',
+    );
+  }
+  io.stderr.write(
+    `Erase party ${partyId} of distribution ${distributionId} and everything kept about them? This cannot be undone. Type yes to erase: `,
+  );
+  const lines = createInterface({ input: io.stdin, terminal: false });
+  try {
+    for await (const line of lines) {
+      if (line.trim().toLowerCase() === 'yes') return;
+      break;
+    }
+  } finally {
+    lines.close();
+  }
+  throw new Error(`not confirmed: party ${partyId} was not erased`);
 }
 
 /** An answer the API would give as 404 or 410, said in a sentence. */
@@ -52,7 +86,8 @@ function explained(error: unknown, partyId: string): unknown {
 }
 
 async function erase(args: string[], io: CliIo): Promise<void> {
-  const { distributionId, partyId } = target('party erase', args, HELP);
+  const { distributionId, partyId, confirmed } = target('party erase', args, HELP, { confirmable: true });
+  if (!confirmed) await confirmErasure(io, distributionId, partyId);
   const receipt = await withDatabase(io, async (database) => {
     const transactions = createTransactionRunner(database);
     try {

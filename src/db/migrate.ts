@@ -17,9 +17,11 @@ import * as searchIndexPlainDelete from './migrations/2026-11-26T07-00_search_in
 import * as inboxProjection from './migrations/2026-11-28T01-00_inbox_projection.ts';
 import * as webhookRevokedClaims from './migrations/2026-11-28T03-00_webhook_revoked_claims.ts';
 import * as partyDuplicateKeys from './migrations/2026-11-28T05-00_party_duplicate_keys.ts';
+import * as mergedParties from './migrations/2026-11-28T05-10_merged_parties.ts';
 import * as userNames from './migrations/2026-11-28T06-00_user_names.ts';
 import * as routingRules from './migrations/2026-11-28T06-10_routing_rules.ts';
 import * as leadFollowUp from './migrations/2026-11-28T07-00_lead_follow_up.ts';
+import * as leadSources from './migrations/2026-11-28T07-10_lead_sources.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-20T00-00_lead_intake_core': leadIntakeCore,
@@ -36,9 +38,11 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-28T01-00_inbox_projection': inboxProjection,
   '2026-11-28T03-00_webhook_revoked_claims': webhookRevokedClaims,
   '2026-11-28T05-00_party_duplicate_keys': partyDuplicateKeys,
+  '2026-11-28T05-10_merged_parties': mergedParties,
   '2026-11-28T06-00_user_names': userNames,
   '2026-11-28T06-10_routing_rules': routingRules,
   '2026-11-28T07-00_lead_follow_up': leadFollowUp,
+  '2026-11-28T07-10_lead_sources': leadSources,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -38,6 +38,7 @@ import type {
 } from '../webhooks/webhook.table.ts';
 import type { RoutingRuleTable } from '../party/routing/routing.table.ts';
 import type { PartyDuplicateKeyTable } from '../party/duplicates/duplicate-keys.table.ts';
+import type { MergedPartyTable } from '../party/party-merge/merged-party.table.ts';
 import type { AppSessionTable } from '../broker-app/sign-in/session.table.ts';
 import type { IdempotencyKeyPartyTable, IdempotencyKeyTable } from '../idempotency/idempotency.table.ts';
 import type {
@@ -64,6 +65,7 @@ export interface Database {
   lead_pushes: LeadPushTable;
   routing_rules: RoutingRuleTable;
   party_duplicate_keys: PartyDuplicateKeyTable;
+  merged_parties: MergedPartyTable;
   lead_changes: LeadChangeTable;
   lead_notes: LeadNoteTable;
   lead_status_counts: LeadStatusCountTable;

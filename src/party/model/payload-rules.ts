@@ -27,7 +27,7 @@ export function checkPayloadRules(body: unknown): Problem[] {
 
 /**
  * A company's `enterprise_nr` is read as the enterprise lookup reads a number, check digit
- * included (docs/design.md section 16; README, "Why a push checks the enterprise number"): a
+ * included (docs/design.md section 16; docs/api.md, "Pushing a lead"): a
  * Belgian number, with or without `BE`, must pass mod 97, so a number mistyped in the
  * partner's CRM is refused at the push instead of naming no company, or another one, later.
  * A number that starts with another country's two letters (`NL…B01`, `DE…`) is a foreign

@@ -114,6 +114,7 @@ export const NOT_PERSONAL: Readonly<Record<string, string>> = {
   erased_leads: 'the tombstone: the erased lead ids, which the change listing shows',
   erased_refs: 'keyed hashes of the erased refs, which do not read as the person',
   audit_log: 'who erased or exported which party id, and when',
+  merged_parties: "the ids of a party merged into another, the survivor's ids, when and by which credential",
   webhook_stopped_urls:
     "a partner's callback URL that answered 410, per distribution; one only the erased person listed goes with them (the outbox's recordErasure)",
 };
