@@ -15,6 +15,7 @@ import * as tokenPrefix from './migrations/2026-11-26T06-00_token_prefix.ts';
 import * as externalRefLookup from './migrations/2026-11-26T06-10_external_ref_lookup.ts';
 import * as searchIndexPlainDelete from './migrations/2026-11-26T07-00_search_index_plain_delete.ts';
 import * as inboxProjection from './migrations/2026-11-28T01-00_inbox_projection.ts';
+import * as idempotencyAnswerRow from './migrations/2026-11-28T02-00_idempotency_answer_row.ts';
 import * as webhookRevokedClaims from './migrations/2026-11-28T03-00_webhook_revoked_claims.ts';
 import * as partyDuplicateKeys from './migrations/2026-11-28T05-00_party_duplicate_keys.ts';
 import * as mergedParties from './migrations/2026-11-28T05-10_merged_parties.ts';
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26T06-10_external_ref_lookup': externalRefLookup,
   '2026-11-26T07-00_search_index_plain_delete': searchIndexPlainDelete,
   '2026-11-28T01-00_inbox_projection': inboxProjection,
+  '2026-11-28T02-00_idempotency_answer_row': idempotencyAnswerRow,
   '2026-11-28T03-00_webhook_revoked_claims': webhookRevokedClaims,
   '2026-11-28T05-00_party_duplicate_keys': partyDuplicateKeys,
   '2026-11-28T05-10_merged_parties': mergedParties,

@@ -34,6 +34,7 @@ import { erasureQuestions, refuseErased } from './erased-push.ts';
 import { findMergedParty } from '../party-merge/merged-parties.repository.ts';
 import type { RefHasher } from '../privacy/ref-hash.ts';
 import type { RefHashes } from '../privacy/ref-hashes.service.ts';
+import type { AnswerInWrite } from '../../idempotency/idempotent-write.ts';
 import { type LeadRouting, routedLead } from '../routing/lead-routing.ts';
 
 export interface PushCommand {
@@ -42,8 +43,8 @@ export interface PushCommand {
   readonly body: LeadBody;
   readonly rawBody: string;
   readonly caller: Caller;
-  /** Runs in the push's transaction once it is written (the answer kept for an Idempotency-Key). */
-  readonly withinTransaction?: (db: Kysely<Database>, result: PushResult) => Promise<void>;
+  /** The Idempotency-Key's answer, kept in the push's transaction: its first step and its last. */
+  readonly keptAnswer?: AnswerInWrite<PushResult>;
 }
 
 export interface PushResult {
@@ -82,8 +83,9 @@ export class LeadPushService {
     return commitWrite(
       this.#deps.transactions,
       async (trx) => {
+        await command.keptAnswer?.begin(trx);
         const result = await this.#pushOnce(trx, command, push, hash);
-        await command.withinTransaction?.(trx, result);
+        await command.keptAnswer?.keep(trx, result);
         return result;
       },
       (result) => {
