@@ -83,23 +83,29 @@ export async function moveMergedRows(db: Db, move: MergeMove): Promise<void> {
       .where('lead_id', '=', from.leadId)
       .execute();
   // Stored Idempotency-Key answers that show the merged party now show the survivor's person:
-  // erasing the survivor removes them too.
+  // erasing the survivor removes them too. An answer names its one person in its own row, a
+  // batch's its several in link rows.
   await db
-    .updateTable('idempotency_key_parties')
+    .updateTable('idempotency_answers')
+    .set({ party_id: into.partyId })
+    .where('party_id', '=', from.partyId)
+    .execute();
+  await db
+    .updateTable('idempotency_answer_parties')
     .set({ party_id: into.partyId })
     .where('party_id', '=', from.partyId)
     .where(({ not, exists, selectFrom }) =>
       not(
         exists(
-          selectFrom('idempotency_key_parties as s')
-            .select('s.key_id')
+          selectFrom('idempotency_answer_parties as s')
+            .select('s.lookup')
             .where('s.party_id', '=', into.partyId)
-            .whereRef('s.key_id', '=', 'idempotency_key_parties.key_id'),
+            .whereRef('s.lookup', '=', 'idempotency_answer_parties.lookup'),
         ),
       ),
     )
     .execute();
-  await db.deleteFrom('idempotency_key_parties').where('party_id', '=', from.partyId).execute();
+  await db.deleteFrom('idempotency_answer_parties').where('party_id', '=', from.partyId).execute();
   await db.deleteFrom('party_duplicate_keys').where('party_id', '=', from.partyId).execute();
   await db.deleteFrom('leads').where('id', '=', from.leadId).execute();
   await db.deleteFrom('parties').where('id', '=', from.partyId).execute();
