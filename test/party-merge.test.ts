@@ -68,6 +68,7 @@ describe('POST …/parties/{party_id}/merge', () => {
 
     const reply = await merge(survivor.partyId, merged.partyId);
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    const mergedInto = { party_id: survivor.partyId, lead_id: survivor.leadId };
     const read = await callApi(server, tenant, 'GET', `${d()}/parties/${survivor.partyId}`);
     expect(reply.body).toEqual(read.body);
     expect(reply.headers.get('etag')).toBe(read.headers.get('etag'));
@@ -87,13 +88,26 @@ describe('POST …/parties/{party_id}/merge', () => {
     expect(pushes.body.items).toHaveLength(2);
 
     // The merged party and its lead are gone, pointing at the survivor.
-    const mergedInto = { party_id: survivor.partyId, lead_id: survivor.leadId };
     for (const path of [`${d()}/parties/${merged.partyId}`, `${d()}/leads/${merged.leadId}`]) {
       const gone = await callApi(server, tenant, 'GET', path);
       expect(gone.status, path).toBe(410);
       expect(gone.body.detail.type).toBe('Merged');
       expect(gone.body.detail.merged_into).toEqual(mergedInto);
     }
+
+    // The change listing shows the merged lead once, pointing at the survivor.
+    const listed: Array<Record<string, unknown>> = [];
+    let next: string | null = `${d()}/leads?updated_since=2000-01-01T00:00:00Z&limit=100`;
+    while (next) {
+      const page = await callApi(server, tenant, 'GET', next.replace(/^.*\/v1\/api/, ''));
+      expect(page.status).toBe(200);
+      listed.push(...page.body.items);
+      next = page.body.next;
+    }
+    const entries = listed.filter((item) => item.id === merged.leadId);
+    expect(entries).toEqual([
+      { id: merged.leadId, party_id: merged.partyId, merged_into: mergedInto, updated_at: expect.any(String) },
+    ]);
 
     // A push with the merged party's ref, or its id, updates the survivor.
     const byRef = await pushLead(server, tenant, 'customers', {

@@ -1323,7 +1323,7 @@ export interface components {
         };
         /** LeadList */
         LeadList: {
-            items: (components["schemas"]["ErasedLead"] | components["schemas"]["Lead"])[];
+            items: (components["schemas"]["ErasedLead"] | components["schemas"]["MergedLead"] | components["schemas"]["Lead"])[];
             /**
              * Format: uri
              * @description The next page; null on the last.
@@ -1423,6 +1423,28 @@ export interface components {
             /** Format: uuid */
             distribution_id: string;
             data: components["schemas"]["Lead"];
+        };
+        /**
+         * MergedLead
+         * @description The lead was merged into another (docs/api.md, "Merging two parties"): drop your copy and keep `merged_into`. Reads of it answer 410 `Merged`.
+         */
+        MergedLead: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            party_id: string;
+            /** @description The party and lead it was merged into. */
+            merged_into: {
+                /** Format: uuid */
+                party_id: string;
+                /** Format: uuid */
+                lead_id: string;
+            };
+            /**
+             * Format: date-time
+             * @description When it was merged.
+             */
+            updated_at: string;
         };
         /**
          * OAuthError
@@ -2054,6 +2076,7 @@ export type LeadPushList = components['schemas']['LeadPushList'];
 export type LeadStatus = components['schemas']['LeadStatus'];
 export type LeadStatusChangedEvent = components['schemas']['LeadStatusChangedEvent'];
 export type LeadUpdatedEvent = components['schemas']['LeadUpdatedEvent'];
+export type MergedLead = components['schemas']['MergedLead'];
 export type OAuthError = components['schemas']['OAuthError'];
 export type OriginStats = components['schemas']['OriginStats'];
 export type Party = components['schemas']['Party'];

@@ -3,6 +3,7 @@
 // ids) and when a push names a merged party's id (it reaches the survivor).
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import type { Position } from '../../db/keyset.ts';
 import type { MergedPartyTable } from './merged-party.table.ts';
 
 type Db = Kysely<Database>;
@@ -47,4 +48,32 @@ export async function recordMerge(db: Db, merged: MergedPartyTable): Promise<voi
     .where('merged_into_party_id', '=', merged.party_id)
     .execute();
   await db.insertInto('merged_parties').values(merged).execute();
+}
+
+/**
+ * Merged leads in the change listing's (updated_at, id) order, one more than `limit`: each
+ * once, at the time it was merged, so a syncing partner drops its copy (docs/api.md, "Merging
+ * two parties").
+ */
+export async function listMergedLeads(
+  db: Db,
+  query: { distributionId: string; updatedSince?: string; after?: Position; before?: string; limit: number },
+) {
+  let select = db
+    .selectFrom('merged_parties')
+    .select(['lead_id', 'party_id', 'merged_at', 'merged_into_party_id', 'merged_into_lead_id'])
+    .where('distribution_id', '=', query.distributionId);
+  if (query.before !== undefined) select = select.where('merged_at', '<', query.before);
+  if (query.updatedSince) select = select.where('merged_at', '>=', query.updatedSince);
+  if (query.after) {
+    const { at, id } = query.after;
+    select = select.where((eb) =>
+      eb.or([eb('merged_at', '>', at), eb.and([eb('merged_at', '=', at), eb('lead_id', '>', id)])]),
+    );
+  }
+  return select
+    .orderBy('merged_at')
+    .orderBy('lead_id')
+    .limit(query.limit + 1)
+    .execute();
 }
