@@ -68,7 +68,9 @@ export async function duplicatesBenchmark(options: BenchOptions, pinning: Pinnin
   // Each database's section as soon as it is measured: seeding a million parties on a busy
   // machine takes long, and a run stopped later keeps what it found.
   for (const dialect of options.databases)
-    process.stdout.write(render([{ dialect, sizes: await measure(dialect, options, pinning) }], options, machine, startedAt));
+    process.stdout.write(
+      render([{ dialect, sizes: await measure(dialect, options, pinning) }], options, machine, startedAt),
+    );
 }
 
 /** Seeds each size, starts a server on each, then reads them in turn, round after round. */

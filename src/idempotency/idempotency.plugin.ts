@@ -19,6 +19,7 @@ import type { Kysely } from 'kysely';
 import { isoNow, type Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Database, DatabaseHandle } from '../db/database.ts';
+import { canonicalId } from '../db/ids.ts';
 import { ApiError, ValidationError } from '../errors.ts';
 import { rateLimitKey } from '../http/rate-limit/rate-limit.ts';
 import {
@@ -82,11 +83,15 @@ export function registerIdempotency(
     }
     // A request its route refuses on its own (schema problems it reports itself) keeps no record.
     if (request.validationError || !request.caller) return undefined;
-    const path = request.url.split('?')[0]!;
+    // The path as the route reads it: an id in upper case names the same row (RFC 9562), so
+    // a retry that writes it in another case is the same request (docs/design.md section 14).
+    const [rawPath = '', query] = request.url.split('?');
+    const path = rawPath.split('/').map(canonicalId).join('/');
+    const target = query === undefined ? path : `${path}?${query}`;
     const now = clock.now();
     const claim: ClaimRequest = {
       lookup: sha256(`${rateLimitKey(request.caller)}\n${request.method}\n${path}\n${key}`),
-      fingerprint: sha256(`${request.method}\n${request.url}\n${request.rawBody ?? ''}`),
+      fingerprint: sha256(`${request.method}\n${target}\n${request.rawBody ?? ''}`),
       distributionId: distributionOf(request) ?? null,
       now: new Date(now).toISOString(),
       leaseUntil: new Date(now + IDEMPOTENCY_LEASE_MS).toISOString(),

@@ -17,8 +17,10 @@ export type { PushLogReader } from './read/push-log-read.service.ts';
 export type { LeadHistoryReader } from './read/lead-history-read.service.ts';
 export type { LeadWorkService } from './work/lead-work.service.ts';
 export type { DuplicatesReader } from './duplicates/duplicates-read.service.ts';
+// Merging two parties: the CLI's party merge runs the API's service.
 export { PartyMergeService } from './party-merge/party-merge.service.ts';
-export type { SourceStatsReader } from './stats/source-stats.service.ts';
+// Where leads come from: the routes' service, which bench/sources.ts reads at scale too.
+export { SourceStatsReader } from './stats/source-stats.service.ts';
 export type { SourceStats } from './stats/source-stats.ts';
 export { sourceStatsCsv } from './stats/source-stats-csv.ts';
 

@@ -77,6 +77,9 @@ table.stack.wide.inbox td[data-label]::before{content:none}
 table.stack.wide.inbox td.due:not(:empty)::before{content:attr(data-label) ": "}
 }
 thead th{overflow-wrap:normal}
+/* A column of short words is sized by its longest word: overflow-wrap:anywhere let the table squeeze it below (Fail/ed, lead.cr/eated); an address keeps room for a usual URL whole, and a longer one or an error still breaks */
+table.deliveries td.whole{overflow-wrap:break-word}
+table.deliveries th.address{width:18rem}
 table.inbox td{overflow-wrap:break-word}
 table.inbox .status{white-space:nowrap}
 td.pick input{width:1.25rem;height:1.25rem;margin:.15rem 0 0}

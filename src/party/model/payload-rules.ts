@@ -34,11 +34,13 @@ export function checkPayloadRules(body: unknown): Problem[] {
  * VAT number with rules of its own, and only the schema's pattern applies to it. A party
  * update checks the number its patch sets (party-patch.service.ts), not one stored before.
  */
+const ENTERPRISE_NR = new RegExp(ENTERPRISE_NR_PATTERN);
+
 export function checkEnterpriseNumber(prospect: unknown, path: string): Problem[] {
   if (!isRecord(prospect) || typeof prospect.enterprise_nr !== 'string') return [];
   const number = prospect.enterprise_nr;
   // Text the pattern refuses is the schema's problem, named once by it.
-  if (!new RegExp(ENTERPRISE_NR_PATTERN).test(number)) return [];
+  if (!ENTERPRISE_NR.test(number)) return [];
   if (/^[A-Z]{2}/.test(number) && !number.startsWith('BE')) return [];
   return parseEnterpriseNumber(number) === undefined
     ? [{ target: `${path}enterprise_nr`, code: 'invalid', expected: 'enterprise_number' }]

@@ -1,5 +1,5 @@
 // The SQL of where leads come from (docs/design.md section 16): a period's pushes counted by
-// day, origin, sender and outcome from one index range (lead_pushes_sources covers every
+// week, origin, sender and outcome from one index range (lead_pushes_sources covers every
 // column it reads), the leads those pushes created by the status they have now, and how long
 // each took to first move from `new`. A push logs its lead, day, origin, caller and outcome
 // anyway: nothing here is written on a push's way, so no counter becomes a hot row.
@@ -8,6 +8,16 @@ import type { Database, Dialect } from '../../db/database.ts';
 import type { LeadStatus } from '../model/party.table.ts';
 
 type Db = Kysely<Database>;
+
+/**
+ * The Monday (UTC) of a push's week, as YYYY-MM-DD: rows come grouped by week rather than by
+ * day, a seventh as many for the same sums.
+ */
+function weekOf(dialect: Dialect, column: string) {
+  return dialect === 'postgres'
+    ? sql<string>`to_char(date_trunc('week', cast(${sql.ref(column)} as timestamptz) at time zone 'UTC'), 'YYYY-MM-DD')`
+    : sql<string>`date(${sql.ref(column)}, 'weekday 0', '-6 days')`;
+}
 
 export interface PushCountRow {
   readonly day: string;
@@ -32,51 +42,43 @@ export interface ReactionRow {
   readonly hours: number | string;
 }
 
-/** The pushes received in [from, before) by UTC day, origin, caller and outcome. */
+/** The pushes received in [from, before) by week (its Monday, UTC), origin, caller and outcome. */
 export async function pushCounts(
   db: Db,
+  dialect: Dialect,
   distributionId: string,
   from: string,
   before: string,
 ): Promise<PushCountRow[]> {
+  const week = weekOf(dialect, 'received_at');
   return db
     .selectFrom('lead_pushes')
-    .select([
-      sql<string>`substr(received_at, 1, 10)`.as('day'),
-      'origin',
-      'caller',
-      'status',
-      (eb) => eb.fn.countAll<number | string>().as('pushes'),
-    ])
+    .select([week.as('day'), 'origin', 'caller', 'status', (eb) => eb.fn.countAll<number | string>().as('pushes')])
     .where('distribution_id', '=', distributionId)
     .where('received_at', '>=', from)
     .where('received_at', '<', before)
-    .groupBy([sql`substr(received_at, 1, 10)`, 'origin', 'caller', 'status'])
+    .groupBy([week, 'origin', 'caller', 'status'])
     .execute();
 }
 
-/** The leads created by a push in [from, before), by the day, origin and caller of that push and their status now. */
+/** The leads created by a push in [from, before), by the week, origin and caller of that push and their status now. */
 export async function createdLeadCounts(
   db: Db,
+  dialect: Dialect,
   distributionId: string,
   from: string,
   before: string,
 ): Promise<CreatedLeadRow[]> {
+  const week = weekOf(dialect, 'p.received_at');
   return db
     .selectFrom('lead_pushes as p')
     .innerJoin('leads as l', 'l.id', 'p.lead_id')
-    .select([
-      sql<string>`substr(p.received_at, 1, 10)`.as('day'),
-      'p.origin',
-      'p.caller',
-      'l.status',
-      (eb) => eb.fn.countAll<number | string>().as('leads'),
-    ])
+    .select([week.as('day'), 'p.origin', 'p.caller', 'l.status', (eb) => eb.fn.countAll<number | string>().as('leads')])
     .where('p.distribution_id', '=', distributionId)
     .where('p.received_at', '>=', from)
     .where('p.received_at', '<', before)
     .where('p.status', '=', 201)
-    .groupBy([sql`substr(p.received_at, 1, 10)`, 'p.origin', 'p.caller', 'l.status'])
+    .groupBy([week, 'p.origin', 'p.caller', 'l.status'])
     .execute();
 }
 

@@ -28,8 +28,8 @@ export class SourceStatsReader {
     const start = `${from}T00:00:00.000Z`;
     const before = `${addDays(to, 1)}T00:00:00.000Z`;
     const [pushes, created, reactions] = await Promise.all([
-      pushCounts(db, distributionId, start, before),
-      createdLeadCounts(db, distributionId, start, before),
+      pushCounts(db, dialect, distributionId, start, before),
+      createdLeadCounts(db, dialect, distributionId, start, before),
       reactionHours(db, dialect, distributionId, start, before),
     ]);
     return summarize({ from, to }, pushes, created, reactions);
