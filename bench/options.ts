@@ -128,9 +128,14 @@ export function readOptions(env: Record<string, string | undefined> = process.en
     problems.push(
       `BENCH_ONLY=${JSON.stringify(env.BENCH_ONLY)}: the choices are push, webhooks, reference, scaling, soak, inbox, batch, erasure, client, duplicates, features`,
     );
-  if (options.baseline !== undefined && options.only !== undefined && options.only !== 'push')
+  if (
+    options.baseline !== undefined &&
+    options.only !== undefined &&
+    options.only !== 'push' &&
+    options.only !== 'webhooks'
+  )
     problems.push(
-      `BENCH_BASELINE is measured by the full run, BENCH_ONLY=push and BENCH_CPU_PROFILE; BENCH_ONLY=${options.only} measures this checkout alone`,
+      `BENCH_BASELINE is measured by the full run, BENCH_ONLY=push, BENCH_ONLY=webhooks and BENCH_CPU_PROFILE; BENCH_ONLY=${options.only} measures this checkout alone`,
     );
   // Read by bench/server-code.ts as it prepares this checkout's databases.
   if (!['', 'round_robin'].includes(env.BENCH_ROUTING?.trim() ?? ''))

@@ -244,11 +244,12 @@ async function soakOnly(): Promise<void> {
   process.stdout.write(renderSoakSection(runs, { options, machine, startedAt }));
 }
 
-/** BENCH_ONLY=webhooks: scenario (d) alone, its section printed for docs/benchmarks.md. */
+/** BENCH_ONLY=webhooks: scenario (d) alone (beside BENCH_BASELINE's, interleaved), its section printed for docs/benchmarks.md. */
 async function webhooksOnly(): Promise<void> {
   const startedAt = new Date();
   const machine = await describeMachine(options);
-  const webhooks = (await webhooksInRounds([CURRENT_CODE])).flatMap((r) =>
+  const codes = options.baseline === undefined ? [CURRENT_CODE] : [prepareBaseline(options.baseline), CURRENT_CODE];
+  const webhooks = (await webhooksInRounds(codes)).flatMap((r) =>
     r.codes.flatMap((figures) => (medianFigure(figures) as WebhookMeasurement | undefined) ?? []),
   );
   process.stdout.write(renderWebhookSection(webhooks, { options, machine, startedAt }));

@@ -1,9 +1,10 @@
 // Regenerates the broker app's screenshots in docs/ (docs/broker-app.md, "Broker app"): a
 // server on a fresh SQLite database in a temporary directory, a demo broker, the leads of
 // test/support/demo-portfolio.ts pushed over HTTP (the family lead twice, so its car has
-// a second revision, and a status, an assignee and a note set through the app), then
+// a second revision, and a status, an assignee, a follow-up day and a note set through the app), then
 // headless Chromium signs in and captures the inbox, the lead page and its timeline at
-// 1280 px, and the inbox and the lead page on a 390 px phone. Run: npm run screenshots
+// 1280 px, where leads come from (/app/sources), and the inbox and the lead page on a 390 px
+// phone. Run: npm run screenshots
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -102,11 +103,14 @@ try {
   await page.goto(lead.href);
   await page.selectOption('#status', 'contacted');
   await page.selectOption('#assignee', { label: 'an.broker' });
+  await page.fill('#follow_up_on', new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10));
   await Promise.all([page.waitForURL(/saved=work/), page.click('#work button[type=submit]')]);
   await page.fill('#note', 'Called Els: she wants an offer for the Tesla before the end of the month.');
   await Promise.all([page.waitForURL(/saved=note/), page.click('#notes button[type=submit]')]);
   await page.goto(`${config.publicUrl}/app`);
   await shoot(page, 'broker-app-inbox.png');
+  await page.goto(`${config.publicUrl}/app/sources`);
+  await shoot(page, 'broker-app-sources.png');
   await page.goto(lead.href);
   // The Golf's history open, as a broker looking at what changed would have it.
   await page

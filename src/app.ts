@@ -119,7 +119,6 @@ export async function buildApp({
     config,
     database,
     write: database.dialect === 'sqlite' ? (work) => transactions.run(work) : (work) => work(database.db),
-    claimInWrite: database.dialect === 'sqlite',
     clock,
   });
 

@@ -10,6 +10,7 @@ export type ErrorType =
   | 'Conflict'
   | 'PreconditionFailed'
   | 'Erased'
+  | 'Merged'
   | 'PayloadTooLarge'
   | 'UnsupportedMediaType'
   | 'ValidationError'
@@ -69,6 +70,10 @@ export type MessageCode =
   | 'idempotency_conflict' // the key's first request is still running
   | 'erased' // the person this names was erased (docs/design.md section 15)
   | 'erased_ref' // a pushed external ref of an erased person
+  | 'merged' // the party or lead was merged into another (docs/api.md, "Merging two parties")
+  | 'merge_kind' // a merge of a customer with a company
+  | 'merge_itself' // a merge of a party with itself
+  | 'merge_same_policy' // both parties of a merge hold a policy with one insurance company and number
   | 'internal';
 
 /**
@@ -122,12 +127,14 @@ export class ApiError extends Error {
   readonly headers: Readonly<Record<string, string>>;
   /** Names what failed in `error_str`, e.g. "CustomerLead" ("2 validation errors for CustomerLead"). */
   readonly subject: string;
+  /** Members of `detail` beside type, errors and error_str (a merged party's `merged_into`). */
+  readonly extra: Readonly<Record<string, unknown>> | undefined;
 
   constructor(
     status: number,
     type: ErrorType,
     problems: readonly Problem[],
-    options: { headers?: Record<string, string>; subject?: string } = {},
+    options: { headers?: Record<string, string>; subject?: string; extra?: Record<string, unknown> } = {},
   ) {
     super(`${type}: ${problems.map((p) => `${p.target || '(request)'} ${p.code}`).join('; ')}`);
     this.status = status;
@@ -135,6 +142,7 @@ export class ApiError extends Error {
     this.problems = problems;
     this.headers = options.headers ?? {};
     this.subject = options.subject ?? 'Request';
+    this.extra = options.extra;
   }
 }
 
@@ -177,6 +185,16 @@ export class ConflictError extends ApiError {
  * The person was erased (docs/design.md section 15): 410 for a read of what is gone, 409 for
  * a push that carries one of their external refs (nothing is written).
  */
+/**
+ * The party or lead was merged into another (docs/api.md, "Merging two parties"): 410, with
+ * the survivor's ids in `detail.merged_into` so a client follows them.
+ */
+export class MergedError extends ApiError {
+  constructor(target: 'party_id' | 'lead_id' | 'from', mergedInto: { party_id: string; lead_id: string }) {
+    super(410, 'Merged', [{ target, code: 'merged' }], { extra: { merged_into: mergedInto } });
+  }
+}
+
 export class ErasedError extends ApiError {
   constructor(status: 409 | 410, problems: readonly Problem[], subject = 'Request') {
     super(status, 'Erased', problems, { subject });

@@ -141,3 +141,21 @@ describe('the inbox at 1280 px', () => {
     await page.context().close();
   });
 });
+
+describe.each([390, 1280])('the sources page at %i px', (width) => {
+  it('draws the weekly chart without script, fits the screen and passes axe', async () => {
+    const page = await signedIn(width, 800);
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(request.url());
+    });
+    await page.click('header.top >> text=Sources');
+    await expect(page.locator('h1').innerText()).resolves.toBe('Where leads come from');
+    await expect(page.locator('svg.chart g').count()).resolves.toBeGreaterThanOrEqual(12);
+    expect((await page.locator('svg.chart').boundingBox())!.width).toBeGreaterThan(width / 2);
+    expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+    expect(scripts).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.context().close();
+  });
+});

@@ -37,6 +37,7 @@ beforeAll(async () => {
   pages = [
     '/app',
     '/app?status=new&sort=received',
+    '/app/sources',
     ...[pushed.body, money.body].flatMap((lead) => [
       lead.href,
       lead.href_to_proflow,

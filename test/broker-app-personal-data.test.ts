@@ -86,9 +86,11 @@ describe('the lead page’s personal data', () => {
       '--distribution',
       broker.tenant.distributionId,
     ]);
+    // The audit list names the broker by username beside the id (docs/personal-data.md).
     expect(audit.find((entry) => entry.party_id === person.partyId)).toMatchObject({
       action: 'erase',
       actor: `user:${broker.user.id}`,
+      username: broker.user.username,
     });
   });
 

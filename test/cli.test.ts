@@ -189,11 +189,20 @@ describe('lead-intake CLI', () => {
       code: 2,
     },
     { case: 'a missing token id', args: ['token', 'revoke'], code: 2 },
+    // A scope not among those --help lists is a bad command line, as a missing --scopes is.
     {
       case: 'an unknown scope',
       args: ['token', 'create', '--distribution', 'x', '--scopes', 'leads:write,api'],
-      code: 1,
+      code: 2,
     },
+    // Nobody at a terminal to ask: the confirmation must be on the command line.
+    {
+      case: 'an erasure without --yes and no terminal',
+      args: ['party', 'erase', '--distribution', 'x', '--party', 'y'],
+      code: 2,
+    },
+    // Understood, and refused: there is nothing to run.
+    { case: 'a retention pass with no period set', args: ['retention', 'run'], code: 1 },
     {
       case: 'an unknown distribution',
       args: ['token', 'create', '--distribution', 'e2a61c4e-0000-4000-8000-000000000000', '--scopes', 'leads:write'],
@@ -207,6 +216,31 @@ describe('lead-intake CLI', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/^lead-intake/);
+  });
+
+  it('states the exit-code rule in --help, and says why a retention pass with no period set did nothing', async () => {
+    const help = await runCli(server.database.env, ['--help']);
+    expect(help.stdout).toContain('Exit codes, one rule for every command:');
+    expect(help.stdout).toMatch(/^ {2}2 {2}a bad command line, and nothing was done/m);
+    expect(help.stdout).toMatch(/^ {2}1 {2}understood, but refused or failed/m);
+    const retention = await runCli(server.database.env, ['retention', 'run']);
+    expect(retention).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'lead-intake retention: no retention period is set (RETENTION_PUSH_LOG, RETENTION_WEBHOOK_EVENTS and RETENTION_LEADS are all off), so nothing was removed; see docs/personal-data.md, "Retention"\n',
+    });
+    const unknownScope = await runCli(server.database.env, [
+      'token',
+      'create',
+      '--distribution',
+      'x',
+      '--scopes',
+      'api',
+    ]);
+    expect(unknownScope.stderr).toMatch(
+      /^lead-intake token create: unknown scope "api"; API tokens may carry: .* \(see lead-intake token create --help\)\n$/,
+    );
   });
 
   it('prints help on stdout', async () => {

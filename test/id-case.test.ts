@@ -58,6 +58,21 @@ describe('an id in upper case', () => {
     ]);
     expect(byCli.party_id).toBe(person.partyId);
 
+    // A retry with the same Idempotency-Key that writes the id in another case is the same request.
+    const key = { 'idempotency-key': `case-${person.partyId}` };
+    const keyed = await callApi(server, tenant, 'PATCH', `${d}/leads/${up(person.leadId)}`, {
+      body: { status: 'quoted' },
+      headers: key,
+    });
+    expect(keyed.status).toBe(200);
+    const retried = await callApi(server, tenant, 'PATCH', `${lower}/leads/${person.leadId}`, {
+      body: { status: 'quoted' },
+      headers: key,
+    });
+    expect(retried.status).toBe(200);
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    expect(retried.body).toEqual(keyed.body);
+
     const erased = await callApi(server, tenant, 'DELETE', `${d}/parties/${up(person.partyId)}`);
     expect(erased.status).toBe(200);
     expect(erased.body.party_id).toBe(person.partyId);

@@ -63,7 +63,7 @@ const customer = () => ({
   },
 });
 
-async function count(table: 'lead_pushes' | 'webhook_events' | 'idempotency_keys'): Promise<number> {
+async function count(table: 'lead_pushes' | 'webhook_events' | 'idempotency_answers'): Promise<number> {
   const row = await server.database.handle.db
     .selectFrom(table)
     .select((eb) => eb.fn.countAll().as('n'))
@@ -84,7 +84,7 @@ describe('a retried push', () => {
     expect(Object.keys(first.body)).toEqual(Object.keys(without.body));
     // What was kept (with the push, in its transaction) is the answer's very bytes.
     const kept = await server.database.handle.db
-      .selectFrom('idempotency_keys')
+      .selectFrom('idempotency_answers')
       .select(['state', 'status', 'body'])
       .where('body', 'like', `%${first.body.id}%`)
       .execute();
@@ -178,7 +178,7 @@ describe('a retried push', () => {
 
   it('keeps no record of a refused request: the corrected retry with the same key runs', async () => {
     const key = randomUUID();
-    const keys = await count('idempotency_keys');
+    const keys = await count('idempotency_answers');
     const invalid = await send(server, 'POST', customers(), { body: { prospect: { first_name: 'A' } }, key });
     expect(invalid.status).toBe(422);
     const unknownParty = await send(server, 'POST', customers(), {
@@ -186,7 +186,7 @@ describe('a retried push', () => {
       key,
     });
     expect(unknownParty.status).toBe(422);
-    expect(await count('idempotency_keys')).toBe(keys);
+    expect(await count('idempotency_answers')).toBe(keys);
     const fixed = await send(server, 'POST', customers(), { body: customer(), key });
     expect(fixed.status).toBe(201);
   });
@@ -228,6 +228,31 @@ describe('every write takes a key', () => {
     // Had it run again, the old If-Match would have been refused with 412.
     expect((await send(server, 'PATCH', path, { ...patch, key: randomUUID() })).status).toBe(412);
   });
+  it('a lead PATCH keeps its answer in its own transaction, naming its person, and is replayed with its ETag', async () => {
+    const pushed = await send(server, 'POST', customers(), { body: customer() });
+    const path = `/distributions/${tenant.distributionId}/leads/${pushed.body.id}`;
+    const patch = {
+      body: { status: 'contacted' },
+      key: randomUUID(),
+      headers: { 'content-type': 'application/merge-patch+json' },
+    };
+    const first = await send(server, 'PATCH', path, patch);
+    expect(first.status).toBe(200);
+    // One row: the answer's very bytes, with the person it shows (which an erasure deletes it by).
+    const kept = await server.database.handle.db
+      .selectFrom('idempotency_answers')
+      .select(['state', 'status', 'party_id'])
+      .where('body', '=', first.text)
+      .execute();
+    expect(kept).toEqual([{ state: 'done', status: 200, party_id: pushed.body.party_id }]);
+    const retry = await send(server, 'PATCH', path, patch);
+    expect([retry.status, retry.text, retry.headers.get('etag'), retry.headers.get('idempotent-replayed')]).toEqual([
+      200,
+      first.text,
+      first.headers.get('etag'),
+      'true',
+    ]);
+  });
 });
 
 describe('a key whose first request still runs', () => {
@@ -268,10 +293,12 @@ describe('a key whose first request still runs', () => {
         const key = randomUUID();
         const body = customer();
         const first = send(a, 'POST', customers(), { body, key });
-        // The first request has claimed its key (and now waits for the lock).
+        // The first request holds its key (taken first in its transaction) and now waits for the lock.
         await eventually(
           async () => {
-            const { rows } = await locker.query("select 1 from idempotency_keys where state = 'running'");
+            const { rows } = await locker.query(
+              "select 1 from pg_locks where locktype = 'advisory' and classid = 1801812339 and granted",
+            );
             return rows.length === 1;
           },
           10_000,
@@ -341,7 +368,7 @@ describe('kept answers', () => {
       own.clock.advance(3_600_000);
       const db = own.database.handle.db;
       expect(await purgeExpiredKeys(db, own.clock.iso(), 1_000)).toBe(1);
-      expect(await db.selectFrom('idempotency_key_parties').selectAll().execute()).toEqual([]);
+      expect(await db.selectFrom('idempotency_answer_parties').selectAll().execute()).toEqual([]);
     } finally {
       await own.close();
     }

@@ -243,6 +243,23 @@ describe('routing a new lead', () => {
     expect((await pushLead(server, tenant, 'customers', customer())).body.assignee).toBeNull();
   });
 
+  it('routes by the new rules a push that meets rules replaced since its process read them', async () => {
+    await setRules({ rules: [{ when: {}, assign: { round_robin: [ann, bob] } }] });
+    expect([ann, bob]).toContain((await pushLead(server, tenant, 'customers', customer())).body.assignee);
+    // Replaced without the server's clock moving: its cached rule set is gone from the database.
+    await cliJson(env(), [
+      'routing',
+      'set',
+      '--distribution',
+      tenant.distributionId,
+      '--file',
+      rulesFile({ rules: [{ when: {}, assign: { round_robin: [cas, dora] } }] }),
+    ]);
+    const pushed = await pushLead(server, tenant, 'customers', customer());
+    expect(pushed.status).toBe(201);
+    expect(pushed.body.assignee).toBe(cas);
+  });
+
   it('routes only within its own distribution', async () => {
     await setRules({ rules: [{ when: {}, assign: { user: ann } }] });
     const elsewhere = await pushLead(server, other, 'customers', customer());

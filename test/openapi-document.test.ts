@@ -279,7 +279,7 @@ describe('every answer of a sequence of real calls is declared (as Prism checks 
 describe('the webhooks section', () => {
   it('lists every event with its signature headers, and describes what a receiver is sent', async () => {
     expect(Object.keys(document.webhooks).sort()).toEqual(
-      ['lead.created', 'lead.erased', 'lead.status_changed', 'lead.updated', 'party.updated'].sort(),
+      ['lead.created', 'lead.erased', 'lead.status_changed', 'lead.updated', 'party.merged', 'party.updated'].sort(),
     );
     for (const item of Object.values(document.webhooks) as any[]) {
       expect(item.post.parameters.map((p: any) => `${p.in}:${p.name}`)).toEqual([

@@ -101,7 +101,7 @@ describe('DELETE a party', () => {
       (
         await sql<{
           n: number | string;
-        }>`select count(*) as n from idempotency_keys where body like ${`%${marker}%`}`.execute(
+        }>`select count(*) as n from idempotency_answers where body like ${`%${marker}%`}`.execute(
           server.database.handle.db,
         )
       ).rows[0]?.n;
@@ -118,8 +118,8 @@ describe('DELETE a party', () => {
     expect(replay.status).toBe(200);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     // The batch's links went with its answer: no link names a key that is gone.
-    const dangling = await sql<{ n: number | string }>`select count(*) as n from idempotency_key_parties
-      where key_id not in (select id from idempotency_keys)`.execute(server.database.handle.db);
+    const dangling = await sql<{ n: number | string }>`select count(*) as n from idempotency_answer_parties
+      where lookup not in (select lookup from idempotency_answers)`.execute(server.database.handle.db);
     expect(Number(dangling.rows[0]?.n)).toBe(0);
   });
 

@@ -1,9 +1,11 @@
 // Access and portability (docs/design.md section 15): one JSON document with everything
 // kept about a person, as an attachment, from the API and the CLI; the CLI erases too; and
 // every erasure and export is in the audit log, which names no person.
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApi } from './support/api-client.ts';
-import { cliJson, runCli } from './support/cli.ts';
+import { childEnv, cliJson, runCli } from './support/cli.ts';
+import { main } from '../src/cli/main.ts';
 import { eventually } from './support/eventually.ts';
 import { pushLead } from './support/lead-client.ts';
 import { pushRichPerson, tablesContaining, uniqueMarker } from './support/personal-data.ts';
@@ -162,6 +164,22 @@ describe('the CLI and the audit log', () => {
     // The links in the lead come from the process's PUBLIC_URL, which the CLI here lacks.
     expect(exported.lead.prospect).toEqual(byApi.body.lead.prospect);
 
+    // Not at a terminal and without --yes: a bad command line (exit 2) that says why, nothing erased.
+    const unconfirmed = await runCli(env(), [
+      'party',
+      'erase',
+      '--distribution',
+      tenant.distributionId,
+      '--party',
+      person.partyId,
+    ]);
+    expect(unconfirmed).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'lead-intake party erase: erasing cannot be undone: add --yes to confirm (stdin is not a terminal, so there is nobody to ask) (see lead-intake party erase --help)\n',
+    });
+    expect((await callApi(server, tenant, 'GET', `${d()}/parties/${person.partyId}`)).status).toBe(200);
     const receipt = await cliJson(env(), [
       'party',
       'erase',
@@ -169,6 +187,7 @@ describe('the CLI and the audit log', () => {
       tenant.distributionId,
       '--party',
       person.partyId,
+      '--yes',
     ]);
     expect(receipt).toMatchObject({ party_id: person.partyId, lead_ids: [person.leadId], counts: { parties: 1 } });
     expect(await tablesContaining(server.database.handle, person.marker)).toEqual([]);
@@ -181,6 +200,7 @@ describe('the CLI and the audit log', () => {
       tenant.distributionId,
       '--party',
       person.partyId,
+      '--yes',
     ]);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('was erased already');
@@ -198,12 +218,40 @@ describe('the CLI and the audit log', () => {
 
     const audit = await cliJson<any[]>(env(), ['audit', 'list', '--distribution', tenant.distributionId]);
     const about = audit.filter((entry) => entry.party_id === person.partyId);
-    expect(about.map((entry) => [entry.action, entry.actor])).toEqual([
-      ['erase', 'cli'],
-      ['export', 'cli'],
-      ['export', expect.stringMatching(/^token:/)],
+    expect(about.map((entry) => [entry.action, entry.actor, entry.username])).toEqual([
+      ['erase', 'cli', null],
+      ['export', 'cli', null],
+      ['export', expect.stringMatching(/^token:/), null],
     ]);
     expect(JSON.stringify(audit)).not.toContain(person.marker);
+  });
+
+  it('asks at a terminal before `party erase`: any answer but yes erases nothing (exit 1), yes erases', async () => {
+    const person = await pushRichPerson(server, tenant);
+    const args = ['party', 'erase', '--distribution', tenant.distributionId, '--party', person.partyId];
+    /** The command at a terminal: stdin is a TTY on which `answer` is typed. */
+    const atTerminal = async (answer: string) => {
+      let stdout = '';
+      let stderr = '';
+      const code = await main(args, {
+        env: childEnv(env()),
+        stdin: Object.assign(Readable.from([Buffer.from(answer)]), { isTTY: true }),
+        stdout: { write: (text: string) => (stdout += text) },
+        stderr: { write: (text: string) => (stderr += text) },
+      });
+      return { code, stdout, stderr };
+    };
+    const declined = await atTerminal('no\n');
+    expect(declined.code).toBe(1);
+    expect(declined.stdout).toBe('');
+    expect(declined.stderr).toContain('This cannot be undone. Type yes to erase: ');
+    expect(declined.stderr).toContain(`lead-intake party: not confirmed: party ${person.partyId} was not erased\n`);
+    expect((await callApi(server, tenant, 'GET', `${d()}/parties/${person.partyId}`)).status).toBe(200);
+
+    const confirmed = await atTerminal('yes\n');
+    expect(confirmed.code).toBe(0);
+    expect(JSON.parse(confirmed.stdout)).toMatchObject({ party_id: person.partyId, counts: { parties: 1 } });
+    expect((await callApi(server, tenant, 'GET', `${d()}/parties/${person.partyId}`)).status).toBe(410);
   });
 
   it('records an erasure through the API with its token, and no refused request', async () => {

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { callApi } from './support/api-client.ts';
-import { cliJson } from './support/cli.ts';
+import { cliJson, runCli } from './support/cli.ts';
 import { eventually } from './support/eventually.ts';
 import { pushLead } from './support/lead-client.ts';
 import { pushRichPerson, tablesContaining } from './support/personal-data.ts';
@@ -106,7 +106,10 @@ describe('lead-intake retention run', () => {
     await db().updateTable('lead_pushes').set({ received_at: LONG_AGO }).where('lead_id', '=', old.leadId).execute();
     const before = await callApi(server, tenant, 'GET', `${d()}/leads/${old.leadId}`);
 
-    expect(await retention({})).toMatchObject({ ran: true, push_log: 0, leads: 0 });
+    // With no period set there is nothing to run: said on stderr, exit 1, nothing removed.
+    const unset = await runCli(server.database.env, ['retention', 'run']);
+    expect([unset.code, unset.stdout]).toEqual([1, '']);
+    expect(unset.stderr).toContain('no retention period is set');
     expect(await pushCount(old.leadId)).toBe(1_101);
     const report = await retention({ RETENTION_PUSH_LOG: '30d' });
     expect(report).toMatchObject({ ran: true, push_log: 1_101, webhook_events: 0, leads: 0 });

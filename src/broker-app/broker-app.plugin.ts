@@ -9,6 +9,7 @@ import type { DatabaseHandle } from '../db/database.ts';
 import { ApiError } from '../errors.ts';
 import { acceptFormBodies } from '../http/form-body.ts';
 import { bulkRoutes } from './bulk.routes.ts';
+import { sourcesRoutes } from './sources.routes.ts';
 import { inboxExportRoutes } from './inbox-export.routes.ts';
 import { personalDataRoutes } from './personal-data.routes.ts';
 import { requireSession } from './sign-in/session-guard.ts';
@@ -74,6 +75,7 @@ export async function registerBrokerApp(
         await signedIn.register(personalDataRoutes, options);
         await signedIn.register(inboxExportRoutes, options);
         await signedIn.register(bulkRoutes, options);
+        await signedIn.register(sourcesRoutes, options);
       });
     },
     { prefix: APP_PATH },

@@ -94,6 +94,10 @@ export async function timeline(services: LeadServices, distributionId: string, p
  */
 export type CallerName = { readonly kind: 'token' | 'user'; readonly name: string | null };
 
+export async function senderNames(services: LeadServices, distributionId: string) {
+  return callerNames(services, distributionId);
+}
+
 async function callerNames(services: LeadServices, distributionId: string): Promise<Map<string, CallerName>> {
   const [tokens, users] = await Promise.all([
     listApiTokens(services.database.db, { distributionId }),

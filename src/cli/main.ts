@@ -1,6 +1,7 @@
 // The `lead-intake` admin command (docs/design.md section 1): one file per command group.
 // Data goes to stdout as JSON; errors go to stderr as one line, with exit code 2 for a
-// bad command line and 1 for anything else.
+// bad command line (a UsageError: what the command line alone shows wrong) and 1 for a
+// refusal or failure of a command understood (the rule --help states).
 import { databaseStartProblem } from '../db/start-up-errors.ts';
 import { ConfigError } from '../config.ts';
 import { type CliIo, type CommandGroup, HelpRequest, UsageError, isHelpWord, processIo } from './command.ts';
@@ -15,6 +16,7 @@ import { webhookCommands } from './webhook.ts';
 import { dataCommands } from './data.ts';
 import { auditCommands, partyCommands } from './party.ts';
 import { retentionCommands } from './retention.ts';
+import { dbCommands } from './db.ts';
 import { routingCommands } from './routing.ts';
 
 const GROUPS: readonly CommandGroup[] = [
@@ -30,6 +32,7 @@ const GROUPS: readonly CommandGroup[] = [
   partyCommands,
   auditCommands,
   retentionCommands,
+  dbCommands,
   routingCommands,
 ];
 
@@ -40,7 +43,16 @@ ${GROUPS.map((group) => `  ${group.name.padEnd(14)}${group.summary}`).join('\n')
 
 Run \`lead-intake <command> --help\` for a command's options. The configuration comes from the
 same environment variables as the server (DATABASE_URL, DATA_DIR, ...). Output is JSON on
-stdout; errors go to stderr with exit code 2 (bad command line) or 1 (anything else).`;
+stdout; an error is one line on stderr.
+
+Exit codes, one rule for every command:
+  0  done
+  2  a bad command line, and nothing was done: an unknown command or option, a required
+     option missing, a value not of the form or not among the choices its --help lists
+     (a scope, a duration, a limit), or a confirmation only the command line can give
+     (--yes where there is no terminal to ask)
+  1  understood, but refused or failed: an id that names nothing, a party erased already,
+     a confirmation not given, nothing configured to run, the database unreachable`;
 
 /** Runs one command; returns its exit code. `io` is the process's own unless a test passes one. */
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {

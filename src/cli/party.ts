@@ -2,8 +2,9 @@
 // "Personal data"): an operator answers an erasure or access request without the API. The
 // same services as the API run here, so the tombstone, the lead.erased event, the audit
 // entry and (on SQLite) the WAL checkpoint are the same.
+import { createInterface } from 'node:readline';
 import { createTransactionRunner } from '../db/transaction-runner.ts';
-import { ErasureService, listAuditLog, PartyExportService, RefHashes } from '../party/index.ts';
+import { ErasureService, listAuditLog, PartyExportService, PartyMergeService, RefHashes } from '../party/index.ts';
 import { ApiError } from '../errors.ts';
 import { WebhookOutbox } from '../webhooks/webhook.outbox.ts';
 import {
@@ -18,29 +19,66 @@ import {
 } from './command.ts';
 
 const HELP = `Usage:
-  lead-intake party erase --distribution <id> --party <party id>
+  lead-intake party erase --distribution <id> --party <party id> [--yes]
       erase the person and everything kept about them (GDPR art. 17); prints the receipt
-      {"party_id", "erased_at", "lead_ids", "counts"}, which holds no personal data
+      {"party_id", "erased_at", "lead_ids", "counts"}, which holds no personal data.
+      It cannot be undone: at a terminal it asks you to type "yes" first (any other answer
+      erases nothing, exit 1); elsewhere (a script, a pipe) it needs --yes, and without it
+      refuses the command line (exit 2)
   lead-intake party export --distribution <id> --party <party id>
       print everything kept about the person as one JSON document (GDPR art. 15 and 20)
-Both are recorded in the audit log (lead-intake audit list) with the actor "cli".`;
+Both are recorded in the audit log (lead-intake audit list) with the actor "cli".
+  lead-intake party merge --distribution <id> --party <survivor's party id> --from <party id>
+      merge the party --from into --party (docs/api.md, "Merging two parties"): everything of
+      it moves to the survivor, whose values win; prints the survivor as the API's GET does.
+      The merged party and its lead answer 410 afterwards; the survivor's history names "cli"`;
 
 const AUDIT_HELP = `Usage:
   lead-intake audit list [--distribution <id>] [--limit <n, default 100>]
       print the newest erasures and exports: {"id", "at", "action", "distribution_id",
-      "party_id", "actor"}, nothing about the person`;
+      "party_id", "actor", "username"}, nothing about the person. "actor" is token:<id>,
+      user:<id>, cli or retention; "username" names a user:<id> actor (null for the others)`;
 
 const ACTOR = 'cli';
 
-function target(command: string, args: string[], help: string) {
+function target(command: string, args: string[], help: string, { confirmable = false } = {}) {
   const { values } = parseCommandLine(command, help, args, {
     distribution: { type: 'string' },
     party: { type: 'string' },
+    ...(confirmable && { yes: { type: 'boolean' } }),
   });
   return {
     distributionId: requiredOption(command, 'distribution', values.distribution),
     partyId: requiredOption(command, 'party', values.party),
+    confirmed: values.yes === true,
   };
+}
+
+/**
+ * An erasure cannot be undone (docs/personal-data.md): a person at a terminal types "yes";
+ * a script says --yes, since nobody can answer it (a missing --yes is then a bad command
+ * line, exit 2). Any other answer erases nothing and exits 1.
+ */
+async function confirmErasure(io: CliIo, distributionId: string, partyId: string): Promise<void> {
+  if (!io.stdin.isTTY) {
+    throw new UsageError(
+      'party erase',
+      'erasing cannot be undone: add --yes to confirm (stdin is not a terminal, so there is nobody to ask)',
+    );
+  }
+  io.stderr.write(
+    `Erase party ${partyId} of distribution ${distributionId} and everything kept about them? This cannot be undone. Type yes to erase: `,
+  );
+  const lines = createInterface({ input: io.stdin, terminal: false });
+  try {
+    for await (const line of lines) {
+      if (line.trim().toLowerCase() === 'yes') return;
+      break;
+    }
+  } finally {
+    lines.close();
+  }
+  throw new Error(`not confirmed: party ${partyId} was not erased`);
 }
 
 /** An answer the API would give as 404 or 410, said in a sentence. */
@@ -48,11 +86,13 @@ function explained(error: unknown, partyId: string): unknown {
   if (!(error instanceof ApiError)) return error;
   if (error.type === 'Erased') return new Error(`party ${partyId} was erased already`);
   if (error.type === 'NotFound') return new Error(`no party ${partyId} in this distribution`);
+  if (error.type === 'Merged') return new Error(`party ${partyId} was merged into another party already`);
   return error;
 }
 
 async function erase(args: string[], io: CliIo): Promise<void> {
-  const { distributionId, partyId } = target('party erase', args, HELP);
+  const { distributionId, partyId, confirmed } = target('party erase', args, HELP, { confirmable: true });
+  if (!confirmed) await confirmErasure(io, distributionId, partyId);
   const receipt = await withDatabase(io, async (database) => {
     const transactions = createTransactionRunner(database);
     try {
@@ -71,6 +111,41 @@ async function erase(args: string[], io: CliIo): Promise<void> {
     }
   });
   printJson(io, receipt);
+}
+
+async function merge(args: string[], io: CliIo): Promise<void> {
+  const command = 'party merge';
+  const { values } = parseCommandLine(command, HELP, args, {
+    distribution: { type: 'string' },
+    party: { type: 'string' },
+    from: { type: 'string' },
+  });
+  const distributionId = requiredOption(command, 'distribution', values.distribution);
+  const partyId = requiredOption(command, 'party', values.party);
+  const from = requiredOption(command, 'from', values.from);
+  const survivor = await withDatabase(io, async (database, config) => {
+    const transactions = createTransactionRunner(database);
+    try {
+      // The serving processes' workers find the party.merged event at their next poll.
+      const service = new PartyMergeService({ config, transactions, outbox: new WebhookOutbox() });
+      return (await service.merge({ distributionId, partyId, from, ifMatch: undefined, caller: ACTOR })).party;
+    } catch (error) {
+      if (error instanceof ApiError && error.problems[0]?.target === 'from') {
+        const code = error.problems[0].code;
+        if (code === 'merge_kind') return Promise.reject(new Error('a customer and a company cannot be merged'));
+        if (code === 'merge_itself') return Promise.reject(new Error('a party cannot be merged with itself'));
+        if (code === 'merge_same_policy')
+          return Promise.reject(new Error('both parties hold a policy with one insurance company and number'));
+        if (error.type === 'Merged')
+          return Promise.reject(new Error(`party ${from} was merged into another party already`));
+        return Promise.reject(new Error(`no party ${from} to merge in this distribution`));
+      }
+      throw explained(error, partyId);
+    } finally {
+      await transactions.close();
+    }
+  });
+  printJson(io, survivor);
 }
 
 async function exportParty(args: string[], io: CliIo): Promise<void> {
@@ -103,8 +178,8 @@ async function list(args: string[], io: CliIo): Promise<void> {
 
 export const partyCommands: CommandGroup = {
   name: 'party',
-  summary: 'erase a person, or export everything kept about them',
-  run: (args, io) => runSubcommand('party', HELP, args, io, { erase, export: exportParty }),
+  summary: 'erase a person, export everything kept about them, or merge two parties',
+  run: (args, io) => runSubcommand('party', HELP, args, io, { erase, export: exportParty, merge }),
 };
 
 export const auditCommands: CommandGroup = {

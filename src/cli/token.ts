@@ -1,6 +1,6 @@
 // lead-intake token create|list|revoke (docs/design.md section 4, API tokens).
 import { LONGEST_DURATION_MS, parseDuration } from '../config.ts';
-import { createApiToken, listApiTokens, revokeApiToken } from '../auth/api-token.service.ts';
+import { createApiToken, listApiTokens, revokeApiToken, UnknownScopeError } from '../auth/api-token.service.ts';
 import { API_TOKEN_SCOPES } from '../auth/caller.ts';
 import {
   type CliIo,
@@ -40,6 +40,9 @@ async function create(args: string[], io: CliIo): Promise<void> {
     .split(/[\s,]+/)
     .filter((scope) => scope !== '');
   if (scopes.length === 0) throw new UsageError(command, '--scopes needs at least one scope');
+  // A scope not among those listed in --help is a bad command line, as a missing --scopes is (exit 2).
+  const unknown = scopes.filter((scope) => !(API_TOKEN_SCOPES as readonly string[]).includes(scope));
+  if (unknown.length > 0) throw new UsageError(command, new UnknownScopeError(unknown).message);
   let expiresAt: Date | null = null;
   if (values['expires-in'] !== undefined) {
     const lifetime = parseDuration(values['expires-in']);

@@ -15,11 +15,14 @@ import * as tokenPrefix from './migrations/2026-11-26T06-00_token_prefix.ts';
 import * as externalRefLookup from './migrations/2026-11-26T06-10_external_ref_lookup.ts';
 import * as searchIndexPlainDelete from './migrations/2026-11-26T07-00_search_index_plain_delete.ts';
 import * as inboxProjection from './migrations/2026-11-28T01-00_inbox_projection.ts';
+import * as idempotencyAnswerRow from './migrations/2026-11-28T02-00_idempotency_answer_row.ts';
 import * as webhookRevokedClaims from './migrations/2026-11-28T03-00_webhook_revoked_claims.ts';
 import * as partyDuplicateKeys from './migrations/2026-11-28T05-00_party_duplicate_keys.ts';
+import * as mergedParties from './migrations/2026-11-28T05-10_merged_parties.ts';
 import * as userNames from './migrations/2026-11-28T06-00_user_names.ts';
 import * as routingRules from './migrations/2026-11-28T06-10_routing_rules.ts';
 import * as leadFollowUp from './migrations/2026-11-28T07-00_lead_follow_up.ts';
+import * as leadSources from './migrations/2026-11-28T07-10_lead_sources.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-20T00-00_lead_intake_core': leadIntakeCore,
@@ -34,11 +37,14 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26T06-10_external_ref_lookup': externalRefLookup,
   '2026-11-26T07-00_search_index_plain_delete': searchIndexPlainDelete,
   '2026-11-28T01-00_inbox_projection': inboxProjection,
+  '2026-11-28T02-00_idempotency_answer_row': idempotencyAnswerRow,
   '2026-11-28T03-00_webhook_revoked_claims': webhookRevokedClaims,
   '2026-11-28T05-00_party_duplicate_keys': partyDuplicateKeys,
+  '2026-11-28T05-10_merged_parties': mergedParties,
   '2026-11-28T06-00_user_names': userNames,
   '2026-11-28T06-10_routing_rules': routingRules,
   '2026-11-28T07-00_lead_follow_up': leadFollowUp,
+  '2026-11-28T07-10_lead_sources': leadSources,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -38,8 +38,9 @@ import type {
 } from '../webhooks/webhook.table.ts';
 import type { RoutingRuleTable } from '../party/routing/routing.table.ts';
 import type { PartyDuplicateKeyTable } from '../party/duplicates/duplicate-keys.table.ts';
+import type { MergedPartyTable } from '../party/party-merge/merged-party.table.ts';
 import type { AppSessionTable } from '../broker-app/sign-in/session.table.ts';
-import type { IdempotencyKeyPartyTable, IdempotencyKeyTable } from '../idempotency/idempotency.table.ts';
+import type { IdempotencyAnswerPartyTable, IdempotencyAnswerTable } from '../idempotency/idempotency.table.ts';
 import type {
   AuditLogTable,
   BackgroundLeaseTable,
@@ -64,6 +65,7 @@ export interface Database {
   lead_pushes: LeadPushTable;
   routing_rules: RoutingRuleTable;
   party_duplicate_keys: PartyDuplicateKeyTable;
+  merged_parties: MergedPartyTable;
   lead_changes: LeadChangeTable;
   lead_notes: LeadNoteTable;
   lead_status_counts: LeadStatusCountTable;
@@ -81,8 +83,8 @@ export interface Database {
   webhook_stopped_urls: WebhookStoppedUrlTable;
   webhook_revoked_claims: WebhookRevokedClaimTable;
   app_sessions: AppSessionTable;
-  idempotency_keys: IdempotencyKeyTable;
-  idempotency_key_parties: IdempotencyKeyPartyTable;
+  idempotency_answers: IdempotencyAnswerTable;
+  idempotency_answer_parties: IdempotencyAnswerPartyTable;
   erased_parties: ErasedPartyTable;
   erased_leads: ErasedLeadTable;
   erased_refs: ErasedRefTable;

@@ -24,6 +24,12 @@ export const ErrorBody = Type.Object(
           "1 validation error for CustomerLead\nprospect.risk_objects.residences.0.address.zipcode\n  Error for 'zipcode'. The specified value is invalid: a Belgian postcode of 4 digits from 1000 to 9999 is expected.",
         ],
       }),
+      merged_into: Type.Optional(
+        Type.Object(
+          { party_id: Type.String({ format: 'uuid' }), lead_id: Type.String({ format: 'uuid' }) },
+          { description: 'With type `Merged`: the party and lead this one was merged into.' },
+        ),
+      ),
     }),
   },
   { title: 'ErrorBody' },

@@ -8,6 +8,7 @@ export interface ErrorBodyJson {
     readonly type: string;
     readonly errors: ReadonlyArray<{ readonly type: string; readonly target: string; readonly message: string }>;
     readonly error_str: string;
+    readonly merged_into?: unknown;
   };
 }
 
@@ -21,7 +22,8 @@ export function renderErrorBody(error: ApiError, language: Language): ErrorBodyJ
   const entries = error.problems
     .slice(0, MAX_ERROR_ENTRIES)
     .map((problem) => ({ target: problem.target, message: renderMessage(problem, language) }));
-  return errorBody(error.type, error.subject, entries, error.problems.length);
+  const body = errorBody(error.type, error.subject, entries, error.problems.length);
+  return error.extra === undefined ? body : { detail: { ...body.detail, ...error.extra } };
 }
 
 /** The body for entries whose messages are already text; /readyz answers with it without an ApiError. */

@@ -79,5 +79,10 @@ export const de: Catalogue = {
     'Eine Anfrage mit diesem Schlüssel läuft noch. Versuchen Sie es erneut, wenn sie abgeschlossen ist.',
   erased: 'Die bezeichnete Person wurde auf Antrag gelöscht; über sie wird nichts mehr gespeichert.',
   erased_ref: "Fehler für '{field}'. Diese Referenz gehörte zu einer Person, die auf Antrag gelöscht wurde.",
+  merged: 'Die bezeichnete Partei oder der Lead wurde mit einer anderen zusammengeführt; siehe detail.merged_into.',
+  merge_kind: "Fehler für '{field}'. Ein Kunde und ein Unternehmen können nicht zusammengeführt werden.",
+  merge_itself: "Fehler für '{field}'. Eine Partei kann nicht mit sich selbst zusammengeführt werden.",
+  merge_same_policy:
+    "Fehler für '{field}'. Beide Parteien haben eine Police desselben Versicherers mit derselben Nummer; ändern Sie zuerst eine davon.",
   internal: 'Ein unerwarteter Fehler ist aufgetreten. Bitte versuchen Sie es später erneut.',
 };

@@ -82,5 +82,10 @@ export const fr: Catalogue = {
   idempotency_conflict: "Une requête avec cette clé est encore en cours. Réessayez lorsqu'elle sera terminée.",
   erased: "La personne désignée a été effacée à sa demande ; plus rien n'est conservé à son sujet.",
   erased_ref: "Erreur pour '{field}'. Cette référence appartenait à une personne effacée à sa demande.",
+  merged: 'La partie ou le lead désigné a été fusionné avec un autre ; voir detail.merged_into.',
+  merge_kind: "Erreur pour '{field}'. Un client et une entreprise ne peuvent pas être fusionnés.",
+  merge_itself: "Erreur pour '{field}'. Une partie ne peut pas être fusionnée avec elle-même.",
+  merge_same_policy:
+    "Erreur pour '{field}'. Les deux parties ont une police du même assureur avec le même numéro ; modifiez-en d’abord une.",
   internal: "Une erreur inattendue s'est produite. Veuillez réessayer plus tard.",
 };

@@ -79,5 +79,10 @@ export const nl: Catalogue = {
   idempotency_conflict: 'Een verzoek met deze sleutel is nog bezig. Probeer opnieuw wanneer het klaar is.',
   erased: 'De persoon die dit aanduidt werd op verzoek gewist; er wordt niets meer over hem of haar bewaard.',
   erased_ref: "Fout voor '{field}'. Deze referentie hoorde bij een persoon die op verzoek werd gewist.",
+  merged: 'De partij of lead die dit aanduidt werd samengevoegd met een andere; zie detail.merged_into.',
+  merge_kind: "Fout voor '{field}'. Een klant en een bedrijf kunnen niet samengevoegd worden.",
+  merge_itself: "Fout voor '{field}'. Een partij kan niet met zichzelf samengevoegd worden.",
+  merge_same_policy:
+    "Fout voor '{field}'. Beide partijen hebben een polis met dezelfde verzekeraar en hetzelfde polisnummer; wijzig er eerst één.",
   internal: 'Er is een onverwachte fout opgetreden. Probeer het later opnieuw.',
 };

@@ -1,15 +1,17 @@
 // Idempotency-Key on every POST, PATCH and DELETE under /v1/api/ (docs/design.md section 14;
 // docs/api.md, "Retrying safely"; IETF draft "The Idempotency-Key HTTP Header Field", Stripe's
 // model). Cross-cutting, like the rate limit: hooks added to each write route as it is
-// registered. preHandler (after authentication and validation) claims the key, or answers
-// from what it holds; onSend, before the answer leaves, keeps a 2xx answer's exact bytes or
-// frees the key of a refused request.
+// registered. preHandler (after authentication and validation) reads the key's row and
+// answers from it when it is live; onSend, before the answer leaves, keeps a 2xx answer's
+// exact bytes or frees the key of a refused request.
 //
-// A route whose use case takes a hook inside its transaction (the single push) keeps the
-// answer in the write's own transaction (idempotent-write.ts): a retry can then never run
-// it twice. Elsewhere the answer is stored just after the commit: a process killed in
-// between leaves the claim, which its lease (IDEMPOTENCY_LEASE_MS) ends; the retry then runs
-// again (a batch's pushes merge into the leads they made: 200, not 201).
+// A route whose use case runs one transaction (a push, a PATCH) keeps the answer in it
+// (idempotent-write.ts): one row, written by the write itself, so a retry can never run it
+// twice and an erasure of the person either finds the answer or is met by the write. A
+// batch (one transaction per item) claims its key first and stores its answer after the
+// commits, only while every person it shows still exists (idempotency.repository.ts); a
+// process killed in between leaves the claim, which its lease (IDEMPOTENCY_LEASE_MS) ends,
+// and the retry then runs again (a batch's pushes merge into the leads they made: 200, not 201).
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import Type from 'typebox';
@@ -17,16 +19,19 @@ import type { Kysely } from 'kysely';
 import { isoNow, type Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Database, DatabaseHandle } from '../db/database.ts';
+import { canonicalId } from '../db/ids.ts';
 import { ApiError, ValidationError } from '../errors.ts';
 import { rateLimitKey } from '../http/rate-limit/rate-limit.ts';
 import {
   claimKey,
-  type LiveKeyReader,
-  openLiveKeyReader,
+  type ClaimRequest,
+  type LiveOutcome,
   purgeExpiredKeys,
+  readLiveKey,
   releaseClaim,
   storeAnswer,
 } from './idempotency.repository.ts';
+import { openLiveKeyReader } from './live-key.repository.ts';
 import { distributionOf, idempotencyConflict, partiesOf } from './idempotent-write.ts';
 
 /** How long a running request holds its key: far past any request's run, short enough that a crash does not block a retry for long. */
@@ -50,8 +55,6 @@ export interface IdempotencyOptions {
    * one between them; on PostgreSQL the database itself, each statement its own commit.
    */
   readonly write: <T>(work: (db: Kysely<Database>) => Promise<T>) => Promise<T>;
-  /** SQLite: a route that keeps its answer in its write claims the key there too (idempotent-write.ts). */
-  readonly claimInWrite: boolean;
   /** What a key's lease and TTL are counted on (src/clock.ts). */
   readonly clock: Clock;
 }
@@ -59,16 +62,18 @@ export interface IdempotencyOptions {
 /** Must run before the routes it covers are registered (an onRoute hook). */
 export function registerIdempotency(
   app: FastifyInstance,
-  { config, database, write, claimInWrite, clock }: IdempotencyOptions,
+  { config, database, write, clock }: IdempotencyOptions,
 ): void {
   const { db } = database;
-  // SQLite: the key's first read on a read-only connection of its own (idempotency.repository.ts).
+  // SQLite: the key's first read on a read-only connection of its own (live-key.repository.ts);
+  // PostgreSQL: a read on the pool, outside any transaction.
   const reader = database.dialect === 'sqlite' ? openLiveKeyReader(database.location) : undefined;
   if (reader) app.addHook('onClose', async () => reader.close());
-  const readLiveKey = (request: Parameters<LiveKeyReader>[0]) => {
+  const readLive = async (request: ClaimRequest): Promise<LiveOutcome | undefined> => {
+    if (reader === undefined) return readLiveKey(db, request);
     // Counted with the rest (`/metrics`), though it does not go through the query builder.
     database.statements.count += 1;
-    return reader!.read(request);
+    return reader.read(request);
   };
   const claim = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     const key = request.headers['idempotency-key'];
@@ -78,29 +83,35 @@ export function registerIdempotency(
     }
     // A request its route refuses on its own (schema problems it reports itself) keeps no record.
     if (request.validationError || !request.caller) return undefined;
-    const path = request.url.split('?')[0]!;
+    // The path as the route reads it: an id in upper case names the same row (RFC 9562), so
+    // a retry that writes it in another case is the same request (docs/design.md section 14).
+    const [rawPath = '', query] = request.url.split('?');
+    const path = rawPath.split('/').map(canonicalId).join('/');
+    const target = query === undefined ? path : `${path}?${query}`;
     const now = clock.now();
-    const claim = {
+    const claim: ClaimRequest = {
       lookup: sha256(`${rateLimitKey(request.caller)}\n${request.method}\n${path}\n${key}`),
-      fingerprint: sha256(`${request.method}\n${request.url}\n${request.rawBody ?? ''}`),
+      fingerprint: sha256(`${request.method}\n${target}\n${request.rawBody ?? ''}`),
       distributionId: distributionOf(request) ?? null,
       now: new Date(now).toISOString(),
       leaseUntil: new Date(now + IDEMPOTENCY_LEASE_MS).toISOString(),
     };
     const ttlMs = config.idempotencyTtlMs;
     const conflict = () => app.metrics.idempotencyConflicts.inc();
-    // SQLite: a replay (or a refusal) is decided by one read; only a free key is written.
-    // PostgreSQL: the claim's insert comes first (one round trip for a new key), and reads
-    // the row only when the key is taken.
-    const live = reader ? readLiveKey(claim) : undefined;
-    if (live === undefined && claimInWrite && request.routeOptions.config.idempotencyInWrite) {
+    const inWrite = request.routeOptions.config.idempotencyInWrite === true;
+    // A route kept by its write: one read decides a replay (or a refusal); a free key is
+    // written by the write. Claimed first: on SQLite the same read first (only a free key is
+    // written); on PostgreSQL the claim's insert comes first (one round trip for a new key),
+    // and reads the row only when the key is taken.
+    const live = inWrite || reader ? await readLive(claim) : undefined;
+    if (live === undefined && inWrite) {
       request.idempotencyClaim = { ttlMs, clock, deferred: claim, conflict, keptByWrite: false };
       return undefined;
     }
     const outcome = live ?? (await write((trx) => claimKey(trx, claim)));
     switch (outcome.kind) {
       case 'claimed':
-        request.idempotencyClaim = { id: outcome.id, ttlMs, clock, conflict, keptByWrite: false };
+        request.idempotencyClaim = { held: outcome.claim, ttlMs, clock, conflict, keptByWrite: false };
         return undefined;
       case 'running':
         conflict();
@@ -124,26 +135,30 @@ export function registerIdempotency(
   const settle = async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
     const claim = request.idempotencyClaim;
     // Kept by the write, or (a deferred claim) nothing written to free.
-    if (claim?.id === undefined || claim.keptByWrite) return payload;
+    if (claim?.held === undefined || claim.keptByWrite) return payload;
     request.idempotencyClaim = undefined;
-    const { id } = claim;
+    const { held } = claim;
     const status = reply.statusCode;
     const body =
       typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
     try {
-      if (status >= 200 && status < 300 && body !== undefined) {
-        await write((trx) =>
-          storeAnswer(trx, id, {
+      const kept =
+        status >= 200 &&
+        status < 300 &&
+        body !== undefined &&
+        (await write((trx) =>
+          storeAnswer(trx, held, {
             status,
             headers: keptHeaders(reply),
             body,
             expiresAt: new Date(clock.now() + claim.ttlMs).toISOString(),
-            parties: partiesOf(request, body),
+            distributionId: distributionOf(request) ?? null,
+            partyIds: partiesOf(request, body),
           }),
-        );
-      } else {
-        await write((trx) => releaseClaim(trx, id));
-      }
+        ));
+      // Refused, or a person it shows was erased since the write: the key is free again, and
+      // a retry is answered as the request would be now.
+      if (!kept) await write((trx) => releaseClaim(trx, held));
     } catch (error) {
       // The write itself stands; only its replay is lost (the claim's lease frees the key).
       request.log.error({ err: error }, 'idempotency: the answer could not be kept');

@@ -1,44 +1,19 @@
-// The SQL of the Idempotency-Key store (docs/design.md section 14). A key's row is a claim
-// (`running`, with a lease) while its first request runs, then the answer it got (`done`,
-// until IDEMPOTENCY_TTL). Each statement decides on its own (an insert that does nothing
-// on conflict, an update that checks what it read), so claims race safely across
-// processes without a transaction around them. The statements every keyed write runs (the
-// claim, the stored answer) are fixed texts (db/statements.ts): built once, not per request.
-
-const insertClaim = statement('idempotency_claim', {
-  sqlite:
-    "insert into idempotency_keys (id, lookup, distribution_id, fingerprint, state, created_at, expires_at) values (?1, ?2, ?3, ?4, 'running', ?5, ?6) on conflict (lookup) do nothing returning id",
-  postgres:
-    "insert into idempotency_keys (id, lookup, distribution_id, fingerprint, state, created_at, expires_at) values ($1, $2, $3, $4, 'running', $5, $6) on conflict (lookup) do nothing returning id",
-});
-const updateAnswer = statement('idempotency_answer', {
-  sqlite:
-    "update idempotency_keys set state = 'done', status = ?2, headers = ?3, body = ?4, expires_at = ?5 where id = ?1",
-  postgres:
-    "update idempotency_keys set state = 'done', status = $2, headers = $3, body = $4, expires_at = $5 where id = $1",
-});
-const insertParties = statement('idempotency_parties', {
-  sqlite:
-    'insert into idempotency_key_parties (key_id, distribution_id, party_id) select ?1, ?2, value from json_each(?3) where true on conflict do nothing',
-  postgres:
-    'insert into idempotency_key_parties (key_id, distribution_id, party_id) select $1, $2, unnest($3::text[]) on conflict do nothing',
-});
-// PostgreSQL: the answer and its parties in one round trip.
-const answerWithParties = prepared(
-  'idempotency_answer_parties',
-  "with answer as (update idempotency_keys set state = 'done', status = $2, headers = $3, body = $4, expires_at = $5 where id = $1 returning id) " +
-    'insert into idempotency_key_parties (key_id, distribution_id, party_id) select answer.id, $6, party from answer, unnest($7::text[]) as party on conflict do nothing',
-);
-const deleteClaim = statement('idempotency_release', {
-  sqlite: "delete from idempotency_keys where id = ?1 and state = 'running'",
-  postgres: "delete from idempotency_keys where id = $1 and state = 'running'",
-});
-import { DatabaseSync } from 'node:sqlite';
+// The SQL of the Idempotency-Key store (docs/design.md section 14). A key's row, found by its
+// lookup, is the answer its first request got (`done`, until IDEMPOTENCY_TTL); an answer that
+// shows one person names it in its own `party_id`, which the erasure deletes by. Two ways in:
+// - kept by the write (a push, a PATCH): the row is written whole, answer and all, by one
+//   statement of the write's own transaction (insertAnswer), so an acknowledged write is
+//   replayed and never runs twice, and an erasure either finds the row or the write meets it;
+// - claimed first (a batch, whose items commit one by one): a `running` row with a lease is
+//   committed before the work, and the answer stored after it (storeAnswer), only while every
+//   person it shows still exists.
+// Each statement decides on its own (an insert that does nothing on conflict, an update that
+// checks what it read), so claims race safely across processes. The statements every keyed
+// write runs are fixed texts (db/statements.ts): built once, not per request.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
-import { newRowId } from '../db/ids.ts';
 import { dialectOf, prepared, run, runCount, runText, statement } from '../db/statements.ts';
-import type { IdempotencyKeyTable } from './idempotency.table.ts';
+import type { IdempotencyAnswerTable } from './idempotency.table.ts';
 
 export interface ClaimRequest {
   readonly lookup: string;
@@ -49,40 +24,104 @@ export interface ClaimRequest {
   readonly leaseUntil: string;
 }
 
+/** A claim is its row as this request wrote it: the lookup and when. */
+export interface HeldClaim {
+  readonly lookup: string;
+  readonly createdAt: string;
+}
+
 export type ClaimOutcome =
-  | { readonly kind: 'claimed'; readonly id: string }
+  | { readonly kind: 'claimed'; readonly claim: HeldClaim }
   | { readonly kind: 'running' }
   | { readonly kind: 'reused' }
-  | { readonly kind: 'stored'; readonly row: IdempotencyKeyTable };
+  | { readonly kind: 'stored'; readonly row: IdempotencyAnswerTable };
 
-// A key's first row written with its answer, in the write's transaction (idempotent-write.ts):
-// takes over an expired row, keeping its id; a live one stays, and nothing is returned.
+export type LiveOutcome = Exclude<ClaimOutcome, { kind: 'claimed' }>;
+
+export interface StoredAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+  readonly expiresAt: string;
+  /** The path's distribution, whose people the answer shows. */
+  readonly distributionId: string | null;
+  /** The people the answer shows, so that erasing one removes it. */
+  readonly partyIds: readonly string[];
+}
+
+const selectKey = statement('idempotency_key', {
+  sqlite: 'select * from idempotency_answers where lookup = ?1',
+  postgres: 'select * from idempotency_answers where lookup = $1',
+});
+
+/** What a row of the key says to a request with `fingerprint`, or undefined when the key is free. */
+export function liveOutcome(
+  row: IdempotencyAnswerTable | undefined,
+  request: Pick<ClaimRequest, 'fingerprint' | 'now'>,
+): LiveOutcome | undefined {
+  if (row === undefined || row.expires_at <= request.now) return undefined;
+  if (row.state === 'running') return { kind: 'running' };
+  return row.fingerprint === request.fingerprint ? { kind: 'stored', row } : { kind: 'reused' };
+}
+
+/** The key's live row, read on its own (a committed answer, or another request's claim). */
+export async function readLiveKey(
+  db: Kysely<Database>,
+  request: Pick<ClaimRequest, 'lookup' | 'fingerprint' | 'now'>,
+): Promise<LiveOutcome | undefined> {
+  const [row] = await run<IdempotencyAnswerTable>(db, selectKey, [request.lookup]);
+  return liveOutcome(row, request);
+}
+
+/** The SQLite text of the read, for a connection of its own (live-key-reader.ts). */
+export const SELECT_KEY_SQLITE = selectKey.sql.sqlite;
+
+// ---- Kept by the write -------------------------------------------------------------------
+
+// PostgreSQL: a transaction-scoped advisory lock per key (class 'keys', the key's hash within
+// the schema): another request with the key, in any process, is refused at once while this
+// one's transaction runs, instead of waiting on the row it will write. A hash collision can
+// only refuse a request with 409 (retry), never let two run: the row's primary key decides.
+const KEY_LOCK_CLASS = 0x6b657973; // 'keys'
+const tryKeyLock = prepared(
+  'idempotency_key_lock',
+  `select pg_try_advisory_xact_lock(${KEY_LOCK_CLASS}, hashtext(current_schema() || $1)) as free`,
+);
+
+/** PostgreSQL: takes the key for the rest of the transaction; false while another request holds it. */
+export async function lockKeyInWrite(db: Kysely<Database>, lookup: string): Promise<boolean> {
+  if (dialectOf(db) === 'sqlite') return true;
+  const [row] = await runText<{ free: boolean }>(db, tryKeyLock, [lookup]);
+  return row?.free === true;
+}
+
+// The key's row written with its answer: takes over an expired row; a live one stays, and
+// nothing is returned.
 const insertDone = statement('idempotency_done', {
   sqlite:
-    "insert into idempotency_keys (id, lookup, distribution_id, fingerprint, state, status, headers, body, created_at, expires_at) values (?1, ?2, ?3, ?4, 'done', ?5, ?6, ?7, ?8, ?9) " +
-    "on conflict (lookup) do update set distribution_id = excluded.distribution_id, fingerprint = excluded.fingerprint, state = 'done', status = excluded.status, headers = excluded.headers, body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at " +
-    'where idempotency_keys.expires_at <= excluded.created_at returning id',
+    "insert into idempotency_answers (lookup, distribution_id, party_id, fingerprint, state, status, headers, body, created_at, expires_at) values (?1, ?2, ?3, ?4, 'done', ?5, ?6, ?7, ?8, ?9) " +
+    "on conflict (lookup) do update set distribution_id = excluded.distribution_id, party_id = excluded.party_id, fingerprint = excluded.fingerprint, state = 'done', status = excluded.status, headers = excluded.headers, body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at " +
+    'where idempotency_answers.expires_at <= excluded.created_at returning lookup',
   postgres:
-    "insert into idempotency_keys (id, lookup, distribution_id, fingerprint, state, status, headers, body, created_at, expires_at) values ($1, $2, $3, $4, 'done', $5, $6, $7, $8, $9) " +
-    "on conflict (lookup) do update set distribution_id = excluded.distribution_id, fingerprint = excluded.fingerprint, state = 'done', status = excluded.status, headers = excluded.headers, body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at " +
-    'where idempotency_keys.expires_at <= excluded.created_at returning id',
-});
-const deleteKeyParties = statement('idempotency_parties_clear', {
-  sqlite: 'delete from idempotency_key_parties where key_id = ?1',
-  postgres: 'delete from idempotency_key_parties where key_id = $1',
+    "insert into idempotency_answers (lookup, distribution_id, party_id, fingerprint, state, status, headers, body, created_at, expires_at) values ($1, $2, $3, $4, 'done', $5, $6, $7, $8, $9) " +
+    "on conflict (lookup) do update set distribution_id = excluded.distribution_id, party_id = excluded.party_id, fingerprint = excluded.fingerprint, state = 'done', status = excluded.status, headers = excluded.headers, body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at " +
+    'where idempotency_answers.expires_at <= excluded.created_at returning lookup',
 });
 
-/** Writes a free key's row with its answer; false when a live row holds the key. */
+/**
+ * Writes a free key's row with its answer, in the write's transaction; false when a live row
+ * holds the key. A route kept by its write shows at most one person (a lead, a party).
+ */
 export async function insertAnswer(
   db: Kysely<Database>,
-  key: Pick<ClaimRequest, 'lookup' | 'fingerprint' | 'distributionId' | 'now'>,
+  key: Pick<ClaimRequest, 'lookup' | 'fingerprint' | 'now'>,
   answer: StoredAnswer,
 ): Promise<boolean> {
-  const id = newRowId();
-  const [row] = await run<{ id: string }>(db, insertDone, [
-    id,
+  if (answer.partyIds.length > 1) throw new Error('an answer kept by its write shows one person at most');
+  const [row] = await run<{ lookup: string }>(db, insertDone, [
     key.lookup,
-    key.distributionId,
+    answer.distributionId,
+    answer.partyIds[0] ?? null,
     key.fingerprint,
     answer.status,
     JSON.stringify(answer.headers),
@@ -90,77 +129,44 @@ export async function insertAnswer(
     key.now,
     answer.expiresAt,
   ]);
-  if (row === undefined) return false;
-  // An expired row taken over: its old parties go.
-  if (row.id !== id) await run(db, deleteKeyParties, [row.id]);
-  await insertPartiesOf(db, row.id, answer);
-  return true;
+  return row !== undefined;
 }
 
-const selectKey = statement('idempotency_key', {
-  sqlite: 'select * from idempotency_keys where lookup = ?1',
-  postgres: 'select * from idempotency_keys where lookup = $1',
+// ---- Claimed first -----------------------------------------------------------------------
+
+const insertClaim = statement('idempotency_claim', {
+  sqlite:
+    "insert into idempotency_answers (lookup, distribution_id, fingerprint, state, created_at, expires_at) values (?1, ?2, ?3, 'running', ?4, ?5) on conflict (lookup) do nothing returning lookup",
+  postgres:
+    "insert into idempotency_answers (lookup, distribution_id, fingerprint, state, created_at, expires_at) values ($1, $2, $3, 'running', $4, $5) on conflict (lookup) do nothing returning lookup",
 });
-
-/** What a live row of the key says (another request runs, or its answer is kept); undefined when the key is free. */
-export type LiveKeyReader = (
-  request: Pick<ClaimRequest, 'lookup' | 'fingerprint' | 'now'>,
-) => Exclude<ClaimOutcome, { kind: 'claimed' }> | undefined;
-
-/**
- * SQLite: a read-only connection of its own to the database file for a key's first read.
- * The one writer's connection has a group commit open most of the time under load, and a
- * read through it waits for that commit; this one reads what is committed at once (WAL), so
- * a keyed push waits for one commit, its own, not two. Uncommitted rows are not seen: a
- * request that finds its key free and loses the race to a concurrent one is refused when its
- * write meets that one's row (idempotent-write.ts).
- */
-export function openLiveKeyReader(filename: string): { read: LiveKeyReader; close(): void } {
-  // Opened at the first keyed request: the file and its tables exist by then.
-  let opened: { connection: DatabaseSync; select: ReturnType<DatabaseSync['prepare']> } | undefined;
-  return {
-    read: (request) => {
-      if (opened === undefined) {
-        const connection = new DatabaseSync(filename, { readOnly: true, timeout: 5_000 });
-        opened = { connection, select: connection.prepare(selectKey.sql.sqlite) };
-      }
-      const row = opened.select.get(request.lookup) as IdempotencyKeyTable | undefined;
-      return row === undefined || row.expires_at <= request.now ? undefined : liveOutcome(row, request.fingerprint);
-    },
-    close: () => opened?.connection.close(),
-  };
-}
-
-function liveOutcome(row: IdempotencyKeyTable, fingerprint: string): Exclude<ClaimOutcome, { kind: 'claimed' }> {
-  if (row.state === 'running') return { kind: 'running' };
-  return row.fingerprint === fingerprint ? { kind: 'stored', row } : { kind: 'reused' };
-}
 
 /** Takes the key for this request, or says why not: another one runs, or holds an answer. */
 export async function claimKey(db: Kysely<Database>, request: ClaimRequest): Promise<ClaimOutcome> {
+  const claim = { lookup: request.lookup, createdAt: request.now };
   // A row deleted or taken between two of these statements sends us round again; each
   // round ends unless another request changes the row in exactly that gap.
   for (let round = 0; round < 5; round++) {
-    const id = newRowId();
-    const [inserted] = await run<{ id: string }>(db, insertClaim, [
-      id,
+    const [inserted] = await run<{ lookup: string }>(db, insertClaim, [
       request.lookup,
       request.distributionId,
       request.fingerprint,
       request.now,
       request.leaseUntil,
     ]);
-    if (inserted) return { kind: 'claimed', id };
-    const [row] = await run<IdempotencyKeyTable>(db, selectKey, [request.lookup]);
+    if (inserted) return { kind: 'claimed', claim };
+    const [row] = await run<IdempotencyAnswerTable>(db, selectKey, [request.lookup]);
     if (!row) continue;
-    if (row.expires_at > request.now) return liveOutcome(row, request.fingerprint);
+    const live = liveOutcome(row, request);
+    if (live) return live;
     // Expired (an answer past its TTL, or the claim of a process that died): taken over,
     // unless someone else took it first.
     const taken = await db
-      .updateTable('idempotency_keys')
+      .updateTable('idempotency_answers')
       .set({
         fingerprint: request.fingerprint,
         distribution_id: request.distributionId,
+        party_id: null,
         state: 'running',
         status: null,
         headers: null,
@@ -168,105 +174,135 @@ export async function claimKey(db: Kysely<Database>, request: ClaimRequest): Pro
         created_at: request.now,
         expires_at: request.leaseUntil,
       })
-      .where('id', '=', row.id)
+      .where('lookup', '=', row.lookup)
       .where('expires_at', '=', row.expires_at)
-      .returning('id')
+      .returning('lookup')
       .executeTakeFirst();
     if (taken) {
-      await db.deleteFrom('idempotency_key_parties').where('key_id', '=', row.id).execute();
-      return { kind: 'claimed', id: row.id };
+      await db.deleteFrom('idempotency_answer_parties').where('lookup', '=', row.lookup).execute();
+      return { kind: 'claimed', claim };
     }
   }
   return { kind: 'running' };
 }
 
-export interface StoredAnswer {
-  readonly status: number;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: string;
-  readonly expiresAt: string;
-  /** The parties the answer shows (all of the path's distribution), so that erasing one removes it. */
-  readonly parties: ReadonlyArray<{ readonly distributionId: string; readonly partyId: string }>;
-}
+// The answer goes in only while every person it shows exists: an erasure that committed since
+// the write leaves the key free instead (its retry is answered as it would be now). On
+// PostgreSQL the people's rows are share-locked by the statement, so an erasure running now
+// either finishes first (the rows are gone) or waits for this answer and then deletes it.
+const updateAnswer = statement('idempotency_answer', {
+  sqlite:
+    "update idempotency_answers set state = 'done', status = ?3, headers = ?4, body = ?5, expires_at = ?6, party_id = ?7 " +
+    "where lookup = ?1 and created_at = ?2 and state = 'running' " +
+    'and (select count(*) from parties where id in (select value from json_each(?8))) = json_array_length(?8)',
+  postgres:
+    'with alive as (select id from parties where id = any($8::text[]) for share), ' +
+    "answer as (update idempotency_answers set state = 'done', status = $3, headers = $4, body = $5, expires_at = $6, party_id = $7 " +
+    "where lookup = $1 and created_at = $2 and state = 'running' and (select count(*) from alive) = cardinality($8::text[]) returning lookup), " +
+    'links as (insert into idempotency_answer_parties (lookup, distribution_id, party_id) select answer.lookup, $9, party from answer, unnest($10::text[]) as party on conflict do nothing returning 1) ' +
+    'select (select count(*) from answer) as stored, (select count(*) from links) as links',
+});
+const insertLinks = statement('idempotency_answer_links', {
+  sqlite:
+    'insert into idempotency_answer_parties (lookup, distribution_id, party_id) select ?1, ?2, value from json_each(?3) where true on conflict do nothing',
+  postgres:
+    'insert into idempotency_answer_parties (lookup, distribution_id, party_id) select $1, $2, unnest($3::text[]) on conflict do nothing',
+});
 
-/** Keeps the answer of a claimed key for its retries. */
-export async function storeAnswer(db: Kysely<Database>, id: string, answer: StoredAnswer): Promise<void> {
-  const distributionId = answer.parties[0]?.distributionId;
-  if (distributionId !== undefined && dialectOf(db) === 'postgres') {
-    const parties = [...new Set(answer.parties.map((party) => party.partyId))];
-    const headers = JSON.stringify(answer.headers);
-    await runText(db, answerWithParties, [
-      id,
-      answer.status,
-      headers,
-      answer.body,
-      answer.expiresAt,
-      distributionId,
-      parties,
-    ]);
-    return;
-  }
-  await runCount(db, updateAnswer.sql[dialectOf(db)], [
-    id,
+/**
+ * Keeps the answer of a claimed key for its retries; false when a person it shows was erased
+ * meanwhile (nothing is kept then: release the claim).
+ */
+export async function storeAnswer(db: Kysely<Database>, claim: HeldClaim, answer: StoredAnswer): Promise<boolean> {
+  const parties = [...new Set(answer.partyIds)];
+  const single = parties.length === 1 ? parties[0]! : null;
+  // Several people: one link row each (the answer's own column names one).
+  const links = parties.length > 1 && answer.distributionId !== null ? parties : [];
+  const values = [
+    claim.lookup,
+    claim.createdAt,
     answer.status,
     JSON.stringify(answer.headers),
     answer.body,
     answer.expiresAt,
-  ]);
-  await insertPartiesOf(db, id, answer);
+    single,
+    parties,
+  ];
+  if (dialectOf(db) === 'postgres') {
+    const [row] = await runText<{ stored: string | number }>(db, updateAnswer.sql.postgres, [
+      ...values,
+      answer.distributionId,
+      links,
+    ]);
+    return Number(row?.stored) === 1;
+  }
+  const stored = await runCount(db, updateAnswer.sql.sqlite, [...values.slice(0, 7), JSON.stringify(parties)]);
+  if (stored !== 1) return false;
+  if (links.length > 0) await run(db, insertLinks, [claim.lookup, answer.distributionId, links]);
+  return true;
 }
 
-async function insertPartiesOf(db: Kysely<Database>, id: string, answer: StoredAnswer): Promise<void> {
-  // One distribution per answer: the path's.
-  const distributionId = answer.parties[0]?.distributionId;
-  if (distributionId === undefined) return;
-  await run(db, insertParties, [id, distributionId, [...new Set(answer.parties.map((party) => party.partyId))]]);
-}
+const deleteClaim = statement('idempotency_release', {
+  sqlite: "delete from idempotency_answers where lookup = ?1 and created_at = ?2 and state = 'running'",
+  postgres: "delete from idempotency_answers where lookup = $1 and created_at = $2 and state = 'running'",
+});
 
 /** A refused request keeps no record: its key is free for the corrected retry. */
-export async function releaseClaim(db: Kysely<Database>, id: string): Promise<void> {
-  await run(db, deleteClaim, [id]);
+export async function releaseClaim(db: Kysely<Database>, claim: HeldClaim): Promise<void> {
+  await run(db, deleteClaim, [claim.lookup, claim.createdAt]);
 }
+
+// ---- Expiry and erasure ------------------------------------------------------------------
 
 /** Removes up to `limit` expired keys (oldest first); returns how many. */
 export async function purgeExpiredKeys(db: Kysely<Database>, now: string, limit: number): Promise<number> {
   const expired = await db
-    .selectFrom('idempotency_keys')
-    .select('id')
+    .selectFrom('idempotency_answers')
+    .select('lookup')
     .where('expires_at', '<=', now)
     .orderBy('expires_at')
     .limit(limit)
     .execute();
   return deleteKeys(
     db,
-    expired.map((row) => row.id),
+    expired.map((row) => row.lookup),
   );
 }
 
 /**
- * Erasure of a person (docs/design.md section 15): the stored answers that show the party
- * go with it. Returns the number of answers removed. Runs in the erasure's transaction.
+ * Erasure of a person (docs/design.md section 14): every stored answer that shows the party
+ * goes, a batch's whole (it shows its other items' people too). Runs in the erasure's
+ * transaction, after the party's row is locked: a write of the person that committed before
+ * is found here, one that commits after meets the tombstone. Returns the answers removed.
  */
 export async function deleteIdempotentAnswersOfParty(
   trx: Kysely<Database>,
   distributionId: string,
   partyId: string,
 ): Promise<number> {
-  const keys = await trx
-    .selectFrom('idempotency_key_parties')
-    .select('key_id')
+  const linked = await trx
+    .selectFrom('idempotency_answer_parties')
+    .select('lookup')
     .where('party_id', '=', partyId)
     .where('distribution_id', '=', distributionId)
     .execute();
-  return deleteKeys(
-    trx,
-    keys.map((row) => row.key_id),
+  const own = await trx
+    .deleteFrom('idempotency_answers')
+    .where('party_id', '=', partyId)
+    .where('distribution_id', '=', distributionId)
+    .executeTakeFirst();
+  return (
+    Number(own.numDeletedRows) +
+    (await deleteKeys(
+      trx,
+      linked.map((row) => row.lookup),
+    ))
   );
 }
 
-async function deleteKeys(db: Kysely<Database>, ids: readonly string[]): Promise<number> {
-  if (ids.length === 0) return 0;
-  await db.deleteFrom('idempotency_key_parties').where('key_id', 'in', ids).execute();
-  const deleted = await db.deleteFrom('idempotency_keys').where('id', 'in', ids).executeTakeFirst();
+async function deleteKeys(db: Kysely<Database>, lookups: readonly string[]): Promise<number> {
+  if (lookups.length === 0) return 0;
+  await db.deleteFrom('idempotency_answer_parties').where('lookup', 'in', lookups).execute();
+  const deleted = await db.deleteFrom('idempotency_answers').where('lookup', 'in', lookups).executeTakeFirst();
   return Number(deleted.numDeletedRows);
 }

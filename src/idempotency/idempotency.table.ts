@@ -1,11 +1,12 @@
-// Row types of the Idempotency-Key store (migration 2026-11-26T04-00_idempotency).
+// Row types of the Idempotency-Key store (migration 2026-11-28T02-00_idempotency_answer_row).
 export type IdempotencyState = 'running' | 'done';
 
-export interface IdempotencyKeyTable {
-  id: string;
-  /** SHA-256 (hex) of credential, method, path and key. */
+export interface IdempotencyAnswerTable {
+  /** SHA-256 (hex) of credential, method, path and key: the row's key. */
   lookup: string;
   distribution_id: string | null;
+  /** The one person the answer shows, which the erasure finds it by; null for none or several (links). */
+  party_id: string | null;
   /** SHA-256 (hex) of method, request target and body bytes. */
   fingerprint: string;
   state: IdempotencyState;
@@ -18,8 +19,9 @@ export interface IdempotencyKeyTable {
   expires_at: string;
 }
 
-export interface IdempotencyKeyPartyTable {
-  key_id: string;
+/** One person an answer that shows several (a batch's) shows. */
+export interface IdempotencyAnswerPartyTable {
+  lookup: string;
   distribution_id: string;
   party_id: string;
 }

@@ -1,27 +1,28 @@
-// What a request that claimed an Idempotency-Key carries to its route and back to the
-// plugin's onSend (docs/design.md section 14), and how a route keeps its answer inside its
-// own write's transaction (`keepAnswerInWrite`), so that an acknowledged write is replayed
-// and never run twice, even across a crash.
-import type { FastifyRequest } from 'fastify';
+// What a request with an Idempotency-Key carries to its route and back to the plugin's onSend
+// (docs/design.md section 14), and how a route keeps its answer inside its own write's
+// transaction (`keepAnswerInWrite`): an acknowledged write is then replayed and never run
+// twice, even across a crash, and an erasure of the person it shows either finds the answer
+// (the write committed first) or the write meets the erasure (it committed first).
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../db/database.ts';
 import { ApiError } from '../errors.ts';
-import { insertAnswer, storeAnswer } from './idempotency.repository.ts';
+import { type HeldClaim, insertAnswer, lockKeyInWrite } from './idempotency.repository.ts';
 
-/** The key's row a request holds: claimed (`id`), or to be written by its route's write (`deferred`). */
+/** The key a request holds: claimed before its work (`held`), or to be written by its route's write (`deferred`). */
 export interface Claim {
   readonly ttlMs: number;
   /** The TTL runs from the answer's write on this clock (src/clock.ts). */
   readonly clock: Clock;
-  /** The claim row, `running` until its answer is stored. */
-  readonly id?: string;
+  /** The `running` row committed before the work; its answer is stored after it. */
+  readonly held?: HeldClaim;
   /**
-   * No row yet: on SQLite (one process, one writer) a route that keeps its answer in its
-   * write inserts the key's row there, answer and all; a concurrent request with the key
-   * finds it inserted first and is refused. Saves the claim's own write.
+   * No row yet: the route's write inserts the key's row, answer and all, in its own
+   * transaction; a concurrent request with the key is refused (PostgreSQL: the key's lock,
+   * taken first in the transaction; both: the row's primary key).
    */
-  readonly deferred?: { readonly lookup: string; readonly fingerprint: string; readonly distributionId: string | null };
+  readonly deferred?: { readonly lookup: string; readonly fingerprint: string };
   /** Counts a conflict found only by the write (the metric lives with the app). */
   readonly conflict: () => void;
   /** Set once the write that stored the answer in its own transaction has committed. */
@@ -35,14 +36,30 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route keeps its answer in its write's transaction through `keepAnswerInWrite`. */
     idempotencyInWrite?: boolean;
+    /** The route's answer shows no person, whatever ids it holds (the erasure receipt). */
+    idempotencyShowsNoOne?: boolean;
   }
 }
+
+/** What Fastify sends with a serialised JSON answer, and so what a kept one says. */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** What a write's transaction stores for its key: the answer exactly as it will be sent. */
 export interface WrittenAnswer {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
+  /** The people it shows (a lead's or a party's), whose erasure removes it. */
+  readonly partyIds: readonly string[];
+}
+
+/**
+ * A use case's part in keeping its answer: `begin` is the first step of its transaction,
+ * `keep` the last, with the result (each runs again when the transaction does).
+ */
+export interface AnswerInWrite<Result> {
+  begin(db: Kysely<Database>): Promise<void>;
+  keep(db: Kysely<Database>, result: Result): Promise<void>;
 }
 
 export function idempotencyConflict(): ApiError {
@@ -52,38 +69,49 @@ export function idempotencyConflict(): ApiError {
 }
 
 /**
- * For a route that keeps its answer in its write's transaction: stores it with `db` (the
- * transaction) when the request has a key, and returns a function to call once that
- * transaction has committed; undefined when there is no key.
+ * For a route that keeps its answer in its write's transaction: the hooks to hand its use
+ * case, and `send`, which sends the kept bytes once that transaction has committed
+ * (undefined when nothing was kept). Undefined when the request has no key.
  */
-export function keepAnswerInWrite(request: FastifyRequest):
-  | {
-      /** `partyIds`: the parties the answer shows, when the route knows them (else read from the answer). */
-      keep(db: Kysely<Database>, answer: WrittenAnswer, partyIds?: readonly string[]): Promise<void>;
-      committed(): void;
-    }
-  | undefined {
+export function keepAnswerInWrite<Result>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answerOf: (result: Result) => WrittenAnswer,
+): { inWrite: AnswerInWrite<Result>; send(): FastifyReply | undefined } | undefined {
   const claim = request.idempotencyClaim;
-  if (claim === undefined) return undefined;
+  const key = claim?.deferred;
+  if (claim === undefined || key === undefined) return undefined;
+  const refuse = () => {
+    claim.conflict();
+    return idempotencyConflict();
+  };
+  let kept: WrittenAnswer | undefined;
   return {
-    keep: async (db, answer, partyIds) => {
-      const distributionId = distributionOf(request);
-      const parties =
-        partyIds === undefined || distributionId === undefined
-          ? partiesOf(request, answer.body)
-          : partyIds.map((partyId) => ({ distributionId, partyId }));
-      const now = claim.clock.now();
-      const stored = { ...answer, expiresAt: new Date(now + claim.ttlMs).toISOString(), parties };
-      if (claim.id !== undefined) return storeAnswer(db, claim.id, stored);
-      const inserted = await insertAnswer(db, { ...claim.deferred!, now: new Date(now).toISOString() }, stored);
-      if (!inserted) {
+    inWrite: {
+      begin: async (db) => {
+        if (!(await lockKeyInWrite(db, key.lookup))) throw refuse();
+      },
+      keep: async (db, result) => {
+        const answer = answerOf(result);
+        const now = claim.clock.now();
+        const inserted = await insertAnswer(
+          db,
+          { ...key, now: new Date(now).toISOString() },
+          {
+            ...answer,
+            expiresAt: new Date(now + claim.ttlMs).toISOString(),
+            distributionId: distributionOf(request) ?? null,
+          },
+        );
         // Another request with the key got there first: this write is rolled back.
-        claim.conflict();
-        throw idempotencyConflict();
-      }
+        if (!inserted) throw refuse();
+        kept = answer;
+      },
     },
-    committed: () => {
+    send: () => {
+      if (kept === undefined) return undefined;
       claim.keptByWrite = true;
+      return reply.status(kept.status).headers(kept.headers).send(kept.body);
     },
   };
 }
@@ -93,21 +121,20 @@ export function distributionOf(request: FastifyRequest): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
-/** The parties an answer shows: the path's, a lead's, and each batch item's lead's. */
-export function partiesOf(request: FastifyRequest, body: string): Array<{ distributionId: string; partyId: string }> {
-  const distributionId = distributionOf(request);
-  if (distributionId === undefined) return [];
+/** The people an answer shows: a lead's or a party's, and each batch item's lead's. */
+export function partiesOf(request: FastifyRequest, body: string): string[] {
+  if (request.routeOptions.config.idempotencyShowsNoOne) return [];
   const ids = new Set<string>();
   const fromPath = (request.params as { party_id?: unknown }).party_id;
-  if (typeof fromPath === 'string') ids.add(fromPath);
+  if (typeof fromPath === 'string') ids.add(fromPath.toLowerCase());
   try {
     const answer = JSON.parse(body) as { party_id?: unknown; results?: Array<{ lead?: { party_id?: unknown } }> };
-    if (typeof answer?.party_id === 'string') ids.add(answer.party_id);
+    if (typeof answer?.party_id === 'string') ids.add(answer.party_id.toLowerCase());
     for (const result of Array.isArray(answer?.results) ? answer.results : []) {
-      if (typeof result?.lead?.party_id === 'string') ids.add(result.lead.party_id);
+      if (typeof result?.lead?.party_id === 'string') ids.add(result.lead.party_id.toLowerCase());
     }
   } catch {
     // Not JSON: nothing in it names a party.
   }
-  return [...ids].map((partyId) => ({ distributionId, partyId }));
+  return [...ids];
 }

@@ -42,6 +42,22 @@ const EVENTS: Record<WebhookEventType, { name: string; summary: string; descript
       { additionalProperties: false },
     ),
   },
+  'party.merged': {
+    name: 'PartyMergedEvent',
+    summary: 'Two parties were merged into one',
+    description:
+      'Sent to the callbacks of both parties when a broker merged one party into another (docs/api.md, "Merging two parties"): ' +
+      'the merged party and lead now answer 410 `Merged`; keep the survivor and drop your copy of the merged one.',
+    data: Type.Object(
+      {
+        party_id: Type.String({ format: 'uuid', description: 'The survivor.' }),
+        merged_party_id: Type.String({ format: 'uuid', description: 'The party merged into it, gone now.' }),
+        lead_id: Type.String({ format: 'uuid', description: "The survivor's lead." }),
+        merged_lead_id: Type.String({ format: 'uuid', description: "The merged party's lead, gone now." }),
+      },
+      { additionalProperties: false },
+    ),
+  },
   'lead.status_changed': {
     name: 'LeadStatusChangedEvent',
     summary: "The broker changed a lead's status",

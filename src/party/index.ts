@@ -4,7 +4,7 @@
 // their revisions, policy packages, policies, coverages): matching, merge, revisions and
 // ETags, the SQL of its tables (its *.repository.ts files), its use cases and its routes,
 // one folder per capability (model, store, push, batch, patch, read, inbox, work, privacy,
-// duplicates).
+// duplicates, stats).
 
 // The module in the server: its services and routes, registered by app.ts in one line; the
 // services it returns are those the broker app reads and changes leads through.
@@ -17,6 +17,12 @@ export type { PushLogReader } from './read/push-log-read.service.ts';
 export type { LeadHistoryReader } from './read/lead-history-read.service.ts';
 export type { LeadWorkService } from './work/lead-work.service.ts';
 export type { DuplicatesReader } from './duplicates/duplicates-read.service.ts';
+// Merging two parties: the CLI's party merge runs the API's service.
+export { PartyMergeService } from './party-merge/party-merge.service.ts';
+// Where leads come from: the routes' service, which bench/sources.ts reads at scale too.
+export { SourceStatsReader } from './stats/source-stats.service.ts';
+export type { SourceStats } from './stats/source-stats.ts';
+export { sourceStatsCsv } from './stats/source-stats-csv.ts';
 
 // A person's data outside the server: the CLI's erase, export, audit and retention commands.
 export { ErasureService } from './privacy/erasure.service.ts';
@@ -24,6 +30,7 @@ export { PartyExportService } from './privacy/party-export.service.ts';
 export { listAuditLog } from './privacy/audit-log.service.ts';
 export { RetentionService } from './privacy/retention.service.ts';
 export { RefHashes } from './privacy/ref-hashes.service.ts';
+export { compactPersonalData } from './privacy/compaction.service.ts';
 
 // Routing new leads (docs/design.md section 15): the CLI's `routing set|show`.
 export { RoutingFileError, setRoutingRules, showRoutingRules } from './routing/routing.service.ts';

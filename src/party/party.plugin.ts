@@ -12,12 +12,16 @@ import type { AjvCompilers } from '../http/validation.ts';
 import type { WebhookOutbox } from '../webhooks/webhook.outbox.ts';
 import { duplicatesRoutes } from './duplicates/duplicates.routes.ts';
 import { DuplicatesReader } from './duplicates/duplicates-read.service.ts';
+import { partyMergeRoutes } from './party-merge/party-merge.routes.ts';
+import { PartyMergeService } from './party-merge/party-merge.service.ts';
 import { leadBatchRoutes } from './batch/lead-batch.routes.ts';
 import { LeadBatchService } from './batch/lead-batch.service.ts';
 import { partyPatchRoutes } from './patch/party-patch.routes.ts';
 import { PartyPatchService } from './patch/party-patch.service.ts';
 import { InboxProjection } from './inbox/inbox-projection.service.ts';
 import { InboxReader } from './inbox/inbox-read.service.ts';
+import { sourceStatsRoutes } from './stats/source-stats.routes.ts';
+import { SourceStatsReader } from './stats/source-stats.service.ts';
 import { ErasureService } from './privacy/erasure.service.ts';
 import { PartyExportService } from './privacy/party-export.service.ts';
 import { personalDataRoutes } from './privacy/personal-data.routes.ts';
@@ -58,6 +62,8 @@ export interface PartyServices {
   readonly erasure: ErasureService;
   readonly partyExport: PartyExportService;
   readonly duplicates: DuplicatesReader;
+  readonly partyMerge: PartyMergeService;
+  readonly sourceStats: SourceStatsReader;
 }
 
 export async function registerParty(app: FastifyInstance, deps: PartyDependencies): Promise<PartyServices> {
@@ -84,6 +90,8 @@ export async function registerParty(app: FastifyInstance, deps: PartyDependencie
   await app.register(leadReadRoutes, { prefix, leads, pushLog, config });
   await app.register(partyReadRoutes, { prefix, parties });
   await app.register(partyPatchRoutes, { prefix, partyPatch, validation });
+  const partyMerge = new PartyMergeService({ config, transactions, outbox });
+  await app.register(partyMergeRoutes, { prefix, partyMerge });
   const duplicates = new DuplicatesReader({ database });
   await app.register(duplicatesRoutes, { prefix, duplicates });
 
@@ -95,6 +103,9 @@ export async function registerParty(app: FastifyInstance, deps: PartyDependencie
   await app.register(personalDataRoutes, { prefix, erasure, partyExport });
   startRetention(app, new RetentionService({ database, transactions, refHashes, outbox, retention: config.retention }));
 
+  const sourceStats = new SourceStatsReader({ database });
+  await app.register(sourceStatsRoutes, { prefix, sourceStats });
+
   const history = new LeadHistoryReader({ database });
   // The inbox's counts and word index, brought up to date after the pushes' commits.
   const projection = new InboxProjection({ database, transactions });
@@ -103,7 +114,19 @@ export async function registerParty(app: FastifyInstance, deps: PartyDependencie
     projection.start((error) => app.log.error({ err: error }, 'inbox projection failed')),
   );
   const inbox = new InboxReader({ database, projection });
-  return { leads, inbox, pushLog, parties, leadWork, history, erasure, partyExport, duplicates };
+  return {
+    leads,
+    inbox,
+    pushLog,
+    parties,
+    leadWork,
+    history,
+    erasure,
+    partyExport,
+    duplicates,
+    sourceStats,
+    partyMerge,
+  };
 }
 
 /**

@@ -1,6 +1,7 @@
 // All SQL of the delivery queue: claiming due deliveries, recording attempts, the URLs a
 // receiver stopped with 410 Gone, and what the outbox lag metric reads.
 import { newRowId } from '../db/ids.ts';
+import { run, statement } from '../db/statements.ts';
 import { sql, type Kysely } from 'kysely';
 import type { Database, Dialect } from '../db/database.ts';
 import { forgetRevokedClaim } from './claim-revocation.repository.ts';
@@ -145,66 +146,85 @@ export interface AttemptRecord {
 }
 
 /**
- * Writes one attempt's result, if this worker still holds the claim (a worker that stalled
- * past its lease may have lost the delivery to another; the other one records it then).
+ * Several attempts' results in one go: each delivery row in one statement (fixed text, planned
+ * once), every attempt row in one more. A result is written only if its worker still holds the
+ * claim (a worker that stalled past its lease may have lost the delivery to another, which
+ * records it then; an erasure may have taken it back with the person). Returns the ids of
+ * the deliveries recorded.
  */
-export async function recordAttempt(db: Db, record: AttemptRecord): Promise<boolean> {
-  const { delivery } = record;
+export async function recordAttempts(db: Db, records: readonly AttemptRecord[]): Promise<Set<string>> {
+  if (records.length === 0) return new Set();
   const now = new Date().toISOString();
-  // A `lead.erased` delivery keeps its callback URL only until it is done (docs/design.md
-  // section 14): the path or query may name the erased person. Its receiver stays known.
-  const erasedDone = delivery.type === 'lead.erased' && record.status !== 'pending';
-  const updated = await db
-    .updateTable('webhook_deliveries')
-    .set({
-      ...(erasedDone && { url: receiverOrigin(delivery.url) }),
-      status: record.status,
-      next_attempt_at: record.nextAttemptAt,
-      claim_id: null,
-      attempts: delivery.attempts + 1,
-      last_status_code: record.statusCode,
-      last_error: record.error,
-      updated_at: now,
-    })
-    .where('id', '=', delivery.id)
-    .where('claim_id', '=', delivery.claim_id)
-    .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) !== 1) {
-    // Gone with an erased person (or taken by another worker after the lease): if an
-    // erasure is waiting for this claim, the attempt is over now.
-    await forgetRevokedClaim(db, delivery);
-    return false;
-  }
-  await db
-    .insertInto('webhook_attempts')
-    .values({
-      id: newRowId(),
-      delivery_id: delivery.id,
-      attempt_nr: delivery.attempts + 1,
-      started_at: record.startedAt,
-      duration_ms: record.durationMs,
-      outcome: record.outcome,
-      status_code: record.statusCode,
-      error: record.error,
-    })
-    .execute();
-  // Not for `lead.erased`: the URL would outlive the person it was theirs (a later event for
-  // another party that lists it meets the 410 again, and it is remembered then).
-  if (record.stopUrl && delivery.type !== 'lead.erased') {
+  const results = records.map(({ delivery, ...record }) => ({
+    id: delivery.id,
+    claim_id: delivery.claim_id,
+    status: record.status,
+    next_attempt_at: record.nextAttemptAt,
+    attempts: delivery.attempts + 1,
+    status_code: record.statusCode,
+    error: record.error,
+    // A `lead.erased` delivery keeps its callback URL only until it is done (docs/design.md
+    // section 14): the path or query may name the erased person. Its receiver stays known.
+    url: delivery.type === 'lead.erased' && record.status !== 'pending' ? receiverOrigin(delivery.url) : null,
+  }));
+  const updated = await run<{ id: string }>(db, recordResults, [JSON.stringify(results), now]);
+  const recorded = new Set(updated.map((row) => row.id));
+  const kept = records.filter((record) => recorded.has(record.delivery.id));
+  if (kept.length > 0)
     await db
-      .insertInto('webhook_stopped_urls')
-      .values({
-        distribution_id: delivery.distribution_id,
-        url: delivery.url,
-        stopped_at: now,
-        delivery_id: delivery.id,
-      })
-      .onConflict((conflict) =>
-        conflict.columns(['distribution_id', 'url']).doUpdateSet({ stopped_at: now, delivery_id: delivery.id }),
+      .insertInto('webhook_attempts')
+      .values(
+        kept.map((record) => ({
+          id: newRowId(),
+          delivery_id: record.delivery.id,
+          attempt_nr: record.delivery.attempts + 1,
+          started_at: record.startedAt,
+          duration_ms: record.durationMs,
+          outcome: record.outcome,
+          status_code: record.statusCode,
+          error: record.error,
+        })),
       )
       .execute();
+  for (const record of records) {
+    // Gone with an erased person (or taken by another worker after the lease): if an
+    // erasure is waiting for this claim, the attempt is over now.
+    if (!recorded.has(record.delivery.id)) await forgetRevokedClaim(db, record.delivery);
+    // Not for `lead.erased`: the URL would outlive the person it was theirs (a later event for
+    // another party that lists it meets the 410 again, and it is remembered then).
+    else if (record.stopUrl && record.delivery.type !== 'lead.erased') await stopUrl(db, record.delivery, now);
   }
-  return true;
+  return recorded;
+}
+
+const recordResults = statement('webhook_record_attempts', {
+  sqlite: `update webhook_deliveries set status = v.status, next_attempt_at = v.next_attempt_at, claim_id = null,
+      attempts = v.attempts, last_status_code = v.status_code, last_error = v.error, updated_at = ?2,
+      url = coalesce(v.url, webhook_deliveries.url)
+    from (select value ->> '$.id' as id, value ->> '$.claim_id' as claim_id, value ->> '$.status' as status,
+        value ->> '$.next_attempt_at' as next_attempt_at, value ->> '$.attempts' as attempts,
+        value ->> '$.status_code' as status_code, value ->> '$.error' as error, value ->> '$.url' as url
+      from json_each(?1)) as v
+    where webhook_deliveries.id = v.id and webhook_deliveries.claim_id = v.claim_id
+    returning webhook_deliveries.id`,
+  postgres: `update webhook_deliveries as d set status = v.status, next_attempt_at = v.next_attempt_at,
+      claim_id = null, attempts = v.attempts, last_status_code = v.status_code, last_error = v.error,
+      updated_at = $2, url = coalesce(v.url, d.url)
+    from jsonb_to_recordset($1::jsonb) as v(id text, claim_id text, status text, next_attempt_at text,
+      attempts integer, status_code integer, error text, url text)
+    where d.id = v.id and d.claim_id = v.claim_id
+    returning d.id`,
+});
+
+/** 410 Gone: every later delivery to this URL of the distribution is stopped. */
+async function stopUrl(db: Db, delivery: ClaimedDelivery, now: string): Promise<void> {
+  await db
+    .insertInto('webhook_stopped_urls')
+    .values({ distribution_id: delivery.distribution_id, url: delivery.url, stopped_at: now, delivery_id: delivery.id })
+    .onConflict((conflict) =>
+      conflict.columns(['distribution_id', 'url']).doUpdateSet({ stopped_at: now, delivery_id: delivery.id }),
+    )
+    .execute();
 }
 
 /** Gives claimed deliveries back, due now and with no attempt counted (the worker is stopping). */

@@ -91,6 +91,35 @@ export class WebhookOutbox {
     );
   }
 
+  /**
+   * `party.merged` (docs/api.md, "Merging two parties"): the four ids, to the callbacks of
+   * both parties (the survivor holds them all after the merge), filed under the survivor.
+   */
+  async recordMerge(
+    db: Kysely<Database>,
+    merge: {
+      distributionId: string;
+      at: string;
+      callbacks: readonly string[];
+      partyId: string;
+      leadId: string;
+      mergedPartyId: string;
+      mergedLeadId: string;
+    },
+  ): Promise<void> {
+    await this.#write(
+      db,
+      { type: 'party.merged', distributionId: merge.distributionId, at: merge.at, urls: merge.callbacks },
+      { leadId: merge.leadId, partyId: merge.partyId },
+      {
+        party_id: merge.partyId,
+        merged_party_id: merge.mergedPartyId,
+        lead_id: merge.leadId,
+        merged_lead_id: merge.mergedLeadId,
+      },
+    );
+  }
+
   async #write(
     db: Kysely<Database>,
     event: { type: WebhookEventType; distributionId: string; at: string; urls?: readonly string[]; lead?: LeadPayload },

@@ -8,6 +8,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'party.updated',
   'lead.status_changed',
   'lead.erased',
+  'party.merged',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;

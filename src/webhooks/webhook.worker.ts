@@ -15,7 +15,8 @@ import { AddressGuard, type HostResolver } from './address-guard.ts';
 import {
   anyDue,
   claimDue,
-  recordAttempt,
+  recordAttempts,
+  type AttemptRecord,
   releaseClaims,
   stopKey,
   stoppedUrls,
@@ -113,6 +114,8 @@ export class WebhookWorker {
   /** The last claim took all it could: more may be due as soon as a slot frees up. */
   #backlog = false;
   #timer: NodeJS.Timeout | undefined;
+  /** Results waiting to be written, all in one transaction at the end of this event-loop turn. */
+  #results: Array<{ record: AttemptRecord; done: (recorded: boolean) => void; failed: (error: unknown) => void }> = [];
   #timerAt = Infinity;
   #unsubscribe: (() => void) | undefined;
   #unsubscribeRevocations: (() => void) | undefined;
@@ -376,19 +379,17 @@ export class WebhookWorker {
             this.#deps.config.webhookRetrySchedule,
             new Date(this.#clock.now()),
           );
-    const recorded = await this.#deps.transactions.run((trx) =>
-      recordAttempt(trx, {
-        delivery,
-        startedAt: startedAt.toISOString(),
-        durationMs: result.durationMs,
-        outcome: decision.outcome,
-        statusCode: result.statusCode,
-        error: result.error,
-        status: decision.status,
-        nextAttemptAt: decision.nextAttemptAt?.toISOString() ?? null,
-        stopUrl: decision.stopUrl,
-      }),
-    );
+    const recorded = await this.#record({
+      delivery,
+      startedAt: startedAt.toISOString(),
+      durationMs: result.durationMs,
+      outcome: decision.outcome,
+      statusCode: result.statusCode,
+      error: result.error,
+      status: decision.status,
+      nextAttemptAt: decision.nextAttemptAt?.toISOString() ?? null,
+      stopUrl: decision.stopUrl,
+    });
     const { metrics, log } = this.#deps;
     metrics.deliveries.inc({ outcome: decision.outcome });
     if (stoppedAt === undefined)
@@ -409,6 +410,38 @@ export class WebhookWorker {
       );
     else log.warn({ ...fields, error: loggedError(result) }, 'webhook delivery failed');
     if (decision.nextAttemptAt) this.#arm(decision.nextAttemptAt.getTime());
+  }
+
+  /**
+   * Writes the result once the attempts answered in this turn of the event loop have theirs
+   * too: one transaction and two statements for all of them rather than per attempt, so that
+   * under push load recording costs the writer (SQLite's one connection) little per delivery.
+   * Resolves with whether it was recorded (the claim still held).
+   */
+  #record(record: AttemptRecord): Promise<boolean> {
+    return new Promise((done, failed) => {
+      this.#results.push({ record, done, failed });
+      if (this.#results.length === 1) setImmediate(() => this.#writeResults());
+    });
+  }
+
+  #writeResults(): void {
+    const batch = this.#results.splice(0);
+    this.#deps.transactions
+      .run((trx) =>
+        recordAttempts(
+          trx,
+          batch.map((result) => result.record),
+        ),
+      )
+      .then(
+        (recorded) => {
+          for (const result of batch) result.done(recorded.has(result.record.delivery.id));
+        },
+        (error) => {
+          for (const result of batch) result.failed(error);
+        },
+      );
   }
 
   /** Wakes the worker at `at` unless a wake is already set for earlier. */

@@ -29,6 +29,16 @@ export interface Run {
   readonly log: string[];
   /** `{user0}` -> a user id, made on first use (a lead PATCH's assignees). */
   readonly users: Map<string, string>;
+  /** The Idempotency-Keys sent so far (`replay`), with the push's resolved body and its latest answer. */
+  readonly keys: KeptKey[];
+}
+
+interface KeptKey {
+  readonly key: string;
+  readonly kind: 'customers' | 'companies';
+  readonly body: Json;
+  /** What the key holds: the last answer a request with it ran to (a refusal holds nothing). */
+  reply: ApiReply;
 }
 
 /** How often each request kind got each status, over every run of this process: what the sequences exercised. */
@@ -53,6 +63,7 @@ export async function startRun(server: TestServer): Promise<Run> {
     erased: { parties: [], refs: [] },
     log: [],
     users: new Map(),
+    keys: [],
   };
 }
 
@@ -68,6 +79,7 @@ export async function step(run: Run, request: Request): Promise<void> {
   else if (request.op === 'leadPatch') await leadWorkPatch(run, request);
   else if (request.op === 'batch') await batch(run, request);
   else if (request.op === 'replay') await replayed(run, request.push);
+  else if (request.op === 'replayLater') await replayedLater(run, request);
   else if (request.op === 'erase') await eraseParty(run, request);
   else await concurrentPair(run, request.first, request.second);
   await compareStored(run);
@@ -158,6 +170,37 @@ async function replayed(run: Run, request: Request & { op: 'push' }): Promise<vo
   expect([again.status, again.body], `the first answer again${trail}`).toEqual([first.reply.status, first.reply.body]);
   expect(again.headers.get('idempotent-replayed'), trail).toBe(first.reply.status < 400 ? 'true' : null);
   expect(await countRows(run.server), `a replay wrote nothing${trail}`).toEqual(before);
+  run.keys.push({ key, kind: request.kind, body: first.body, reply: first.reply });
+}
+
+/**
+ * An earlier key sent again, later (docs/design.md section 14): the answer it holds, replayed
+ * and writing nothing, unless the person that answer showed was erased since (or the first
+ * request was refused): then it runs as the same push would now, meeting the tombstone or
+ * making a new party, and the key holds that answer from then on.
+ */
+async function replayedLater(run: Run, request: Request & { op: 'replayLater' }): Promise<void> {
+  const kept = run.keys[request.which % Math.max(run.keys.length, 1)];
+  if (kept === undefined) return;
+  const shows = kept.reply.status < 400 ? String(kept.reply.body.party_id) : undefined;
+  const live = run.parties.findIndex((party) => party.id === shows);
+  if (request.eraseFirst && live >= 0) await eraseParty(run, { op: 'erase', party: live });
+  if (shows !== undefined && !run.erased.parties.includes(shows)) {
+    const before = await countRows(run.server);
+    const again = await pushLead(run.server, run.tenant, kept.kind, kept.body, { 'idempotency-key': kept.key });
+    run.log.push(`an earlier push's Idempotency-Key again -> ${again.status}`);
+    count(`replay later ${again.status}`);
+    const trail = `\n${run.log.join('\n')}\n${JSON.stringify(again.body)}`;
+    expect([again.status, again.body], `the kept answer${trail}`).toEqual([kept.reply.status, kept.reply.body]);
+    expect(again.headers.get('idempotent-replayed'), trail).toBe('true');
+    expect(await countRows(run.server), `a replay wrote nothing${trail}`).toEqual(before);
+    return;
+  }
+  run.log.push(`an earlier push's Idempotency-Key again, its answer ${shows ? 'erased' : 'refused'}:`);
+  count(`replay later, ${shows ? 'erased' : 'refused'}`);
+  const { reply } = await single(run, { op: 'push', kind: kept.kind, body: kept.body }, kept.key);
+  expect(reply.headers.get('idempotent-replayed'), `runs as it would now\n${run.log.join('\n')}`).toBeNull();
+  if (reply.status < 400) kept.reply = reply;
 }
 
 async function partyPatch(run: Run, request: Request & { op: 'patch' }): Promise<void> {

@@ -16,6 +16,11 @@ export type Request =
   | { readonly op: 'batch'; readonly pushes: ReadonlyArray<Request & { op: 'push' }> }
   /** A push sent twice with one Idempotency-Key: the second gets the first's answer and writes nothing. */
   | { readonly op: 'replay'; readonly push: Request & { op: 'push' } }
+  /**
+   * The key of an earlier `replay`'s push (counted round) sent again with the same bytes, later
+   * in the run; `eraseFirst`: the person its answer shows is erased just before.
+   */
+  | { readonly op: 'replayLater'; readonly which: number; readonly eraseFirst: boolean }
   | { readonly op: 'erase'; readonly party: number };
 
 /**
@@ -342,6 +347,12 @@ const leadPatch = fc.record({
 
 const batch = fc.array(anyPush, { minLength: 1, maxLength: 3 }).map((pushes): Request => ({ op: 'batch', pushes }));
 const replay = anyPush.map((push): Request => ({ op: 'replay', push }));
+/** A retry long after the first: after an erasure of the person it showed, it runs as it would now (section 14). */
+const replayLater: fc.Arbitrary<Request> = fc.record({
+  op: fc.constant('replayLater' as const),
+  which: fc.nat(3),
+  eraseFirst: fc.boolean(),
+});
 /** Erasing one of the parties (docs/design.md section 15); later pushes with its refs or id meet the tombstone. */
 const erase: fc.Arbitrary<Request> = fc.record({ op: fc.constant('erase' as const), party: fc.nat(PARTY_SYMBOLS - 1) });
 
@@ -351,6 +362,7 @@ export const anyRequest: fc.Arbitrary<Request> = fc.oneof(
   { weight: 1, arbitrary: pair },
   { weight: 2, arbitrary: leadPatch },
   { weight: 2, arbitrary: batch },
-  { weight: 1, arbitrary: replay },
+  { weight: 2, arbitrary: replay },
+  { weight: 2, arbitrary: replayLater },
   { weight: 1, arbitrary: erase },
 );

@@ -129,6 +129,15 @@ export function createLeadIntakeClient(options: LeadIntakeClientOptions) {
         params: { path: { distribution_id, party_id } },
         ...read(init),
       }),
+    /** Joins party `from` into `party_id` (the survivor); the answer is the survivor. */
+    mergeParties: (party_id: string, body: { from: string }, init?: PatchOptions) => {
+      const { params_header, ...rest } = patch(init);
+      return api.POST('/v1/api/distributions/{distribution_id}/parties/{party_id}/merge', {
+        params: { path: { distribution_id, party_id }, header: params_header },
+        body,
+        ...rest,
+      });
+    },
     /** Other parties sharing an e-mail, telephone, VIN, enterprise number or birth date and close name, strongest first. */
     listPossibleDuplicates: (party_id: string, init?: ReadOptions) =>
       api.GET('/v1/api/distributions/{distribution_id}/parties/{party_id}/duplicates', {

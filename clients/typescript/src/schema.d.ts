@@ -253,6 +253,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api/distributions/{distribution_id}/parties/{party_id}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge another party into this one
+         * @description Joins the party `from` into this one in one transaction: external refs, callbacks, risk objects (one car per VIN, revisions kept), packages, policies, coverages, push log, notes and history. This party’s field values win; the other’s fill the fields it lacks. Both must be of one kind. Afterwards the merged party and its lead answer 410 `Merged` with `merged_into`, a push carrying its ref or id updates this party, and both parties’ callbacks get `party.merged`. Send `If-Match` with this party’s ETag to refuse the merge (412) when it changed since you read it. Answers this party as `GET` does.
+         */
+        post: operations["mergeParties"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/api/distributions/{distribution_id}/parties/{party_id}/duplicates": {
         parameters: {
             query?: never;
@@ -285,6 +305,26 @@ export interface paths {
          * @description GDPR art. 15 and 20: the lead as the API shows it and every stored row about the person (every revision, the push log with each body as received, webhook events with their delivery status, notes and status history), as a JSON attachment. Recorded in the audit log.
          */
         get: operations["exportParty"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api/distributions/{distribution_id}/stats/sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where leads come from, and what became of them
+         * @description For a period of UTC days (both included, at most 366), per origin and per sender (API token or SSO user): pushes received, created and merged; of the leads created then, how many are contacted, quoted, won and lost now; the win rate (won of created) and the median hours to the first status change; and per week the pushes received and the leads created then that are won now. `format=csv` gives the origins and senders as CSV.
+         */
+        get: operations["getSourceStats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -603,6 +643,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "party.merged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Two parties were merged into one
+         * @description Sent to the callbacks of both parties when a broker merged one party into another (docs/api.md, "Merging two parties"): the merged party and lead now answer 410 `Merged`; keep the survivor and drop your copy of the merged one. POSTed to every callback URL of the prospect, signed per Standard Webhooks (verify it with the client's `verifyWebhook`, or the `standardwebhooks` package). Any 2xx within 15 s is success; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. Redirects are not followed; 410 Gone stops deliveries to that URL.
+         */
+        post: operations["onPartyMergedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "lead.status_changed": {
         parameters: {
             query?: never;
@@ -630,7 +690,7 @@ export interface components {
          * WebhookEvent
          * @description Any event a callback URL receives, told apart by `type`.
          */
-        WebhookEvent: components["schemas"]["LeadCreatedEvent"] | components["schemas"]["LeadUpdatedEvent"] | components["schemas"]["PartyUpdatedEvent"] | components["schemas"]["LeadErasedEvent"] | components["schemas"]["LeadStatusChangedEvent"];
+        WebhookEvent: components["schemas"]["LeadCreatedEvent"] | components["schemas"]["LeadUpdatedEvent"] | components["schemas"]["PartyUpdatedEvent"] | components["schemas"]["LeadErasedEvent"] | components["schemas"]["PartyMergedEvent"] | components["schemas"]["LeadStatusChangedEvent"];
         /** Address */
         Address: {
             street?: string | null;
@@ -1071,6 +1131,13 @@ export interface components {
                  *       Error for 'zipcode'. The specified value is invalid: a Belgian postcode of 4 digits from 1000 to 9999 is expected.
                  */
                 error_str: string;
+                /** @description With type `Merged`: the party and lead this one was merged into. */
+                merged_into?: {
+                    /** Format: uuid */
+                    party_id: string;
+                    /** Format: uuid */
+                    lead_id: string;
+                };
             };
         };
         /** ErrorEntry */
@@ -1256,7 +1323,7 @@ export interface components {
         };
         /** LeadList */
         LeadList: {
-            items: (components["schemas"]["ErasedLead"] | components["schemas"]["Lead"])[];
+            items: (components["schemas"]["ErasedLead"] | components["schemas"]["MergedLead"] | components["schemas"]["Lead"])[];
             /**
              * Format: uri
              * @description The next page; null on the last.
@@ -1358,12 +1425,56 @@ export interface components {
             data: components["schemas"]["Lead"];
         };
         /**
+         * MergedLead
+         * @description The lead was merged into another (docs/api.md, "Merging two parties"): drop your copy and keep `merged_into`. Reads of it answer 410 `Merged`.
+         */
+        MergedLead: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            party_id: string;
+            /** @description The party and lead it was merged into. */
+            merged_into: {
+                /** Format: uuid */
+                party_id: string;
+                /** Format: uuid */
+                lead_id: string;
+            };
+            /**
+             * Format: date-time
+             * @description When it was merged.
+             */
+            updated_at: string;
+        };
+        /**
          * OAuthError
          * @description An OAuth 2.0 bearer token error (RFC 6750 section 3).
          */
         OAuthError: {
             error: string;
             error_description: string;
+        };
+        /** OriginStats */
+        OriginStats: {
+            origin: string | null;
+            /** @description Pushes received in the period (created plus merged). */
+            received: number;
+            /** @description Pushes that created a lead. */
+            created: number;
+            /** @description Pushes merged into a lead that was there. */
+            merged: number;
+            /** @description Leads created in the period whose status is `contacted` now. */
+            contacted: number;
+            /** @description … `quoted` now. */
+            quoted: number;
+            /** @description … `won` now. */
+            won: number;
+            /** @description … `lost` now. */
+            lost: number;
+            /** @description Won of created (0 to 1), or null when none was created. */
+            win_rate: number | null;
+            /** @description Median hours from a lead's creation to its first status change, of those that changed; else null. */
+            median_hours_to_first_status: number | null;
         };
         /** Party */
         Party: {
@@ -1426,6 +1537,56 @@ export interface components {
                     [key: string]: unknown;
                 }[];
             };
+        };
+        /**
+         * PartyMergedEvent
+         * @description Sent to the callbacks of both parties when a broker merged one party into another (docs/api.md, "Merging two parties"): the merged party and lead now answer 410 `Merged`; keep the survivor and drop your copy of the merged one.
+         */
+        PartyMergedEvent: {
+            /** @description The event id; also sent as `webhook-id`. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "party.merged";
+            /**
+             * Format: date-time
+             * @description When the change happened.
+             */
+            created_at: string;
+            /** Format: uuid */
+            distribution_id: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The survivor.
+                 */
+                party_id: string;
+                /**
+                 * Format: uuid
+                 * @description The party merged into it, gone now.
+                 */
+                merged_party_id: string;
+                /**
+                 * Format: uuid
+                 * @description The survivor's lead.
+                 */
+                lead_id: string;
+                /**
+                 * Format: uuid
+                 * @description The merged party's lead, gone now.
+                 */
+                merged_lead_id: string;
+            };
+        };
+        /** PartyMergeRequest */
+        PartyMergeRequest: {
+            /**
+             * Format: uuid
+             * @description The party merged into this one: it and its lead are gone afterwards (410 `Merged`).
+             */
+            from: string;
         };
         /**
          * PartyPatch
@@ -1645,6 +1806,39 @@ export interface components {
             cars?: components["schemas"]["Car"][] | null;
             residences?: components["schemas"]["Residence"][] | null;
         };
+        /** SenderStats */
+        SenderStats: {
+            /** @description Who pushed: `token:<API token id>` or `user:<SSO user id>` (as the push log names callers). */
+            sender: string;
+            /** @description Pushes received in the period (created plus merged). */
+            received: number;
+            /** @description Pushes that created a lead. */
+            created: number;
+            /** @description Pushes merged into a lead that was there. */
+            merged: number;
+            /** @description Leads created in the period whose status is `contacted` now. */
+            contacted: number;
+            /** @description … `quoted` now. */
+            quoted: number;
+            /** @description … `won` now. */
+            won: number;
+            /** @description … `lost` now. */
+            lost: number;
+            /** @description Won of created (0 to 1), or null when none was created. */
+            win_rate: number | null;
+            /** @description Median hours from a lead's creation to its first status change, of those that changed; else null. */
+            median_hours_to_first_status: number | null;
+        };
+        /** SourceStats */
+        SourceStats: {
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            origins: components["schemas"]["OriginStats"][];
+            senders: components["schemas"]["SenderStats"][];
+            weeks: components["schemas"]["WeekStats"][];
+        };
         /** Status */
         Status: {
             /** @enum {string} */
@@ -1803,6 +1997,18 @@ export interface components {
              */
             next: string | null;
         };
+        /** WeekStats */
+        WeekStats: {
+            /**
+             * Format: date
+             * @description The Monday of the week (UTC days).
+             */
+            week: string;
+            /** @description Pushes received that week. */
+            received: number;
+            /** @description Leads created that week that are won now. */
+            won: number;
+        };
     };
     responses: never;
     parameters: never;
@@ -1870,9 +2076,13 @@ export type LeadPushList = components['schemas']['LeadPushList'];
 export type LeadStatus = components['schemas']['LeadStatus'];
 export type LeadStatusChangedEvent = components['schemas']['LeadStatusChangedEvent'];
 export type LeadUpdatedEvent = components['schemas']['LeadUpdatedEvent'];
+export type MergedLead = components['schemas']['MergedLead'];
 export type OAuthError = components['schemas']['OAuthError'];
+export type OriginStats = components['schemas']['OriginStats'];
 export type Party = components['schemas']['Party'];
 export type PartyExport = components['schemas']['PartyExport'];
+export type PartyMergedEvent = components['schemas']['PartyMergedEvent'];
+export type PartyMergeRequest = components['schemas']['PartyMergeRequest'];
 export type PartyPatch = components['schemas']['PartyPatch'];
 export type PartyUpdatedEvent = components['schemas']['PartyUpdatedEvent'];
 export type PolicyExternalRef = components['schemas']['PolicyExternalRef'];
@@ -1889,6 +2099,8 @@ export type RiskObjectRevision = components['schemas']['RiskObjectRevision'];
 export type RiskObjectRevisionList = components['schemas']['RiskObjectRevisionList'];
 export type RiskObjects = components['schemas']['RiskObjects'];
 export type RiskObjectsPatch = components['schemas']['RiskObjectsPatch'];
+export type SenderStats = components['schemas']['SenderStats'];
+export type SourceStats = components['schemas']['SourceStats'];
 export type Status = components['schemas']['Status'];
 export type StoredAddress = components['schemas']['StoredAddress'];
 export type StoredCoverage = components['schemas']['StoredCoverage'];
@@ -1901,6 +2113,7 @@ export type VehicleModel = components['schemas']['VehicleModel'];
 export type VehicleModelList = components['schemas']['VehicleModelList'];
 export type VehicleVersion = components['schemas']['VehicleVersion'];
 export type VehicleVersionList = components['schemas']['VehicleVersionList'];
+export type WeekStats = components['schemas']['WeekStats'];
 export type HeaderRequestId = components['headers']['RequestId'];
 export type HeaderETag = components['headers']['ETag'];
 export type HeaderLocation = components['headers']['Location'];
@@ -6061,6 +6274,407 @@ export interface operations {
             };
         };
     };
+    mergeParties: {
+        parameters: {
+            query?: never;
+            header?: {
+                "if-match"?: string;
+                /**
+                 * @description Makes a retry safe: a successful answer is kept for IDEMPOTENCY_TTL and replayed, byte for byte, with `Idempotent-Replayed: true` to the same key, method, path and body (docs/api.md, "Retrying safely").
+                 * @example 3f9b2c1e-5d7a-4e8b-9c0d-1a2b3c4d5e6f
+                 */
+                "idempotency-key"?: string;
+            };
+            path: {
+                distribution_id: string;
+                party_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PartyMergeRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Party"];
+                };
+            };
+            /** @description InvalidJSON: the body is not JSON; or BadRequest: the request has no Host, or two. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "InvalidJSON",
+                     *         "errors": [
+                     *           {
+                     *             "type": "InvalidJSON",
+                     *             "target": "",
+                     *             "message": "The request body is not valid JSON."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\n(request)\n  The request body is not valid JSON."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthenticated: no, malformed, unknown, revoked or expired credentials (`WWW-Authenticate` is set). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "Unauthenticated",
+                     *         "errors": [
+                     *           {
+                     *             "type": "Unauthenticated",
+                     *             "target": "Authorization",
+                     *             "message": "The credentials are missing or not valid."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\nAuthorization\n  The credentials are missing or not valid."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: valid credentials without the scope, or without access to this distribution. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "Forbidden",
+                     *         "errors": [
+                     *           {
+                     *             "type": "Forbidden",
+                     *             "target": "Authorization",
+                     *             "message": "The credentials do not grant the scope 'leads:write'."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\nAuthorization\n  The credentials do not grant the scope 'leads:write'."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NotFound: unknown route, distribution or resource. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "NotFound",
+                     *         "errors": [
+                     *           {
+                     *             "type": "NotFound",
+                     *             "target": "",
+                     *             "message": "The requested resource was not found."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\n(request)\n  The requested resource was not found."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict: the request matches two different parties; Erased: it carries an external ref (or `prospect.id`) of a person who was erased; or IdempotencyConflict: a request with this Idempotency-Key is still running (`Retry-After` is set). Nothing was written. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "Conflict",
+                     *         "errors": [
+                     *           {
+                     *             "type": "Conflict",
+                     *             "target": "prospect.external_refs.0",
+                     *             "message": "The lead matches two different parties."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for PartyMergeRequest\nprospect.external_refs.0\n  The lead matches two different parties."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Erased: the person was erased on request (docs/personal-data.md, "Answering an erasure request"); nothing about them is kept. */
+            410: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "Erased",
+                     *         "errors": [
+                     *           {
+                     *             "type": "Erased",
+                     *             "target": "party_id",
+                     *             "message": "The person this names was erased on request; nothing about them is kept."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\nparty_id\n  The person this names was erased on request; nothing about them is kept."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PreconditionFailed: `If-Match` names no longer the stored version; read again and retry. */
+            412: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "PreconditionFailed",
+                     *         "errors": [
+                     *           {
+                     *             "type": "PreconditionFailed",
+                     *             "target": "If-Match",
+                     *             "message": "The resource changed since it was read: its ETag no longer matches If-Match. Read it again and send the change with the new ETag."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\nIf-Match\n  The resource changed since it was read: its ETag no longer matches If-Match. Read it again and send the change with the new ETag."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PayloadTooLarge: the body is over the size limit. */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "PayloadTooLarge",
+                     *         "errors": [
+                     *           {
+                     *             "type": "PayloadTooLarge",
+                     *             "target": "",
+                     *             "message": "The request body exceeds the maximum size. (1048576 bytes)"
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\n(request)\n  The request body exceeds the maximum size. (1048576 bytes)"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UnsupportedMediaType: Content-Type is not application/json. */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "UnsupportedMediaType",
+                     *         "errors": [
+                     *           {
+                     *             "type": "UnsupportedMediaType",
+                     *             "target": "Content-Type",
+                     *             "message": "The request body must be sent as application/json."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\nContent-Type\n  The request body must be sent as application/json."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ValidationError: one entry per problem found, all of them in one answer; or IdempotencyKeyReused: this Idempotency-Key was used with another request. Nothing was written. */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "ValidationError",
+                     *         "errors": [
+                     *           {
+                     *             "type": "ValidationError",
+                     *             "target": "prospect.address.zipcode",
+                     *             "message": "Error for 'zipcode'. The specified value is invalid."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 validation error for PartyMergeRequest\nprospect.address.zipcode\n  Error for 'zipcode'. The specified value is invalid."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RateLimited: too many requests for this credential; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "RateLimited",
+                     *         "errors": [
+                     *           {
+                     *             "type": "RateLimited",
+                     *             "target": "",
+                     *             "message": "Too many requests. Please try again later."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\n(request)\n  Too many requests. Please try again later."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description InternalError: unexpected; retrying may help. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "InternalError",
+                     *         "errors": [
+                     *           {
+                     *             "type": "InternalError",
+                     *             "target": "",
+                     *             "message": "An unexpected error occurred. Please try again later."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\n(request)\n  An unexpected error occurred. Please try again later."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "ServiceUnavailable",
+                     *         "errors": [
+                     *           {
+                     *             "type": "ServiceUnavailable",
+                     *             "target": "",
+                     *             "message": "The service is shutting down. Please send the request again."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\n(request)\n  The service is shutting down. Please send the request again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listPossibleDuplicates: {
         parameters: {
             query?: never;
@@ -6463,6 +7077,263 @@ export interface operations {
                      *           }
                      *         ],
                      *         "error_str": "1 error for Request\nparty_id\n  The person this names was erased on request; nothing about them is kept."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description RateLimited: too many requests for this credential; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "RateLimited",
+                     *         "errors": [
+                     *           {
+                     *             "type": "RateLimited",
+                     *             "target": "",
+                     *             "message": "Too many requests. Please try again later."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\n(request)\n  Too many requests. Please try again later."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description InternalError: unexpected; retrying may help. */
+            500: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "InternalError",
+                     *         "errors": [
+                     *           {
+                     *             "type": "InternalError",
+                     *             "target": "",
+                     *             "message": "An unexpected error occurred. Please try again later."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\n(request)\n  An unexpected error occurred. Please try again later."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ServiceUnavailable: the process is stopping (`Retry-After` is set; or, for /readyz, the database is not reachable); retry. */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "ServiceUnavailable",
+                     *         "errors": [
+                     *           {
+                     *             "type": "ServiceUnavailable",
+                     *             "target": "",
+                     *             "message": "The service is shutting down. Please send the request again."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\n(request)\n  The service is shutting down. Please send the request again."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSourceStats: {
+        parameters: {
+            query: {
+                /**
+                 * @description First day (UTC), included.
+                 * @example 2026-11-01
+                 */
+                from: string;
+                /** @description Last day (UTC), included; at most 366 days after `from`. */
+                to: string;
+                /** @description `csv` answers the same figures as `text/csv`, one row per origin and per sender. */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path: {
+                distribution_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceStats"];
+                };
+            };
+            /** @description InvalidJSON: the body is not JSON; or BadRequest: the request has no Host, or two. */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "BadRequest",
+                     *         "errors": [
+                     *           {
+                     *             "type": "BadRequest",
+                     *             "target": "Host",
+                     *             "message": "Error for 'Host'. This value is missing"
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\nHost\n  Error for 'Host'. This value is missing"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unauthenticated: no, malformed, unknown, revoked or expired credentials (`WWW-Authenticate` is set). */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "Unauthenticated",
+                     *         "errors": [
+                     *           {
+                     *             "type": "Unauthenticated",
+                     *             "target": "Authorization",
+                     *             "message": "The credentials are missing or not valid."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\nAuthorization\n  The credentials are missing or not valid."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Forbidden: valid credentials without the scope, or without access to this distribution. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "Forbidden",
+                     *         "errors": [
+                     *           {
+                     *             "type": "Forbidden",
+                     *             "target": "Authorization",
+                     *             "message": "The credentials do not grant the scope 'leads:write'."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\nAuthorization\n  The credentials do not grant the scope 'leads:write'."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NotFound: unknown route, distribution or resource. */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "NotFound",
+                     *         "errors": [
+                     *           {
+                     *             "type": "NotFound",
+                     *             "target": "",
+                     *             "message": "The requested resource was not found."
+                     *           }
+                     *         ],
+                     *         "error_str": "1 error for Request\n(request)\n  The requested resource was not found."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ValidationError: one entry per problem found, all of them in one answer; or IdempotencyKeyReused: this Idempotency-Key was used with another request. Nothing was written. */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "type": "ValidationError",
+                     *         "errors": [
+                     *           {
+                     *             "type": "ValidationError",
+                     *             "target": "limit",
+                     *             "message": "Error for 'limit'. The specified value is above the maximum. (100)"
+                     *           }
+                     *         ],
+                     *         "error_str": "1 validation error for QueryParameters\nlimit\n  Error for 'limit'. The specified value is above the maximum. (100)"
                      *       }
                      *     }
                      */
@@ -9584,6 +10455,51 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["LeadErasedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx): the event counts as delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: no further events are sent to this URL. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPartyMergedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (its `id`), the same for every attempt: skip an id you have already handled.
+                 * @example 019ac0a5-5d8e-7c3b-9f1e-2a4b6c8d0e1f
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds when this attempt was signed; refuse one far from your clock.
+                 * @example 1764150000
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the distribution's `whsec_` secret (`lead-intake webhook secret`); several during a key rotation.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PartyMergedEvent"];
             };
         };
         responses: {

@@ -77,7 +77,17 @@ table.stack.wide.inbox td[data-label]::before{content:none}
 table.stack.wide.inbox td.due:not(:empty)::before{content:attr(data-label) ": "}
 }
 thead th{overflow-wrap:normal}
+/* A column of short words is sized by its longest word: overflow-wrap:anywhere let the table squeeze it below (Fail/ed, lead.cr/eated); an address keeps room for a usual URL whole, and a longer one or an error still breaks */
+table.deliveries td.whole{overflow-wrap:break-word}
+table.deliveries th.address{width:18rem}
+table.inbox td{overflow-wrap:break-word}
+table.inbox .status{white-space:nowrap}
 td.pick input{width:1.25rem;height:1.25rem;margin:.15rem 0 0}
+svg.chart{display:block;width:100%;height:auto}
+.weekly{display:grid;grid-template-columns:minmax(0,2fr) minmax(min(16rem,100%),1fr);gap:1rem;align-items:start}
+.weekly>section.card{margin:0}
+@container (max-width:48rem){.weekly{grid-template-columns:minmax(0,1fr)}}
+form.filters>p.hint{flex:1 1 100%;margin:0}
 details.more-filters{flex:1 1 100%}
 details.more-filters>summary{display:inline-block;padding:.45rem .9rem;border:1px solid #1d4ed8;border-radius:.375rem;color:#1d4ed8;font-weight:600;cursor:pointer}
 details.more-filters .fields{display:flex;gap:.75rem;flex-wrap:wrap;margin-top:.75rem}
@@ -154,7 +164,8 @@ export function renderPage(
     body,
     inboxCurrent = false,
     routingCurrent = false,
-  }: { title: string; body: Html; inboxCurrent?: boolean; routingCurrent?: boolean },
+    sourcesCurrent = false,
+  }: { title: string; body: Html; inboxCurrent?: boolean; routingCurrent?: boolean; sourcesCurrent?: boolean },
 ): string {
   const { t, user } = context;
   const account = user
@@ -162,7 +173,7 @@ export function renderPage(
 <form method="post" action="/app/logout"><input type="hidden" name="csrf" value="${user.csrf}"><button type="submit">${t('signOut')}</button></form></div>`
     : '';
   const navigation = user
-    ? html`<nav aria-label="${t('mainNavigation')}"><ul><li><a href="/app"${inboxCurrent ? html` aria-current="page"` : ''}>${t('inbox')}</a></li><li><a href="/app/routing"${routingCurrent ? html` aria-current="page"` : ''}>${t('routing')}</a></li></ul></nav>`
+    ? html`<nav aria-label="${t('mainNavigation')}"><ul><li><a href="/app"${inboxCurrent ? html` aria-current="page"` : ''}>${t('inbox')}</a></li><li><a href="/app/sources"${sourcesCurrent ? html` aria-current="page"` : ''}>${t('sources')}</a></li><li><a href="/app/routing"${routingCurrent ? html` aria-current="page"` : ''}>${t('routing')}</a></li></ul></nav>`
     : '';
   return html`<!doctype html>
 <html lang="${context.language}">

@@ -90,6 +90,16 @@ function noteEntry(context: PageContext, note: Note, users: ReadonlyMap<string, 
 
 const STATUS_FLAG = { delivered: 'good', failed: 'bad', pending: 'wait' } as const;
 
+/**
+ * Whether sending a failed delivery again can succeed (docs/design.md section 16): not when
+ * its address was refused (the guard refuses it again, section 5) or stopped (a 410 Gone
+ * stops the URL, and a stopped URL is not sent to); only when the receiver failed to take it.
+ */
+function canSucceedAgain(delivery: Delivery): boolean {
+  const last = delivery.attempts.at(-1)?.outcome;
+  return delivery.status === 'failed' && last !== 'refused' && last !== 'gone' && last !== 'stopped';
+}
+
 function deliveryRow(context: PageContext, lead: Lead, delivery: Delivery, csrf: string): Html {
   const { t, formats } = context;
   const attempts = delivery.attempts.map(
@@ -100,18 +110,17 @@ function deliveryRow(context: PageContext, lead: Lead, delivery: Delivery, csrf:
         outcome: t(`outcome_${attempt.outcome}`),
       })}${attempt.status_code === null ? '' : ` · HTTP ${attempt.status_code}`}${attempt.error ? ` · ${attempt.error}` : ''} · ${attempt.duration_ms} ms</li>`,
   );
-  const replay =
-    delivery.status === 'failed'
-      ? html`<form method="post" action="/app/proflow/parties/${lead.party_id}/deliveries/${delivery.id}/replay">
+  const replay = canSucceedAgain(delivery)
+    ? html`<form method="post" action="/app/proflow/parties/${lead.party_id}/deliveries/${delivery.id}/replay">
 <input type="hidden" name="csrf" value="${csrf}"><button type="submit">${t('replay')}<span class="sr-only"> (${delivery.event_type}, ${delivery.url})</span></button></form>`
-      : '';
+    : '';
   return html`<tr>
-<td data-label="${t('receivedAt')}"><time datetime="${delivery.created_at}">${formats.dateTime(delivery.created_at)}</time></td>
-<td data-label="${t('event')}">${delivery.event_type}</td>
+<td class="whole" data-label="${t('receivedAt')}"><time datetime="${delivery.created_at}">${formats.dateTime(delivery.created_at)}</time></td>
+<td class="whole" data-label="${t('event')}">${delivery.event_type}</td>
 <td data-label="${t('address')}">${delivery.url}</td>
-<td data-label="${t('status')}"><span class="flag ${STATUS_FLAG[delivery.status]}">${t(`status_${delivery.status}`)}</span>${delivery.next_attempt_at ? html`<br><span class="muted">${t('nextAttempt', { at: formats.dateTime(delivery.next_attempt_at) })}</span>` : ''}</td>
+<td class="whole" data-label="${t('status')}"><span class="flag ${STATUS_FLAG[delivery.status]}">${t(`status_${delivery.status}`)}</span>${delivery.next_attempt_at ? html`<br><span class="muted">${t('nextAttempt', { at: formats.dateTime(delivery.next_attempt_at) })}</span>` : ''}</td>
 <td data-label="${t('attempts')}">${attempts.length === 0 ? t('noAttempts') : html`<ol class="attempts">${attempts}</ol>`}</td>
-<td>${replay}</td>
+<td class="whole">${replay}</td>
 </tr>`;
 }
 
@@ -151,8 +160,8 @@ ${
 ${
   deliveries.length === 0
     ? html`<p>${t('noDeliveries')}</p>`
-    : html`<table class="stack wide" aria-labelledby="deliveries">
-<thead><tr><th scope="col">${t('receivedAt')}</th><th scope="col">${t('event')}</th><th scope="col">${t('address')}</th><th scope="col">${t('status')}</th><th scope="col">${t('attempts')}</th><th scope="col"><span class="muted">${t('replay')}</span></th></tr></thead>
+    : html`<table class="stack wide deliveries" aria-labelledby="deliveries">
+<thead><tr><th scope="col">${t('receivedAt')}</th><th scope="col">${t('event')}</th><th scope="col" class="address">${t('address')}</th><th scope="col">${t('status')}</th><th scope="col">${t('attempts')}</th><th scope="col"><span class="muted">${t('replay')}</span></th></tr></thead>
 <tbody>${deliveries.map((delivery) => deliveryRow(context, lead, delivery, csrf))}</tbody></table>`
 }`;
   return renderLeadPage(context, lead, 'timeline', body);

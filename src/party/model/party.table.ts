@@ -40,6 +40,8 @@ export interface LeadTable {
   status_changed_at: string | null;
   /** The day the broker means to come back to the lead (YYYY-MM-DD), or null (docs/design.md section 16). */
   follow_up_on: string | null;
+  /** When the status first moved from `new` (docs/design.md section 16: the sources' reaction time), or null. */
+  first_status_at: string | null;
   /** Folded words the inbox searches (search-words.ts), indexed by FTS5 or GIN. */
   search_words: string;
 }

@@ -27,18 +27,20 @@ export function checkPayloadRules(body: unknown): Problem[] {
 
 /**
  * A company's `enterprise_nr` is read as the enterprise lookup reads a number, check digit
- * included (docs/design.md section 16; README, "Why a push checks the enterprise number"): a
+ * included (docs/design.md section 16; docs/api.md, "Pushing a lead"): a
  * Belgian number, with or without `BE`, must pass mod 97, so a number mistyped in the
  * partner's CRM is refused at the push instead of naming no company, or another one, later.
  * A number that starts with another country's two letters (`NL…B01`, `DE…`) is a foreign
  * VAT number with rules of its own, and only the schema's pattern applies to it. A party
  * update checks the number its patch sets (party-patch.service.ts), not one stored before.
  */
+const ENTERPRISE_NR = new RegExp(ENTERPRISE_NR_PATTERN);
+
 export function checkEnterpriseNumber(prospect: unknown, path: string): Problem[] {
   if (!isRecord(prospect) || typeof prospect.enterprise_nr !== 'string') return [];
   const number = prospect.enterprise_nr;
   // Text the pattern refuses is the schema's problem, named once by it.
-  if (!new RegExp(ENTERPRISE_NR_PATTERN).test(number)) return [];
+  if (!ENTERPRISE_NR.test(number)) return [];
   if (/^[A-Z]{2}/.test(number) && !number.startsWith('BE')) return [];
   return parseEnterpriseNumber(number) === undefined
     ? [{ target: `${path}enterprise_nr`, code: 'invalid', expected: 'enterprise_number' }]

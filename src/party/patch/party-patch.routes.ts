@@ -1,6 +1,6 @@
 // Updating a party (docs/api.md, "Reading and updating"):
 //   PATCH /distributions/{did}/parties/{party_id}                               parties:update
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { requireScope } from '../../auth/authorize.ts';
@@ -8,7 +8,8 @@ import { describeCaller } from '../../auth/caller.ts';
 import { ErrorBody } from '../../http/error-body.schema.ts';
 import type { AjvCompilers } from '../../http/validation.ts';
 import { PartyPatch, PartyResponse } from '../model/party.schema.ts';
-import type { PartyPatchService } from './party-patch.service.ts';
+import type { PartyPatchService, PatchResult } from './party-patch.service.ts';
+import { JSON_CONTENT_TYPE, keepAnswerInWrite } from '../../idempotency/idempotent-write.ts';
 
 export interface PartyPatchRoutesOptions {
   readonly partyPatch: PartyPatchService;
@@ -46,6 +47,8 @@ export const partyPatchRoutes: FastifyPluginAsync<PartyPatchRoutesOptions> = asy
         response: { 200: PartyResponse, ...errors, 409: ErrorBody, 412: ErrorBody, 415: ErrorBody, 422: ErrorBody },
       },
       onRequest: requireScope('parties:update'),
+      // An Idempotency-Key's answer is kept by the patch's own transaction (below).
+      config: { idempotencyInWrite: true },
       // The patch is checked as the party it produces, which reports every problem of the
       // patch at once (docs/api.md, "Reading and updating"): here the body need only be an
       // object, with what the body parser checks of any body (storable text, depth).
@@ -54,14 +57,23 @@ export const partyPatchRoutes: FastifyPluginAsync<PartyPatchRoutesOptions> = asy
         validation.validatorCompiler({ ...rest, httpPart, schema: httpPart === 'body' ? AnyPatch : schema } as never),
     },
     async (request, reply) => {
+      // With an Idempotency-Key, the answer is serialised in the patch's transaction and kept
+      // with it (docs/api.md, "Retrying safely"), then sent as those very bytes.
+      const idempotent = keepAnswerInWrite(request, reply as FastifyReply, (result: PatchResult) => ({
+        status: 200,
+        headers: { 'content-type': JSON_CONTENT_TYPE, etag: result.etag },
+        body: reply.code(200).serialize(result.party) as string,
+        partyIds: [result.lead.party_id],
+      }));
       const result = await partyPatch.patch({
         distributionId: request.params.distribution_id,
         partyId: request.params.party_id,
         patch: request.body,
         ifMatch: request.headers['if-match'],
         caller: describeCaller(request.caller!),
+        ...(idempotent && { keptAnswer: idempotent.inWrite }),
       });
-      return reply.header('etag', result.etag).send(result.party);
+      return idempotent?.send() ?? reply.header('etag', result.etag).send(result.party);
     },
   );
 };

@@ -35,6 +35,7 @@ import { checkEnterpriseNumber, checkPartyDocument } from '../model/payload-rule
 import { representLead, representParty } from '../model/representation.ts';
 import { missingParty } from '../privacy/erased-or-unknown.ts';
 import { findErasedParty } from '../privacy/tombstone.repository.ts';
+import type { AnswerInWrite } from '../../idempotency/idempotent-write.ts';
 
 export interface PatchCommand {
   readonly distributionId: string;
@@ -44,6 +45,8 @@ export interface PatchCommand {
   readonly ifMatch: string | undefined;
   /** Who: `token:<id>` or `user:<id>` (describeCaller), kept in the change log. */
   readonly caller: string;
+  /** The Idempotency-Key's answer, kept in the patch's transaction: its first step and its last. */
+  readonly keptAnswer?: AnswerInWrite<PatchResult>;
 }
 
 export interface PatchResult {
@@ -72,7 +75,12 @@ export class PartyPatchService {
   async patch(command: PatchCommand): Promise<PatchResult> {
     return commitWrite(
       this.#transactions,
-      (trx) => this.#patchOnce(trx, command),
+      async (trx) => {
+        await command.keptAnswer?.begin(trx);
+        const result = await this.#patchOnce(trx, command);
+        await command.keptAnswer?.keep(trx, result);
+        return result;
+      },
       (result) => {
         // Committed: the worker may look for the new event now.
         if (result.changed && WebhookOutbox.hasRecipients(result.lead)) this.#outbox?.committed();

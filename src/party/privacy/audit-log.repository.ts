@@ -41,3 +41,13 @@ export async function listAudit(db: Db, filter: { distributionId?: string; limit
   if (filter.distributionId) select = select.where('distribution_id', '=', filter.distributionId);
   return select.orderBy('at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
 }
+
+/** The usernames of the users among an audit page's actors (`user:<id>`), by id. */
+export async function usernamesOf(db: Db, userIds: readonly string[]) {
+  if (userIds.length === 0) return [];
+  return db
+    .selectFrom('users')
+    .select(['id', 'username'])
+    .where('id', 'in', [...userIds])
+    .execute();
+}

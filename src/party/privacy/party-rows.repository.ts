@@ -38,23 +38,25 @@ export interface PartyRows {
 const ofPolicies = (p: string) => sql`select id from insurance_policies where party_id = ${p}`;
 // By lead: webhook_events, lead_changes and lead_notes are indexed by lead_id.
 const ofEvents = (leadId: string) => sql`select id from webhook_events where lead_id = ${leadId}`;
-const ofStoredAnswers = ({ distributionId, partyId }: RowOwner) =>
-  sql`select key_id from idempotency_key_parties where party_id = ${partyId} and distribution_id = ${distributionId}`;
+const ofLinkedAnswers = ({ distributionId, partyId }: RowOwner) =>
+  sql`select lookup from idempotency_answer_parties where party_id = ${partyId} and distribution_id = ${distributionId}`;
 
 /**
  * In deletion order: a row goes before the rows it references (foreign keys hold at every
  * statement on PostgreSQL).
  */
 export const PARTY_ROWS: readonly PartyRows[] = [
-  // Stored Idempotency-Key answers that show the person (docs/design.md section 14): a
-  // batch's answer shows its other items' people too, so it goes whole, with every link of
-  // it, by the store's own deletion; not exported (the push log holds each item's body).
+  // Stored Idempotency-Key answers that show the person (docs/design.md section 14): by their
+  // own party column, or (a batch's, which shows its other items' people too) by a link, and
+  // then whole, with every link of it, by the store's own deletion; not exported (the push
+  // log holds each body).
   {
-    table: 'idempotency_keys',
+    table: 'idempotency_answers',
     kind: 'idempotent_answers',
-    where: (owner) => sql`id in (${ofStoredAnswers(owner)})`,
+    where: (owner) =>
+      sql`(party_id = ${owner.partyId} and distribution_id = ${owner.distributionId}) or lookup in (${ofLinkedAnswers(owner)})`,
     erase: (db, owner) => deleteIdempotentAnswersOfParty(db, owner.distributionId, owner.partyId),
-    covers: ['idempotency_key_parties'],
+    covers: ['idempotency_answer_parties'],
     exported: false,
   },
   {
@@ -114,6 +116,7 @@ export const NOT_PERSONAL: Readonly<Record<string, string>> = {
   erased_leads: 'the tombstone: the erased lead ids, which the change listing shows',
   erased_refs: 'keyed hashes of the erased refs, which do not read as the person',
   audit_log: 'who erased or exported which party id, and when',
+  merged_parties: "the ids of a party merged into another, the survivor's ids, when and by which credential",
   webhook_stopped_urls:
     "a partner's callback URL that answered 410, per distribution; one only the erased person listed goes with them (the outbox's recordErasure)",
 };

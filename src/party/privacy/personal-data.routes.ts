@@ -71,6 +71,8 @@ export const personalDataRoutes: FastifyPluginAsync<PersonalDataRoutesOptions> =
         response: { 200: ErasureReceipt, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 410: ErrorBody },
       },
       onRequest: requireScope('parties:erase'),
+      // Its Idempotency-Key keeps the receipt, which names the party but shows no one.
+      config: { idempotencyShowsNoOne: true },
     },
     async (request) =>
       erasure.erase({

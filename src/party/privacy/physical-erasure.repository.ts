@@ -3,8 +3,9 @@
 // SQLite overwrites what a delete frees (`secure_delete`, set on every connection by
 // node-sqlite-dialect.ts), but the WAL still holds the pages as they were before: a
 // TRUNCATE checkpoint copies the current pages back into the database file and empties the
-// WAL. PostgreSQL keeps dead tuples until VACUUM reclaims them (autovacuum, or VACUUM run
-// by the operator): docs/personal-data.md says so.
+// WAL. PostgreSQL keeps dead tuples' bytes in its files (VACUUM marks the space free, it
+// does not overwrite it) until `lead-intake db compact` rewrites the tables
+// (compaction.service.ts; docs/postgresql.md, "Erased data and db compact").
 import { sql } from 'kysely';
 import type { DatabaseHandle } from '../../db/database.ts';
 

@@ -5,6 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { Position } from '../../db/keyset.ts';
+import { findMergedLead, findMergedParty } from '../party-merge/merged-parties.repository.ts';
 
 type Db = Kysely<Database>;
 
@@ -45,22 +46,33 @@ export async function insertTombstone(db: Db, tombstone: Tombstone): Promise<voi
       .execute();
 }
 
+/**
+ * What is left of a party that is gone: its tombstone, or, for a party merged into another
+ * (docs/api.md, "Merging two parties"), the survivor's ids; undefined for an id never known.
+ */
 export async function findErasedParty(db: Db, distributionId: string, partyId: string) {
-  return db
+  const erased = await db
     .selectFrom('erased_parties')
     .select(['party_id', 'erased_at'])
     .where('distribution_id', '=', distributionId)
     .where('party_id', '=', partyId)
     .executeTakeFirst();
+  if (erased !== undefined) return erased;
+  const into = await findMergedParty(db, distributionId, partyId);
+  return into && { merged_into: into };
 }
 
+/** What is left of a lead that is gone: its tombstone, or the survivor's ids of a merged one. */
 export async function findErasedLead(db: Db, distributionId: string, leadId: string) {
-  return db
+  const erased = await db
     .selectFrom('erased_leads')
     .select(['lead_id', 'erased_at'])
     .where('distribution_id', '=', distributionId)
     .where('lead_id', '=', leadId)
     .executeTakeFirst();
+  if (erased !== undefined) return erased;
+  const into = await findMergedLead(db, distributionId, leadId);
+  return into && { merged_into: into };
 }
 
 /** Erased leads in the change listing's (updated_at, id) order, one more than `limit`. */

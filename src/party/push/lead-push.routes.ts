@@ -14,7 +14,7 @@ import { CompanyLeadBody, CustomerLeadBody } from '../model/lead.schema.ts';
 import type { PartyType } from '../model/party.table.ts';
 import { checkPayloadRules } from '../model/payload-rules.ts';
 import type { LeadPushService, PushResult } from './lead-push.service.ts';
-import { keepAnswerInWrite, type WrittenAnswer } from '../../idempotency/idempotent-write.ts';
+import { JSON_CONTENT_TYPE, keepAnswerInWrite, type WrittenAnswer } from '../../idempotency/idempotent-write.ts';
 
 /** The answer to a push as Fastify would send it: the response schema's serialiser, its JSON type. */
 function serialisedAnswer(reply: FastifyReply, pushed: PushResult): WrittenAnswer {
@@ -27,11 +27,9 @@ function serialisedAnswer(reply: FastifyReply, pushed: PushResult): WrittenAnswe
     },
     // The route's serialiser for this status, as `send` would run it; it gives JSON text.
     body: reply.code(status).serialize(pushed.lead) as string,
+    partyIds: [pushed.lead.party_id],
   };
 }
-
-/** What Fastify sends with a serialised JSON answer. */
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 export interface LeadPushRoutesOptions {
   readonly leadPush: LeadPushService;
@@ -96,29 +94,21 @@ export const leadPushRoutes: FastifyPluginAsync<LeadPushRoutesOptions> = async (
         }
         // With an Idempotency-Key, the answer is serialised in the push's transaction and kept
         // with it (docs/api.md, "Retrying safely"), then sent as those very bytes.
-        const idempotent = keepAnswerInWrite(request);
-        let answer: WrittenAnswer | undefined;
+        const idempotent = keepAnswerInWrite(request, reply as FastifyReply, (pushed: PushResult) =>
+          serialisedAnswer(reply as FastifyReply, pushed),
+        );
         const result = await leadPush.push({
           distributionId: request.params.distribution_id,
           kind,
           body: request.body,
           rawBody: request.rawBody ?? JSON.stringify(request.body),
           caller: request.caller!,
-          ...(idempotent && {
-            withinTransaction: async (db, pushed) => {
-              answer = serialisedAnswer(reply, pushed);
-              await idempotent.keep(db, answer, [pushed.lead.party_id]);
-            },
-          }),
+          ...(idempotent && { keptAnswer: idempotent.inWrite }),
         });
         request.server.metrics.leadsPushed.inc({ outcome: result.created ? 'created' : 'merged' });
+        const kept = idempotent?.send();
+        if (kept) return kept;
         if (result.created) reply.header('location', result.lead.self);
-        if (idempotent && answer) {
-          idempotent.committed();
-          // Text with a JSON type is sent as it is (the typed reply only takes the lead).
-          const untyped = reply as FastifyReply;
-          return untyped.status(answer.status).header('content-type', JSON_CONTENT_TYPE).send(answer.body);
-        }
         return reply.status(result.created ? 201 : 200).send(result.lead);
       },
     );

@@ -31,8 +31,10 @@ import { danglingReferences, idsToLookUp, referencesOutsidePush } from './dangli
 import { representLead } from '../model/representation.ts';
 import { duplicateProblems } from './uniqueness.ts';
 import { erasureQuestions, refuseErased } from './erased-push.ts';
+import { findMergedParty } from '../party-merge/merged-parties.repository.ts';
 import type { RefHasher } from '../privacy/ref-hash.ts';
 import type { RefHashes } from '../privacy/ref-hashes.service.ts';
+import type { AnswerInWrite } from '../../idempotency/idempotent-write.ts';
 import { type LeadRouting, routedLead } from '../routing/lead-routing.ts';
 
 export interface PushCommand {
@@ -41,8 +43,8 @@ export interface PushCommand {
   readonly body: LeadBody;
   readonly rawBody: string;
   readonly caller: Caller;
-  /** Runs in the push's transaction once it is written (the answer kept for an Idempotency-Key). */
-  readonly withinTransaction?: (db: Kysely<Database>, result: PushResult) => Promise<void>;
+  /** The Idempotency-Key's answer, kept in the push's transaction: its first step and its last. */
+  readonly keptAnswer?: AnswerInWrite<PushResult>;
 }
 
 export interface PushResult {
@@ -81,8 +83,9 @@ export class LeadPushService {
     return commitWrite(
       this.#deps.transactions,
       async (trx) => {
+        await command.keptAnswer?.begin(trx);
         const result = await this.#pushOnce(trx, command, push, hash);
-        await command.withinTransaction?.(trx, result);
+        await command.keptAnswer?.keep(trx, result);
         return result;
       },
       (result) => {
@@ -120,13 +123,28 @@ export class LeadPushService {
     hash: RefHasher | undefined,
   ): Promise<PushResult> {
     const { distributionId } = command;
-    const questions = erasureQuestions(push, hash);
-    const found = await findPushCandidates(
+    let questions = erasureQuestions(push, hash);
+    let found = await findPushCandidates(
       db,
       distributionId,
       push,
       questions.refs.map((ref) => ref.hash),
     );
+    // A prospect.id of a party merged into another names the survivor (docs/api.md, "Merging
+    // two parties"): looked up only when the id names no live party.
+    if (push.partyId !== undefined && found.party === undefined) {
+      const into = await findMergedParty(db, distributionId, push.partyId);
+      if (into !== undefined) {
+        push = { ...push, partyId: into.party_id };
+        questions = erasureQuestions(push, hash);
+        found = await findPushCandidates(
+          db,
+          distributionId,
+          push,
+          questions.refs.map((ref) => ref.hash),
+        );
+      }
+    }
     refuseErased(push, questions, found);
     const partyId = matchParty(push, found);
     const stored = partyId === undefined ? undefined : await loadLeadForUpdate(db, partyId);

@@ -42,8 +42,25 @@ export const ErasedLead = Type.Object(
   },
 );
 
+export const MergedLead = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    party_id: Type.String({ format: 'uuid' }),
+    merged_into: Type.Object(
+      { party_id: Type.String({ format: 'uuid' }), lead_id: Type.String({ format: 'uuid' }) },
+      { description: 'The party and lead it was merged into.' },
+    ),
+    updated_at: Type.String({ format: 'date-time', description: 'When it was merged.' }),
+  },
+  {
+    title: 'MergedLead',
+    description:
+      'The lead was merged into another (docs/api.md, "Merging two parties"): drop your copy and keep `merged_into`. Reads of it answer 410 `Merged`.',
+  },
+);
+
 export const LeadList = Type.Object(
-  { items: Type.Array(Type.Union([ErasedLead, LeadResponse])), next: NextLink },
+  { items: Type.Array(Type.Union([ErasedLead, MergedLead, LeadResponse])), next: NextLink },
   { title: 'LeadList' },
 );
 

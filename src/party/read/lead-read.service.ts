@@ -15,6 +15,15 @@ import { listingHorizon } from '../store/change-clock.repository.ts';
 import { findErasedLead, findErasedParty, listErasedLeads } from '../privacy/tombstone.repository.ts';
 import type { RefHashes } from '../privacy/ref-hashes.service.ts';
 import { missingLead, missingParty } from '../privacy/erased-or-unknown.ts';
+import { listMergedLeads, type MergedInto } from '../party-merge/merged-parties.repository.ts';
+
+/** A lead merged into another (docs/api.md, "Merging two parties"): its ids and the survivor's. */
+export interface MergedLeadEntry {
+  readonly id: string;
+  readonly party_id: string;
+  readonly merged_into: MergedInto;
+  readonly updated_at: string;
+}
 
 /** An erased lead in the change listing: its ids and when it was erased, nothing else. */
 export interface ErasedLeadEntry {
@@ -54,7 +63,7 @@ export class LeadReader {
    * The change listing: leads and erased leads (docs/design.md section 15) in one
    * (updated_at, id) order, both bounded by the same horizon so neither skips the other.
    */
-  async list(query: LeadListQuery): Promise<Page<LeadResponse | ErasedLeadEntry>> {
+  async list(query: LeadListQuery): Promise<Page<LeadResponse | ErasedLeadEntry | MergedLeadEntry>> {
     const db = this.#database.db;
     // Nothing a writer still running could yet stamp below (change-clock.repository.ts).
     const horizon = await listingHorizon(db);
@@ -65,13 +74,19 @@ export class LeadReader {
     const withErased = ref === undefined || ref.company !== undefined;
     const refHash =
       ref?.company !== undefined ? (await this.#refHashes?.hasher())?.({ ...ref, company: ref.company }) : undefined;
-    const [leadRows, erasedRows] = await Promise.all([
+    // A merged lead's refs moved to its survivor: a look-up by ref finds the survivor alone.
+    const [leadRows, erasedRows, mergedRows] = await Promise.all([
       listLeadRows(db, query, horizon),
       withErased ? listErasedLeads(db, { ...query, refHash, before: horizon }) : [],
+      ref === undefined ? listMergedLeads(db, { ...query, before: horizon }) : [],
     ]);
+    const merged = new Map(
+      mergedRows.map((row) => [row.lead_id, { party_id: row.merged_into_party_id, lead_id: row.merged_into_lead_id }]),
+    );
     const rows = [
       ...leadRows.map((row) => ({ at: row.updated_at, id: row.id, partyId: row.party_id, erased: false })),
       ...erasedRows.map((row) => ({ at: row.erased_at, id: row.lead_id, partyId: row.party_id, erased: true })),
+      ...mergedRows.map((row) => ({ at: row.merged_at, id: row.lead_id, partyId: row.party_id, erased: true })),
     ].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const page = pageOf(rows.slice(0, query.limit + 1), query.limit, (row) => ({ at: row.at, id: row.id }));
     const leads = new Map(
@@ -82,10 +97,12 @@ export class LeadReader {
         )
       ).map((lead) => [lead.leadId, lead]),
     );
-    const items = page.rows.map((row): LeadResponse | ErasedLeadEntry => {
+    const items = page.rows.map((row): LeadResponse | ErasedLeadEntry | MergedLeadEntry => {
       const lead = leads.get(row.id);
-      return lead
-        ? representLead(lead, this.#config)
+      if (lead) return representLead(lead, this.#config);
+      const into = merged.get(row.id);
+      return into
+        ? { id: row.id, party_id: row.partyId, merged_into: into, updated_at: row.at }
         : { id: row.id, party_id: row.partyId, erased: true, updated_at: row.at };
     });
     return { items, next: page.next };

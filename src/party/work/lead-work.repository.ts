@@ -17,14 +17,15 @@ type Db = Kysely<Database>;
 const workUpdate = statement('lead_work_update', {
   sqlite: 'update parties set version = ?1, updated_at = ?2 where id = ?3 and version = ?4',
   postgres: `with p as (update parties set version = $1, updated_at = $2 where id = $3 and version = $4 returning id),
-    l as (update leads set status = $5, lost_reason = $6, assignee_id = $7, status_changed_at = $8, follow_up_on = $14, updated_at = $2
+    l as (update leads set status = $5, lost_reason = $6, assignee_id = $7, status_changed_at = $8, follow_up_on = $14, updated_at = $2,
+      first_status_at = coalesce(first_status_at, case when $8 = $2 then $8 end)
       where id = $9 and exists (select 1 from p) returning id)
     insert into lead_changes (id, lead_id, party_id, distribution_id, changed_at, caller, subject, changes)
       select $10, $9, $3, $11, $2, $12, 'lead', $13 from l`,
 });
 // SQLite: the same as three statements of the one writer's transaction.
 const SQLITE_LEAD_WORK =
-  'update leads set status = ?1, lost_reason = ?2, assignee_id = ?3, status_changed_at = ?4, follow_up_on = ?5, updated_at = ?6 where id = ?7';
+  'update leads set status = ?1, lost_reason = ?2, assignee_id = ?3, status_changed_at = ?4, follow_up_on = ?5, updated_at = ?6, first_status_at = coalesce(first_status_at, case when ?4 = ?6 then ?4 end) where id = ?7';
 const SQLITE_CHANGE =
   'insert into lead_changes (id, lead_id, party_id, distribution_id, changed_at, caller, subject, changes) values (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)';
 

@@ -1,14 +1,15 @@
 // The broker's work on a lead (docs/design.md section 13; docs/api.md, "Reading and updating"):
 //   PATCH /distributions/{did}/leads/{lead_id}   parties:update
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import Type from 'typebox';
 import { requireScope } from '../../auth/authorize.ts';
 import { describeCaller } from '../../auth/caller.ts';
 import { ErrorBody } from '../../http/error-body.schema.ts';
 import { LeadResponse } from '../model/lead.response.ts';
 import { LeadPatch } from './lead-patch.schema.ts';
-import type { LeadWorkService } from './lead-work.service.ts';
+import type { LeadPatchResult, LeadWorkService } from './lead-work.service.ts';
+import { JSON_CONTENT_TYPE, keepAnswerInWrite } from '../../idempotency/idempotent-write.ts';
 
 export interface LeadWorkRoutesOptions {
   readonly leadWork: LeadWorkService;
@@ -47,16 +48,27 @@ export const leadWorkRoutes: FastifyPluginAsync<LeadWorkRoutesOptions> = async (
         },
       },
       onRequest: requireScope('parties:update'),
+      // An Idempotency-Key's answer is kept by the patch's own transaction (below).
+      config: { idempotencyInWrite: true },
     },
     async (request, reply) => {
+      // With an Idempotency-Key, the answer is serialised in the patch's transaction and kept
+      // with it (docs/api.md, "Retrying safely"), then sent as those very bytes.
+      const idempotent = keepAnswerInWrite(request, reply as FastifyReply, (result: LeadPatchResult) => ({
+        status: 200,
+        headers: { 'content-type': JSON_CONTENT_TYPE, etag: result.etag },
+        body: reply.code(200).serialize(result.lead) as string,
+        partyIds: [result.lead.party_id],
+      }));
       const result = await leadWork.patch({
         distributionId: request.params.distribution_id,
         leadId: request.params.lead_id,
         patch: request.body,
         ifMatch: request.headers['if-match'],
         caller: describeCaller(request.caller!),
+        ...(idempotent && { keptAnswer: idempotent.inWrite }),
       });
-      return reply.header('etag', result.etag).send(result.lead);
+      return idempotent?.send() ?? reply.header('etag', result.etag).send(result.lead);
     },
   );
 };

@@ -23,6 +23,7 @@ import type { LeadAggregate, LeadWork } from '../model/party.aggregate.ts';
 import { representLead } from '../model/representation.ts';
 import { missingLead } from '../privacy/erased-or-unknown.ts';
 import { findErasedLead } from '../privacy/tombstone.repository.ts';
+import type { AnswerInWrite } from '../../idempotency/idempotent-write.ts';
 
 export interface LeadPatchCommand {
   readonly distributionId: string;
@@ -31,6 +32,8 @@ export interface LeadPatchCommand {
   readonly ifMatch: string | undefined;
   /** Who: `token:<id>` or `user:<id>` (describeCaller). */
   readonly caller: string;
+  /** The Idempotency-Key's answer, kept in the patch's transaction: its first step and its last. */
+  readonly keptAnswer?: AnswerInWrite<LeadPatchResult>;
 }
 
 export interface LeadPatchResult {
@@ -62,7 +65,12 @@ export class LeadWorkService {
   async patch(command: LeadPatchCommand): Promise<LeadPatchResult> {
     return commitWrite(
       this.#transactions,
-      (trx) => this.#patchOnce(trx, command),
+      async (trx) => {
+        await command.keptAnswer?.begin(trx);
+        const result = await this.#patchOnce(trx, command);
+        await command.keptAnswer?.keep(trx, result);
+        return result;
+      },
       (result) => {
         if (result.reported && WebhookOutbox.hasRecipients(result.lead)) this.#outbox?.committed();
       },

@@ -1,0 +1,126 @@
+// The rows a merge moves from the merged party to the survivor (docs/api.md, "Merging two
+// parties"), each table in one set-based statement whatever the number of rows it moves: so
+// a merge runs the same statements for one car as for a hundred.
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import { dialectOf } from '../../db/statements.ts';
+
+type Db = Kysely<Database>;
+
+export interface MergeMove {
+  readonly distributionId: string;
+  readonly from: { readonly partyId: string; readonly leadId: string };
+  readonly into: { readonly partyId: string; readonly leadId: string };
+  readonly now: string;
+  /** Where the merged party's risk objects, packages and policies go in the survivor's order: after its own. */
+  readonly offsets: { readonly riskObjects: number; readonly packages: number; readonly policies: number };
+  /**
+   * The merged party's cars whose VIN the survivor's car already has, each with that car:
+   * the survivor keeps one car per VIN; the other is kept as removed, with its revisions, and
+   * the coverages that pointed at it point at the survivor's.
+   */
+  readonly sameCars: ReadonlyArray<{ readonly from: string; readonly into: string }>;
+}
+
+export async function moveMergedRows(db: Db, move: MergeMove): Promise<void> {
+  const { distributionId: d, from, into, now, offsets } = move;
+  // The survivor may take the merged party's e-mail + birth + address key (rule 4's index).
+  await db.updateTable('parties').set({ match_key: null }).where('id', '=', from.partyId).execute();
+  await db
+    .updateTable('external_refs')
+    .set({ entity_id: into.partyId })
+    .where('distribution_id', '=', d)
+    .where('entity_type', '=', 'party')
+    .where('entity_id', '=', from.partyId)
+    .execute();
+  await db
+    .insertInto('party_callbacks')
+    .columns(['party_id', 'url', 'created_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('party_callbacks as f')
+        .select([sql.lit(into.partyId).as('party_id'), 'f.url', 'f.created_at'])
+        .where('f.party_id', '=', from.partyId)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('party_callbacks as s')
+                .select('s.url')
+                .where('s.party_id', '=', into.partyId)
+                .whereRef('s.url', '=', 'f.url'),
+            ),
+          ),
+        ),
+    )
+    .execute();
+  await db.deleteFrom('party_callbacks').where('party_id', '=', from.partyId).execute();
+  if (move.sameCars.length > 0) {
+    await repointCoverages(db, move.sameCars);
+    await db
+      .updateTable('risk_objects')
+      .set({ removed_at: now, updated_at: now })
+      .where(
+        'id',
+        'in',
+        move.sameCars.map((car) => car.from),
+      )
+      .execute();
+  }
+  for (const table of ['risk_objects', 'policy_packages', 'insurance_policies'] as const) {
+    const offset =
+      offsets[table === 'risk_objects' ? 'riskObjects' : table === 'policy_packages' ? 'packages' : 'policies'];
+    await db
+      .updateTable(table)
+      .set({ party_id: into.partyId, position: sql<number>`position + ${offset}` })
+      .where('party_id', '=', from.partyId)
+      .execute();
+  }
+  await db.updateTable('lead_pushes').set({ lead_id: into.leadId }).where('lead_id', '=', from.leadId).execute();
+  for (const table of ['lead_notes', 'lead_changes', 'webhook_events'] as const)
+    await db
+      .updateTable(table)
+      .set({ lead_id: into.leadId, party_id: into.partyId })
+      .where('lead_id', '=', from.leadId)
+      .execute();
+  // Stored Idempotency-Key answers that show the merged party now show the survivor's person:
+  // erasing the survivor removes them too. An answer names its one person in its own row, a
+  // batch's its several in link rows.
+  await db
+    .updateTable('idempotency_answers')
+    .set({ party_id: into.partyId })
+    .where('party_id', '=', from.partyId)
+    .execute();
+  await db
+    .updateTable('idempotency_answer_parties')
+    .set({ party_id: into.partyId })
+    .where('party_id', '=', from.partyId)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('idempotency_answer_parties as s')
+            .select('s.lookup')
+            .where('s.party_id', '=', into.partyId)
+            .whereRef('s.lookup', '=', 'idempotency_answer_parties.lookup'),
+        ),
+      ),
+    )
+    .execute();
+  await db.deleteFrom('idempotency_answer_parties').where('party_id', '=', from.partyId).execute();
+  await db.deleteFrom('party_duplicate_keys').where('party_id', '=', from.partyId).execute();
+  await db.deleteFrom('leads').where('id', '=', from.leadId).execute();
+  await db.deleteFrom('parties').where('id', '=', from.partyId).execute();
+}
+
+/** Coverages of either party that pointed at a car the survivor gives up point at its own car with that VIN. */
+async function repointCoverages(db: Db, cars: MergeMove['sameCars']): Promise<void> {
+  const pairs = JSON.stringify(cars.map((car) => [car.from, car.into]));
+  if (dialectOf(db) === 'postgres') {
+    await sql`update coverages set risk_object_id = m.into_id
+      from (select value->>0 as from_id, value->>1 as into_id from json_array_elements(${pairs}::json)) as m
+      where coverages.risk_object_id = m.from_id`.execute(db);
+    return;
+  }
+  await sql`update coverages set risk_object_id = (
+      select json_extract(value, '$[1]') from json_each(${pairs}) where json_extract(value, '$[0]') = coverages.risk_object_id)
+    where risk_object_id in (select json_extract(value, '$[0]') from json_each(${pairs}))`.execute(db);
+}

@@ -1,0 +1,188 @@
+// Merging two parties (docs/api.md, "Merging two parties"): in one transaction, everything of
+// the merged party moves to the survivor (refs, callbacks, risk objects with their revisions,
+// packages, policies, coverages, push log, notes, history, webhook events), each table in one
+// set-based statement (party-merge.repository.ts); the survivor's fields win and the merged
+// party's fill the empty ones; the merged ids are recorded so reads answer 410 `Merged` and a
+// push naming them reaches the survivor; the survivor's history and a signed `party.merged`
+// event to both parties' callbacks say so.
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/database.ts';
+import { newRowId } from '../../db/ids.ts';
+import type { TransactionRunner } from '../../db/transaction-runner.ts';
+import { commitWrite } from '../../db/write.ts';
+import { ConflictError, ErasedError, MergedError, ValidationError } from '../../errors.ts';
+import { WebhookOutbox } from '../../webhooks/webhook.outbox.ts';
+import { duplicateKeysOf } from '../duplicates/duplicate-keys.ts';
+import { etagOf, requireIfMatch } from '../model/etag.ts';
+import type { LeadResponse } from '../model/lead.response.ts';
+import { type LeadAggregate, nextPosition } from '../model/party.aggregate.ts';
+import type { PartyResponse } from '../model/party.schema.ts';
+import { representLead, representParty } from '../model/representation.ts';
+import { missingParty } from '../privacy/erased-or-unknown.ts';
+import { findErasedParty } from '../privacy/tombstone.repository.ts';
+import { findMatchKeyOwner } from '../push/key-owners.repository.ts';
+import { customerMatchKey } from '../push/match-key.ts';
+import { writeClock } from '../store/change-clock.repository.ts';
+import { applyChangeset } from '../store/changeset.repository.ts';
+import { loadLeadForUpdate } from '../store/lead-load.repository.ts';
+import { stampAfter } from '../store/lead-stamp.ts';
+import { partyChanges } from '../work/lead-change.ts';
+import { mergedFields, samePolicies, survivorChangeset } from './party-merge.ts';
+import { findMergedParty, recordMerge } from './merged-parties.repository.ts';
+import { moveMergedRows } from './party-merge.repository.ts';
+
+export interface MergeCommand {
+  readonly distributionId: string;
+  /** The survivor. */
+  readonly partyId: string;
+  /** The party merged into it. */
+  readonly from: string;
+  readonly ifMatch: string | undefined;
+  /** `token:<id>` or `user:<id>` (describeCaller). */
+  readonly caller: string;
+}
+
+export interface MergeResult {
+  readonly party: PartyResponse;
+  readonly etag: string;
+  readonly lead: LeadResponse;
+}
+
+const SUBJECT = 'PartyMerge';
+
+export class PartyMergeService {
+  readonly #config: Config;
+  readonly #transactions: TransactionRunner;
+  readonly #outbox: WebhookOutbox | undefined;
+
+  constructor(deps: { config: Config; transactions: TransactionRunner; outbox?: WebhookOutbox }) {
+    this.#config = deps.config;
+    this.#transactions = deps.transactions;
+    this.#outbox = deps.outbox;
+  }
+
+  async merge(command: MergeCommand): Promise<MergeResult> {
+    if (command.from === command.partyId)
+      throw new ValidationError([{ target: 'from', code: 'merge_itself' }], SUBJECT);
+    return commitWrite(
+      this.#transactions,
+      (trx) => this.#mergeOnce(trx, command),
+      (result) => {
+        if (WebhookOutbox.hasRecipients(result.lead)) this.#outbox?.committed();
+      },
+    );
+  }
+
+  #represent(lead: LeadAggregate): MergeResult {
+    const representation = representLead(lead, this.#config);
+    return { party: representParty(lead, representation, this.#config), etag: etagOf(lead), lead: representation };
+  }
+
+  async #mergeOnce(db: Kysely<Database>, command: MergeCommand): Promise<MergeResult> {
+    const { distributionId: d, partyId, from } = command;
+    // Both locked, always in the same order, so two merges of the same pair never deadlock.
+    const loaded = new Map<string, LeadAggregate | undefined>();
+    for (const id of [partyId, from].sort()) loaded.set(id, await loadLeadForUpdate(db, id));
+    const own = (lead: LeadAggregate | undefined) => (lead?.distributionId === d ? lead : undefined);
+    const survivor = own(loaded.get(partyId));
+    if (survivor === undefined) throw missingParty(await findErasedParty(db, d, partyId));
+    const merged = own(loaded.get(from));
+    if (merged === undefined) {
+      const into = await findMergedParty(db, d, from);
+      // The same merge again (a retry whose answer was lost): the survivor as it is now.
+      if (into?.party_id === partyId) {
+        requireIfMatch(command.ifMatch, survivor);
+        return this.#represent(survivor);
+      }
+      if (into !== undefined) throw new MergedError('from', into);
+      if ((await findErasedParty(db, d, from)) !== undefined)
+        throw new ErasedError(410, [{ target: 'from', code: 'erased' }], SUBJECT);
+      throw new ValidationError([{ target: 'from', code: 'unknown_reference' }], SUBJECT);
+    }
+    requireIfMatch(command.ifMatch, survivor);
+    if (merged.type !== survivor.type) throw new ValidationError([{ target: 'from', code: 'merge_kind' }], SUBJECT);
+    if (samePolicies(survivor, merged).length > 0)
+      throw new ConflictError([{ target: 'from', code: 'merge_same_policy' }], SUBJECT);
+
+    const now = stampAfter(
+      await writeClock(db),
+      survivor.updated_at > merged.updated_at ? survivor.updated_at : merged.updated_at,
+    );
+    const survivorVins = new Map(survivor.riskObjects.flatMap((o) => (o.vin === null ? [] : [[o.vin, o.id] as const])));
+    await moveMergedRows(db, {
+      distributionId: d,
+      from: { partyId: merged.partyId, leadId: merged.leadId },
+      into: { partyId: survivor.partyId, leadId: survivor.leadId },
+      now,
+      offsets: {
+        riskObjects: nextPosition(survivor.riskObjects),
+        packages: nextPosition(survivor.packages),
+        policies: nextPosition(survivor.policies),
+      },
+      sameCars: merged.riskObjects.flatMap((o) =>
+        o.vin !== null && survivorVins.has(o.vin) ? [{ from: o.id, into: survivorVins.get(o.vin)! }] : [],
+      ),
+    });
+    await recordMerge(db, {
+      party_id: merged.partyId,
+      lead_id: merged.leadId,
+      distribution_id: d,
+      merged_into_party_id: survivor.partyId,
+      merged_into_lead_id: survivor.leadId,
+      merged_at: now,
+      merged_by: command.caller,
+    });
+
+    // The survivor with everything it holds now, and its fields filled from the merged party's.
+    const joined = (await loadLeadForUpdate(db, partyId))!;
+    const lead: LeadAggregate = {
+      ...joined,
+      fields: mergedFields(survivor.fields, merged.fields),
+      meta: mergedFields(survivor.meta, merged.meta),
+      version: survivor.version + 1,
+      updated_at: now,
+    };
+    await applyChangeset(db, lead, survivorChangeset(duplicateKeysOf(lead)), {
+      matchKey: await this.#matchKey(db, survivor, lead),
+      // The survivor's history: who merged which party into it, and what its fields gained.
+      changeLog: {
+        id: newRowId(),
+        lead_id: lead.leadId,
+        party_id: lead.partyId,
+        distribution_id: d,
+        changed_at: now,
+        caller: command.caller,
+        subject: 'party',
+        changes: JSON.stringify([
+          { field: 'merged_party', after: { party_id: merged.partyId, lead_id: merged.leadId } },
+          ...partyChanges(survivor, lead),
+        ]),
+      },
+    });
+    const result = this.#represent(lead);
+    await this.#outbox?.recordMerge(db, {
+      distributionId: d,
+      at: now,
+      callbacks: lead.callbacks,
+      partyId: survivor.partyId,
+      leadId: survivor.leadId,
+      mergedPartyId: merged.partyId,
+      mergedLeadId: merged.leadId,
+    });
+    return result;
+  }
+
+  /**
+   * The survivor's e-mail + birth + address key (rule 4), from its filled fields when no
+   * third party holds that key; else the key it had.
+   */
+  async #matchKey(db: Kysely<Database>, survivor: LeadAggregate, lead: LeadAggregate): Promise<string | null> {
+    if (lead.type !== 'CUSTOMER') return null;
+    const before = customerMatchKey(survivor.fields);
+    const after = customerMatchKey(lead.fields);
+    if (after === null || after === before) return after;
+    const owner = await findMatchKeyOwner(db, lead.distributionId, after);
+    return owner === undefined || owner === lead.partyId ? after : before;
+  }
+}

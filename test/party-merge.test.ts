@@ -1,0 +1,229 @@
+// Merging two parties (docs/api.md, "Merging two parties"): one transaction joins everything
+// of the merged party into the survivor; the merged party and lead answer 410 Merged; its
+// ref and id reach the survivor; refusals write nothing; erasing the survivor leaves
+// nothing of either.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callApi } from './support/api-client.ts';
+import { cliJson, runCli } from './support/cli.ts';
+import { countRows, pushLead } from './support/lead-client.ts';
+import { pushRichPerson, tablesContaining } from './support/personal-data.ts';
+import { createTenant, startTestServer, type Tenant, type TestServer } from './support/test-server.ts';
+
+let server: TestServer;
+let tenant: Tenant;
+let other: Tenant;
+const SCOPES = ['leads:write', 'leads:read', 'parties:read', 'parties:update', 'parties:erase'];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  tenant = await createTenant(server.database.handle, SCOPES);
+  other = await createTenant(server.database.handle, SCOPES);
+});
+afterAll(() => server.close());
+
+const d = (t: Tenant = tenant) => `/distributions/${t.distributionId}`;
+const merge = (into: string, from: unknown, headers: Record<string, string> = {}, t: Tenant = tenant) =>
+  callApi(server, t, 'POST', `${d(t)}/parties/${into}/merge`, { body: { from }, headers });
+const vin = () => `WVWZZZ1JZXW${String(Math.floor(Math.random() * 900000) + 100000)}`;
+
+async function customer(prospect: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+  const reply = await pushLead(server, tenant, 'customers', {
+    ...extra,
+    prospect: { first_name: 'Jan', last_name: 'Peeters', ...prospect },
+  });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+  return { partyId: reply.body.party_id as string, leadId: reply.body.id as string };
+}
+
+describe('POST …/parties/{party_id}/merge', () => {
+  it('joins refs, callbacks, cars one per VIN, policies and the push log into the survivor, whose values win', async () => {
+    const shared = vin();
+    const own = vin();
+    const survivor = await customer(
+      {
+        email: `${randomUUID()}@example.be`,
+        external_refs: [{ external_ref: `a-${randomUUID()}`, external_ref_company: 'crm' }],
+        callbacks: ['http://127.0.0.1:9/a'],
+        risk_objects: { cars: [{ vin: shared, brand: 'Volvo' }] },
+      },
+      { origin: 'web' },
+    );
+    const mergedRef = `b-${randomUUID()}`;
+    const merged = await customer(
+      {
+        first_name: 'Johannes',
+        telephonenr: '+32 470 11 22 33',
+        external_refs: [{ external_ref: mergedRef, external_ref_company: 'crm' }],
+        callbacks: ['http://127.0.0.1:9/b'],
+        risk_objects: {
+          cars: [
+            { vin: shared, brand: 'Volvo XC' },
+            { vin: own, brand: 'Audi' },
+          ],
+        },
+        insurance_policies: [{ insurance_company: 'AG', policy_nr: `P-${randomUUID()}` }],
+      },
+      { origin: 'quote-tool', source: 'partner' },
+    );
+
+    const reply = await merge(survivor.partyId, merged.partyId);
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    const mergedInto = { party_id: survivor.partyId, lead_id: survivor.leadId };
+    const read = await callApi(server, tenant, 'GET', `${d()}/parties/${survivor.partyId}`);
+    expect(reply.body).toEqual(read.body);
+    expect(reply.headers.get('etag')).toBe(read.headers.get('etag'));
+    const prospect = read.body;
+    // The survivor's first name wins; the merged party's telephone fills the empty field.
+    expect(prospect.first_name).toBe('Jan');
+    expect(prospect.telephonenr).toBe('+32 470 11 22 33');
+    expect(prospect.external_refs.map((r: { ref: string }) => r.ref)).toContain(mergedRef);
+    expect(prospect.callbacks.sort()).toEqual(['http://127.0.0.1:9/a', 'http://127.0.0.1:9/b']);
+    expect(read.body.risk_objects.cars.map((c: { vin: string }) => c.vin).sort()).toEqual([shared, own].sort());
+    expect(read.body.insurance_policies).toHaveLength(1);
+
+    const lead = await callApi(server, tenant, 'GET', `${d()}/leads/${survivor.leadId}`);
+    expect(lead.body.origin).toBe('web');
+    expect(lead.body.source).toBe('partner');
+    const pushes = await callApi(server, tenant, 'GET', `${d()}/leads/${survivor.leadId}/pushes`);
+    expect(pushes.body.items).toHaveLength(2);
+
+    // The merged party and its lead are gone, pointing at the survivor.
+    for (const path of [`${d()}/parties/${merged.partyId}`, `${d()}/leads/${merged.leadId}`]) {
+      const gone = await callApi(server, tenant, 'GET', path);
+      expect(gone.status, path).toBe(410);
+      expect(gone.body.detail.type).toBe('Merged');
+      expect(gone.body.detail.merged_into).toEqual(mergedInto);
+    }
+
+    // The change listing shows the merged lead once, pointing at the survivor.
+    const listed: Array<Record<string, unknown>> = [];
+    let next: string | null = `${d()}/leads?updated_since=2000-01-01T00:00:00Z&limit=100`;
+    while (next) {
+      const page = await callApi(server, tenant, 'GET', next.replace(/^.*\/v1\/api/, ''));
+      expect(page.status).toBe(200);
+      listed.push(...page.body.items);
+      next = page.body.next;
+    }
+    const entries = listed.filter((item) => item.id === merged.leadId);
+    expect(entries).toEqual([
+      { id: merged.leadId, party_id: merged.partyId, merged_into: mergedInto, updated_at: expect.any(String) },
+    ]);
+
+    // A push with the merged party's ref, or its id, updates the survivor.
+    const byRef = await pushLead(server, tenant, 'customers', {
+      prospect: {
+        first_name: 'Jan',
+        last_name: 'Peeters',
+        language: 'nl',
+        external_refs: [{ external_ref: mergedRef, external_ref_company: 'crm' }],
+      },
+    });
+    expect(byRef.status).toBe(200);
+    expect(byRef.body.party_id).toBe(survivor.partyId);
+    const byId = await pushLead(server, tenant, 'customers', {
+      prospect: { id: merged.partyId, first_name: 'Jan', last_name: 'Peeters', gender: 'MALE' },
+    });
+    expect(byId.status, JSON.stringify(byId.body)).toBe(200);
+    expect(byId.body.party_id).toBe(survivor.partyId);
+    expect(byId.body.prospect.language).toBe('nl');
+
+    // The same merge again (a retry) answers the survivor; a merge of the merged party is 410.
+    expect((await merge(survivor.partyId, merged.partyId)).status).toBe(200);
+    const again = await merge(merged.partyId, survivor.partyId);
+    expect(again.status).toBe(410);
+    expect(again.body.detail.merged_into).toEqual(mergedInto);
+  });
+
+  it('refuses, writing nothing: itself, another kind, an unknown party, another distribution, a stale If-Match, the same policy twice', async () => {
+    const a = await customer({ email: `${randomUUID()}@example.be` });
+    const b = await customer({ email: `${randomUUID()}@example.be` });
+    const company = await pushLead(server, tenant, 'companies', { prospect: { name: 'Acme NV' } });
+    const before = await countRows(server);
+
+    expect((await merge(a.partyId, a.partyId)).body.detail.errors[0].target).toBe('from');
+    expect((await merge(a.partyId, a.partyId)).status).toBe(422);
+    expect((await merge(a.partyId, company.body.party_id)).status).toBe(422);
+    expect((await merge(a.partyId, randomUUID())).status).toBe(422);
+    expect((await merge(a.partyId, 'not an id')).status).toBe(422);
+    expect((await merge(randomUUID(), b.partyId)).status).toBe(404);
+    expect((await merge(a.partyId, b.partyId, {}, other)).status).toBe(404);
+    const stale = await merge(a.partyId, b.partyId, { 'if-match': '"stale"' });
+    expect(stale.status).toBe(412);
+
+    const number = `P-${randomUUID()}`;
+    const c = await customer({ insurance_policies: [{ insurance_company: 'AG', policy_nr: number }] });
+    const e = await customer({ insurance_policies: [{ insurance_company: 'AG', policy_nr: number }] });
+    const twice = await merge(c.partyId, e.partyId);
+    expect(twice.status).toBe(409);
+    expect(twice.body.detail.errors[0].target).toBe('from');
+    const after = await countRows(server);
+    expect(after.parties).toBe(before.parties! + 2);
+    expect(after.leads).toBe(before.leads! + 2);
+
+    const read = await callApi(server, tenant, 'GET', `${d()}/parties/${a.partyId}`);
+    const fresh = await merge(a.partyId, b.partyId, { 'if-match': read.headers.get('etag')! });
+    expect(fresh.status).toBe(200);
+  });
+
+  it('records who merged in the history, and erasing the survivor leaves nothing of either person', async () => {
+    const kept = await pushRichPerson(server, tenant);
+    const gone = await pushRichPerson(server, tenant);
+    const reply = await merge(kept.partyId, gone.partyId);
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    expect(reply.body.risk_objects.cars).toHaveLength(2);
+    expect(reply.body.insurance_policies).toHaveLength(2);
+
+    const exported = await callApi(server, tenant, 'GET', `${d()}/parties/${kept.partyId}/export`);
+    expect(exported.status).toBe(200);
+    expect(exported.body.records.push_log).toHaveLength(4);
+    expect(exported.body.records.notes).toHaveLength(2);
+    const changes = exported.body.records.changes.map((row: { changes: unknown }) =>
+      typeof row.changes === 'string' ? JSON.parse(row.changes) : row.changes,
+    );
+    expect(changes.some((list: Array<{ field: string }>) => list.some((c) => c.field === 'merged_party'))).toBe(true);
+
+    const erased = await callApi(server, tenant, 'DELETE', `${d()}/parties/${kept.partyId}`);
+    expect(erased.status).toBe(200);
+    expect(await tablesContaining(server.database.handle, kept.marker)).toEqual([]);
+    expect(await tablesContaining(server.database.handle, gone.marker)).toEqual([]);
+    // A re-sync with the merged party's ref meets the tombstone.
+    const resync = await pushLead(server, tenant, 'customers', {
+      prospect: {
+        first_name: 'Again',
+        last_name: 'Again',
+        external_refs: [{ external_ref: gone.ref, external_ref_company: 'crm' }],
+      },
+    });
+    expect(resync.status).toBe(409);
+    expect(resync.body.detail.type).toBe('Erased');
+  });
+
+  it('merges with `lead-intake party merge`, and says why it refuses', async () => {
+    const email = `${randomUUID()}@example.be`;
+    const a = await customer({ email, telephonenr: '0470 55 66 77' });
+    const b = await customer({ first_name: 'Jean', email: email.toUpperCase() });
+    const env = server.database.env;
+    const args = (from: string) => [
+      'party',
+      'merge',
+      '--distribution',
+      tenant.distributionId,
+      '--party',
+      a.partyId,
+      '--from',
+      from,
+    ];
+    const survivor = await cliJson(env, args(b.partyId));
+    expect(survivor.lead_id).toBe(a.leadId);
+    expect(survivor.first_name).toBe('Jan');
+    expect((await callApi(server, tenant, 'GET', `${d()}/parties/${b.partyId}`)).status).toBe(410);
+    // Nothing is listed as a possible duplicate any more: they are one.
+    expect((await callApi(server, tenant, 'GET', `${d()}/parties/${a.partyId}/duplicates`)).body.items).toEqual([]);
+
+    const company = await pushLead(server, tenant, 'companies', { prospect: { name: 'Acme NV' } });
+    const refused = await runCli(env, args(company.body.party_id));
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('a customer and a company cannot be merged');
+  });
+});
