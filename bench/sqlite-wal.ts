@@ -38,6 +38,14 @@ export interface WalWatch {
 
 export function watchWal(dataDir: string): WalWatch {
   const file = path.join(dataDir, SQLITE_FILE);
+  // The WAL index exists while a connection has the database open; a server between its
+  // connections (a baseline's, seen once in a long run) may have none: a reading connection
+  // of our own makes it, and is kept until the watch ends.
+  let keeper: DatabaseSync | undefined;
+  if (!fs.existsSync(`${file}-shm`)) {
+    keeper = new DatabaseSync(file);
+    keeper.prepare('select count(*) from sqlite_master').get();
+  }
   // Opened once and closed only after the reader: closing any descriptor of a file drops
   // every POSIX lock this process holds on it, the reader's read lock included.
   const shm = fs.openSync(`${file}-shm`, 'r');
@@ -57,6 +65,7 @@ export function watchWal(dataDir: string): WalWatch {
       reader.exec('rollback');
       reader.close();
       fs.closeSync(shm);
+      keeper?.close();
     },
   };
 }
