@@ -81,5 +81,10 @@ describe('possible duplicates in the broker app', () => {
     expect(merged.body).not.toContain('Lina Maes');
     const inbox = await agent.request(`${server.url}/app`);
     expect(names(inbox.body)).toEqual(['Lien Maes']);
+    // The survivor's timeline shows the merge and who made it.
+    const timeline = await agent.request(`${server.url}/app/proflow/parties/${survivor}`);
+    expect(timeline.status).toBe(200);
+    expect(timeline.body).toContain(twin);
+    expect(timeline.body).toContain(broker.user.username);
   });
 });
