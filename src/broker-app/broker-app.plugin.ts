@@ -12,6 +12,7 @@ import { bulkRoutes } from './bulk.routes.ts';
 import { sourcesRoutes } from './sources.routes.ts';
 import { inboxExportRoutes } from './inbox-export.routes.ts';
 import { personalDataRoutes } from './personal-data.routes.ts';
+import { mergeRoutes } from './merge.routes.ts';
 import { requireSession } from './sign-in/session-guard.ts';
 import { signInRoutes } from './sign-in.routes.ts';
 import { workRoutes } from './work.routes.ts';
@@ -73,6 +74,7 @@ export async function registerBrokerApp(
         await signedIn.register(pageRoutes, options);
         await signedIn.register(workRoutes, options);
         await signedIn.register(personalDataRoutes, options);
+        await signedIn.register(mergeRoutes, options);
         await signedIn.register(inboxExportRoutes, options);
         await signedIn.register(bulkRoutes, options);
         await signedIn.register(sourcesRoutes, options);

@@ -133,7 +133,7 @@ function duplicatesSection(context: PageContext, data: LeadPageData) {
   if (data.duplicates.length === 0) return '';
   const items = data.duplicates.map(
     (item) =>
-      html`<li><a href="${ownHref(`/app/parties/${item.party_id}`)}">${item.name}</a> <span class="muted">(${item.reasons.map((reason) => t(`duplicateReason_${reason}`)).join(', ')})</span></li>`,
+      html`<li><a href="${ownHref(`/app/parties/${item.party_id}`)}">${item.name}</a> <span class="muted">(${item.reasons.map((reason) => t(`duplicateReason_${reason}`)).join(', ')})</span> <a href="${ownHref(`/app/parties/${data.lead.party_id}/merge?from=${item.party_id}`)}">${t('mergeLink')}</a></li>`,
   );
   return html`<section class="card" aria-labelledby="duplicates"><h2 id="duplicates">${t('duplicatesFilter')}</h2><ul>${items}</ul></section>`;
 }

@@ -345,6 +345,11 @@ export const de: Texts = {
     'Dies löscht den Interessenten, den Lead, seine Risikoobjekte, Policen, das Push-Protokoll, Webhook-Ereignisse, Notizen und Verlauf endgültig. Das kann nicht rückgängig gemacht werden. Synchronisierende Partner werden aufgefordert, ihre Kopie zu löschen, und ein Push mit einer seiner Referenzen wird abgelehnt.',
   eraseConfirm: 'Endgültig löschen',
   cancel: 'Abbrechen',
+  mergeTitle: '{from} mit {into} zusammenführen?',
+  mergeExplained:
+    'Alles vom ersten Lead geht auf den zweiten über: Referenzen, Callbacks, Risikoobjekte mit ihren Revisionen, Pakete, Policen, Übermittlungen, Notizen und Verlauf. Die Werte des zweiten Leads haben Vorrang; die des ersten ergänzen, was fehlt. Der erste Lead verschwindet danach, und Partner werden benachrichtigt.',
+  mergeConfirm: 'Zusammenführen',
+  mergeLink: 'Mit diesem Lead zusammenführen…',
   erasedTitle: 'Gelöscht',
   erasedNotice: 'Diese Person wurde auf Antrag gelöscht. Über sie wird nichts mehr gespeichert.',
   erasedDone: 'Die Person wurde gelöscht: {rows} gespeicherte Zeilen entfernt.',

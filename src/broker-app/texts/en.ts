@@ -342,6 +342,11 @@ export const en = {
     'This deletes the prospect, the lead, its risk objects, policies, push log, webhook events, notes and history for good. It cannot be undone. Partners that keep in sync are told to delete their copy, and a push with one of its references will be refused.',
   eraseConfirm: 'Erase for good',
   cancel: 'Cancel',
+  mergeTitle: 'Merge {from} into {into}?',
+  mergeExplained:
+    "Everything of the first lead moves to the second: references, callbacks, risk objects with their revisions, packages, policies, pushes, notes and history. The second lead's values win; the first's fill what it lacks. The first lead is gone afterwards, and partners are told.",
+  mergeConfirm: 'Merge',
+  mergeLink: 'Merge into this lead…',
   erasedTitle: 'Erased',
   erasedNotice: 'This person was erased on request. Nothing about them is kept.',
   erasedDone: 'The person was erased: {rows} stored rows deleted.',

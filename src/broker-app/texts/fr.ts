@@ -346,6 +346,11 @@ export const fr: Texts = {
     "Ceci supprime définitivement le prospect, le lead, ses objets de risque, polices, journal des envois, événements webhook, notes et historique. C'est irréversible. Les partenaires synchronisés sont invités à supprimer leur copie, et un envoi portant une de ses références sera refusé.",
   eraseConfirm: 'Effacer définitivement',
   cancel: 'Annuler',
+  mergeTitle: 'Fusionner {from} avec {into} ?',
+  mergeExplained:
+    'Tout le premier lead passe au second : références, callbacks, objets de risque avec leurs révisions, packages, polices, envois, notes et historique. Les valeurs du second l’emportent ; celles du premier complètent ce qui manque. Le premier lead disparaît ensuite, et les partenaires en sont avertis.',
+  mergeConfirm: 'Fusionner',
+  mergeLink: 'Fusionner avec ce lead…',
   erasedTitle: 'Effacé',
   erasedNotice: "Cette personne a été effacée à sa demande. Plus rien n'est conservé à son sujet.",
   erasedDone: 'La personne a été effacée : {rows} lignes supprimées.',

@@ -344,6 +344,11 @@ export const nl: Texts = {
     'Dit verwijdert de prospect, de lead, de risico-objecten, polissen, pushlog, webhookgebeurtenissen, notities en geschiedenis definitief. Dit kan niet ongedaan worden gemaakt. Partners die synchroniseren krijgen bericht om hun kopie te verwijderen, en een push met een van de referenties wordt geweigerd.',
   eraseConfirm: 'Definitief wissen',
   cancel: 'Annuleren',
+  mergeTitle: '{from} samenvoegen met {into}?',
+  mergeExplained:
+    'Alles van de eerste lead gaat naar de tweede: referenties, callbacks, risico-objecten met hun revisies, pakketten, polissen, pushes, notities en geschiedenis. De waarden van de tweede lead winnen; die van de eerste vullen aan wat ontbreekt. De eerste lead verdwijnt daarna, en partners worden verwittigd.',
+  mergeConfirm: 'Samenvoegen',
+  mergeLink: 'Samenvoegen met deze lead…',
   erasedTitle: 'Gewist',
   erasedNotice: 'Deze persoon werd op verzoek gewist. Er wordt niets meer over hem of haar bewaard.',
   erasedDone: 'De persoon werd gewist: {rows} opgeslagen rijen verwijderd.',

@@ -115,6 +115,15 @@ const headUpdate = statement('party_head_update', {
     'with p as (update parties set data = $1, match_key = $2, updated_at = $3, version = $4 where id = $5 and version = $6 returning id) ' +
     'update leads set origin = $7, backref = $8, source = $9, updated_at = $10, search_words = $11 where id = $12 and exists (select 1 from p)',
 });
+// The same, when the party's keys as a possible duplicate changed: on PostgreSQL the old keys
+// go in the same round trip (the new ones are in the one insert statement that follows).
+const headUpdateWithKeys = statement('party_head_update_keys', {
+  sqlite: headUpdate.sql.sqlite,
+  postgres:
+    'with p as (update parties set data = $1, match_key = $2, updated_at = $3, version = $4 where id = $5 and version = $6 returning id), ' +
+    'k as (delete from party_duplicate_keys where party_id = $5 and exists (select 1 from p)) ' +
+    'update leads set origin = $7, backref = $8, source = $9, updated_at = $10, search_words = $11 where id = $12 and exists (select 1 from p)',
+});
 const leadUpdate = statement('lead_head_update', {
   sqlite: 'update leads set origin = ?1, backref = ?2, source = ?3, updated_at = ?4, search_words = ?5 where id = ?6',
   postgres: 'update leads set origin = $1, backref = $2, source = $3, updated_at = $4, search_words = $5 where id = $6',
@@ -162,9 +171,9 @@ export async function applyChangeset(
   changes: Changeset,
   options: ChangesetOptions,
 ): Promise<void> {
-  if (changes.head === 'update') await updateHead(db, lead, options.matchKey);
-  if (changes.head === 'update' && changes.duplicateKeys !== undefined)
-    await run(db, deleteDuplicateKeys, [lead.partyId]);
+  const keysChanged = changes.head === 'update' && changes.duplicateKeys !== undefined;
+  if (changes.head === 'update') await updateHead(db, lead, options.matchKey, keysChanged);
+  if (keysChanged && dialectOf(db) === 'sqlite') await run(db, deleteDuplicateKeys, [lead.partyId]);
   // New rows go in before the updates, which may point at them (a stored policy moved to a
   // package this push adds); values they take from updated rows were released first.
   await releaseUniqueValues(db, changes);
@@ -172,12 +181,13 @@ export async function applyChangeset(
   await updateChildren(db, changes);
 }
 
-async function updateHead(db: Db, lead: LeadAggregate, matchKey: string | null): Promise<void> {
+async function updateHead(db: Db, lead: LeadAggregate, matchKey: string | null, keysChanged: boolean): Promise<void> {
   const meta = (name: string) => (lead.meta[name] as string | undefined) ?? null;
   const party = [JSON.stringify(lead.fields), matchKey, lead.updated_at, lead.version, lead.partyId, lead.version - 1];
   const leadRow = [meta('origin'), meta('backref'), meta('source'), lead.updated_at, searchWordsOf(lead), lead.leadId];
   const postgres = dialectOf(db) === 'postgres';
-  const updated = await runCount(db, headUpdate.sql[dialectOf(db)], postgres ? [...party, ...leadRow] : party);
+  const head = keysChanged ? headUpdateWithKeys : headUpdate;
+  const updated = await runCount(db, head.sql[dialectOf(db)], postgres ? [...party, ...leadRow] : party);
   if (updated !== 1) throw new StaleVersionError(`party ${lead.partyId} changed concurrently`);
   if (!postgres) await run(db, leadUpdate, leadRow);
 }
