@@ -163,6 +163,14 @@ export function createLeadIntakeClient(options: LeadIntakeClientOptions) {
         ...read(init),
       }),
 
+    // Where leads come from (docs/api.md).
+    /** Per origin and per sender, a period's pushes and what became of their leads (`format: 'csv'` for CSV). */
+    getSourceStats: (query: Query<'getSourceStats'>, init?: ReadOptions) =>
+      api.GET('/v1/api/distributions/{distribution_id}/stats/sources', {
+        params: { path: { distribution_id }, query },
+        ...read(init),
+      }),
+
     // Reference data (docs/reference-data.md, "Reference databases").
     getEnterprise: (number: string, init?: ReadOptions) =>
       api.GET('/v1/api/enterprises/{number}', { params: { path: { number } }, ...read(init) }),
