@@ -45,7 +45,7 @@ const patched = await client.updateParty(pushed.data.party_id, { telephonenr: '+
 const listed: string[] = [];
 for await (const lead of client.changes(undefined, { limit: 1 })) listed.push(lead.id);
 const received = await event;
-console.log(JSON.stringify({ status: pushed.response.status, name: read.data?.prospect.last_name, country: read.data?.prospect.address?.country_code, phone: patched.data?.telephonenr, listed, event: received.type, lead: received.data.id }));
+console.log(JSON.stringify({ status: pushed.response.status, name: read.data?.prospect.last_name, country: read.data?.prospect.address?.country_code, phone: patched.data?.telephonenr, listed, event: received.type, lead: received.type === 'party.merged' ? received.data.lead_id : received.data.id }));
 `;
 
 describe.skipIf(dialect === 'postgres')('the packed client in a partner project', () => {
