@@ -1,19 +1,20 @@
 // Possible duplicates at scale (docs/api.md, "Possible duplicates"): BENCH_ONLY=duplicates.
-// For each database, two distributions' worth of parties are written straight to the
-// database with the columns the migrations create (BENCH_DUPLICATES_PARTIES, default 1,000
-// and 1,000,000), each with the keys the service keeps for it (duplicate-keys.ts): a unique
-// e-mail and telephone, a car for every other party, a birth date spread over 80 years (so
-// some 34 parties share each at a million) and a name from a vocabulary; every 50th party
-// shares its e-mail (in capitals) with the one before, a duplicate to find. A server serves
+// For each database, two distributions' worth of parties are written by SQL in the database
+// itself (bench/duplicates-seed.ts: BENCH_DUPLICATES_PARTIES, default 1,000 and 1,000,000),
+// each with the keys the service keeps for it: unique e-mails and telephones but for a few
+// shared, a car for every other party, a birth date spread over 80 years (some 34 parties
+// share each at a million) with a scattered name; every 50th party shares its e-mail with
+// the one before, a duplicate to find. What one look-up reads is counted on each database
+// (bench/duplicates-plan.ts: key entries, rows, PostgreSQL's buffers, the plan). A server serves
 // each database, and the two are read in turn, round after round (BENCH_ROUNDS, at least 3),
 // at BENCH_DUPLICATES_CONNECTIONS (10) connections over 200 parties; the report quotes each
 // size's median p50 and their ratio, the target being at most 1.25x, beside the statements
 // and keys one request reads, which noise cannot change.
-import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import { openDatabase } from '../src/db/database.ts';
 import { withBenchDatabase, withServer, type BenchServer } from './bench-server.ts';
 import type { BenchDialect } from './database.ts';
+import { type LookUpReads, lookUpReads } from './duplicates-plan.ts';
+import { seedParties } from './duplicates-seed.ts';
 import { describeMachine } from './machine.ts';
 import { log } from './measure.ts';
 import type { BenchOptions } from './options.ts';
@@ -25,23 +26,6 @@ import { CURRENT_CODE } from './server-code.ts';
 const SIZES = (process.env.BENCH_DUPLICATES_PARTIES ?? '1000,1000000').split(',').map(Number);
 const CONNECTIONS = Number(process.env.BENCH_DUPLICATES_CONNECTIONS ?? 10);
 const SCOPES = ['leads:write', 'leads:read', 'parties:read', 'parties:update'];
-const FIRST_NAMES = ['Els', 'Jan', 'An', 'Pieter', 'Sofie', 'Lukas', 'Marie', 'Tom', 'Lotte', 'Wout'];
-/**
- * Eight letters from the party's number, scattered (a multiplicative hash), so two parties'
- * names are rarely within two edits: a shared birth date is then a close name only where the
- * seed means one, at both sizes alike.
- */
-const surname = (n: number) => {
-  let x = (Math.imul(n + 1, 2654435761) >>> 0) + n * 7;
-  let name = '';
-  for (let i = 0; i < 8; i++) {
-    name += String.fromCharCode(97 + (x % 26));
-    x = Math.floor(x / 26) + (i + 1) * 131;
-  }
-  return name;
-};
-const DAYS = 80 * 365;
-const BIRTH_BASE = Date.parse('1940-01-01T00:00:00Z');
 /** Parties whose duplicates are read: at most this many, each the second of a pair sharing an e-mail. */
 const SAMPLED = 200;
 
@@ -51,6 +35,7 @@ interface Size {
   readonly paths: readonly string[];
   readonly statements: number;
   readonly items: number;
+  readonly reads: LookUpReads;
 }
 
 interface SizeResult {
@@ -60,6 +45,7 @@ interface SizeResult {
   /** Items in the sampled answers, summed: the same at both sizes when the keys are. */
   readonly items: number;
   readonly seedSeconds: number;
+  readonly reads: LookUpReads;
 }
 
 export async function duplicatesBenchmark(options: BenchOptions, pinning: Pinning): Promise<void> {
@@ -84,7 +70,7 @@ async function measure(dialect: BenchDialect, options: BenchOptions, pinning: Pi
       async (database) => {
         log(`${dialect}: writing ${parties} parties with their duplicate keys`);
         const started = performance.now();
-        const sampled = await seed(database.env, database.distributionId, parties);
+        const { sampled, reads } = await seed(database.env, database.distributionId, parties);
         seeded.push({ parties, seconds: (performance.now() - started) / 1000 });
         return withServer(database, CURRENT_CODE, { pinning, env: { WEBHOOK_WORKER: 'false' } }, async (server) => {
           const paths = sampled.map(
@@ -99,7 +85,7 @@ async function measure(dialect: BenchDialect, options: BenchOptions, pinning: Pi
             items += ((await answer.json()) as { items: unknown[] }).items.length;
           }
           const statements = await statementsOf(server, paths[0]!);
-          return open(index + 1, [...ready, { parties, server, paths, statements, items }]);
+          return open(index + 1, [...ready, { parties, server, paths, statements, items, reads }]);
         });
       },
     );
@@ -138,6 +124,7 @@ async function interleave(
     rounds: rounds[i]!,
     statements: size.statements,
     items: size.items,
+    reads: size.reads,
     seedSeconds: seeded.find((s) => s.parties === size.parties)?.seconds ?? 0,
   }));
 }
@@ -153,81 +140,20 @@ async function statementsOf(server: BenchServer, path: string): Promise<number> 
   return (await count()) - before;
 }
 
-/** `count` parties with their leads and duplicate keys, straight into the tables; the ids of the sampled ones. */
-async function seed(env: Record<string, string>, distributionId: string, count: number): Promise<string[]> {
+/** `count` parties written by SQL (bench/duplicates-seed.ts); the sampled ones' ids and what one look-up reads. */
+async function seed(
+  env: Record<string, string>,
+  distributionId: string,
+  count: number,
+): Promise<{ sampled: string[]; reads: LookUpReads }> {
   const handle = openDatabase({
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.DATA_DIR ?? '',
     sqliteSynchronous: 'NORMAL',
   });
-  const sampled: string[] = [];
-  // A multiple of 50, so every sampled party is one with a twin (n % 50 === 1) at any size.
-  const every = Math.max(50, Math.floor(count / SAMPLED / 50) * 50);
   try {
-    const db = handle.db;
-    const at = '2026-01-01T00:00:00.000Z';
-    for (let from = 0; from < count; from += 1000) {
-      const parties = [];
-      const leads = [];
-      const keys = [];
-      for (let n = from; n < Math.min(count, from + 1000); n++) {
-        const partyId = randomUUID();
-        if (n % every === 1 && sampled.length < SAMPLED) sampled.push(partyId);
-        const first = FIRST_NAMES[n % FIRST_NAMES.length]!;
-        const last = surname(n);
-        // Every 50th party shares its e-mail with the one before: found as a duplicate.
-        const owner = n % 50 === 1 ? n - 1 : n;
-        const email = `${FIRST_NAMES[owner % FIRST_NAMES.length]!.toLowerCase()}.${surname(owner)}.${owner}@example.be`;
-        const telephone = `+3247${String(n).padStart(7, '0')}`;
-        const birth = new Date(BIRTH_BASE + ((n * 7919) % DAYS) * 86_400_000).toISOString().slice(0, 10);
-        const data = { first_name: first, last_name: last, email, telephonenr: telephone, birth };
-        parties.push({
-          id: partyId,
-          distribution_id: distributionId,
-          type: 'CUSTOMER' as const,
-          data: JSON.stringify(data),
-          match_key: null,
-          version: 1,
-          created_at: at,
-          updated_at: at,
-        });
-        leads.push({
-          id: randomUUID(),
-          distribution_id: distributionId,
-          party_id: partyId,
-          origin: 'partner-portal',
-          backref: null,
-          source: null,
-          created_at: at,
-          updated_at: at,
-          status: 'new' as const,
-          lost_reason: null,
-          assignee_id: null,
-          status_changed_at: at,
-          search_words: `${first} ${last}`.toLowerCase(),
-        });
-        const key = (kind: 'email' | 'telephone' | 'birth' | 'vin', value: string, name: string | null = null) => ({
-          distribution_id: distributionId,
-          kind,
-          key: value,
-          party_id: partyId,
-          name,
-        });
-        keys.push(
-          key('email', email),
-          key('telephone', telephone),
-          key('birth', birth, `${first} ${last}`.toLowerCase()),
-        );
-        if (n % 2 === 0) keys.push(key('vin', `WVWZZZ1JZ${String(n).padStart(8, '0')}`));
-      }
-      await db.insertInto('parties').values(parties).execute();
-      await db.insertInto('leads').values(leads).execute();
-      await db.insertInto('party_duplicate_keys').values(keys).execute();
-      if (from % 100_000 === 0 && from > 0) log(`  ${from} parties`);
-    }
-    // Statistics as autovacuum would gather them on a live database.
-    if (handle.dialect === 'postgres') await sql`analyze`.execute(db);
-    return sampled;
+    const sampled = await seedParties(handle.db, handle.dialect, distributionId, count, SAMPLED);
+    return { sampled, reads: await lookUpReads(handle.db, handle.dialect, sampled) };
   } finally {
     await handle.close();
   }
@@ -249,7 +175,7 @@ function render(
   const rows = results.flatMap(({ dialect, sizes }) =>
     sizes.map(
       (size) =>
-        `| ${dialect} | ${size.parties.toLocaleString('en')} | ${fmt(median(size.rounds.map((r) => r.requestsPerSecond)), 0)} | ${fmt(median(size.rounds.map((r) => r.p50Ms)), 2)} | ${fmt(median(size.rounds.map((r) => r.p99Ms)), 2)} | ${size.rounds.reduce((sum, r) => sum + r.failures, 0)} | ${size.statements} | ${size.items} | ${fmt(size.seedSeconds, 0)} |`,
+        `| ${dialect} | ${size.parties.toLocaleString('en')} | ${fmt(median(size.rounds.map((r) => r.requestsPerSecond)), 0)} | ${fmt(median(size.rounds.map((r) => r.p50Ms)), 2)} | ${fmt(median(size.rounds.map((r) => r.p99Ms)), 2)} | ${size.rounds.reduce((sum, r) => sum + r.failures, 0)} | ${size.statements} | ${size.items} | ${fmt(size.reads.keyEntries, 1)} | ${fmt(size.reads.rowsReturned, 1)} | ${size.reads.buffers === null ? 'n/a' : fmt(size.reads.buffers, 1)} | ${fmt(size.seedSeconds, 0)} |`,
     ),
   );
   const ratios = results.map(({ dialect, sizes }) => {
@@ -263,11 +189,17 @@ function render(
     '',
     `${CONNECTIONS} connections over ${SAMPLED} parties, ${options.warmupSeconds} s warm-up, ${options.durationSeconds} s measured per round, the sizes read in turn, ${Math.max(3, options.rounds)} rounds, medians; one server process per size. Machine: ${JSON.stringify(machine).slice(0, 300)}`,
     '',
-    '| Database | Parties | requests/s | p50 ms | p99 ms | failures | statements per request | items in the sampled answers | seeding s |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| Database | Parties | requests/s | p50 ms | p99 ms | failures | statements per request | items in the sampled answers | key entries per look-up | rows per look-up | PostgreSQL buffers per look-up | seeding s |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
     '',
     ...ratios,
     '',
+    ...results.flatMap(({ dialect, sizes }) => [
+      `${dialect} plan at ${sizes.at(-1)!.parties.toLocaleString('en')} parties:`,
+      '',
+      ...sizes.at(-1)!.reads.plan.map((line) => `    ${line}`),
+      '',
+    ]),
   ].join('\n');
 }

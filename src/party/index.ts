@@ -17,6 +17,8 @@ export type { PushLogReader } from './read/push-log-read.service.ts';
 export type { LeadHistoryReader } from './read/lead-history-read.service.ts';
 export type { LeadWorkService } from './work/lead-work.service.ts';
 export type { DuplicatesReader } from './duplicates/duplicates-read.service.ts';
+// The look-up of possible duplicates, unrun: bench/duplicates.ts asks each database for its plan.
+export { sharedKeysQuery } from './duplicates/duplicates.repository.ts';
 // Merging two parties: the CLI's party merge runs the API's service.
 export { PartyMergeService } from './party-merge/party-merge.service.ts';
 // Where leads come from: the routes' service, which bench/sources.ts reads at scale too.
