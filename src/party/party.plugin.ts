@@ -72,7 +72,7 @@ export async function registerParty(app: FastifyInstance, deps: PartyDependencie
   // The key of the erased refs' hashes, read once per process (docs/design.md section 15).
   const refHashes = new RefHashes(database.db);
 
-  const routing = new LeadRouting(deps.clock ?? systemClock);
+  const routing = new LeadRouting(deps.clock ?? systemClock, database.dialect);
   const leadPush = new LeadPushService({ database, config, transactions, outbox, refHashes, routing });
   await app.register(leadPushRoutes, { prefix, leadPush, validation });
   const leadBatch = new LeadBatchService({

@@ -160,16 +160,16 @@ export class LeadPushService {
     const created = stored === undefined;
     // Only a creation is routed: a push that merges into a lead leaves its assignee as is.
     const routing = created ? await this.#deps.routing?.route(db, merged.lead) : undefined;
-    const { lead, changeLog } = routedLead(merged.lead, routing);
+    const { lead: written, changeLog } = routedLead(merged.lead, routing);
     const changed = changes.head !== undefined;
-    const matchKey = changed ? await this.#matchKey(db, lead, stored, push) : null;
+    const matchKey = changed ? await this.#matchKey(db, written, stored, push) : null;
 
-    await applyChangeset(db, lead, changes, {
+    await applyChangeset(db, written, changes, {
       matchKey,
       changeLog,
       pushLog: {
         id: newRowId(),
-        lead_id: lead.leadId,
+        lead_id: written.leadId,
         distribution_id: distributionId,
         received_at: now,
         status: created ? 201 : 200,
@@ -179,6 +179,8 @@ export class LeadPushService {
         payload: command.rawBody,
       },
     });
+    // PostgreSQL takes a round-robin turn only now that the lead is written (lead-routing.ts).
+    const lead = (await this.#deps.routing?.assignTurn(db, written, routing)) ?? written;
     const response = representLead(lead, this.#deps.config);
     const outbox = this.#deps.outbox;
     // Only a push that carries or reaches callbacks costs any webhook work.

@@ -1,13 +1,22 @@
 // Routing a new lead in its creating transaction (docs/design.md section 15): the
 // distribution's rules, kept per process for ROUTING_RULES_TTL_MS on the app's clock so
 // that a distribution without rules pays one map lookup per push; the first matching rule
-// assigns its user, or the user whose turn it is. A round-robin turn is the rule's counter
-// advanced in the transaction (routing.repository.ts), so turns are fair across processes:
-// after k·N creations each of N users has k. Only creation routes: a merge or an update
-// never comes here.
+// assigns its user, or the user whose turn it is. Turns are fair across processes: after
+// k·N creations each of N users has k. Only creation routes: a merge or an update never
+// comes here. Where a round-robin turn comes from (docs/design.md, "Routing's turns"):
+// - SQLite: the rule's counter row, advanced before the lead is written. Its one writer
+//   runs one transaction at a time, so the row makes no one wait, and a creation that
+//   rolls back gives its turn back with it.
+// - PostgreSQL: the rule's sequence, taken once the lead's row is written (assignTurn), by
+//   the statement that sets the assignee and writes the history entry. A counter row would
+//   be locked from the turn to the commit, so every creation under the rule would queue
+//   behind the one before (a hot row); nextval never waits. It is not transactional, so the
+//   turn is taken only after the write that a raced or refused push fails at: a creation
+//   that loses its race (rule 10) or is refused takes none, and only a transaction that
+//   fails after its lead is written (the database lost, the process killed) skips one.
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.ts';
-import type { Database } from '../../db/database.ts';
+import type { Database, Dialect } from '../../db/database.ts';
 import { StaleVersionError } from '../../db/errors.ts';
 import { newRowId } from '../../db/ids.ts';
 import type { LeadAggregate } from '../model/party.aggregate.ts';
@@ -15,7 +24,7 @@ import type { LeadChangeTable } from '../model/party.table.ts';
 import type { FieldChange } from '../work/lead-change.ts';
 import { firstMatchingRule, leadFacts, userOfTurn } from './routing-rule.ts';
 import type { RoutingRule } from './routing-rules.schema.ts';
-import { selectActiveUserIds, selectRoutingRules, takeRuleTurn } from './routing.repository.ts';
+import { assignRuleTurn, selectActiveUserIds, selectRoutingRules, takeRuleTurn } from './routing.repository.ts';
 
 /** How long a process keeps a distribution's rules before it reads them again. */
 export const ROUTING_RULES_TTL_MS = 10_000;
@@ -33,11 +42,14 @@ interface LoadedRules {
   readonly loadedAt: number;
 }
 
-/** Who a new lead goes to, and by which rule (its 0-based position). */
-export interface Routing {
-  readonly assigneeId: string;
-  readonly position: number;
-}
+/**
+ * Who a new lead goes to, and by which rule (its 0-based position); on PostgreSQL a
+ * round-robin rule's turn is taken after the lead is written (assignTurn): then no
+ * assignee yet, but the rule's users and rule set.
+ */
+export type Routing =
+  | { readonly position: number; readonly assigneeId: string }
+  | { readonly position: number; readonly turnOf: { readonly users: readonly string[]; readonly ruleSet: string } };
 
 /** The caller a routed assignment is recorded under in the lead's history: `routing:<rule number>`. */
 export const routingCaller = (position: number) => `routing:${position + 1}`;
@@ -47,10 +59,12 @@ export const usersOfRule = (rule: RoutingRule): string[] =>
 
 export class LeadRouting {
   readonly #clock: Clock;
+  readonly #dialect: Dialect;
   readonly #cache = new Map<string, LoadedRules>();
 
-  constructor(clock: Clock) {
+  constructor(clock: Clock, dialect: Dialect) {
     this.#clock = clock;
+    this.#dialect = dialect;
   }
 
   /** The assignment of the new `lead`, or undefined when no rule matches it. */
@@ -65,13 +79,29 @@ export class LeadRouting {
     if (index === undefined) return undefined;
     const { position, rule, users } = usable[index]!;
     if (rule.assign.user !== undefined) return { assigneeId: users[0]!, position };
+    if (this.#dialect === 'postgres') return { position, turnOf: { users, ruleSet: loaded.ruleSet! } };
     const turn = await takeRuleTurn(db, lead.distributionId, position, loaded.ruleSet!);
-    if (turn === undefined) {
-      // The rules were replaced since they were read: read them again, in a new attempt.
-      this.#cache.delete(lead.distributionId);
-      throw new StaleVersionError('routing rules changed');
-    }
+    if (turn === undefined) throw this.#stale(lead.distributionId);
     return { assigneeId: userOfTurn(users, turn), position };
+  }
+
+  /**
+   * PostgreSQL, once the new lead's row is written: the lead with the user whose turn it is,
+   * set on its row with the history entry (routedLead's entry, in the same statement). Any
+   * other routing: the lead as it is.
+   */
+  async assignTurn(db: Kysely<Database>, lead: LeadAggregate, routing: Routing | undefined): Promise<LeadAggregate> {
+    if (routing === undefined || !('turnOf' in routing)) return lead;
+    const { users, ruleSet } = routing.turnOf;
+    const assigneeId = await assignRuleTurn(db, routingEntry(lead, routing.position), ruleSet, routing.position, users);
+    if (assigneeId === undefined) throw this.#stale(lead.distributionId);
+    return { ...lead, work: { ...lead.work, assigneeId } };
+  }
+
+  /** The rules were replaced since they were read: read them again, in a new attempt. */
+  #stale(distributionId: string): StaleVersionError {
+    this.#cache.delete(distributionId);
+    return new StaleVersionError('routing rules changed');
   }
 
   async #rules(db: Kysely<Database>, distributionId: string): Promise<LoadedRules> {
@@ -95,25 +125,30 @@ export class LeadRouting {
 
 /**
  * The new lead with the assignee routing chose, and the entry that puts the assignment in
- * its history as made by the rule; the lead as it was when no rule routed it.
+ * its history as made by the rule; the lead as it was when no rule routed it or its turn
+ * is taken after the write (assignTurn).
  */
 export function routedLead(
   lead: LeadAggregate,
   routing: Routing | undefined,
 ): { lead: LeadAggregate; changeLog?: LeadChangeTable } {
-  if (routing === undefined) return { lead };
+  if (routing === undefined || !('assigneeId' in routing)) return { lead };
   const changes: FieldChange[] = [{ field: 'assignee', after: routing.assigneeId }];
   return {
     lead: { ...lead, work: { ...lead.work, assigneeId: routing.assigneeId } },
-    changeLog: {
-      id: newRowId(),
-      lead_id: lead.leadId,
-      party_id: lead.partyId,
-      distribution_id: lead.distributionId,
-      changed_at: lead.created_at,
-      caller: routingCaller(routing.position),
-      subject: 'lead',
-      changes: JSON.stringify(changes),
-    },
+    changeLog: { ...routingEntry(lead, routing.position), changes: JSON.stringify(changes) },
+  };
+}
+
+/** The history entry of a routed assignment but its changes: made by the rule, at the lead's creation. */
+function routingEntry(lead: LeadAggregate, position: number): Omit<LeadChangeTable, 'changes'> {
+  return {
+    id: newRowId(),
+    lead_id: lead.leadId,
+    party_id: lead.partyId,
+    distribution_id: lead.distributionId,
+    changed_at: lead.created_at,
+    caller: routingCaller(position),
+    subject: 'lead',
   };
 }
