@@ -153,6 +153,8 @@ async function seed(
   });
   try {
     const sampled = await seedParties(handle.db, handle.dialect, distributionId, count, SAMPLED);
+    // Into the database file now: a server opening 2 GB of WAL reads it all before it serves.
+    await handle.checkpointTruncate?.();
     return { sampled, reads: await lookUpReads(handle.db, handle.dialect, sampled) };
   } finally {
     await handle.close();

@@ -46,6 +46,7 @@ export interface BenchOptions {
     | 'erasure'
     | 'client'
     | 'duplicates'
+    | 'routing'
     | 'features'
     | undefined;
   readonly output: string;
@@ -120,13 +121,14 @@ export function readOptions(env: Record<string, string | undefined> = process.en
         'erasure',
         'client',
         'duplicates',
+        'routing',
         'features',
       ] as const
     ).find((only) => only === env.BENCH_ONLY?.trim()),
   };
   if (env.BENCH_ONLY?.trim() && options.only === undefined)
     problems.push(
-      `BENCH_ONLY=${JSON.stringify(env.BENCH_ONLY)}: the choices are push, webhooks, reference, scaling, soak, inbox, batch, erasure, client, duplicates, features`,
+      `BENCH_ONLY=${JSON.stringify(env.BENCH_ONLY)}: the choices are push, webhooks, reference, scaling, soak, inbox, batch, erasure, client, duplicates, routing, features`,
     );
   if (
     options.baseline !== undefined &&

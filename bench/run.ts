@@ -15,6 +15,7 @@ import { erasureBenchmark } from './erasure.ts';
 import { featureCostsBenchmark, featureCostsSection } from './feature-costs.ts';
 import { inboxBenchmark } from './inbox.ts';
 import { duplicatesBenchmark } from './duplicates.ts';
+import { routingBenchmark } from './routing.ts';
 import { interleave, medianFigure, type ScenarioRounds } from './interleave.ts';
 import { describeMachine } from './machine.ts';
 import { log, measure, requireAllSucceeded, waitForQuiet, type Measurement } from './measure.ts';
@@ -267,6 +268,7 @@ const ONLY: Readonly<Record<NonNullable<typeof options.only>, () => Promise<void
   erasure: () => erasureBenchmark(options, pinning),
   client: () => clientBenchmark(options, pinning),
   duplicates: () => duplicatesBenchmark(options, pinning),
+  routing: () => routingBenchmark(options, pinning),
   features: () => featureCostsBenchmark(options),
 };
 

@@ -64,37 +64,42 @@ async function routeRoundRobin(db: Parameters<typeof setRoutingRules>[0], distri
 /** What a push, merge and listing scenario needs: every revision since the first push has these scopes. */
 export const PUSH_SCOPES: readonly string[] = ['leads:write', 'leads:read', 'parties:update'];
 
-export const CURRENT_CODE: ServerCode = {
-  label: 'this checkout',
-  revision: undefined,
-  root: ROOT,
-  lacks: () => undefined,
-  prepare: async (target, scopes, distributions) => {
-    const handle = openDatabase({
-      databaseUrl: target.env.DATABASE_URL || undefined,
-      dataDir: target.env.DATA_DIR ?? '',
-      sqliteSynchronous: 'NORMAL',
-      poolSize: 2,
-    });
-    try {
-      await migrateToLatest(handle.db);
-      const tenants: Tenant[] = [];
-      for (let i = 0; i < distributions; i++) {
-        const distribution = await insertDistribution(handle.db, `Benchmark distribution ${i + 1}`);
-        const issued = await createApiToken(handle.db, {
-          distributionId: distribution.id,
-          scopes: [...scopes],
-          name: 'bench',
-        });
-        if (ROUTING) await routeRoundRobin(handle.db, distribution.id);
-        tenants.push({ distributionId: distribution.id, token: issued.token });
+export const CURRENT_CODE: ServerCode = currentCode(ROUTING);
+
+/** This checkout, its distributions routing every new lead round-robin or not (BENCH_ONLY=routing compares the two). */
+export function currentCode(routing: boolean): ServerCode {
+  return {
+    label: routing ? 'this checkout, round-robin' : 'this checkout',
+    revision: undefined,
+    root: ROOT,
+    lacks: () => undefined,
+    prepare: async (target, scopes, distributions) => {
+      const handle = openDatabase({
+        databaseUrl: target.env.DATABASE_URL || undefined,
+        dataDir: target.env.DATA_DIR ?? '',
+        sqliteSynchronous: 'NORMAL',
+        poolSize: 2,
+      });
+      try {
+        await migrateToLatest(handle.db);
+        const tenants: Tenant[] = [];
+        for (let i = 0; i < distributions; i++) {
+          const distribution = await insertDistribution(handle.db, `Benchmark distribution ${i + 1}`);
+          const issued = await createApiToken(handle.db, {
+            distributionId: distribution.id,
+            scopes: [...scopes],
+            name: 'bench',
+          });
+          if (routing) await routeRoundRobin(handle.db, distribution.id);
+          tenants.push({ distributionId: distribution.id, token: issued.token });
+        }
+        return tenants;
+      } finally {
+        await handle.close();
       }
-      return tenants;
-    } finally {
-      await handle.close();
-    }
-  },
-};
+    },
+  };
+}
 
 /** A fresh database prepared by `code` (this checkout unless given); the caller drops it. */
 export async function createBenchDatabase(

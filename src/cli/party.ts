@@ -4,7 +4,14 @@
 // entry and (on SQLite) the WAL checkpoint are the same.
 import { createInterface } from 'node:readline';
 import { createTransactionRunner } from '../db/transaction-runner.ts';
-import { ErasureService, listAuditLog, PartyExportService, PartyMergeService, RefHashes } from '../party/index.ts';
+import {
+  backfillDuplicateKeys,
+  ErasureService,
+  listAuditLog,
+  PartyExportService,
+  PartyMergeService,
+  RefHashes,
+} from '../party/index.ts';
 import { ApiError } from '../errors.ts';
 import { WebhookOutbox } from '../webhooks/webhook.outbox.ts';
 import {
@@ -31,7 +38,12 @@ Both are recorded in the audit log (lead-intake audit list) with the actor "cli"
   lead-intake party merge --distribution <id> --party <survivor's party id> --from <party id>
       merge the party --from into --party (docs/api.md, "Merging two parties"): everything of
       it moves to the survivor, whose values win; prints the survivor as the API's GET does.
-      The merged party and its lead answer 410 afterwards; the survivor's history names "cli"`;
+      The merged party and its lead answer 410 afterwards; the survivor's history names "cli"
+  lead-intake party duplicate-keys [--batch <n, default 500>]
+      give every party stored before the possible-duplicate keys existed its keys (docs/
+      operations.md, "Possible-duplicate keys of older parties"), --batch parties per
+      transaction; prints {"parties_read", "parties_keyed", "keys_written"}. Safe while
+      servers run, and to run again: parties that have keys are passed over`;
 
 const AUDIT_HELP = `Usage:
   lead-intake audit list [--distribution <id>] [--limit <n, default 100>]
@@ -148,6 +160,23 @@ async function merge(args: string[], io: CliIo): Promise<void> {
   printJson(io, survivor);
 }
 
+async function duplicateKeys(args: string[], io: CliIo): Promise<void> {
+  const command = 'party duplicate-keys';
+  const { values } = parseCommandLine(command, HELP, args, { batch: { type: 'string' } });
+  const batch = values.batch === undefined ? undefined : Number(values.batch);
+  if (batch !== undefined && (!Number.isInteger(batch) || batch < 1 || batch > 2000))
+    throw new UsageError(command, '--batch must be an integer from 1 to 2000');
+  const report = await withDatabase(io, async (database) => {
+    const transactions = createTransactionRunner(database);
+    try {
+      return await backfillDuplicateKeys(transactions, batch);
+    } finally {
+      await transactions.close();
+    }
+  });
+  printJson(io, report);
+}
+
 async function exportParty(args: string[], io: CliIo): Promise<void> {
   const { distributionId, partyId } = target('party export', args, HELP);
   const document = await withDatabase(io, async (database, config) => {
@@ -178,8 +207,9 @@ async function list(args: string[], io: CliIo): Promise<void> {
 
 export const partyCommands: CommandGroup = {
   name: 'party',
-  summary: 'erase a person, export everything kept about them, or merge two parties',
-  run: (args, io) => runSubcommand('party', HELP, args, io, { erase, export: exportParty, merge }),
+  summary: 'erase a person, export everything kept about them, merge two parties, or key older parties',
+  run: (args, io) =>
+    runSubcommand('party', HELP, args, io, { erase, export: exportParty, merge, 'duplicate-keys': duplicateKeys }),
 };
 
 export const auditCommands: CommandGroup = {

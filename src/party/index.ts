@@ -17,6 +17,8 @@ export type { PushLogReader } from './read/push-log-read.service.ts';
 export type { LeadHistoryReader } from './read/lead-history-read.service.ts';
 export type { LeadWorkService } from './work/lead-work.service.ts';
 export type { DuplicatesReader } from './duplicates/duplicates-read.service.ts';
+// Keys for parties stored before the possible-duplicate keys existed: the CLI's party duplicate-keys.
+export { backfillDuplicateKeys } from './duplicates/duplicate-keys-backfill.service.ts';
 // The look-up of possible duplicates, unrun: bench/duplicates.ts asks each database for its plan.
 export { sharedKeysQuery } from './duplicates/duplicates.repository.ts';
 // Merging two parties: the CLI's party merge runs the API's service.

@@ -28,6 +28,11 @@ export function duplicateKeysOf(lead: LeadAggregate): DuplicateKey[] {
   return unique([...fieldKeys(lead.fields), ...vinKeys(lead)]);
 }
 
+/** The keys of a stored party from its fields and its live cars' VINs, as duplicateKeysOf gives them. */
+export function storedDuplicateKeys(fields: Document, vins: readonly string[]): DuplicateKey[] {
+  return unique([...fieldKeys(fields), ...vins.map((vin) => ({ kind: 'vin', key: vin, name: null }) as const)]);
+}
+
 /**
  * The keys to store after a write that turned `stored` into `merged`: the party's whole set
  * when it differs from the stored one (or the party is new), undefined when it is the same.
