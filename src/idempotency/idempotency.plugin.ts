@@ -13,7 +13,14 @@
 // process killed in between leaves the claim, which its lease (IDEMPOTENCY_LEASE_MS) ends,
 // and the retry then runs again (a batch's pushes merge into the leads they made: 200, not 201).
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onSendHookHandler,
+  preHandlerHookHandler,
+  RouteOptions,
+} from 'fastify';
 import Type from 'typebox';
 import type { Kysely } from 'kysely';
 import { isoNow, type Clock } from '../clock.ts';
@@ -166,11 +173,24 @@ export function registerIdempotency(
     return payload;
   };
 
+  // Callback hooks: most writes carry no key, and an async hook would cost each of them a
+  // promise and a tick (preHandler and onSend alike) for nothing.
+  const claimHook: preHandlerHookHandler = (request, reply, done) => {
+    if (request.headers['idempotency-key'] === undefined) return done();
+    // A replay was sent by `claim`: the request ends there, and `done` is not called.
+    claim(request, reply).then((sent) => sent === undefined && done(), done);
+  };
+  const settleHook: onSendHookHandler = (request, reply, payload, done) => {
+    const held = request.idempotencyClaim;
+    if (held?.held === undefined || held.keptByWrite) return done(null, payload);
+    settle(request, reply, payload).then((kept) => done(null, kept), done);
+  };
+
   app.addHook('onRoute', (route: RouteOptions) => {
     const methods = [route.method].flat();
     if (!route.url.startsWith('/v1/api/') || !methods.some((method) => WRITE_METHODS.has(method))) return;
-    route.preHandler = [...[route.preHandler ?? []].flat(), claim];
-    route.onSend = [...[route.onSend ?? []].flat(), settle];
+    route.preHandler = [...[route.preHandler ?? []].flat(), claimHook];
+    route.onSend = [...[route.onSend ?? []].flat(), settleHook];
     documentHeader(route);
   });
 
