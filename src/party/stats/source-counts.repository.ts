@@ -1,0 +1,130 @@
+// The SQL of where leads come from (docs/design.md section 16, "How far behind the sources
+// may be"): `source_counts` holds a row per Brussels day and source (origin or sender) of
+// the pushes received before the distribution's mark (`lead_projections.sourced_to`); the
+// inbox projector folds the pushes past it after their commits (foldSources), and a read
+// sums the rows of its days plus the pushes past the mark, grouped the same way, in one
+// statement and so one snapshot (readSourceCounts): a push is in exactly one of the two.
+// Status changes of counted leads move their counts by trigger (the migration
+// 2026-11-29T04-00_source_counts.ts, which repeats the day and bucket expressions below).
+import type { Kysely } from 'kysely';
+import type { Database, Dialect } from '../../db/database.ts';
+import { runCount, runText } from '../../db/statements.ts';
+import { REACTED, REACTION_BOUNDS } from './reaction-buckets.ts';
+
+type Db = Kysely<Database>;
+
+const STATUSES = ['contacted', 'quoted', 'won', 'lost'] as const;
+const COUNTS = ['received', 'created', 'merged', ...STATUSES, ...REACTED] as const;
+
+/** A row of sums: per week (its Monday) and source. Counts come as numbers or numeric text. */
+export type SourceCountRow = {
+  readonly week: string;
+  readonly kind: 'origin' | 'sender';
+  /** The origin ('' for none) or the caller. */
+  readonly name: string;
+} & { readonly [count in (typeof COUNTS)[number]]: number | string };
+
+/** The Brussels day (YYYY-MM-DD) of an ISO timestamp column. */
+function brusselsDay(dialect: Dialect, at: string): string {
+  if (dialect === 'postgres') return `to_char(cast(${at} as timestamptz) at time zone 'Europe/Brussels', 'YYYY-MM-DD')`;
+  // UTC+2 from the last Sunday of March to the last Sunday of October, both at 01:00 UTC.
+  return `case when ${at} >= date(substr(${at}, 1, 4) || '-03-25', 'weekday 0') || 'T01:00:00'
+    and ${at} < date(substr(${at}, 1, 4) || '-10-25', 'weekday 0') || 'T01:00:00'
+    then date(${at}, '+2 hours') else date(${at}, '+1 hours') end`;
+}
+
+/** The bucket number of the hours from `since` to `at`; null when `at` is. */
+function reactionBucket(dialect: Dialect, since: string, at: string): string {
+  const hours =
+    dialect === 'postgres'
+      ? `extract(epoch from (cast(${at} as timestamptz) - cast(${since} as timestamptz))) / 3600`
+      : `(julianday(${at}) - julianday(${since})) * 24`;
+  const cases = REACTION_BOUNDS.map((bound, i) => `when ${hours} < ${bound} then ${i}`).join(' ');
+  return `case when ${at} is null then null ${cases} else ${REACTION_BOUNDS.length} end`;
+}
+
+/**
+ * The pushes of the distribution ($1) received in [$lo, $hi), by Brussels day and source:
+ * counted, and of the leads they created (a creating push is the one received when its lead
+ * was created; a lead merged away has none left) the status now and the first change's bucket.
+ */
+function pushSums(dialect: Dialect, lo: string, hi: string): string {
+  const kinds =
+    dialect === 'postgres'
+      ? `(values ('origin'), ('sender')) as k (kind)`
+      : `(select 'origin' as kind union all select 'sender') as k`;
+  const sum = (condition: string) => `sum(case when ${condition} then 1 else 0 end)`;
+  return `select day, kind, name, count(*) as received, ${sum('push_status = 201')} as created,
+      ${sum('push_status <> 201')} as merged,
+      ${STATUSES.map((s) => `${sum(`lead_status = '${s}'`)} as ${s}`).join(', ')},
+      ${REACTED.map((column, i) => `${sum(`bucket = ${i}`)} as ${column}`).join(', ')}
+    from (
+      select ${brusselsDay(dialect, 'p.received_at')} as day, k.kind as kind,
+        case when k.kind = 'origin' then coalesce(p.origin, '') else p.caller end as name,
+        p.status as push_status, l.status as lead_status,
+        ${reactionBucket(dialect, 'l.created_at', 'l.first_status_at')} as bucket
+      from lead_pushes p cross join ${kinds}
+        left join leads l on p.status = 201 and l.id = p.lead_id and l.created_at = p.received_at
+      where p.distribution_id = $1 and p.received_at >= ${lo} and p.received_at < ${hi}
+    ) as pushes
+    group by day, kind, name`;
+}
+
+const numbered = (dialect: Dialect, text: string) => (dialect === 'postgres' ? text : text.replaceAll('$', '?'));
+
+/** Folds the distribution's pushes received in [from, horizon) into source_counts and moves the mark to `horizon`. */
+export async function foldSources(
+  db: Db,
+  dialect: Dialect,
+  distributionId: string,
+  from: string,
+  horizon: string,
+): Promise<void> {
+  await runCount(
+    db,
+    numbered(
+      dialect,
+      `insert into source_counts (distribution_id, day, kind, name, ${COUNTS.join(', ')})
+        select $1, day, kind, name, ${COUNTS.join(', ')} from (${pushSums(dialect, '$2', '$3')}) as sums where true
+        on conflict (distribution_id, day, kind, name) do update set
+          ${COUNTS.map((c) => `${c} = source_counts.${c} + excluded.${c}`).join(', ')}`,
+    ),
+    [distributionId, from, horizon],
+  );
+  await runCount(db, numbered(dialect, 'update lead_projections set sourced_to = $2 where distribution_id = $1'), [
+    distributionId,
+    horizon,
+  ]);
+}
+
+/**
+ * The sums per week and source of the Brussels days [fromDay, toDay]: the rows of
+ * source_counts plus the pushes past the mark received in [start, before) (those days'
+ * bounds as instants), in one statement.
+ */
+export async function readSourceCounts(
+  db: Db,
+  dialect: Dialect,
+  distributionId: string,
+  period: { fromDay: string; toDay: string; start: string; before: string },
+): Promise<SourceCountRow[]> {
+  const week =
+    dialect === 'postgres'
+      ? `to_char(date_trunc('week', cast(day as timestamp)), 'YYYY-MM-DD')`
+      : `date(day, 'weekday 0', '-6 days')`;
+  const mark = `coalesce((select sourced_to from lead_projections where distribution_id = $1), '')`;
+  const past = dialect === 'postgres' ? `greatest($4, ${mark})` : `max($4, ${mark})`;
+  return runText<SourceCountRow>(
+    db,
+    numbered(
+      dialect,
+      `select ${week} as week, kind, name, ${COUNTS.map((c) => `sum(${c}) as ${c}`).join(', ')} from (
+        select day, kind, name, ${COUNTS.join(', ')} from source_counts
+          where distribution_id = $1 and day >= $2 and day <= $3
+        union all
+        ${pushSums(dialect, past, '$5')}
+      ) as counts group by ${week}, kind, name`,
+    ),
+    [distributionId, period.fromDay, period.toDay, period.start, period.before],
+  );
+}
