@@ -46,16 +46,33 @@ const push = (via: Via, origin: string, ref: string) =>
     prospect: { first_name: 'Lead', last_name: ref, external_refs: [{ external_ref: ref, external_ref_company: 'x' }] },
   });
 
-/** Today's figures (Brussels days), as the API answers them. */
-async function stats(d: { id: string; web: Via }) {
-  const today = dayIn(Date.now());
-  const reply = await callApi(server, d.web, 'GET', `/distributions/${d.id}/stats/sources?from=${today}&to=${today}`);
-  expect(reply.status).toBe(200);
-  return reply.body as {
-    origins: Array<Record<string, unknown>>;
-    senders: Array<Record<string, unknown>>;
-    weeks: Array<{ received: number; won: number }>;
+type Stats = {
+  origins: Array<Record<string, unknown>>;
+  senders: Array<Record<string, unknown>>;
+  weeks: Array<{ received: number; won: number }>;
+};
+
+/**
+ * Today's figures (Brussels days), as the API answers them; checked against those of this
+ * whole week, read from the rows of the week (once folded) rather than the day's.
+ */
+async function stats(d: { id: string; web: Via }): Promise<Stats> {
+  const ask = async (from: string, to: string) => {
+    const reply = await callApi(server, d.web, 'GET', `/distributions/${d.id}/stats/sources?from=${from}&to=${to}`);
+    expect(reply.status).toBe(200);
+    return reply.body as Stats;
   };
+  const today = dayIn(Date.now());
+  const monday = new Date(
+    Date.parse(`${today}T00:00:00Z`) - ((new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7) * 86_400_000,
+  );
+  const sunday = new Date(monday.getTime() + 6 * 86_400_000);
+  const [day, week] = await Promise.all([
+    ask(today, today),
+    ask(monday.toISOString().slice(0, 10), sunday.toISOString().slice(0, 10)),
+  ]);
+  expect({ origins: week.origins, senders: week.senders }).toEqual({ origins: day.origins, senders: day.senders });
+  return day;
 }
 
 /** Whether the projector has folded every push of the distribution so far into the sums. */

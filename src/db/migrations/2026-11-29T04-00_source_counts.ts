@@ -2,8 +2,8 @@
 // sources may be"): `/app/sources` and `.../stats/sources` sum a row per Brussels day and
 // source instead of grouping every push of the period at request time.
 //
-// - `source_counts`, one row per distribution, Brussels day (of the push), kind ('origin'
-//   or 'sender') and name (the origin, '' for none, which a push cannot send; or the
+// - `source_counts`, one row per distribution, span ('day' or 'week'), Brussels day (of the
+//   push; for a week its Monday), kind ('origin' or 'sender') and name (the origin, '' for none, which a push cannot send; or the
 //   caller): the pushes received, created and merged; of the leads those pushes created,
 //   how many are contacted, quoted, won and lost now; and how many first moved from `new`
 //   within each bucket of hours (`reacted_00` ... `reacted_30`, bounds in REACTION_BOUNDS
@@ -73,11 +73,12 @@ export async function up(db: Kysely<any>): Promise<void> {
   let table = db.schema
     .createTable('source_counts')
     .addColumn('distribution_id', 'text', (c) => c.notNull())
+    .addColumn('span', 'text', (c) => c.notNull())
     .addColumn('day', 'text', (c) => c.notNull())
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('name', 'text', (c) => c.notNull());
   for (const column of COUNTS) table = table.addColumn(column, 'integer', (c) => c.notNull().defaultTo(0));
-  await table.addPrimaryKeyConstraint('source_counts_pk', ['distribution_id', 'day', 'kind', 'name']).execute();
+  await table.addPrimaryKeyConstraint('source_counts_pk', ['distribution_id', 'span', 'day', 'kind', 'name']).execute();
   await db.schema.dropIndex('lead_pushes_sources').execute();
   await db.schema
     .createIndex('lead_pushes_period')
@@ -106,7 +107,7 @@ function deltas(reacted: string): string[] {
   ];
 }
 
-const upsert = `on conflict (distribution_id, day, kind, name) do update set
+const upsert = `on conflict (distribution_id, span, day, kind, name) do update set
   ${COUNTS.map((c) => `${c} = source_counts.${c} + excluded.${c}`).join(', ')}`;
 
 async function sqliteTrigger(db: Kysely<any>): Promise<void> {
@@ -117,15 +118,17 @@ async function sqliteTrigger(db: Kysely<any>): Promise<void> {
     then date(${created}, '+2 hours') else date(${created}, '+1 hours') end`;
   const reacted = `case when old.first_status_at is null and new.first_status_at is not null
     then ${bucket(`(julianday(new.first_status_at) - julianday(${created})) * 24`)} end`;
+  const span = `case s.span when 'day' then ${day} else date(${day}, 'weekday 0', '-6 days') end`;
   await sql
     .raw(`create trigger leads_source_count after update of status, first_status_at on leads
     when (old.status <> new.status or (old.first_status_at is null and new.first_status_at is not null))
       and old.created_at < coalesce((select sourced_to from lead_projections where distribution_id = old.distribution_id), '')
     begin
-      insert into source_counts (distribution_id, day, kind, name, ${COUNTS.join(', ')})
-        select new.distribution_id, ${day}, k.kind, case k.kind when 'origin' then coalesce(p.origin, '') else p.caller end,
-          ${deltas(reacted).join(', ')}
-        from lead_pushes p, (select 'origin' as kind union all select 'sender') as k
+      insert into source_counts (distribution_id, span, day, kind, name, ${COUNTS.join(', ')})
+        select new.distribution_id, s.span, ${span}, k.kind,
+          case k.kind when 'origin' then coalesce(p.origin, '') else p.caller end, ${deltas(reacted).join(', ')}
+        from lead_pushes p, (select 'origin' as kind union all select 'sender') as k,
+          (select 'day' as span union all select 'week') as s
         where p.lead_id = new.id and p.received_at = new.created_at and p.status = 201
       ${upsert};
     end`)
@@ -135,8 +138,8 @@ async function sqliteTrigger(db: Kysely<any>): Promise<void> {
 async function postgresTrigger(db: Kysely<any>): Promise<void> {
   // The mark is read FOR SHARE after making sure its row exists: a projector moving it
   // (FOR UPDATE) and this change wait for each other, so the lead is counted with the
-  // status it has once both committed, by exactly one of them. Rows are taken origin
-  // first, then sender: two changes never cross.
+  // status it has once both committed, by exactly one of them. Rows are taken in one order
+  // (day, then week; origin, then sender): two changes never cross.
   await sql
     .raw(`create function lead_source_count() returns trigger language plpgsql as $$
     declare
@@ -151,13 +154,15 @@ async function postgresTrigger(db: Kysely<any>): Promise<void> {
       if old.first_status_at is null and new.first_status_at is not null then
         reacted := ${bucket('extract(epoch from (cast(new.first_status_at as timestamptz) - cast(new.created_at as timestamptz))) / 3600')};
       end if;
-      insert into source_counts (distribution_id, day, kind, name, ${COUNTS.join(', ')})
-        select new.distribution_id, to_char(cast(new.created_at as timestamptz) at time zone 'Europe/Brussels', 'YYYY-MM-DD'),
+      insert into source_counts (distribution_id, span, day, kind, name, ${COUNTS.join(', ')})
+        select new.distribution_id, s.span, to_char(case s.span when 'day' then brussels else date_trunc('week', brussels) end, 'YYYY-MM-DD'),
           k.kind, case k.kind when 'origin' then coalesce(p.origin, '') else p.caller end,
           ${deltas('reacted').join(', ')}
         from lead_pushes p cross join (values ('origin'), ('sender')) as k (kind)
+          cross join (values ('day'), ('week')) as s (span)
+          cross join (select cast(new.created_at as timestamptz) at time zone 'Europe/Brussels' as brussels) as t
         where p.lead_id = new.id and p.received_at = new.created_at and p.status = 201
-        order by k.kind
+        order by s.span, k.kind
       ${upsert};
       return null;
     end $$`)

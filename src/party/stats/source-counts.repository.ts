@@ -1,6 +1,8 @@
 // The SQL of where leads come from (docs/design.md section 16, "How far behind the sources
-// may be"): `source_counts` holds a row per Brussels day and source (origin or sender) of
-// the pushes received before the distribution's mark (`lead_projections.sourced_to`); the
+// may be"): `source_counts` holds a row per Brussels day and source (origin or sender), and
+// one per week (span 'week', its Monday), of the pushes received before the distribution's
+// mark (`lead_projections.sourced_to`); a period reads its whole weeks' rows and its other
+// days', at most 12 + 53 per source for a year instead of 366; the
 // inbox projector folds the pushes past it after their commits (foldSources), and a read
 // sums the rows of its days plus the pushes past the mark, grouped the same way, in one
 // statement and so one snapshot (readSourceCounts): a push is in exactly one of the two.
@@ -23,6 +25,13 @@ export type SourceCountRow = {
   /** The origin ('' for none) or the caller. */
   readonly name: string;
 } & { readonly [count in (typeof COUNTS)[number]]: number | string };
+
+/** The Monday (YYYY-MM-DD) of the week of a YYYY-MM-DD column. */
+function mondayOf(dialect: Dialect, day: string): string {
+  return dialect === 'postgres'
+    ? `to_char(date_trunc('week', cast(${day} as timestamp)), 'YYYY-MM-DD')`
+    : `date(${day}, 'weekday 0', '-6 days')`;
+}
 
 /** The Brussels day (YYYY-MM-DD) of an ISO timestamp column. */
 function brusselsDay(dialect: Dialect, at: string): string {
@@ -47,14 +56,17 @@ function reactionBucket(dialect: Dialect, since: string, at: string): string {
  * The pushes of the distribution ($1) received in [$lo, $hi), by Brussels day and source:
  * counted, and of the leads they created (a creating push is the one received when its lead
  * was created; a lead merged away has none left) the status now and the first change's bucket.
+ * Grouped twice: first by every value a sum depends on, so each row's day and bucket are
+ * worked out once (a flattened subquery would repeat them in each of the 38 sums), then
+ * pivoted into one row per day and source.
  */
 function pushSums(dialect: Dialect, lo: string, hi: string): string {
   const kinds =
     dialect === 'postgres'
       ? `(values ('origin'), ('sender')) as k (kind)`
       : `(select 'origin' as kind union all select 'sender') as k`;
-  const sum = (condition: string) => `sum(case when ${condition} then 1 else 0 end)`;
-  return `select day, kind, name, count(*) as received, ${sum('push_status = 201')} as created,
+  const sum = (condition: string) => `sum(case when ${condition} then n else 0 end)`;
+  return `select day, kind, name, sum(n) as received, ${sum('push_status = 201')} as created,
       ${sum('push_status <> 201')} as merged,
       ${STATUSES.map((s) => `${sum(`lead_status = '${s}'`)} as ${s}`).join(', ')},
       ${REACTED.map((column, i) => `${sum(`bucket = ${i}`)} as ${column}`).join(', ')}
@@ -62,13 +74,20 @@ function pushSums(dialect: Dialect, lo: string, hi: string): string {
       select ${brusselsDay(dialect, 'p.received_at')} as day, k.kind as kind,
         case when k.kind = 'origin' then coalesce(p.origin, '') else p.caller end as name,
         p.status as push_status, l.status as lead_status,
-        ${reactionBucket(dialect, 'l.created_at', 'l.first_status_at')} as bucket
+        ${reactionBucket(dialect, 'l.created_at', 'l.first_status_at')} as bucket, count(*) as n
       from lead_pushes p cross join ${kinds}
         left join leads l on p.status = 201 and l.id = p.lead_id and l.created_at = p.received_at
       where p.distribution_id = $1 and p.received_at >= ${lo} and p.received_at < ${hi}
+      group by 1, 2, 3, 4, 5, 6
     ) as pushes
     group by day, kind, name`;
 }
+
+/** The two rows each sum goes into: its day's and its week's. */
+const spans = (dialect: Dialect) =>
+  dialect === 'postgres'
+    ? `(values ('day'), ('week')) as s (span)`
+    : `(select 'day' as span union all select 'week') as s`;
 
 const numbered = (dialect: Dialect, text: string) => (dialect === 'postgres' ? text : text.replaceAll('$', '?'));
 
@@ -84,9 +103,12 @@ export async function foldSources(
     db,
     numbered(
       dialect,
-      `insert into source_counts (distribution_id, day, kind, name, ${COUNTS.join(', ')})
-        select $1, day, kind, name, ${COUNTS.join(', ')} from (${pushSums(dialect, '$2', '$3')}) as sums where true
-        on conflict (distribution_id, day, kind, name) do update set
+      `insert into source_counts (distribution_id, span, day, kind, name, ${COUNTS.join(', ')})
+        select $1, span, case when span = 'day' then day else ${mondayOf(dialect, 'day')} end, kind, name,
+          ${COUNTS.map((c) => `sum(${c})`).join(', ')}
+        from (${pushSums(dialect, '$2', '$3')}) as sums cross join ${spans(dialect)}
+        where true group by 2, 3, 4, 5
+        on conflict (distribution_id, span, day, kind, name) do update set
           ${COUNTS.map((c) => `${c} = source_counts.${c} + excluded.${c}`).join(', ')}`,
     ),
     [distributionId, from, horizon],
@@ -98,33 +120,35 @@ export async function foldSources(
 }
 
 /**
- * The sums per week and source of the Brussels days [fromDay, toDay]: the rows of
- * source_counts plus the pushes past the mark received in [start, before) (those days'
- * bounds as instants), in one statement.
+ * The sums per week and source of the Brussels days [fromDay, toDay]: the week rows of the
+ * whole weeks [firstWeek, afterWeeks) (Mondays), the day rows of the days before and after
+ * them, and the pushes past the mark received in [start, before) (the period's bounds as
+ * instants), in one statement.
  */
 export async function readSourceCounts(
   db: Db,
   dialect: Dialect,
   distributionId: string,
-  period: { fromDay: string; toDay: string; start: string; before: string },
+  period: { fromDay: string; toDay: string; firstWeek: string; afterWeeks: string; start: string; before: string },
 ): Promise<SourceCountRow[]> {
-  const week =
-    dialect === 'postgres'
-      ? `to_char(date_trunc('week', cast(day as timestamp)), 'YYYY-MM-DD')`
-      : `date(day, 'weekday 0', '-6 days')`;
   const mark = `coalesce((select sourced_to from lead_projections where distribution_id = $1), '')`;
-  const past = dialect === 'postgres' ? `greatest($4, ${mark})` : `max($4, ${mark})`;
+  const past = dialect === 'postgres' ? `greatest($6, ${mark})` : `max($6, ${mark})`;
+  const columns = COUNTS.join(', ');
+  const days = (range: string) =>
+    `select ${mondayOf(dialect, 'day')} as week, kind, name, ${columns} from source_counts
+      where distribution_id = $1 and span = 'day' and ${range}`;
   return runText<SourceCountRow>(
     db,
     numbered(
       dialect,
-      `select ${week} as week, kind, name, ${COUNTS.map((c) => `sum(${c}) as ${c}`).join(', ')} from (
-        select day, kind, name, ${COUNTS.join(', ')} from source_counts
-          where distribution_id = $1 and day >= $2 and day <= $3
-        union all
-        ${pushSums(dialect, past, '$5')}
-      ) as counts group by ${week}, kind, name`,
+      `select week, kind, name, ${COUNTS.map((c) => `sum(${c}) as ${c}`).join(', ')} from (
+        select day as week, kind, name, ${columns} from source_counts
+          where distribution_id = $1 and span = 'week' and day >= $4 and day < $5
+        union all ${days('day >= $2 and day < $4')}
+        union all ${days('day >= $5 and day <= $3')}
+        union all select ${mondayOf(dialect, 'day')} as week, kind, name, ${columns} from (${pushSums(dialect, past, '$7')}) as recent
+      ) as counts group by week, kind, name`,
     ),
-    [distributionId, period.fromDay, period.toDay, period.start, period.before],
+    [distributionId, period.fromDay, period.toDay, period.firstWeek, period.afterWeeks, period.start, period.before],
   );
 }

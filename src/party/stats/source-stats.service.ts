@@ -5,7 +5,7 @@
 import type { DatabaseHandle } from '../../db/database.ts';
 import { type Problem, ValidationError } from '../../errors.ts';
 import { readSourceCounts } from './source-counts.repository.ts';
-import { addDays, brusselsMidnight, type SourceStats, summarize } from './source-stats.ts';
+import { addDays, brusselsMidnight, mondayOf, type SourceStats, summarize } from './source-stats.ts';
 
 /** The longest period asked for at once, in days. */
 export const MAX_PERIOD_DAYS = 366;
@@ -26,9 +26,15 @@ export class SourceStatsReader {
       problems.push({ target: 'to', code: 'invalid' });
     if (problems.length > 0) throw new ValidationError(problems);
     const { db, dialect } = this.#database;
+    // The whole weeks inside the period come from their week rows: from the first Monday on
+    // to the Monday after `to` (when that is later).
+    const firstWeek = from === mondayOf(from) ? from : mondayOf(addDays(from, 7));
+    const afterWeeks = mondayOf(addDays(to, 1));
     const rows = await readSourceCounts(db, dialect, distributionId, {
       fromDay: from,
       toDay: to,
+      firstWeek: afterWeeks > firstWeek ? firstWeek : addDays(to, 1),
+      afterWeeks: afterWeeks > firstWeek ? afterWeeks : addDays(to, 1),
       start: brusselsMidnight(from),
       before: brusselsMidnight(addDays(to, 1)),
     });
