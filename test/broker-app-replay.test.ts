@@ -1,7 +1,8 @@
 // The timeline's "send again" button over real HTTP: a webhook delivery that failed (a
 // real receiver answering 500 until its retries ran out) is replayed by a signed-in user
 // of the distribution with the form's CSRF token, and then arrives; a forged token, or a
-// user of another distribution, changes nothing.
+// user of another distribution, changes nothing. A delivery that cannot succeed again (refused
+// for its address) has no button, and a replay posted for it anyway is refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Broker, createBroker, openSignedIn, pathOf, UserAgent } from './support/broker-app.ts';
 import { eventually } from './support/eventually.ts';
@@ -83,5 +84,42 @@ describe('replaying a failed webhook delivery from the timeline', () => {
     expect(delivered.body).not.toContain('/replay"');
     // Replaying what is no longer failed is refused.
     expect((await agent.request(`${server.url}${action}`, { form: { csrf } })).status).toBe(404);
+  });
+
+  it('refuses to send again a delivery refused for its address, even when the form is posted by hand', async () => {
+    const refusedUrl = 'http://169.254.169.254/latest/hook';
+    const pushed = await pushLead(server, broker.tenant, 'customers', {
+      prospect: { first_name: 'Bram', last_name: 'Peeters', callbacks: [refusedUrl] },
+    });
+    expect(pushed.status).toBe(201);
+    const agent = new UserAgent(server);
+    const proflowPath = pathOf(pushed.body.href_to_proflow);
+    const signedIn = await openSignedIn(agent, `${server.url}${proflowPath}`, broker.user.username);
+    const failed = await eventually(
+      async () => {
+        const page = await agent.request(`${server.url}${proflowPath}`);
+        return page.body.includes('>Failed<') ? page : undefined;
+      },
+      20_000,
+      'the delivery to be refused',
+    );
+    expect(failed.body).not.toContain('/replay"');
+    const delivery = await server.database.handle.db
+      .selectFrom('webhook_deliveries')
+      .select(['id', 'status'])
+      .where('url', '=', refusedUrl)
+      .executeTakeFirstOrThrow();
+    expect(delivery.status).toBe('failed');
+
+    const forged = await agent.request(`${server.url}${proflowPath}/deliveries/${delivery.id}/replay`, {
+      form: { csrf: inputValue(signedIn.body, 'csrf')! },
+    });
+    expect(forged.status).toBe(404);
+    const after = await server.database.handle.db
+      .selectFrom('webhook_deliveries')
+      .select('status')
+      .where('id', '=', delivery.id)
+      .executeTakeFirstOrThrow();
+    expect(after.status).toBe('failed');
   });
 });

@@ -51,6 +51,8 @@ export { LEAD_STATUSES, PAYMENT_INTERVALS } from './model/enumerations.ts';
 // The counts per status the inbox shows (docs/design.md section 13): tests read them as the
 // inbox does, kept counts and the leads since added together.
 export { countByStatus } from './inbox/status-count.repository.ts';
+// The projector's look-up for work (every second, in every process): tests count what it reads.
+export { distributionsBehind } from './inbox/inbox-projection.repository.ts';
 
 // The SQL a PostgreSQL write reads its clock with, which bench/write-limits.ts measures.
 export { WRITER_CLOCK_SQL } from './store/change-clock.repository.ts';

@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { DeliveryStatus } from './webhook.table.ts';
+import { FINAL_OUTCOMES } from './replayable.ts';
 
 type Db = Kysely<Database>;
 
@@ -89,7 +90,10 @@ export async function markDueAgain(db: Db, ids: readonly string[], now: string):
     .execute();
 }
 
-/** The delivery, when it is a failed delivery of that lead in that distribution. */
+/**
+ * The delivery, when it is a failed delivery of that lead in that distribution that can
+ * succeed again (its last attempt's outcome is not final: replayable.ts).
+ */
 export async function findFailedDelivery(
   db: Db,
   target: { distributionId: string; leadId: string; deliveryId: string },
@@ -102,5 +106,21 @@ export async function findFailedDelivery(
     .where('d.distribution_id', '=', target.distributionId)
     .where('e.lead_id', '=', target.leadId)
     .where('d.status', '=', 'failed')
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('webhook_attempts as a')
+            .select('a.id')
+            .where('a.delivery_id', '=', target.deliveryId)
+            .where('a.outcome', 'in', FINAL_OUTCOMES)
+            .where('a.attempt_nr', '=', (eb) =>
+              eb
+                .selectFrom('webhook_attempts as l')
+                .select((l) => l.fn.max('l.attempt_nr').as('last'))
+                .where('l.delivery_id', '=', target.deliveryId),
+            ),
+        ),
+      ),
+    )
     .executeTakeFirst();
 }

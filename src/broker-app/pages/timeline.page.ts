@@ -8,6 +8,7 @@ import { fieldLabel, formatValue } from './field-values.ts';
 import type { CallerName, Change, Delivery, Lead, Note, Push } from '../lead-data.ts';
 import { hasText, type TextKey } from '../texts/index.ts';
 import { renderLeadPage } from './lead-page.ts';
+import { canSucceedAgain } from '../../webhooks/replayable.ts';
 
 type CallerNames = ReadonlyMap<string, CallerName>;
 
@@ -95,11 +96,6 @@ const STATUS_FLAG = { delivered: 'good', failed: 'bad', pending: 'wait' } as con
  * its address was refused (the guard refuses it again, section 5) or stopped (a 410 Gone
  * stops the URL, and a stopped URL is not sent to); only when the receiver failed to take it.
  */
-function canSucceedAgain(delivery: Delivery): boolean {
-  const last = delivery.attempts.at(-1)?.outcome;
-  return delivery.status === 'failed' && last !== 'refused' && last !== 'gone' && last !== 'stopped';
-}
-
 function deliveryRow(context: PageContext, lead: Lead, delivery: Delivery, csrf: string): Html {
   const { t, formats } = context;
   const attempts = delivery.attempts.map(
@@ -110,7 +106,7 @@ function deliveryRow(context: PageContext, lead: Lead, delivery: Delivery, csrf:
         outcome: t(`outcome_${attempt.outcome}`),
       })}${attempt.status_code === null ? '' : ` · HTTP ${attempt.status_code}`}${attempt.error ? ` · ${attempt.error}` : ''} · ${attempt.duration_ms} ms</li>`,
   );
-  const replay = canSucceedAgain(delivery)
+  const replay = canSucceedAgain(delivery.status, delivery.attempts.at(-1)?.outcome)
     ? html`<form method="post" action="/app/proflow/parties/${lead.party_id}/deliveries/${delivery.id}/replay">
 <input type="hidden" name="csrf" value="${csrf}"><button type="submit">${t('replay')}<span class="sr-only"> (${delivery.event_type}, ${delivery.url})</span></button></form>`
     : '';

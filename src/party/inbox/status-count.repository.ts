@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { dialectOf, runText } from '../../db/statements.ts';
 import type { LeadStatus } from '../model/party.table.ts';
+import { LAST_STAMP } from './inbox-projection.repository.ts';
 
 type Db = Kysely<Database>;
 
@@ -21,6 +22,7 @@ export async function countByStatus(db: Db, distributionId: string): Promise<Map
       select status, count(*) as leads from leads
         where distribution_id = ${d}
           and created_at >= coalesce((select counted_to from lead_projections where distribution_id = ${d}), '')
+          and created_at <= ${LAST_STAMP}
         group by status
     ) as counts group by status`,
     [distributionId],
