@@ -147,16 +147,26 @@ it('counts a push as soon as it has answered, and once only after the projector 
   expect(origin(afterMerge, 'web')).toMatchObject({ quoted: 0, won: 2, win_rate: 1 });
   expect(origin(afterMerge, 'portal')).toMatchObject({ received: 1, created: 1, quoted: 0, won: 0 });
 
-  // An erasure leaves the counts, which name no one (section 14): B stays won.
-  const erased = await callApi(server, d.web, 'DELETE', `/distributions/${d.id}/parties/${b.body.party_id}`);
-  expect(erased.status).toBe(200);
-  expect(await stats(d)).toEqual(afterMerge);
+  // An erasure leaves the counts, which name no one (section 14): B stays won. But an origin
+  // only the erased person's pushes carried (a partner's free text) goes with them.
+  const own = await push(d.portal, 'Ms Only E. Xample', 'E');
+  await eventually(() => folded(d.id), 20_000, 'the projector past E');
+  expect(origin(await stats(d), 'Ms Only E. Xample')).toMatchObject({ received: 1 });
+  for (const party of [b.body.party_id, own.body.party_id]) {
+    const erased = await callApi(server, d.web, 'DELETE', `/distributions/${d.id}/parties/${party}`);
+    expect(erased.status).toBe(200);
+  }
+  const afterErasure = await stats(d);
+  expect(afterErasure.origins).toEqual(afterMerge.origins);
+  // The sender's count of E stays: a sender is an API token, not the person.
+  const portal = (body: Stats) => body.senders.find((s) => s.sender === d.portal.sender)!;
+  expect(portal(afterErasure)).toEqual({ ...portal(afterMerge), received: 2, created: 2, win_rate: 0 });
 
   // A push after all of it: counted at once, and once after the projector.
   expect((await push(d.portal, 'web', 'D')).status).toBe(201);
   const last = await stats(d);
   expect(origin(last, 'web')).toMatchObject({ received: 4, created: 3, won: 2 });
-  expect(last.senders.find((s) => s.sender === d.portal.sender)).toMatchObject({ received: 2, created: 2 });
+  expect(portal(last)).toMatchObject({ received: 3, created: 3 });
   await eventually(() => folded(d.id), 20_000, 'the projector past the last push');
   expect(await stats(d)).toEqual(last);
 });

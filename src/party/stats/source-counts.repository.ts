@@ -10,7 +10,7 @@
 // 2026-11-29T04-00_source_counts.ts, which repeats the day and bucket expressions below).
 import type { Kysely } from 'kysely';
 import type { Database, Dialect } from '../../db/database.ts';
-import { runCount, runText } from '../../db/statements.ts';
+import { dialectOf, run, runCount, statement } from '../../db/statements.ts';
 import { REACTED, REACTION_BOUNDS } from './reaction-buckets.ts';
 
 type Db = Kysely<Database>;
@@ -91,6 +91,23 @@ const spans = (dialect: Dialect) =>
 
 const numbered = (dialect: Dialect, text: string) => (dialect === 'postgres' ? text : text.replaceAll('$', '?'));
 
+/** The fold's statement: the pushes in [$2, $3) into their day's and week's rows. */
+const fold = (dialect: Dialect) =>
+  numbered(
+    dialect,
+    `insert into source_counts (distribution_id, span, day, kind, name, ${COUNTS.join(', ')})
+      select $1, span, case when span = 'day' then day else ${mondayOf(dialect, 'day')} end, kind, name,
+        ${COUNTS.map((c) => `sum(${c})`).join(', ')}
+      from (${pushSums(dialect, '$2', '$3')}) as sums cross join ${spans(dialect)}
+      where true group by 2, 3, 4, 5
+      on conflict (distribution_id, span, day, kind, name) do update set
+        ${COUNTS.map((c) => `${c} = source_counts.${c} + excluded.${c}`).join(', ')}`,
+  );
+
+// Prepared by name on PostgreSQL (db/statements.ts): planning these long texts took 30 ms,
+// more than running them, on every request. SQLite caches its statements by text anyway.
+const FOLD = statement('source_counts_fold', { sqlite: fold('sqlite'), postgres: fold('postgres') });
+
 /** Folds the distribution's pushes received in [from, horizon) into source_counts and moves the mark to `horizon`. */
 export async function foldSources(
   db: Db,
@@ -99,20 +116,7 @@ export async function foldSources(
   from: string,
   horizon: string,
 ): Promise<void> {
-  await runCount(
-    db,
-    numbered(
-      dialect,
-      `insert into source_counts (distribution_id, span, day, kind, name, ${COUNTS.join(', ')})
-        select $1, span, case when span = 'day' then day else ${mondayOf(dialect, 'day')} end, kind, name,
-          ${COUNTS.map((c) => `sum(${c})`).join(', ')}
-        from (${pushSums(dialect, '$2', '$3')}) as sums cross join ${spans(dialect)}
-        where true group by 2, 3, 4, 5
-        on conflict (distribution_id, span, day, kind, name) do update set
-          ${COUNTS.map((c) => `${c} = source_counts.${c} + excluded.${c}`).join(', ')}`,
-    ),
-    [distributionId, from, horizon],
-  );
+  await run(db, FOLD, [distributionId, from, horizon]);
   await runCount(db, numbered(dialect, 'update lead_projections set sourced_to = $2 where distribution_id = $1'), [
     distributionId,
     horizon,
@@ -125,30 +129,64 @@ export async function foldSources(
  * them, and the pushes past the mark received in [start, before) (the period's bounds as
  * instants), in one statement.
  */
-export async function readSourceCounts(
-  db: Db,
-  dialect: Dialect,
-  distributionId: string,
-  period: { fromDay: string; toDay: string; firstWeek: string; afterWeeks: string; start: string; before: string },
-): Promise<SourceCountRow[]> {
+/** The read's statement: $1 distribution, $2-$3 the days, $4-$5 the whole weeks, $6-$7 the period as instants. */
+function read(dialect: Dialect): string {
   const mark = `coalesce((select sourced_to from lead_projections where distribution_id = $1), '')`;
   const past = dialect === 'postgres' ? `greatest($6, ${mark})` : `max($6, ${mark})`;
   const columns = COUNTS.join(', ');
   const days = (range: string) =>
     `select ${mondayOf(dialect, 'day')} as week, kind, name, ${columns} from source_counts
       where distribution_id = $1 and span = 'day' and ${range}`;
-  return runText<SourceCountRow>(
+  return numbered(
+    dialect,
+    `select week, kind, name, ${COUNTS.map((c) => `sum(${c}) as ${c}`).join(', ')} from (
+      select day as week, kind, name, ${columns} from source_counts
+        where distribution_id = $1 and span = 'week' and day >= $4 and day < $5
+      union all ${days('day >= $2 and day < $4')}
+      union all ${days('day >= $5 and day <= $3')}
+      union all select ${mondayOf(dialect, 'day')} as week, kind, name, ${columns} from (${pushSums(dialect, past, '$7')}) as recent
+    ) as counts group by week, kind, name`,
+  );
+}
+
+const READ = statement('source_counts_read', { sqlite: read('sqlite'), postgres: read('postgres') });
+
+export async function readSourceCounts(
+  db: Db,
+  distributionId: string,
+  period: { fromDay: string; toDay: string; firstWeek: string; afterWeeks: string; start: string; before: string },
+): Promise<SourceCountRow[]> {
+  return run<SourceCountRow>(db, READ, [
+    distributionId,
+    period.fromDay,
+    period.toDay,
+    period.firstWeek,
+    period.afterWeeks,
+    period.start,
+    period.before,
+  ]);
+}
+
+/**
+ * An erasure (docs/design.md section 13, "Where leads come from"): the sums of each origin
+ * that only this lead's pushes carried go with it, since an origin is the partner's free text
+ * and may name the person; the sums of origins others sent too stay (they name no one). An
+ * origin's pushes counted so far are its day rows' `received`; this lead's counted pushes are
+ * those before the mark. Run before the lead's pushes are deleted; returns the rows deleted.
+ */
+export async function eraseOwnOrigins(db: Db, distributionId: string, leadId: string): Promise<number> {
+  const p = dialectOf(db) === 'postgres' ? ['$1', '$2'] : ['?1', '?2'];
+  return runCount(
     db,
-    numbered(
-      dialect,
-      `select week, kind, name, ${COUNTS.map((c) => `sum(${c}) as ${c}`).join(', ')} from (
-        select day as week, kind, name, ${columns} from source_counts
-          where distribution_id = $1 and span = 'week' and day >= $4 and day < $5
-        union all ${days('day >= $2 and day < $4')}
-        union all ${days('day >= $5 and day <= $3')}
-        union all select ${mondayOf(dialect, 'day')} as week, kind, name, ${columns} from (${pushSums(dialect, past, '$7')}) as recent
-      ) as counts group by week, kind, name`,
-    ),
-    [distributionId, period.fromDay, period.toDay, period.firstWeek, period.afterWeeks, period.start, period.before],
+    `delete from source_counts where distribution_id = ${p[0]} and kind = 'origin' and name in (
+      select own.name from (
+        select coalesce(origin, '') as name, count(*) as pushes from lead_pushes
+          where lead_id = ${p[1]}
+            and received_at < coalesce((select sourced_to from lead_projections where distribution_id = ${p[0]}), '')
+          group by coalesce(origin, '')
+      ) as own
+      where own.pushes = (select sum(c.received) from source_counts c
+        where c.distribution_id = ${p[0]} and c.span = 'day' and c.kind = 'origin' and c.name = own.name))`,
+    [distributionId, leadId],
   );
 }

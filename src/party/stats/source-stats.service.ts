@@ -25,12 +25,11 @@ export class SourceStatsReader {
     else if (isDay(from) && (to < from || to > addDays(from, MAX_PERIOD_DAYS - 1)))
       problems.push({ target: 'to', code: 'invalid' });
     if (problems.length > 0) throw new ValidationError(problems);
-    const { db, dialect } = this.#database;
     // The whole weeks inside the period come from their week rows: from the first Monday on
     // to the Monday after `to` (when that is later).
     const firstWeek = from === mondayOf(from) ? from : mondayOf(addDays(from, 7));
     const afterWeeks = mondayOf(addDays(to, 1));
-    const rows = await readSourceCounts(db, dialect, distributionId, {
+    const rows = await readSourceCounts(this.#database.db, distributionId, {
       fromDay: from,
       toDay: to,
       firstWeek: afterWeeks > firstWeek ? firstWeek : addDays(to, 1),
