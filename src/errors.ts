@@ -73,7 +73,6 @@ export type MessageCode =
   | 'merged' // the party or lead was merged into another (docs/api.md, "Merging two parties")
   | 'merge_kind' // a merge of a customer with a company
   | 'merge_itself' // a merge of a party with itself
-  | 'merge_same_policy' // both parties of a merge hold a policy with one insurance company and number
   | 'internal';
 
 /**

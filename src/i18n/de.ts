@@ -82,7 +82,5 @@ export const de: Catalogue = {
   merged: 'Die bezeichnete Partei oder der Lead wurde mit einer anderen zusammengeführt; siehe detail.merged_into.',
   merge_kind: "Fehler für '{field}'. Ein Kunde und ein Unternehmen können nicht zusammengeführt werden.",
   merge_itself: "Fehler für '{field}'. Eine Partei kann nicht mit sich selbst zusammengeführt werden.",
-  merge_same_policy:
-    "Fehler für '{field}'. Beide Parteien haben eine Police desselben Versicherers mit derselben Nummer; ändern Sie zuerst eine davon.",
   internal: 'Ein unerwarteter Fehler ist aufgetreten. Bitte versuchen Sie es später erneut.',
 };

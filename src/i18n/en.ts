@@ -79,7 +79,5 @@ export const en: Catalogue = {
   merged: 'The party or lead this names was merged into another; see detail.merged_into.',
   merge_kind: "Error for '{field}'. A customer and a company cannot be merged.",
   merge_itself: "Error for '{field}'. A party cannot be merged with itself.",
-  merge_same_policy:
-    "Error for '{field}'. Both parties hold a policy with the same insurance company and policy number; change one of them first.",
   internal: 'An unexpected error occurred. Please try again later.',
 };

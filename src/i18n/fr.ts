@@ -85,7 +85,5 @@ export const fr: Catalogue = {
   merged: 'La partie ou le lead désigné a été fusionné avec un autre ; voir detail.merged_into.',
   merge_kind: "Erreur pour '{field}'. Un client et une entreprise ne peuvent pas être fusionnés.",
   merge_itself: "Erreur pour '{field}'. Une partie ne peut pas être fusionnée avec elle-même.",
-  merge_same_policy:
-    "Erreur pour '{field}'. Les deux parties ont une police du même assureur avec le même numéro ; modifiez-en d’abord une.",
   internal: "Une erreur inattendue s'est produite. Veuillez réessayer plus tard.",
 };

@@ -82,7 +82,5 @@ export const nl: Catalogue = {
   merged: 'De partij of lead die dit aanduidt werd samengevoegd met een andere; zie detail.merged_into.',
   merge_kind: "Fout voor '{field}'. Een klant en een bedrijf kunnen niet samengevoegd worden.",
   merge_itself: "Fout voor '{field}'. Een partij kan niet met zichzelf samengevoegd worden.",
-  merge_same_policy:
-    "Fout voor '{field}'. Beide partijen hebben een polis met dezelfde verzekeraar en hetzelfde polisnummer; wijzig er eerst één.",
   internal: 'Er is een onverwachte fout opgetreden. Probeer het later opnieuw.',
 };

@@ -1,5 +1,6 @@
 // A plain in-memory model of docs/design.md section 2 (matching, merge, references and
-// uniqueness, rules 1 to 9, and the party PATCH), written from the rules and not from the
+// uniqueness, rules 1 to 9, and the party PATCH), of erasure and of merging two parties
+// (section 15), written from the rules and not from the
 // service's code: it keeps whole leads as simple objects and decides every answer's status
 // by the rules' order of precedence. The model-based test (upsert.model.test.ts) runs the
 // same requests against a real server and compares each answer and each stored lead.
@@ -11,6 +12,12 @@ type Json = Record<string, unknown>;
 export interface Ref {
   readonly company: string;
   readonly ref: string;
+  /**
+   * Which push gave the party this ref (the model's clock, one tick per push): a read lists a
+   * party's refs by the time they were added (then by company and ref), so after a merge the two
+   * parties' refs interleave by the times the server stamped those pushes with (`Stamps`).
+   */
+  readonly at?: number;
 }
 export interface ModelObject {
   /** undefined until the server has told which id it gave an object sent without one. */
@@ -43,6 +50,8 @@ export interface ModelParty {
   fields: Json;
   refs: Ref[];
   callbacks: string[];
+  /** When each callback URL was added (the model's clock): a read lists them by that time, then by URL. */
+  callbackAt: Record<string, number>;
   objects: ModelObject[];
   packages: ModelPackage[];
   policies: ModelPolicy[];
@@ -64,14 +73,47 @@ export interface Outcome {
 }
 
 const sameRef = (a: Ref, b: Ref) => a.company === b.company && a.ref === b.ref;
+/** The model's clock: one tick per push, so what a push adds is later than what came before. */
+let clock = 0;
+/** The tick of the last push the model answered: the run learns the server's time of it from the answer. */
+export const lastTick = () => clock;
+/**
+ * The time the server stamped a tick's push with (its lead's `updated_at`), as far as the run
+ * learnt it: two pushes to two parties can share a millisecond, and a merge then lists their refs
+ * by company and ref.
+ */
+export type Stamps = (tick: number) => string;
+const refText = (ref: Ref) => [ref.company, ref.ref];
+const byText = (a: Ref, b: Ref) => (refText(a) < refText(b) ? -1 : refText(a) > refText(b) ? 1 : 0);
 /** Refs are listed as added; those of one push by company, then ref (docs/design.md rule 6). */
-function addRefs(list: Ref[], pushed: readonly Ref[]): void {
+function addRefs(list: Ref[], pushed: readonly Ref[], at: number): void {
   const added = pushed.filter(
     (ref, i) => !list.some((own) => sameRef(own, ref)) && pushed.findIndex((r) => sameRef(r, ref)) === i,
   );
-  const text = (ref: Ref) => [ref.company, ref.ref];
-  added.sort((a, b) => (text(a) < text(b) ? -1 : text(a) > text(b) ? 1 : 0));
-  list.push(...added);
+  added.sort(byText);
+  list.push(...added.map((ref) => ({ company: ref.company, ref: ref.ref, at })));
+}
+/**
+ * Two lists each in the order their items were added, as one list in that order (a merge of
+ * two parties): by the time added, items of one time by `tie` (docs/api.md, "Merging two parties").
+ */
+function interleave<T>(a: readonly T[], b: readonly T[], at: (item: T) => string, tie: (x: T, y: T) => number): T[] {
+  const result: T[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const x = a[i];
+    const y = b[j];
+    const order = x === undefined || y === undefined ? 0 : at(x) < at(y) ? -1 : at(x) > at(y) ? 1 : tie(x, y);
+    if (y === undefined || (x !== undefined && order <= 0)) {
+      result.push(x!);
+      i += 1;
+    } else {
+      result.push(y);
+      j += 1;
+    }
+  }
+  return result;
 }
 const withoutNulls = (data: Json): Json => Object.fromEntries(Object.entries(data).filter(([, v]) => v != null));
 const merged = (stored: Json, pushed: Json): Json => {
@@ -122,13 +164,40 @@ export interface Erased {
 }
 const NOTHING_ERASED: Erased = { parties: [], refs: [] };
 
+/** A party merged into another (docs/design.md section 15): its ids, and the survivor's (moved along when it merges on). */
+export interface MergeRecord {
+  readonly partyId: string;
+  readonly leadId: string;
+  readonly intoPartyId: string;
+  readonly intoLeadId: string;
+}
+
+/** The party an id names: a live party's own, or the survivor of a party merged into another. */
+export function survivorOf(merges: readonly MergeRecord[], partyId: string): string {
+  return merges.find((merge) => merge.partyId === partyId)?.intoPartyId ?? partyId;
+}
+
 /**
  * docs/design.md section 2: a push of `body` (ids resolved) into the distribution holding
  * `parties`, where `erased` was erased (section 15).
  */
-export function push(parties: readonly ModelParty[], kind: Kind, body: PushBody, erased = NOTHING_ERASED): Outcome {
+export function push(
+  parties: readonly ModelParty[],
+  kind: Kind,
+  body: PushBody,
+  erased = NOTHING_ERASED,
+  merges: readonly MergeRecord[] = [],
+): Outcome {
   const refused = (status: number): Outcome => ({ status, parties: [...parties] });
+  const at = ++clock;
   const p = body.prospect;
+  // A merged party's id names its survivor (docs/api.md, "Merging two parties").
+  const namedId =
+    p.id === undefined
+      ? undefined
+      : parties.some((party) => party.id === lower(p.id))
+        ? (lower(p.id) as string)
+        : survivorOf(merges, lower(p.id) as string);
   const refs: Ref[] = [
     ...((p.external_refs as Json[] | undefined) ?? []),
     ...(p.external_ref ? [p.external_ref as Json] : []),
@@ -167,13 +236,13 @@ export function push(parties: readonly ModelParty[], kind: Kind, body: PushBody,
   // Section 11: an erased person's ref, or id, does not bring them back. A ref a live party
   // holds again was not erased from it.
   const live = (ref: Ref) => parties.some((party) => party.refs.some((own) => sameRef(own, ref)));
-  const erasedId = p.id !== undefined && erased.parties.includes(lower(p.id) as string);
+  const erasedId = namedId !== undefined && erased.parties.includes(namedId);
   if (erasedId || refs.some((ref) => !live(ref) && erased.refs.some((gone) => sameRef(gone, ref)))) return refused(409);
 
   // Rule 1 and rules 4-5: which party.
   const hits: ModelParty[] = [];
-  if (p.id !== undefined) {
-    const named = parties.find((party) => party.id === lower(p.id));
+  if (namedId !== undefined) {
+    const named = parties.find((party) => party.id === namedId);
     if (!named || named.kind !== kind) return refused(422);
     hits.push(named);
   }
@@ -199,6 +268,7 @@ export function push(parties: readonly ModelParty[], kind: Kind, body: PushBody,
           fields: {},
           refs: [],
           callbacks: [],
+          callbackAt: {},
           objects: [],
           packages: [],
           policies: [],
@@ -266,8 +336,10 @@ export function push(parties: readonly ModelParty[], kind: Kind, body: PushBody,
   const before = matchKey(kind, party.fields);
   party.fields = withoutNulls(merged(party.fields, { ...fields, address: withCountry(fields.address) }));
   party.meta = withoutNulls(merged(party.meta, { origin: body.origin, backref: body.backref, source: body.source }));
-  addRefs(party.refs, refs);
-  party.callbacks.push(...callbacks.filter((url) => !party.callbacks.includes(url)).sort());
+  addRefs(party.refs, refs, at);
+  const newCallbacks = callbacks.filter((url, i) => !party.callbacks.includes(url) && callbacks.indexOf(url) === i);
+  party.callbacks.push(...newCallbacks.sort());
+  for (const url of newCallbacks) party.callbackAt[url] = at;
 
   const objectAlias = new Map<string, ModelObject>();
   for (const { type, data: raw } of pushedObjects) {
@@ -350,7 +422,7 @@ export function push(parties: readonly ModelParty[], kind: Kind, body: PushBody,
     }
     policy.data = withoutNulls(merged(policy.data, data));
     if (pkg !== undefined) policy.package = pkg;
-    addRefs(policy.refs, pushedRefs);
+    addRefs(policy.refs, pushedRefs, at);
     if (pushedCoverages) policy.coverages = pushedCoverages;
   }
 
@@ -493,4 +565,111 @@ export function leadPatch(
   const party = next[parties.indexOf(target)]!;
   party.work = { status, lost_reason: reason, assignee };
   return { status: 200, parties: next, party };
+}
+
+/** What a merge answers, the parties after it, and the merge records after it. */
+export interface MergeOutcome extends Outcome {
+  readonly merges: readonly MergeRecord[];
+  /** The party merged into the survivor (undefined for a retry of a merge already made, or a refusal). */
+  readonly merged?: ModelParty;
+}
+
+const policyNumber = (policy: ModelPolicy) =>
+  typeof policy.data.insurance_company === 'string' && typeof policy.data.policy_nr === 'string'
+    ? `${policy.data.insurance_company}\u0000${policy.data.policy_nr}`
+    : undefined;
+
+/**
+ * docs/design.md section 15 (docs/api.md, "Merging two parties"): `POST …/parties/{intoId}/merge
+ * {"from": fromId}`. The refusals in the service's order; then everything of the merged party
+ * joins the survivor: the survivor's fields win and the merged party's fill the rest, refs and
+ * callbacks as added, risk objects, packages and policies after the survivor's (a car whose VIN
+ * the survivor has stays as removed, its coverages pointing at the survivor's car).
+ */
+export function mergeParties(
+  parties: readonly ModelParty[],
+  intoId: string,
+  fromId: string,
+  erased: Erased,
+  merges: readonly MergeRecord[],
+  stamps: Stamps,
+): MergeOutcome {
+  const refused = (status: number): MergeOutcome => ({ status, parties: [...parties], merges });
+  if (fromId === intoId) return refused(422);
+  const survivor = parties.find((party) => party.id === intoId);
+  if (survivor === undefined)
+    return refused(erased.parties.includes(intoId) || merges.some((m) => m.partyId === intoId) ? 410 : 404);
+  const merged = parties.find((party) => party.id === fromId);
+  if (merged === undefined) {
+    const record = merges.find((m) => m.partyId === fromId);
+    // The same merge again (a retry whose answer was lost): the survivor as it is.
+    if (record?.intoPartyId === intoId) return { status: 200, parties: [...parties], party: survivor, merges };
+    return refused(record !== undefined || erased.parties.includes(fromId) ? 410 : 422);
+  }
+  if (merged.kind !== survivor.kind) return refused(422);
+
+  const next = clone(parties);
+  const into = next[parties.indexOf(survivor)]!;
+  const from = next[parties.indexOf(merged)]!;
+  into.fields = { ...from.fields, ...into.fields };
+  into.meta = { ...from.meta, ...into.meta };
+  into.refs = interleave(into.refs, from.refs, (ref) => stamps(ref.at ?? 0), byText);
+  const urls = from.callbacks.filter((url) => !into.callbacks.includes(url));
+  const callbackAt = (url: string) => stamps(into.callbackAt[url] ?? from.callbackAt[url] ?? 0);
+  for (const url of urls) into.callbackAt[url] = from.callbackAt[url] ?? 0;
+  into.callbacks = interleave(into.callbacks, urls, callbackAt, (a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  // One car per VIN and one home per address (rule 7): the merged party's one stays as
+  // removed, and coverages that pointed at it point at the survivor's.
+  const key = (o: ModelObject) =>
+    o.type === 'CAR' ? (typeof o.data.vin === 'string' ? `CAR ${o.data.vin}` : undefined) : addressKey(o.data.address);
+  const sameObject = new Map<ModelObject, ModelObject>();
+  for (const object of from.objects) {
+    if (object.removed || key(object) === undefined) continue;
+    const own = into.objects.find((o) => !o.removed && o.type === object.type && key(o) === key(object));
+    if (own === undefined) continue;
+    sameObject.set(object, own);
+    object.removed = true;
+  }
+  const repointed = (coverage: ModelCoverage): ModelCoverage => {
+    const own = coverage.riskObject && sameObject.get(coverage.riskObject);
+    return own === undefined ? coverage : { riskObject: own, data: coverage.data };
+  };
+  // One policy per insurance company and number (rule 9): the survivor's, its values winning,
+  // the merged one's filling the rest (its package too), with the refs of both and every
+  // coverage of either.
+  const joined = new Set<ModelPolicy>();
+  for (const policy of from.policies) {
+    policy.coverages = policy.coverages.map(repointed);
+    const own = into.policies.find((x) => policyNumber(x) !== undefined && policyNumber(x) === policyNumber(policy));
+    if (own === undefined) continue;
+    joined.add(policy);
+    own.data = { ...policy.data, ...own.data };
+    own.package ??= policy.package;
+    own.refs = interleave(own.refs, policy.refs, (ref) => stamps(ref.at ?? 0), byText);
+    for (const coverage of policy.coverages)
+      if (!own.coverages.some((c) => c.riskObject === coverage.riskObject && isDeepStrictEqual(c.data, coverage.data)))
+        own.coverages.push(coverage);
+  }
+  into.objects.push(...from.objects);
+  into.packages.push(...from.packages);
+  into.policies.push(...from.policies.filter((policy) => !joined.has(policy)));
+  const record: MergeRecord = {
+    partyId: merged.id!,
+    leadId: merged.leadId!,
+    intoPartyId: survivor.id!,
+    intoLeadId: survivor.leadId!,
+  };
+  return {
+    status: 200,
+    parties: next.filter((party) => party !== from),
+    party: into,
+    merged,
+    merges: [
+      // The parties merged into the merged party before now name the survivor.
+      ...merges.map((m) =>
+        m.intoPartyId === merged.id ? { ...m, intoPartyId: survivor.id!, intoLeadId: survivor.leadId! } : m,
+      ),
+      record,
+    ],
+  };
 }

@@ -8,11 +8,27 @@ import { expect } from 'vitest';
 import { callApi, type ApiReply } from '../support/api-client.ts';
 import { countRows, pushLead } from '../support/lead-client.ts';
 import { createTenant, type Tenant, type TestServer } from '../support/test-server.ts';
-import { type Erased, erase, leadPatch, patch, push, type Kind, type ModelParty, type Outcome } from './lead-model.ts';
+import {
+  type Erased,
+  erase,
+  type Kind,
+  lastTick,
+  leadPatch,
+  type MergeRecord,
+  mergeParties,
+  type ModelParty,
+  type Outcome,
+  patch,
+  push,
+  survivorOf,
+} from './lead-model.ts';
 import type { CarListing, Request } from './requests.ts';
 import { createUser } from '../../src/sso/index.ts';
 import { insertDistribution } from '../../src/distributions/distribution.repository.ts';
 import { PASSWORD } from '../support/sso.ts';
+import { sql } from 'kysely';
+import { liveTables } from '../support/personal-data.ts';
+import { NOT_PERSONAL } from '../../src/party/index.ts';
 
 type Json = Record<string, unknown>;
 const SCOPES = ['leads:write', 'leads:read', 'parties:read', 'parties:update', 'parties:erase'];
@@ -25,6 +41,10 @@ export interface Run {
   parties: ModelParty[];
   /** The tombstones of the parties erased so far. */
   erased: Erased;
+  /** The parties merged into another so far, each naming its survivor as it is now. */
+  merges: readonly MergeRecord[];
+  /** The model's tick of each push accepted so far -> the `updated_at` the server stamped it with. */
+  readonly stamps: Map<number, string>;
   /** The requests sent so far, for a failure's message. */
   readonly log: string[];
   /** `{user0}` -> a user id, made on first use (a lead PATCH's assignees). */
@@ -61,6 +81,8 @@ export async function startRun(server: TestServer): Promise<Run> {
     symbols: new Map(),
     parties: [],
     erased: { parties: [], refs: [] },
+    merges: [],
+    stamps: new Map(),
     log: [],
     users: new Map(),
     keys: [],
@@ -81,6 +103,7 @@ export async function step(run: Run, request: Request): Promise<void> {
   else if (request.op === 'replay') await replayed(run, request.push);
   else if (request.op === 'replayLater') await replayedLater(run, request);
   else if (request.op === 'erase') await eraseParty(run, request);
+  else if (request.op === 'merge') await mergeStep(run, request);
   else await concurrentPair(run, request.first, request.second);
   await compareStored(run);
 }
@@ -91,7 +114,8 @@ async function single(
   idempotencyKey?: string,
 ): Promise<{ body: Json; reply: ApiReply }> {
   const body = resolve(run, request.body) as Json;
-  const expected = push(run.parties, kindOf(request.kind), body as never, run.erased);
+  const expected = push(run.parties, kindOf(request.kind), body as never, run.erased, run.merges);
+  const tick = lastTick();
   const before = expected.status >= 400 ? await countRows(run.server) : undefined;
   const headers: Record<string, string> = idempotencyKey ? { 'idempotency-key': idempotencyKey } : {};
   const reply = await pushLead(run.server, run.tenant, request.kind, body, headers);
@@ -100,6 +124,7 @@ async function single(
   await checkAnswer(run, reply, expected.status, before);
   if (expected.status >= 400) return { body, reply };
   accept(run, expected, [reply]);
+  run.stamps.set(tick, reply.body.updated_at);
   // The answer is what is stored: a read of the lead gives back the push's answer.
   const read = await callApi(
     run.server,
@@ -119,9 +144,11 @@ async function single(
 async function batch(run: Run, request: Request & { op: 'batch' }): Promise<void> {
   const items = request.pushes.map((item) => ({ kind: item.kind, body: resolve(run, item.body) as Json }));
   const outcomes: Outcome[] = [];
+  const ticks: number[] = [];
   let parties = run.parties;
   for (const item of items) {
-    const outcome = push(parties, kindOf(item.kind), item.body as never, run.erased);
+    const outcome = push(parties, kindOf(item.kind), item.body as never, run.erased, run.merges);
+    ticks.push(lastTick());
     outcomes.push(outcome);
     if (outcome.status < 400) parties = outcome.parties;
   }
@@ -148,6 +175,7 @@ async function batch(run: Run, request: Request & { op: 'batch' }): Promise<void
   // the parties it had then, and later items' copies keep it there.
   run.parties = parties;
   outcomes.forEach((outcome, i) => {
+    if (outcome.status < 400) run.stamps.set(ticks[i]!, reply.body.results[i].lead.updated_at);
     if (outcome.status !== 201) return;
     const lead = reply.body.results[i].lead;
     Object.assign(parties[outcome.parties.length - 1]!, { id: lead.party_id, leadId: lead.id });
@@ -182,7 +210,8 @@ async function replayed(run: Run, request: Request & { op: 'push' }): Promise<vo
 async function replayedLater(run: Run, request: Request & { op: 'replayLater' }): Promise<void> {
   const kept = run.keys[request.which % Math.max(run.keys.length, 1)];
   if (kept === undefined) return;
-  const shows = kept.reply.status < 400 ? String(kept.reply.body.party_id) : undefined;
+  // The person the answer showed: a party merged since is its survivor (docs/design.md section 15).
+  const shows = kept.reply.status < 400 ? survivorOf(run.merges, String(kept.reply.body.party_id)) : undefined;
   const live = run.parties.findIndex((party) => party.id === shows);
   if (request.eraseFirst && live >= 0) await eraseParty(run, { op: 'erase', party: live });
   if (shows !== undefined && !run.erased.parties.includes(shows)) {
@@ -288,6 +317,97 @@ async function eraseParty(run: Run, request: Request & { op: 'erase' }): Promise
     const again = await callApi(run.server, run.tenant, method, gone);
     expect(again.status, `${method} ${gone} after the erasure\n${run.log.join('\n')}`).toBe(410);
   }
+  // The parties merged into it are erased with it (docs/design.md section 15): their ids
+  // answer 410, and no row names them but the record of the merge and the audit log, which
+  // hold ids only (party-rows.repository.ts, NOT_PERSONAL).
+  const merged = run.merges.filter((m) => m.intoPartyId === target.id);
+  for (const { partyId, leadId } of merged)
+    for (const gone of [`parties/${partyId}`, `leads/${leadId}`]) {
+      const again = await callApi(run.server, run.tenant, 'GET', `/distributions/${run.tenant.distributionId}/${gone}`);
+      expect(again.status, `GET ${gone}, merged into a party erased since\n${run.log.join('\n')}`).toBe(410);
+    }
+  if (merged.length > 0)
+    expect(
+      await tablesNaming(
+        run,
+        merged.flatMap((m) => [m.partyId, m.leadId]),
+      ),
+      `the tables naming a party merged into one erased since\n${run.log.join('\n')}`,
+    ).toEqual([]);
+}
+
+/** The tables, but those that hold ids only (NOT_PERSONAL), with a row naming one of `ids`: one pass over each. */
+async function tablesNaming(run: Run, ids: readonly string[]): Promise<string[]> {
+  const { handle } = run.server.database;
+  const found: string[] = [];
+  for (const table of await liveTables(handle)) {
+    if (table in NOT_PERSONAL) continue;
+    const { rows } = await sql`select * from ${sql.table(table)}`.execute(handle.db);
+    if (rows.some((row) => ids.some((id) => JSON.stringify(row).includes(id)))) found.push(table);
+  }
+  return found;
+}
+
+/**
+ * Merging two parties (docs/design.md section 15), answered as the model answers it; a merge
+ * made is the survivor as GET reads it, the merged party and lead answer 410 Merged naming
+ * the survivor, the survivor's push log holds both parties' pushes and its history the merge.
+ */
+async function mergeStep(run: Run, request: Request & { op: 'merge' }): Promise<void> {
+  const into = resolve(run, request.into) as string;
+  const next = /^\{next(\d+)\}$/.exec(request.from);
+  const at = run.parties.findIndex((party) => party.id === into);
+  const from = next
+    ? (run.parties[(Math.max(at, 0) + Number(next[1]) + 1) % Math.max(run.parties.length, 1)]?.id ??
+      symbolId(run, '{nobody}'))
+    : (resolve(run, request.from) as string);
+  const expected = mergeParties(run.parties, into, from, run.erased, run.merges, (tick) => run.stamps.get(tick) ?? '');
+  const before = expected.status >= 400 ? await countRows(run.server) : undefined;
+  const { merged, party: survivor } = expected;
+  const pushes = merged === undefined ? 0 : (await pushLog(run, survivor!)) + (await pushLog(run, merged));
+  const d = `/distributions/${run.tenant.distributionId}`;
+  const reply = await callApi(run.server, run.tenant, 'POST', `${d}/parties/${into}/merge`, { body: { from } });
+  run.log.push(`merge ${request.from} (${from}) into ${request.into} (${into}) -> ${reply.status}`);
+  count(`merge ${reply.status}${reasonOf(reply)}`);
+  await checkAnswer(run, reply, expected.status, before);
+  if (expected.status >= 400) return;
+  run.parties = expected.parties;
+  run.merges = expected.merges;
+  const trail = `\n${run.log.join('\n')}`;
+  const read = await callApi(run.server, run.tenant, 'GET', `${d}/parties/${into}`);
+  expect(reply.body, `the merge answers the survivor as GET reads it${trail}`).toEqual(read.body);
+  if (merged === undefined) return;
+  const mergedInto = { party_id: survivor!.id, lead_id: survivor!.leadId };
+  for (const gone of [`parties/${merged.id}`, `leads/${merged.leadId}`]) {
+    const again = await callApi(run.server, run.tenant, 'GET', `${d}/${gone}`);
+    expect([again.status, again.body.detail?.type, again.body.detail?.merged_into], `GET ${gone}${trail}`).toEqual([
+      410,
+      'Merged',
+      mergedInto,
+    ]);
+  }
+  expect(await pushLog(run, survivor!), `the survivor's push log holds both parties' pushes${trail}`).toBe(pushes);
+  const exported = await callApi(run.server, run.tenant, 'GET', `${d}/parties/${into}/export`);
+  const history = (exported.body.records.changes as Json[]).map((row) =>
+    typeof row.changes === 'string' ? JSON.parse(row.changes) : row.changes,
+  ) as Array<Array<{ field: string; after?: unknown }>>;
+  expect(
+    history.flat().filter((change) => change.field === 'merged_party'),
+    `the survivor's history shows the merge${trail}`,
+  ).toContainEqual({ field: 'merged_party', after: { party_id: merged.id, lead_id: merged.leadId } });
+}
+
+/** How many pushes a party's lead has in its push log (docs/api.md, `…/leads/{id}/pushes`). */
+async function pushLog(run: Run, party: ModelParty): Promise<number> {
+  let total = 0;
+  let next: string | null = `/distributions/${run.tenant.distributionId}/leads/${party.leadId}/pushes?limit=100`;
+  while (next) {
+    const page: ApiReply = await callApi(run.server, run.tenant, 'GET', next);
+    expect(page.status).toBe(200);
+    total += (page.body.items as unknown[]).length;
+    next = page.body.next ? (page.body.next as string).replace(/^.*\/v1\/api/, '') : null;
+  }
+  return total;
 }
 
 function carOf(run: Run, current: ReadonlyArray<{ id: string | undefined; data: Json }>, listing: CarListing): Json {
@@ -307,12 +427,15 @@ async function concurrentPair(run: Run, a: Request & { op: 'push' }, b: Request 
     [0, 1],
     [1, 0],
   ].map((order) => {
-    const first = push(run.parties, kinds[order[0]!]!, bodies[order[0]!] as never, run.erased);
-    const second = push(first.parties, kinds[order[1]!]!, bodies[order[1]!] as never, run.erased);
+    const first = push(run.parties, kinds[order[0]!]!, bodies[order[0]!] as never, run.erased, run.merges);
+    const ticks: number[] = [];
+    ticks[order[0]!] = lastTick();
+    const second = push(first.parties, kinds[order[1]!]!, bodies[order[1]!] as never, run.erased, run.merges);
+    ticks[order[1]!] = lastTick();
     const outcomes: Outcome[] = [];
     outcomes[order[0]!] = first;
     outcomes[order[1]!] = { ...second, parties: second.parties };
-    return { outcomes, final: second.parties, creations: [first, second] };
+    return { outcomes, ticks, final: second.parties, creations: [first, second] };
   });
   const before = await countRows(run.server);
   const replies = await Promise.all([
@@ -342,8 +465,14 @@ async function concurrentPair(run: Run, a: Request & { op: 'push' }, b: Request 
     return parties;
   });
   // The order whose state is stored; else the first, whose difference compareStored reports.
-  run.parties =
-    candidates.find((parties) => parties.every((party, i) => sameShape(party, stored(parties)[i]))) ?? candidates[0]!;
+  const chosen = Math.max(
+    candidates.findIndex((parties) => parties.every((party, i) => sameShape(party, stored(parties)[i]))),
+    0,
+  );
+  run.parties = candidates[chosen]!;
+  replies.forEach((reply, i) => {
+    if (reply.status < 400) run.stamps.set(possible[chosen]!.ticks[i]!, reply.body.updated_at);
+  });
 }
 
 function sameShape(party: ModelParty, lead: Json | undefined): boolean {
@@ -392,6 +521,7 @@ function accept(run: Run, outcome: Outcome, replies: readonly ApiReply[]): void 
 async function readAll(run: Run, parties: readonly ModelParty[]) {
   const reads = new Map<string, Json>();
   const erased = new Set<string>();
+  const merged: Json[] = [];
   const { distributionId } = run.tenant;
   let next: string | null = `/distributions/${distributionId}/leads?updated_since=2000-01-01T00:00:00Z&limit=100`;
   while (next) {
@@ -399,6 +529,7 @@ async function readAll(run: Run, parties: readonly ModelParty[]) {
     expect(reply.status).toBe(200);
     for (const lead of reply.body.items as Json[]) {
       if (lead.erased === true) erased.add(lead.party_id as string);
+      else if (lead.merged_into !== undefined) merged.push(lead);
       else reads.set(lead.party_id as string, lead);
     }
     next = reply.body.next ? (reply.body.next as string).replace(/^.*\/v1\/api/, '') : null;
@@ -406,6 +537,20 @@ async function readAll(run: Run, parties: readonly ModelParty[]) {
   expect(reads.size, `one party per model party\n${run.log.join('\n')}`).toBe(parties.length);
   // Each erased party shows in the listing as erased (docs/design.md section 15), once.
   expect([...erased].sort(), `the erased parties\n${run.log.join('\n')}`).toEqual([...run.erased.parties].sort());
+  // Each merged lead shows once, naming the party it lives on in now (docs/design.md section 15).
+  const byLead = (a: Json, b: Json) => String(a.id).localeCompare(String(b.id));
+  expect(
+    merged.map(({ id, party_id, merged_into }) => ({ id, party_id, merged_into })).sort(byLead),
+    `the merged leads in the change listing\n${run.log.join('\n')}`,
+  ).toEqual(
+    run.merges
+      .map((m) => ({
+        id: m.leadId,
+        party_id: m.partyId,
+        merged_into: { party_id: m.intoPartyId, lead_id: m.intoLeadId },
+      }))
+      .sort(byLead),
+  );
   return (order: readonly ModelParty[]) =>
     order.map((party) => reads.get(party.id ?? '') ?? [...reads.values()].find((lead) => lead.id === party.leadId)!);
 }
@@ -506,7 +651,7 @@ function shapeOfModel(party: ModelParty): unknown {
     meta: party.meta,
     fields: party.fields,
     work: party.work,
-    refs: party.refs,
+    refs: party.refs.map(({ company, ref }) => ({ company, ref })),
     callbacks: party.callbacks,
     cars: revisions('CAR'),
     residences: revisions('RESIDENCE'),
@@ -515,7 +660,7 @@ function shapeOfModel(party: ModelParty): unknown {
       id: x.id,
       data: x.data,
       package: x.package?.id ?? null,
-      refs: x.refs,
+      refs: x.refs.map(({ company, ref }) => ({ company, ref })),
       coverages: x.coverages.map((c) => ({ riskObject: c.riskObject?.id ?? null, data: c.data })),
     })),
   };
@@ -525,7 +670,7 @@ function shapeOfModel(party: ModelParty): unknown {
 function resolve(run: Run, value: unknown, fresh = new Map<string, string>()): unknown {
   if (typeof value === 'string') {
     if (value === '{nobody}') return symbolId(run, value);
-    const symbol = /^\{(id|ID|party|new|NEW)(\d+)\}$/.exec(value);
+    const symbol = /^\{(id|ID|party|merged|erased|new|NEW)(\d+)\}$/.exec(value);
     if (!symbol) return value;
     const [, kind, n] = symbol;
     if (kind === 'new' || kind === 'NEW') {
@@ -535,6 +680,11 @@ function resolve(run: Run, value: unknown, fresh = new Map<string, string>()): u
     // A party made earlier in the run, counted round; before the first one, nobody.
     if (kind === 'party')
       return run.parties[Number(n) % Math.max(run.parties.length, 1)]?.id ?? symbolId(run, '{nobody}');
+    // A party merged into another, or erased, earlier in the run; before the first one, nobody.
+    if (kind === 'merged')
+      return run.merges[Number(n) % Math.max(run.merges.length, 1)]?.partyId ?? symbolId(run, '{nobody}');
+    if (kind === 'erased')
+      return run.erased.parties[Number(n) % Math.max(run.erased.parties.length, 1)] ?? symbolId(run, '{nobody}');
     const id = symbolId(run, `{id${n}}`);
     return kind === 'ID' ? id.toUpperCase() : id;
   }

@@ -123,3 +123,57 @@ it('re-syncs a lead whose package id is renewed: the stored policy moves to the 
       },
     },
   ]));
+
+it('lists the refs of two parties merged by when each was added: two items of a batch can share a millisecond', () =>
+  replaySequence(server, [
+    {
+      op: 'batch',
+      pushes: [
+        {
+          op: 'push',
+          kind: 'customers',
+          body: {
+            prospect: {
+              first_name: 'Jan',
+              last_name: 'Peeters',
+              external_refs: [{ external_ref: 'R1', external_ref_company: 'crm' }],
+            },
+          },
+        },
+        {
+          op: 'push',
+          kind: 'customers',
+          body: {
+            prospect: {
+              first_name: 'Els',
+              last_name: 'Peeters',
+              external_refs: [{ external_ref: 'R0', external_ref_company: 'crm' }],
+              risk_objects: { cars: [{ id: '{id0}', vin: 'WVWZZZ1JZXW000001', kw: 51 }] },
+              insurance_policies: [
+                { insurance_company: 'AG', policy_nr: '1', coverages: [{ name: 'BA', risk_object_id: '{id0}' }] },
+              ],
+            },
+          },
+        },
+      ],
+    },
+    { op: 'merge', into: '{party0}', from: '{next0}' },
+    {
+      op: 'push',
+      kind: 'customers',
+      body: {
+        prospect: {
+          id: '{merged0}',
+          first_name: 'Jan',
+          last_name: 'Peeters',
+          insurance_policies: [{ insurance_company: 'AG', policy_nr: '1', premium: '10.00' }],
+        },
+      },
+    },
+    { op: 'erase', party: 0 },
+    {
+      op: 'push',
+      kind: 'customers',
+      body: { prospect: { id: '{merged0}', first_name: 'Jan', last_name: 'Peeters' } },
+    },
+  ]));

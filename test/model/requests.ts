@@ -21,7 +21,13 @@ export type Request =
    * in the run; `eraseFirst`: the person its answer shows is erased just before.
    */
   | { readonly op: 'replayLater'; readonly which: number; readonly eraseFirst: boolean }
-  | { readonly op: 'erase'; readonly party: number };
+  | { readonly op: 'erase'; readonly party: number }
+  /**
+   * `POST …/parties/{into}/merge {"from": …}` (docs/design.md section 15): each a symbol, mostly
+   * `{partyN}` into which `{nextN}` (another of the run's parties) merges; now and then a merged
+   * party (`{mergedN}`), an erased one (`{erasedN}`) or nobody.
+   */
+  | { readonly op: 'merge'; readonly into: string; readonly from: string };
 
 /**
  * Who a lead PATCH assigns: `{user0}`, `{user1}` users of the run's distribution,
@@ -73,9 +79,13 @@ const idOf = (person: number, slots: readonly number[]) =>
 const CAR_IDS = [0, 1, 2];
 const RESIDENCE_IDS = [2, 3, 4];
 const PACKAGE_IDS = [4, 5];
-/** A party made earlier in the run (`{partyN}`: the N-th, counted round), now and then one that does not exist. */
+/**
+ * A party made earlier in the run (`{partyN}`: the N-th, counted round), now and then one
+ * merged into another (`{mergedN}`: its id names the survivor), or one that does not exist.
+ */
 const partySymbol = fc.oneof(
   { weight: 8, arbitrary: fc.nat(PARTY_SYMBOLS - 1).map((n) => `{party${n}}`) },
+  { weight: 2, arbitrary: fc.nat(2).map((n) => `{merged${n}}`) },
   { weight: 1, arbitrary: fc.constant('{nobody}') },
 );
 
@@ -356,6 +366,28 @@ const replayLater: fc.Arbitrary<Request> = fc.record({
 /** Erasing one of the parties (docs/design.md section 15); later pushes with its refs or id meet the tombstone. */
 const erase: fc.Arbitrary<Request> = fc.record({ op: fc.constant('erase' as const), party: fc.nat(PARTY_SYMBOLS - 1) });
 
+/**
+ * Merging two parties (docs/design.md section 15): mostly two of the run's parties (of one
+ * kind or not, now and then one with itself), else a merged, erased or unknown party on
+ * either side.
+ */
+const merge: fc.Arbitrary<Request> = fc.record({
+  op: fc.constant('merge' as const),
+  into: fc.oneof(
+    { weight: 8, arbitrary: fc.nat(PARTY_SYMBOLS - 1).map((n) => `{party${n}}`) },
+    { weight: 1, arbitrary: fc.nat(2).map((n) => `{merged${n}}`) },
+  ),
+  from: fc.oneof(
+    // `{nextN}`: the party N + 1 places after `into` in the run's list, counted round (itself
+    // only when the run has so few).
+    { weight: 12, arbitrary: fc.nat(PARTY_SYMBOLS - 2).map((n) => `{next${n}}`) },
+    { weight: 1, arbitrary: fc.nat(PARTY_SYMBOLS - 1).map((n) => `{party${n}}`) },
+    { weight: 2, arbitrary: fc.nat(2).map((n) => `{merged${n}}`) },
+    { weight: 1, arbitrary: fc.nat(1).map((n) => `{erased${n}}`) },
+    { weight: 1, arbitrary: fc.constant('{nobody}') },
+  ),
+});
+
 export const anyRequest: fc.Arbitrary<Request> = fc.oneof(
   { weight: 8, arbitrary: anyPush },
   { weight: 2, arbitrary: partyPatch },
@@ -365,4 +397,5 @@ export const anyRequest: fc.Arbitrary<Request> = fc.oneof(
   { weight: 2, arbitrary: replay },
   { weight: 2, arbitrary: replayLater },
   { weight: 1, arbitrary: erase },
+  { weight: 3, arbitrary: merge },
 );

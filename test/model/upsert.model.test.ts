@@ -1,5 +1,6 @@
 // The upsert proven against a model (docs/fuzzing.md): random sequences of pushes of both
-// kinds, concurrent pairs and party PATCHes over a few people, with ids kept, renewed,
+// kinds, concurrent pairs, batches, party and lead PATCHes, erasures and merges of two
+// parties over a few people, with ids kept, renewed,
 // reused by another kind or party, or dangling, and refs, VINs and numbers moving between
 // objects, run against a real server and compared after every step with the in-memory
 // model of docs/design.md section 2 (lead-model.ts). `npm test` runs a bounded, repeatable
@@ -13,6 +14,8 @@ import { anyRequest, type Request } from './requests.ts';
 
 const LONG_RUN = process.env.FUZZ === '1';
 const RUNS = Number(process.env.MODEL_RUNS ?? (LONG_RUN ? 10_000 : 100));
+// Longer sequences in a long run: a merge needs two parties first, and what follows it is the point.
+const COMMANDS = Number(process.env.MODEL_COMMANDS ?? (LONG_RUN ? 20 : 12));
 const SEED = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : LONG_RUN ? undefined : 20261126;
 
 let server: TestServer;
@@ -21,15 +24,16 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-class RequestCommand implements fc.AsyncCommand<object, Run> {
+class RequestCommand implements fc.AsyncCommand<Run, Run> {
   readonly request: Request;
   constructor(request: Request) {
     this.request = request;
   }
-  check(): boolean {
-    return true;
+  /** A merge of another party runs once the run has two (else it would mostly merge a party with itself). */
+  check(run: Readonly<Run>): boolean {
+    return !(this.request.op === 'merge' && this.request.from.startsWith('{next') && run.parties.length < 2);
   }
-  async run(_model: object, run: Run): Promise<void> {
+  async run(_model: Run, run: Run): Promise<void> {
     await step(run, this.request);
   }
   toString(): string {
@@ -43,10 +47,15 @@ it(
     const started = Date.now();
     const result = await fc.check(
       fc.asyncProperty(
-        fc.commands([anyRequest.map((request) => new RequestCommand(request))], { maxCommands: 12 }),
+        fc.commands([anyRequest.map((request) => new RequestCommand(request))], {
+          maxCommands: COMMANDS,
+          // A long run draws sequences of every length alike, not mostly short ones.
+          ...(LONG_RUN && { size: 'max' as const }),
+        }),
         async (commands) => {
           const run = await startRun(server);
-          await fc.asyncModelRun(() => ({ model: {}, real: run }), commands);
+          // The run is its own model: check() reads how many parties it has.
+          await fc.asyncModelRun(() => ({ model: run, real: run }), commands);
         },
       ),
       { numRuns: RUNS, ...(SEED !== undefined && { seed: SEED }), endOnFailure: false },
@@ -57,13 +66,16 @@ it(
           dialect,
           runs: result.numRuns,
           seed: result.seed,
+          commands: COMMANDS,
           seconds: (Date.now() - started) / 1000,
           statistics,
         }),
       );
     if (result.failed) {
       // fast-check hands back its wrappers of the commands run.
-      const ran = [...(result.counterexample![0] as Iterable<{ cmd?: RequestCommand }>)];
+      const ran = [...(result.counterexample![0] as Iterable<{ cmd?: RequestCommand; hasRan?: boolean }>)].filter(
+        (command) => command.hasRan !== false,
+      );
       const requests = ran.map((command) => (command.cmd ?? (command as RequestCommand)).request);
       const error = result.errorInstance as { message?: string; actual?: unknown; expected?: unknown };
       expect.fail(

@@ -264,7 +264,7 @@ export interface paths {
         put?: never;
         /**
          * Merge another party into this one
-         * @description Joins the party `from` into this one in one transaction: external refs, callbacks, risk objects (one car per VIN, revisions kept), packages, policies, coverages, push log, notes and history. This party’s field values win; the other’s fill the fields it lacks. Both must be of one kind. Afterwards the merged party and its lead answer 410 `Merged` with `merged_into`, a push carrying its ref or id updates this party, and both parties’ callbacks get `party.merged`. Send `If-Match` with this party’s ETag to refuse the merge (412) when it changed since you read it. Answers this party as `GET` does.
+         * @description Joins the party `from` into this one in one transaction: external refs, callbacks, risk objects (one car per VIN and one home per address, revisions kept), packages, policies (one per insurance company and number, the two joined), coverages, push log, notes and history. This party’s field values win; the other’s fill the fields it lacks. Both must be of one kind. Afterwards the merged party and its lead answer 410 `Merged` with `merged_into`, a push carrying its ref or id updates this party, and both parties’ callbacks get `party.merged`. Send `If-Match` with this party’s ETag to refuse the merge (412) when it changed since you read it. Answers this party as `GET` does.
          */
         post: operations["mergeParties"];
         delete?: never;

@@ -4,6 +4,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { dialectOf } from '../../db/statements.ts';
+import type { SameRow } from './party-merge.ts';
 
 type Db = Kysely<Database>;
 
@@ -15,11 +16,17 @@ export interface MergeMove {
   /** Where the merged party's risk objects, packages and policies go in the survivor's order: after its own. */
   readonly offsets: { readonly riskObjects: number; readonly packages: number; readonly policies: number };
   /**
-   * The merged party's cars whose VIN the survivor's car already has, each with that car:
-   * the survivor keeps one car per VIN; the other is kept as removed, with its revisions, and
-   * the coverages that pointed at it point at the survivor's.
+   * The merged party's cars whose VIN, and residences whose address, the survivor's already
+   * has, each with the survivor's: the survivor keeps one of each; the other is kept as
+   * removed, with its revisions, and the coverages that pointed at it point at the survivor's.
    */
-  readonly sameCars: ReadonlyArray<{ readonly from: string; readonly into: string }>;
+  readonly sameObjects: readonly SameRow[];
+  /**
+   * The merged party's policies with the insurance company and number of one of the
+   * survivor's, each with that policy: their refs move to it and they go, with their coverages
+   * (the survivor's policy is rewritten with theirs joined, by the changeset).
+   */
+  readonly joinedPolicies: readonly SameRow[];
 }
 
 export async function moveMergedRows(db: Db, move: MergeMove): Promise<void> {
@@ -54,17 +61,23 @@ export async function moveMergedRows(db: Db, move: MergeMove): Promise<void> {
     )
     .execute();
   await db.deleteFrom('party_callbacks').where('party_id', '=', from.partyId).execute();
-  if (move.sameCars.length > 0) {
-    await repointCoverages(db, move.sameCars);
+  if (move.sameObjects.length > 0) {
+    await repoint(db, 'coverages', move.sameObjects);
     await db
       .updateTable('risk_objects')
       .set({ removed_at: now, updated_at: now })
       .where(
         'id',
         'in',
-        move.sameCars.map((car) => car.from),
+        move.sameObjects.map((object) => object.from),
       )
       .execute();
+  }
+  if (move.joinedPolicies.length > 0) {
+    const gone = move.joinedPolicies.map((policy) => policy.from);
+    await repoint(db, 'policy_refs', move.joinedPolicies);
+    await db.deleteFrom('coverages').where('insurance_policy_id', 'in', gone).execute();
+    await db.deleteFrom('insurance_policies').where('id', 'in', gone).execute();
   }
   for (const table of ['risk_objects', 'policy_packages', 'insurance_policies'] as const) {
     const offset =
@@ -111,16 +124,25 @@ export async function moveMergedRows(db: Db, move: MergeMove): Promise<void> {
   await db.deleteFrom('parties').where('id', '=', from.partyId).execute();
 }
 
-/** Coverages of either party that pointed at a car the survivor gives up point at its own car with that VIN. */
-async function repointCoverages(db: Db, cars: MergeMove['sameCars']): Promise<void> {
-  const pairs = JSON.stringify(cars.map((car) => [car.from, car.into]));
+/**
+ * One statement, however many rows: coverages of either party that pointed at a risk object
+ * the survivor gives up point at its own one ('coverages'), or the refs of a policy that
+ * joins one of the survivor's are that policy's ('policy_refs').
+ */
+async function repoint(db: Db, what: 'coverages' | 'policy_refs', rows: readonly SameRow[]): Promise<void> {
+  const pairs = JSON.stringify(rows.map((row) => [row.from, row.into]));
+  const [table, column, only] =
+    what === 'coverages'
+      ? [sql.table('coverages'), 'risk_object_id', sql``]
+      : [sql.table('external_refs'), 'entity_id', sql`entity_type = 'policy' and`];
+  const ref = sql.ref(column);
   if (dialectOf(db) === 'postgres') {
-    await sql`update coverages set risk_object_id = m.into_id
+    await sql`update ${table} set ${ref} = m.into_id
       from (select value->>0 as from_id, value->>1 as into_id from json_array_elements(${pairs}::json)) as m
-      where coverages.risk_object_id = m.from_id`.execute(db);
+      where ${only} ${table}.${ref} = m.from_id`.execute(db);
     return;
   }
-  await sql`update coverages set risk_object_id = (
-      select json_extract(value, '$[1]') from json_each(${pairs}) where json_extract(value, '$[0]') = coverages.risk_object_id)
-    where risk_object_id in (select json_extract(value, '$[0]') from json_each(${pairs}))`.execute(db);
+  await sql`update ${table} set ${ref} = (
+      select json_extract(value, '$[1]') from json_each(${pairs}) where json_extract(value, '$[0]') = ${table}.${ref})
+    where ${only} ${ref} in (select json_extract(value, '$[0]') from json_each(${pairs}))`.execute(db);
 }

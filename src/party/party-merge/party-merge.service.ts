@@ -11,7 +11,7 @@ import type { Database } from '../../db/database.ts';
 import { newRowId } from '../../db/ids.ts';
 import type { TransactionRunner } from '../../db/transaction-runner.ts';
 import { commitWrite } from '../../db/write.ts';
-import { ConflictError, ErasedError, MergedError, ValidationError } from '../../errors.ts';
+import { ErasedError, MergedError, ValidationError } from '../../errors.ts';
 import { WebhookOutbox } from '../../webhooks/webhook.outbox.ts';
 import { duplicateKeysOf } from '../duplicates/duplicate-keys.ts';
 import { etagOf, requireIfMatch } from '../model/etag.ts';
@@ -28,7 +28,7 @@ import { applyChangeset } from '../store/changeset.repository.ts';
 import { loadLeadForUpdate } from '../store/lead-load.repository.ts';
 import { stampAfter } from '../store/lead-stamp.ts';
 import { partyChanges } from '../work/lead-change.ts';
-import { mergedFields, samePolicies, survivorChangeset } from './party-merge.ts';
+import { joinedPolicies, mergedFields, sameRiskObjects, survivorChangeset } from './party-merge.ts';
 import { findMergedParty, recordMerge } from './merged-parties.repository.ts';
 import { moveMergedRows } from './party-merge.repository.ts';
 
@@ -102,14 +102,15 @@ export class PartyMergeService {
     }
     requireIfMatch(command.ifMatch, survivor);
     if (merged.type !== survivor.type) throw new ValidationError([{ target: 'from', code: 'merge_kind' }], SUBJECT);
-    if (samePolicies(survivor, merged).length > 0)
-      throw new ConflictError([{ target: 'from', code: 'merge_same_policy' }], SUBJECT);
 
     const now = stampAfter(
       await writeClock(db),
       survivor.updated_at > merged.updated_at ? survivor.updated_at : merged.updated_at,
     );
-    const survivorVins = new Map(survivor.riskObjects.flatMap((o) => (o.vin === null ? [] : [[o.vin, o.id] as const])));
+    // Nothing kept twice: the survivor's car with a VIN, home at an address and policy with a
+    // number stand for the merged party's one (docs/api.md, "Merging two parties").
+    const sameObjects = sameRiskObjects(survivor, merged);
+    const joined = joinedPolicies(survivor, merged, sameObjects, now);
     await moveMergedRows(db, {
       distributionId: d,
       from: { partyId: merged.partyId, leadId: merged.leadId },
@@ -120,9 +121,8 @@ export class PartyMergeService {
         packages: nextPosition(survivor.packages),
         policies: nextPosition(survivor.policies),
       },
-      sameCars: merged.riskObjects.flatMap((o) =>
-        o.vin !== null && survivorVins.has(o.vin) ? [{ from: o.id, into: survivorVins.get(o.vin)! }] : [],
-      ),
+      sameObjects,
+      joinedPolicies: joined,
     });
     await recordMerge(db, {
       party_id: merged.partyId,
@@ -135,15 +135,21 @@ export class PartyMergeService {
     });
 
     // The survivor with everything it holds now, and its fields filled from the merged party's.
-    const joined = (await loadLeadForUpdate(db, partyId))!;
+    const moved = (await loadLeadForUpdate(db, partyId))!;
+    const joinedById = new Map(joined.map((row) => [row.into, row.policy]));
     const lead: LeadAggregate = {
-      ...joined,
+      ...moved,
+      // The joined policies' refs moved by statement; their data, package and coverages are written now.
+      policies: moved.policies.map((policy) => {
+        const into = joinedById.get(policy.id);
+        return into === undefined ? policy : { ...into, refs: policy.refs };
+      }),
       fields: mergedFields(survivor.fields, merged.fields),
       meta: mergedFields(survivor.meta, merged.meta),
       version: survivor.version + 1,
       updated_at: now,
     };
-    await applyChangeset(db, lead, survivorChangeset(duplicateKeysOf(lead)), {
+    await applyChangeset(db, lead, survivorChangeset(duplicateKeysOf(lead), joined), {
       matchKey: await this.#matchKey(db, survivor, lead),
       // The survivor's history: who merged which party into it, and what its fields gained.
       changeLog: {

@@ -1,13 +1,46 @@
 // The pure rules of a merge (docs/api.md, "Merging two parties"): which fields the survivor
-// ends with, which policies would be one policy twice, and the changeset that writes the
-// survivor's head once its children have moved.
+// ends with, which of the merged party's risk objects and policies are one of the survivor's
+// (nothing is kept twice), and the changeset that writes the survivor's head and joined
+// policies once its children have moved.
+import { isDeepStrictEqual } from 'node:util';
 import type { Changeset } from '../store/changeset.ts';
 import type { DuplicateKey } from '../duplicates/duplicate-keys.ts';
-import type { Document, InsurancePolicy, LeadAggregate } from '../model/party.aggregate.ts';
+import type { Document, InsurancePolicy, LeadAggregate, RiskObject } from '../model/party.aggregate.ts';
+import { addressKey } from '../push/match-key.ts';
 
 /** The survivor's values win; the merged party's fill the fields the survivor has not. */
 export function mergedFields(survivor: Document, merged: Document): Document {
   return { ...merged, ...survivor };
+}
+
+/** One of the merged party's rows that is one of the survivor's: `from` gives way to `into`. */
+export interface SameRow {
+  readonly from: string;
+  readonly into: string;
+}
+
+/** What makes two risk objects of a party one (rule 7): a car's VIN, a residence's address. */
+const riskObjectKey = (object: RiskObject) => {
+  if (object.type === 'CAR') return object.vin === null ? undefined : `CAR\u0000${object.vin}`;
+  const address = addressKey(object.current.data.address);
+  return address === undefined ? undefined : `RESIDENCE\u0000${address}`;
+};
+
+/**
+ * The merged party's current cars with a VIN, and residences at an address, that the survivor
+ * has too, each with the survivor's: the survivor keeps one of each (docs/api.md, "Merging
+ * two parties"), as a push would have found it.
+ */
+export function sameRiskObjects(survivor: LeadAggregate, merged: LeadAggregate): SameRow[] {
+  const held = new Map<string, string>();
+  for (const object of survivor.riskObjects) {
+    const key = riskObjectKey(object);
+    if (key !== undefined && !held.has(key)) held.set(key, object.id);
+  }
+  return merged.riskObjects.flatMap((object) => {
+    const into = held.get(riskObjectKey(object) ?? '');
+    return into === undefined ? [] : [{ from: object.id, into }];
+  });
 }
 
 const policyNumber = (policy: InsurancePolicy) => {
@@ -16,20 +49,59 @@ const policyNumber = (policy: InsurancePolicy) => {
 };
 
 /**
- * The merged party's policies with the insurance company and policy number of one of the
- * survivor's: a party holds each policy once (rule 9), and which of the two is right is the
- * broker's to say, so the merge is refused until one of them is changed.
+ * A policy of the merged party with the insurance company and policy number of one of the
+ * survivor's (rule 9: a party holds each policy once), and the one policy they become: the
+ * survivor's, whose values win and whose empty ones the merged policy's fill (its package
+ * too), with both policies' refs and every coverage of either that it did not have yet
+ * (coverages of a car or home given up pointing at the survivor's, `sameObjects`).
  */
-export function samePolicies(survivor: LeadAggregate, merged: LeadAggregate): InsurancePolicy[] {
-  const held = new Set(survivor.policies.map(policyNumber).filter((key) => key !== undefined));
-  return merged.policies.filter((policy) => {
+export interface JoinedPolicy extends SameRow {
+  readonly policy: InsurancePolicy;
+}
+
+export function joinedPolicies(
+  survivor: LeadAggregate,
+  merged: LeadAggregate,
+  sameObjects: readonly SameRow[],
+  now: string,
+): JoinedPolicy[] {
+  const byNumber = new Map<string, InsurancePolicy>();
+  for (const policy of survivor.policies) {
     const key = policyNumber(policy);
-    return key !== undefined && held.has(key);
+    if (key !== undefined && !byNumber.has(key)) byNumber.set(key, policy);
+  }
+  const objectOf = new Map(sameObjects.map((row) => [row.from, row.into]));
+  return merged.policies.flatMap((from) => {
+    const into = byNumber.get(policyNumber(from) ?? '');
+    if (into === undefined) return [];
+    const coverages = [...into.coverages];
+    for (const coverage of from.coverages) {
+      const riskObjectId =
+        coverage.risk_object_id === null ? null : (objectOf.get(coverage.risk_object_id) ?? coverage.risk_object_id);
+      const moved = { ...coverage, risk_object_id: riskObjectId };
+      const same = (own: typeof moved) =>
+        own.risk_object_id === riskObjectId && isDeepStrictEqual(own.data, moved.data);
+      if (!coverages.some(same)) coverages.push(moved);
+    }
+    const policy: InsurancePolicy = {
+      ...into,
+      policy_package_id: into.policy_package_id ?? from.policy_package_id,
+      data: mergedFields(into.data, from.data),
+      refs: [...into.refs, ...from.refs],
+      coverages,
+      updated_at: now,
+    };
+    return [{ from: from.id, into: into.id, policy }];
   });
 }
 
-/** Writes the survivor's head (fields, stamps, search words) and its keys; its children were moved by statement. */
-export function survivorChangeset(duplicateKeys: readonly DuplicateKey[]): Changeset {
+/**
+ * Writes the survivor's head (fields, stamps, search words), its keys, and its policies that
+ * the merged party's joined (data, package and coverages); its other children were moved by
+ * statement.
+ */
+export function survivorChangeset(duplicateKeys: readonly DuplicateKey[], joined: readonly JoinedPolicy[]): Changeset {
+  const policies = joined.map((row) => row.policy);
   return {
     head: 'update',
     partyRefs: [],
@@ -37,9 +109,14 @@ export function survivorChangeset(duplicateKeys: readonly DuplicateKey[]): Chang
     riskObjects: { insert: [], update: [], releaseVins: [], remove: [] },
     revisions: [],
     packages: { insert: [], update: [] },
-    policies: { insert: [], update: [], releaseNumbers: [] },
+    policies: { insert: [], update: policies, releaseNumbers: [] },
     policyRefs: [],
-    coverages: { deleteFor: [], insert: [] },
+    coverages: {
+      deleteFor: policies.map((policy) => policy.id),
+      insert: policies.flatMap((policy) =>
+        policy.coverages.map((coverage, position) => ({ policyId: policy.id, position, coverage })),
+      ),
+    },
     duplicateKeys,
   };
 }
