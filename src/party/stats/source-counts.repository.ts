@@ -187,7 +187,17 @@ export async function readSourceCounts(
  * those before the mark. Run before the lead's pushes are deleted; returns the rows deleted.
  */
 export async function eraseOwnOrigins(db: Db, distributionId: string, leadId: string): Promise<number> {
-  const p = dialectOf(db) === 'postgres' ? ['$1', '$2'] : ['?1', '?2'];
+  const postgres = dialectOf(db) === 'postgres';
+  const p = postgres ? ['$1', '$2'] : ['?1', '?2'];
+  if (postgres) {
+    // The mark FOR SHARE, as a status change takes it: a projector folding this person's
+    // pushes right now (FOR UPDATE) commits first, and none starts until the erasure has.
+    // Read without it, a fold that committed after this delete began left the origin's rows.
+    await runCount(db, 'insert into lead_projections (distribution_id) values ($1) on conflict do nothing', [
+      distributionId,
+    ]);
+    await runCount(db, 'select 1 from lead_projections where distribution_id = $1 for share', [distributionId]);
+  }
   return runCount(
     db,
     `delete from source_counts where distribution_id = ${p[0]} and kind = 'origin' and name in (
