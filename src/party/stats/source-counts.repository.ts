@@ -60,6 +60,19 @@ function reactionBucket(dialect: Dialect, since: string, at: string): string {
 const SENDER = `coalesce('client:' || p.client_id, p.caller)`;
 
 /**
+ * The lead a push created, looked up by its id for each push. On PostgreSQL as a LATERAL
+ * subquery that cannot be flattened (LIMIT): a generic plan expects a period's share of the
+ * pushes where there are the few past the mark, and at 1,000,000 leads chose to hash every
+ * lead instead.
+ */
+function creatingLead(dialect: Dialect): string {
+  const lead = 'p.status = 201 and l.id = p.lead_id and l.created_at = p.received_at';
+  return dialect === 'postgres'
+    ? `left join lateral (select l.status, l.created_at, l.first_status_at from leads l where ${lead} limit 1) as l on true`
+    : `left join leads l on ${lead}`;
+}
+
+/**
  * The pushes of the distribution ($1) received in [$lo, $hi), by Brussels day and source:
  * counted, and of the leads they created (a creating push is the one received when its lead
  * was created; a lead merged away has none left) the status now and the first change's bucket.
@@ -82,8 +95,7 @@ function pushSums(dialect: Dialect, lo: string, hi: string): string {
         case when k.kind = 'origin' then coalesce(p.origin, '') else ${SENDER} end as name,
         p.status as push_status, l.status as lead_status,
         ${reactionBucket(dialect, 'l.created_at', 'l.first_status_at')} as bucket, count(*) as n
-      from lead_pushes p cross join ${kinds}
-        left join leads l on p.status = 201 and l.id = p.lead_id and l.created_at = p.received_at
+      from lead_pushes p cross join ${kinds} ${creatingLead(dialect)}
       where p.distribution_id = $1 and p.received_at >= ${lo} and p.received_at < ${hi}
       group by 1, 2, 3, 4, 5, 6
     ) as pushes
@@ -182,7 +194,17 @@ export async function readSourceCounts(
  * those before the mark. Run before the lead's pushes are deleted; returns the rows deleted.
  */
 export async function eraseOwnOrigins(db: Db, distributionId: string, leadId: string): Promise<number> {
-  const p = dialectOf(db) === 'postgres' ? ['$1', '$2'] : ['?1', '?2'];
+  const postgres = dialectOf(db) === 'postgres';
+  const p = postgres ? ['$1', '$2'] : ['?1', '?2'];
+  if (postgres) {
+    // The mark FOR SHARE, as a status change takes it: a projector folding this person's
+    // pushes right now (FOR UPDATE) commits first, and none starts until the erasure has.
+    // Read without it, a fold that committed after this delete began left the origin's rows.
+    await runCount(db, 'insert into lead_projections (distribution_id) values ($1) on conflict do nothing', [
+      distributionId,
+    ]);
+    await runCount(db, 'select 1 from lead_projections where distribution_id = $1 for share', [distributionId]);
+  }
   return runCount(
     db,
     `delete from source_counts where distribution_id = ${p[0]} and kind = 'origin' and name in (
