@@ -7,10 +7,12 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { systemClock, type Clock } from '../clock.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { oldestDueAgeSeconds } from './delivery.repository.ts';
+import type { AttemptOutcome } from './webhook.table.ts';
 
+/** What the worker records: prom-client's counter and histogram, or the thread's forwarder (webhook-thread.entry.ts). */
 export interface WebhookMetrics {
-  readonly deliveries: Counter<'outcome'>;
-  readonly attemptDuration: Histogram<'outcome'>;
+  readonly deliveries: { inc(labels: { outcome: AttemptOutcome }, value?: number): void };
+  readonly attemptDuration: { observe(labels: { outcome: AttemptOutcome }, seconds: number): void };
 }
 
 export function createWebhookMetrics(
