@@ -64,7 +64,10 @@ const worker = new WebhookWorker({
 
 port.on('message', (message: ThreadMessage) => {
   if (message === 'wake') worker.wake();
-  else if (message === 'stop') void stop();
+  else if (message === 'flush-metrics') {
+    flushMetrics();
+    post('metrics-flushed');
+  } else if (message === 'stop') void stop();
   else if ('reply' in message) writes?.settle(message);
   else worker.dropRevoked(message.revoked);
 });

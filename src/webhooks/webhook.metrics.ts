@@ -15,11 +15,28 @@ export interface WebhookMetrics {
   readonly attemptDuration: { observe(labels: { outcome: AttemptOutcome }, seconds: number): void };
 }
 
+export interface WebhookMetricSources {
+  /** Before a scrape: the attempts counted elsewhere (the webhook thread) are brought in. */
+  beforeCollect?: () => Promise<void>;
+}
+
 export function createWebhookMetrics(
   registry: Registry,
   database: DatabaseHandle,
   clock: Clock = systemClock,
+  sources: WebhookMetricSources = {},
 ): WebhookMetrics {
+  // One flush per scrape, shared by the two metrics that read it.
+  let flushing: Promise<void> | undefined;
+  const beforeCollect = sources.beforeCollect;
+  const collect = beforeCollect
+    ? async () => {
+        flushing ??= beforeCollect().finally(() => {
+          flushing = undefined;
+        });
+        await flushing;
+      }
+    : undefined;
   new Gauge({
     name: 'lead_intake_webhook_outbox_lag_seconds',
     help: 'How long the oldest due webhook delivery has been waiting for a worker (0 when none is due).',
@@ -40,6 +57,7 @@ export function createWebhookMetrics(
         'gone (410, URL stopped), refused (address not allowed), stopped (not sent: the URL answered 410 before).',
       labelNames: ['outcome'],
       registers: [registry],
+      ...(collect && { collect }),
     }),
     attemptDuration: new Histogram({
       name: 'lead_intake_webhook_attempt_duration_seconds',
@@ -47,6 +65,7 @@ export function createWebhookMetrics(
       labelNames: ['outcome'],
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15],
       registers: [registry],
+      ...(collect && { collect }),
     }),
   };
 }

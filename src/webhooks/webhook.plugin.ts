@@ -22,22 +22,26 @@ export interface WebhookDependencies {
 }
 
 export function registerWebhooks(app: FastifyInstance, deps: WebhookDependencies): void {
-  const metrics = createWebhookMetrics(app.metrics.registry, deps.database, deps.clock);
   const placement = deps.config.webhookWorker;
+  // A test's clock (test/support) lives in this thread: a worker it drives runs here.
+  const inThread = placement === 'thread' && deps.clock === systemClock;
+  let thread: WebhookThread | undefined;
+  const metrics = createWebhookMetrics(app.metrics.registry, deps.database, deps.clock, {
+    // A scrape counts every attempt the thread has made so far, as it would on this thread.
+    ...(inThread && { beforeCollect: async () => thread?.flushMetrics() }),
+  });
   if (placement === 'none') return;
   const log = app.log.child({ component: 'webhook-worker' });
-  // A test's clock (test/support) lives in this thread: a worker it drives runs here.
-  const worker =
-    placement === 'thread' && deps.clock === systemClock
-      ? new WebhookThread({
-          config: deps.config,
-          transactions: deps.transactions,
-          dialect: deps.database.dialect,
-          outbox: deps.outbox,
-          metrics,
-          log,
-        })
-      : new WebhookWorker({ ...deps, metrics, log });
+  const worker = inThread
+    ? (thread = new WebhookThread({
+        config: deps.config,
+        transactions: deps.transactions,
+        dialect: deps.database.dialect,
+        outbox: deps.outbox,
+        metrics,
+        log,
+      }))
+    : new WebhookWorker({ ...deps, metrics, log });
   app.addHook('onReady', async () => worker.start());
   app.addHook('preClose', async () => worker.stop());
 }

@@ -21,12 +21,14 @@ type WriteOp = 'claim' | 'record' | 'release' | 'forgetRevoked';
 export type ThreadMessage =
   | 'wake'
   | 'stop'
+  | 'flush-metrics'
   | { readonly revoked: readonly RevokedClaim[] }
   | { readonly reply: number; readonly value?: unknown; readonly error?: string };
 /** What the thread sends back. */
 export type WorkerMessage =
   | 'started'
   | 'stopped'
+  | 'metrics-flushed'
   | {
       readonly metrics: {
         readonly deliveries: Partial<Record<AttemptOutcome, number>>;
@@ -106,6 +108,9 @@ export class WebhookThread {
   #wakePending = false;
   #restart: NodeJS.Timeout | undefined;
   #unsubscribe: Array<() => void> = [];
+  #flushed: Array<() => void> = [];
+  /** A flush that gets no answer (the thread is gone or starting) does not hold a scrape longer. */
+  static readonly FLUSH_PATIENCE_MS = 1_000;
 
   constructor(deps: WebhookThreadDependencies) {
     this.#deps = deps;
@@ -140,6 +145,20 @@ export class WebhookThread {
     clearTimeout(timer);
   }
 
+  /** The thread's attempt metrics counted here, every attempt it made until now. */
+  flushMetrics(): Promise<void> {
+    const thread = this.#thread;
+    if (!thread) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, WebhookThread.FLUSH_PATIENCE_MS);
+      this.#flushed.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+      if (this.#flushed.length === 1) thread.postMessage('flush-metrics' satisfies ThreadMessage);
+    });
+  }
+
   /** One wake per turn of this event loop, however many commits it saw: the thread claims in batches. */
   #wake(): void {
     if (this.#wakePending || !this.#thread) return;
@@ -158,6 +177,7 @@ export class WebhookThread {
       thread.on('message', (message: WorkerMessage) => {
         if (message === 'started') resolve();
         else if (message === 'stopped') return;
+        else if (message === 'metrics-flushed') for (const done of this.#flushed.splice(0)) done();
         else if ('call' in message) this.#write(thread, message);
         else this.#count(message.metrics);
       });
