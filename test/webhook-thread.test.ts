@@ -66,7 +66,7 @@ it('delivers every event once, signed, counts the attempts on /metrics, and stop
   expect(server.exitStatus()).toBe('exited with 0');
   // At-least-once, and no more here: nothing was sent twice.
   expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(receiver.received.length);
-}, 90_000);
+}, 180_000);
 
 it('gives claimed deliveries back on SIGTERM while the receiver holds them: due at once, no attempt counted', async () => {
   const receiver = await startReceiver();
@@ -111,4 +111,4 @@ it('gives claimed deliveries back on SIGTERM while the receiver holds them: due 
     await server.stop();
     await receiver.close();
   }
-}, 90_000);
+}, 180_000);

@@ -32,16 +32,18 @@ export function registerWebhooks(app: FastifyInstance, deps: WebhookDependencies
   });
   if (placement === 'none') return;
   const log = app.log.child({ component: 'webhook-worker' });
-  const worker = inThread
-    ? (thread = new WebhookThread({
-        config: deps.config,
-        transactions: deps.transactions,
-        dialect: deps.database.dialect,
-        outbox: deps.outbox,
-        metrics,
-        log,
-      }))
-    : new WebhookWorker({ ...deps, metrics, log });
+  if (inThread) {
+    const { transactions, outbox } = deps;
+    thread = new WebhookThread({
+      config: deps.config,
+      dialect: deps.database.dialect,
+      transactions,
+      outbox,
+      metrics,
+      log,
+    });
+  }
+  const worker = thread ?? new WebhookWorker({ ...deps, metrics, log });
   app.addHook('onReady', async () => worker.start());
   app.addHook('preClose', async () => worker.stop());
 }

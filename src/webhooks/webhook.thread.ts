@@ -87,6 +87,8 @@ export class ServerThreadWrites implements DeliveryWrites {
 
 const ENTRY = new URL('./webhook-thread.entry.ts', import.meta.url);
 const RESTART_DELAY_MS = 1_000;
+/** Below Fastify's 10 s for an onReady hook. */
+const START_PATIENCE_MS = 8_000;
 /** The thread's own stop gives attempts in flight 5 s (webhook.worker.ts); past this it is ended. */
 const STOP_TIMEOUT_MS = 15_000;
 
@@ -118,18 +120,22 @@ export class WebhookThread {
   }
 
   /**
-   * Starts the thread without waiting for it: loading its modules takes seconds on a busy
-   * machine, more than Fastify gives an onReady hook (10 s), and the server serves meanwhile.
-   * Its events wait in the outbox; the thread's first claim takes them.
+   * Resolves once the thread runs its worker, so a server that answers /healthz delivers;
+   * but after START_PATIENCE_MS at most: loading the thread's modules can take longer on a
+   * busy machine, more than Fastify gives an onReady hook (10 s), and the server must serve
+   * meanwhile. Its events wait in the outbox; the thread's first claim takes them.
    */
-  start(): void {
+  async start(): Promise<void> {
     this.#unsubscribe = [
       this.#deps.outbox.subscribe(() => this.#wake()),
       this.#deps.outbox.subscribeRevocations((claims) => this.#thread?.postMessage({ revoked: claims })),
     ];
-    this.#spawn().catch(() => {
+    const started = this.#spawn().catch(() => {
       // Logged by the thread's 'error' handler; its 'exit' starts a new one.
     });
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([started, new Promise((resolve) => (timer = setTimeout(resolve, START_PATIENCE_MS)))]);
+    clearTimeout(timer);
   }
 
   async stop(): Promise<void> {
