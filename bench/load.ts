@@ -75,6 +75,8 @@ export interface LoadResult {
   readonly postgresCpuPercent: number;
   /** Every process on the machine. */
   readonly machineCpuPercent: number | null;
+  /** The measured window on the monotonic clock, in µs: what a server's CPU profile's timestamps use. */
+  readonly windowMicros?: { readonly start: number; readonly end: number };
 }
 
 function bodies(spec: LoadSpec): BodyFactory {
@@ -158,6 +160,9 @@ class Latencies {
   }
 }
 
+/** CLOCK_MONOTONIC in µs, the clock of V8's CPU profiles (`startTime`, `timeDeltas`). */
+const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
+
 /**
  * One autocannon run: `amount` requests, or warm-up + duration seconds. With a warm-up,
  * answers, latencies and CPU count only from its end on.
@@ -171,9 +176,13 @@ function run(
   if (spec.token !== null) headers.authorization = `apikey ${spec.token}`;
   const latencies = new Latencies();
   let firstFailure: string | null = null;
-  let measuring: { readonly start: number; readonly close: (seconds: number) => CpuShares } | null = null;
+  let measuring: {
+    readonly start: number;
+    readonly startMicros: number;
+    readonly close: (seconds: number) => CpuShares;
+  } | null = null;
   const open = () => {
-    measuring = { start: performance.now(), close: openCpuWindow(spec.serverPid) };
+    measuring = { start: performance.now(), startMicros: monotonicMicros(), close: openCpuWindow(spec.serverPid) };
   };
   if ('amount' in limit || limit.warmup === 0) open();
   const timer = 'warmup' in limit && limit.warmup > 0 ? setTimeout(open, limit.warmup * 1000) : undefined;
@@ -232,7 +241,7 @@ function run(
           firstFailure,
           ...(measured === null
             ? { generatorCpuPercent: NaN, serverCpuPercent: null, postgresCpuPercent: NaN, machineCpuPercent: null }
-            : measured.close(seconds)),
+            : { ...measured.close(seconds), windowMicros: { start: measured.startMicros, end: monotonicMicros() } }),
         });
       },
     );

@@ -115,7 +115,7 @@ async function profile(dir: string): Promise<void> {
     for (const name of written) process.stdout.write(summariseCpuProfile(path.join(dir, name)));
     // The server's main thread wrote the largest profile (the checkpoint worker's is mostly idle).
     const main = written.sort((a, b) => fs.statSync(path.join(dir, b)).size - fs.statSync(path.join(dir, a)).size)[0];
-    if (main) process.stdout.write(cpuPerRequestByArea(path.join(dir, main), measured.load.requestsPerSecond));
+    if (main) process.stdout.write(cpuPerRequestByArea(path.join(dir, main), measured.load));
   }
 }
 

@@ -157,6 +157,7 @@ function newLeadRows(distributionId: string, n: number, full: boolean): PushRows
         current_revision_id: car.revision,
         ...created,
         removed_at: null,
+        replaced_by: null,
       });
       rows.risk_object_revisions.push({
         id: car.revision,

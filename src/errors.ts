@@ -145,6 +145,25 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * An answer decided for the request inside its use case, to be sent as it is: a kept answer
+ * replayed when an Idempotency-Key's read in the write's own transaction finds one
+ * (idempotency/idempotent-write.ts). Thrown, so the transaction writes nothing; the error
+ * handler sends it.
+ */
+export class PreparedAnswer extends Error {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+
+  constructor(status: number, headers: Readonly<Record<string, string>>, body: string) {
+    super(`a prepared ${status} answer`);
+    this.status = status;
+    this.headers = headers;
+    this.body = body;
+  }
+}
+
 export class ValidationError extends ApiError {
   constructor(problems: readonly Problem[], subject = 'Request') {
     super(422, 'ValidationError', problems, { subject });

@@ -231,6 +231,54 @@ describe('POST …/parties/{party_id}/merge', () => {
     expect(resync.body.insurance_policies[0].premium).toBe('520.00');
   });
 
+  it("lands a re-sync of the merged party's partner, naming its own car and home ids, on the survivor's", async () => {
+    const shared = vin();
+    const home = { street: 'Veldstraat', housenr: '1', zipcode: '9000', city: 'Gent' };
+    const [ownCar, ownHome, theirCar, theirHome] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    const survivor = await customer({
+      email: `${randomUUID()}@example.be`,
+      risk_objects: { cars: [{ id: ownCar, vin: shared, kw: 50 }], residences: [{ id: ownHome, address: home }] },
+    });
+    const theirRef = `b-${randomUUID()}`;
+    const sync = (kw: number) => ({
+      prospect: {
+        first_name: 'Jan',
+        last_name: 'Peeters',
+        external_refs: [{ external_ref: theirRef, external_ref_company: 'crm' }],
+        risk_objects: {
+          cars: [{ id: theirCar, vin: shared, kw }],
+          residences: [{ id: theirHome, address: home, rooms: 4 }],
+        },
+        insurance_policies: [
+          {
+            insurance_company: 'AG',
+            policy_nr: `P-${theirRef}`,
+            coverages: [
+              { name: 'BA', risk_object_id: theirCar },
+              { name: 'Brand', risk_object_id: theirHome },
+            ],
+          },
+        ],
+      },
+    });
+    const merged = await pushLead(server, tenant, 'customers', sync(60));
+    expect(merged.status, JSON.stringify(merged.body)).toBe(201);
+    expect((await merge(survivor.partyId, merged.body.party_id)).status).toBe(200);
+
+    const resync = await pushLead(server, tenant, 'customers', sync(70));
+    expect(resync.status, JSON.stringify(resync.body)).toBe(200);
+    expect(resync.body.party_id).toBe(survivor.partyId);
+    const { cars, residences } = resync.body.risk_object_revisions;
+    expect(cars.map((car: { risk_object_id: string; kw: number }) => [car.risk_object_id, car.kw])).toEqual([
+      [ownCar, 70],
+    ]);
+    expect(residences.map((r: { risk_object_id: string; rooms: number }) => [r.risk_object_id, r.rooms])).toEqual([
+      [ownHome, 4],
+    ]);
+    const [policy] = resync.body.insurance_policies;
+    expect(policy.coverages.map((c: { risk_object_id: string }) => c.risk_object_id)).toEqual([ownCar, ownHome]);
+  });
+
   it('records who merged in the history, and erasing the survivor leaves nothing of either person', async () => {
     const kept = await pushRichPerson(server, tenant);
     const gone = await pushRichPerson(server, tenant);

@@ -2,13 +2,25 @@
 // as they are, Fastify's own errors by status, anything else as a 500 that is logged with
 // the request id and shows the caller nothing of its cause.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, NotFoundError, ValidationError, type ErrorType, type MessageCode, type Problem } from '../errors.ts';
+import {
+  ApiError,
+  NotFoundError,
+  PreparedAnswer,
+  ValidationError,
+  type ErrorType,
+  type MessageCode,
+  type Problem,
+} from '../errors.ts';
 import { chooseLanguage, type Language } from '../i18n/messages.ts';
 import { problemsFromAjv } from './ajv-problems.ts';
 import { renderErrorBody } from './error-body.ts';
 
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error, request, reply) => sendError(toApiError(error, request), request, reply));
+  app.setErrorHandler((error, request, reply) =>
+    error instanceof PreparedAnswer
+      ? reply.status(error.status).headers(error.headers).send(error.body)
+      : sendError(toApiError(error, request), request, reply),
+  );
   // Unknown routes, and known routes asked with a method they do not have.
   app.setNotFoundHandler((request, reply) => sendError(new NotFoundError(), request, reply));
 }

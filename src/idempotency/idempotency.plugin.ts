@@ -13,14 +13,21 @@
 // process killed in between leaves the claim, which its lease (IDEMPOTENCY_LEASE_MS) ends,
 // and the retry then runs again (a batch's pushes merge into the leads they made: 200, not 201).
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onSendHookHandler,
+  preHandlerHookHandler,
+  RouteOptions,
+} from 'fastify';
 import Type from 'typebox';
 import type { Kysely } from 'kysely';
 import { isoNow, type Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Database, DatabaseHandle } from '../db/database.ts';
 import { canonicalId } from '../db/ids.ts';
-import { ApiError, ValidationError } from '../errors.ts';
+import { PreparedAnswer, ValidationError } from '../errors.ts';
 import { rateLimitKey } from '../http/rate-limit/rate-limit.ts';
 import {
   claimKey,
@@ -32,7 +39,7 @@ import {
   storeAnswer,
 } from './idempotency.repository.ts';
 import { openLiveKeyReader } from './live-key.repository.ts';
-import { distributionOf, idempotencyConflict, partiesOf } from './idempotent-write.ts';
+import { distributionOf, liveKeyAnswer, partiesOf } from './idempotent-write.ts';
 
 /** How long a running request holds its key: far past any request's run, short enough that a crash does not block a retry for long. */
 export const IDEMPOTENCY_LEASE_MS = 60_000;
@@ -97,39 +104,31 @@ export function registerIdempotency(
       leaseUntil: new Date(now + IDEMPOTENCY_LEASE_MS).toISOString(),
     };
     const ttlMs = config.idempotencyTtlMs;
-    const conflict = () => app.metrics.idempotencyConflicts.inc();
+    const counts = {
+      conflict: () => app.metrics.idempotencyConflicts.inc(),
+      replayed: () => app.metrics.idempotentReplays.inc(),
+    };
     const inWrite = request.routeOptions.config.idempotencyInWrite === true;
     // A route kept by its write: one read decides a replay (or a refusal); a free key is
-    // written by the write. Claimed first: on SQLite the same read first (only a free key is
-    // written); on PostgreSQL the claim's insert comes first (one round trip for a new key),
-    // and reads the row only when the key is taken.
-    const live = inWrite || reader ? await readLive(claim) : undefined;
+    // written by the write. On SQLite that read is the write's own first statement
+    // (idempotent-write.ts); on PostgreSQL it comes first, on the pool. Claimed first: on
+    // SQLite the same read first (only a free key is written); on PostgreSQL the claim's
+    // insert comes first (one round trip for a new key), and reads the row only when the
+    // key is taken.
+    const readFirst = inWrite ? database.dialect !== 'sqlite' : reader !== undefined;
+    const live = readFirst ? await readLive(claim) : undefined;
     if (live === undefined && inWrite) {
-      request.idempotencyClaim = { ttlMs, clock, deferred: claim, conflict, keptByWrite: false };
+      request.idempotencyClaim = { ttlMs, clock, deferred: claim, ...counts, keptByWrite: false };
       return undefined;
     }
     const outcome = live ?? (await write((trx) => claimKey(trx, claim)));
-    switch (outcome.kind) {
-      case 'claimed':
-        request.idempotencyClaim = { held: outcome.claim, ttlMs, clock, conflict, keptByWrite: false };
-        return undefined;
-      case 'running':
-        conflict();
-        throw idempotencyConflict();
-      case 'reused':
-        throw new ApiError(422, 'IdempotencyKeyReused', [
-          { target: 'Idempotency-Key', code: 'idempotency_key_reused' },
-        ]);
-      case 'stored': {
-        app.metrics.idempotentReplays.inc();
-        const { row } = outcome;
-        const headers = JSON.parse(row.headers ?? '{}') as Record<string, string>;
-        return reply
-          .status(row.status!)
-          .headers({ ...headers, 'idempotent-replayed': 'true' })
-          .send(row.body ?? '');
-      }
+    if (outcome.kind !== 'claimed') {
+      const answer = liveKeyAnswer(outcome, counts);
+      if (!(answer instanceof PreparedAnswer)) throw answer;
+      return reply.status(answer.status).headers(answer.headers).send(answer.body);
     }
+    request.idempotencyClaim = { held: outcome.claim, ttlMs, clock, ...counts, keptByWrite: false };
+    return undefined;
   };
 
   const settle = async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
@@ -166,11 +165,24 @@ export function registerIdempotency(
     return payload;
   };
 
+  // Callback hooks: most writes carry no key, and an async hook would cost each of them a
+  // promise and a tick (preHandler and onSend alike) for nothing.
+  const claimHook: preHandlerHookHandler = (request, reply, done) => {
+    if (request.headers['idempotency-key'] === undefined) return done();
+    // A replay was sent by `claim`: the request ends there, and `done` is not called.
+    claim(request, reply).then((sent) => sent === undefined && done(), done);
+  };
+  const settleHook: onSendHookHandler = (request, reply, payload, done) => {
+    const held = request.idempotencyClaim;
+    if (held?.held === undefined || held.keptByWrite) return done(null, payload);
+    settle(request, reply, payload).then((kept) => done(null, kept), done);
+  };
+
   app.addHook('onRoute', (route: RouteOptions) => {
     const methods = [route.method].flat();
     if (!route.url.startsWith('/v1/api/') || !methods.some((method) => WRITE_METHODS.has(method))) return;
-    route.preHandler = [...[route.preHandler ?? []].flat(), claim];
-    route.onSend = [...[route.onSend ?? []].flat(), settle];
+    route.preHandler = [...[route.preHandler ?? []].flat(), claimHook];
+    route.onSend = [...[route.onSend ?? []].flat(), settleHook];
     documentHeader(route);
   });
 

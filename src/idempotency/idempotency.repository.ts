@@ -73,6 +73,18 @@ export async function readLiveKey(
   return liveOutcome(row, request);
 }
 
+/**
+ * SQLite: the key's row read as the first statement of the write that keeps its answer
+ * (idempotent-write.ts), on the writer's connection. PostgreSQL has read it before the write
+ * and takes the key's lock here instead (lockKeyInWrite): undefined.
+ */
+export async function readKeyInWrite(
+  db: Kysely<Database>,
+  request: Pick<ClaimRequest, 'lookup' | 'fingerprint' | 'now'>,
+): Promise<LiveOutcome | undefined> {
+  return dialectOf(db) === 'sqlite' ? readLiveKey(db, request) : undefined;
+}
+
 /** The SQLite text of the read, for a connection of its own (live-key-reader.ts). */
 export const SELECT_KEY_SQLITE = selectKey.sql.sqlite;
 

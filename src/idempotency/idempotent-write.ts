@@ -7,8 +7,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../db/database.ts';
-import { ApiError } from '../errors.ts';
-import { type HeldClaim, insertAnswer, lockKeyInWrite } from './idempotency.repository.ts';
+import { ApiError, PreparedAnswer } from '../errors.ts';
+import {
+  type HeldClaim,
+  insertAnswer,
+  type LiveOutcome,
+  lockKeyInWrite,
+  readKeyInWrite,
+} from './idempotency.repository.ts';
 
 /** The key a request holds: claimed before its work (`held`), or to be written by its route's write (`deferred`). */
 export interface Claim {
@@ -25,6 +31,8 @@ export interface Claim {
   readonly deferred?: { readonly lookup: string; readonly fingerprint: string };
   /** Counts a conflict found only by the write (the metric lives with the app). */
   readonly conflict: () => void;
+  /** Counts a kept answer replayed (found by the write's own read, on SQLite). */
+  readonly replayed: () => void;
   /** Set once the write that stored the answer in its own transaction has committed. */
   keptByWrite: boolean;
 }
@@ -69,6 +77,26 @@ export function idempotencyConflict(): ApiError {
 }
 
 /**
+ * A live key's answer: another request with it still runs (409), it came with another
+ * request (422), or its kept answer, replayed byte for byte with `Idempotent-Replayed`.
+ */
+export function liveKeyAnswer(outcome: LiveOutcome, counts: Pick<Claim, 'conflict' | 'replayed'>): Error {
+  switch (outcome.kind) {
+    case 'running':
+      counts.conflict();
+      return idempotencyConflict();
+    case 'reused':
+      return new ApiError(422, 'IdempotencyKeyReused', [{ target: 'Idempotency-Key', code: 'idempotency_key_reused' }]);
+    case 'stored': {
+      counts.replayed();
+      const { row } = outcome;
+      const headers = JSON.parse(row.headers ?? '{}') as Record<string, string>;
+      return new PreparedAnswer(row.status!, { ...headers, 'idempotent-replayed': 'true' }, row.body ?? '');
+    }
+  }
+}
+
+/**
  * For a route that keeps its answer in its write's transaction: the hooks to hand its use
  * case, and `send`, which sends the kept bytes once that transaction has committed
  * (undefined when nothing was kept). Undefined when the request has no key.
@@ -90,6 +118,11 @@ export function keepAnswerInWrite<Result>(
     inWrite: {
       begin: async (db) => {
         if (!(await lockKeyInWrite(db, key.lookup))) throw refuse();
+        // SQLite reads the key here, in the write's snapshot and on the writer's warm
+        // cache, rather than before on a connection of its own, whose cache every commit
+        // empties: a live key ends the write before it writes anything.
+        const live = await readKeyInWrite(db, { ...key, now: new Date(claim.clock.now()).toISOString() });
+        if (live !== undefined) throw liveKeyAnswer(live, claim);
       },
       keep: async (db, result) => {
         const answer = answerOf(result);

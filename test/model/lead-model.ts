@@ -26,6 +26,8 @@ export interface ModelObject {
   data: Json;
   revision: number;
   removed: boolean;
+  /** The survivor's object a merge gave this one up for (removed too): a push naming this id lands on that one. */
+  replacedBy?: ModelObject;
 }
 export interface ModelPackage {
   id: string | undefined;
@@ -204,12 +206,12 @@ export function push(
   ].map((r) => ({ company: (r.external_ref_company as string | null) ?? '', ref: r.external_ref as string }));
   const cars = (((p.risk_objects as Json | undefined)?.cars as Json[] | undefined) ?? []).map(withUpperVin);
   const residences = ((p.risk_objects as Json | undefined)?.residences as Json[] | undefined) ?? [];
-  const pushedObjects = [
+  let pushedObjects = [
     ...cars.map((data) => ({ type: 'CAR' as const, data })),
     ...residences.map((data) => ({ type: 'RESIDENCE' as const, data })),
   ];
   const packages = (p.policy_packages as Json[] | undefined) ?? [];
-  const policies = (p.insurance_policies as Json[] | undefined) ?? [];
+  let policies = (p.insurance_policies as Json[] | undefined) ?? [];
   const policyRefs = (policy: Json): Ref[] =>
     ((policy.external_refs as Json[] | undefined) ?? []).map((r) => ({
       company: (r.company as string | null) ?? '',
@@ -275,6 +277,27 @@ export function push(
           work: { status: 'new', lost_reason: null, assignee: null },
         };
   const others = next.filter((other) => other !== party);
+
+  // A risk object id a merge gave up names the survivor's object that stands for it
+  // (docs/api.md, "Merging two parties"), in the push's objects and coverages alike.
+  const replacement = (id: unknown) => {
+    if (typeof id !== 'string') return id;
+    const object = parties.flatMap((x) => x.objects).find((o) => o.id === lower(id));
+    return object?.replacedBy?.id ?? id;
+  };
+  pushedObjects = pushedObjects.map((o) =>
+    o.data.id === undefined ? o : { ...o, data: { ...o.data, id: replacement(o.data.id) } },
+  );
+  policies = policies.map((policy) =>
+    Array.isArray(policy.coverages)
+      ? {
+          ...policy,
+          coverages: (policy.coverages as Json[]).map((c) =>
+            c.risk_object_id === undefined ? c : { ...c, risk_object_id: replacement(c.risk_object_id) },
+          ),
+        }
+      : policy,
+  );
 
   // References that only the stored data settles: 409 for another party's, then 422.
   const ownerOfObject = (id: string) => next.find((x) => x.objects.some((o) => o.id === id));
@@ -629,6 +652,12 @@ export function mergeParties(
     if (own === undefined) continue;
     sameObject.set(object, own);
     object.removed = true;
+    object.replacedBy = own;
+  }
+  // Objects given up before for one given up now stand for the survivor's too.
+  for (const object of from.objects) {
+    const own = object.replacedBy && sameObject.get(object.replacedBy);
+    if (own !== undefined) object.replacedBy = own;
   }
   const repointed = (coverage: ModelCoverage): ModelCoverage => {
     const own = coverage.riskObject && sameObject.get(coverage.riskObject);

@@ -177,3 +177,27 @@ it('lists the refs of two parties merged by when each was added: two items of a 
       body: { prospect: { id: '{merged0}', first_name: 'Jan', last_name: 'Peeters' } },
     },
   ]));
+
+it("lands a re-sync naming a car a merge gave up for the survivor's (one per VIN) on the survivor's car", () =>
+  replaySequence(
+    server,
+    ['R0', 'R1', 'R0', 'R1'].map((ref, i) =>
+      i === 2
+        ? { op: 'merge', into: '{party0}', from: '{next0}' }
+        : {
+            op: 'push',
+            kind: 'customers',
+            body: {
+              prospect: {
+                first_name: 'Els',
+                last_name: 'Peeters',
+                external_refs: [{ external_ref: ref, external_ref_company: 'crm' }],
+                risk_objects: { cars: [{ id: `{id${ref === 'R0' ? 0 : 1}}`, vin: 'WVWZZZ1JZXW000001', kw: 50 + i }] },
+                insurance_policies: [
+                  { name: 'BA auto', coverages: [{ name: 'BA', risk_object_id: `{id${ref === 'R0' ? 0 : 1}}` }] },
+                ],
+              },
+            },
+          },
+    ),
+  ));

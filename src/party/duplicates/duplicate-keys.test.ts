@@ -49,8 +49,15 @@ describe('changedDuplicateKeys', () => {
     const first = push({ email: 'a@example.be', telephonenr: '0470 12 34 56' });
     expect(changedDuplicateKeys(undefined, storedAfter(first))).toHaveLength(2);
 
-    const same = mergedAfter(first, push({ telephonenr: '+32 470 123456' }));
-    expect(changedDuplicateKeys(same.stored, same.lead)).toBeUndefined();
+    const sameText = mergedAfter(first, push({ telephonenr: '0470 12 34 56', email: 'A@example.be' }));
+    expect(changedDuplicateKeys(sameText.stored, sameText.lead)).toBeUndefined();
+
+    // The stored number is not read again: a number written another way is written again, as the same key.
+    const otherForm = mergedAfter(first, push({ telephonenr: '+32 470 123456' }));
+    expect(changedDuplicateKeys(otherForm.stored, otherForm.lead)).toEqual([
+      { kind: 'email', key: 'a@example.be', name: null },
+      { kind: 'telephone', key: '+32470123456', name: null },
+    ]);
 
     const unrelated = mergedAfter(first, push({ language: 'nl' }));
     expect(changedDuplicateKeys(unrelated.stored, unrelated.lead)).toBeUndefined();

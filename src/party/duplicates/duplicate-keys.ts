@@ -31,26 +31,31 @@ export function duplicateKeysOf(lead: LeadAggregate): DuplicateKey[] {
 /**
  * The keys to store after a write that turned `stored` into `merged`: the party's whole set
  * when it differs from the stored one (or the party is new), undefined when it is the same.
- * The prospect's fields are read again only when the merge replaced them.
+ * The stored telephone number is never read again: the same text is the same key, and a
+ * number whose text changed counts as a changed key, so the set is written again even when
+ * the new text is the same number written another way. That write costs less than reading
+ * the stored number (libphonenumber-js, about 5 µs a number), which every push that changes
+ * a number (scenario (c) of docs/benchmarks.md) would pay; the stored keys are the same.
  */
 export function changedDuplicateKeys(
   stored: LeadAggregate | undefined,
   merged: LeadAggregate,
 ): readonly DuplicateKey[] | undefined {
   if (stored === undefined) return duplicateKeysOf(merged);
-  const sameFields = stored.fields === merged.fields;
-  if (sameFields && stored.riskObjects === merged.riskObjects) return undefined;
-  const before = sameFields ? vinKeys(stored) : duplicateKeysOf(stored);
-  const after = sameFields ? vinKeys(merged) : duplicateKeysOf(merged);
-  if (sameKeys(before, after)) return undefined;
-  return sameFields ? [...fieldKeys(merged.fields), ...after] : after;
+  if (stored.fields === merged.fields && stored.riskObjects === merged.riskObjects) return undefined;
+  if (stored.fields.telephonenr !== merged.fields.telephonenr) return duplicateKeysOf(merged);
+  // The telephone's key is the same: the other keys tell, and they cost no parse.
+  const before = [...fieldKeys(stored.fields, false), ...vinKeys(stored)];
+  const after = [...fieldKeys(merged.fields, false), ...vinKeys(merged)];
+  return sameKeys(before, after) ? undefined : duplicateKeysOf(merged);
 }
 
-function fieldKeys(fields: Document): DuplicateKey[] {
+/** The keys of the prospect's fields; without the telephone's when `withTelephone` is false. */
+function fieldKeys(fields: Document, withTelephone = true): DuplicateKey[] {
   const keys: DuplicateKey[] = [];
   const email = typeof fields.email === 'string' ? fields.email.trim().toLowerCase() : '';
   if (email !== '') keys.push({ kind: 'email', key: email, name: null });
-  const telephone = typeof fields.telephonenr === 'string' ? e164(fields.telephonenr) : undefined;
+  const telephone = withTelephone && typeof fields.telephonenr === 'string' ? e164(fields.telephonenr) : undefined;
   if (telephone !== undefined) keys.push({ kind: 'telephone', key: telephone, name: null });
   const enterprise =
     typeof fields.enterprise_nr === 'string' ? enterpriseNumberDigits(fields.enterprise_nr) : undefined;

@@ -123,6 +123,11 @@ export interface RiskObjectTable {
   updated_at: string;
   /** Set when a party update removed the object; its revisions are kept. */
   removed_at: string | null;
+  /**
+   * The survivor's object that a merge gave this one up for (one car per VIN, one home per
+   * address; removed_at set too): a push naming this id lands on that one.
+   */
+  replaced_by: string | null;
 }
 
 export interface RiskObjectRevisionTable {

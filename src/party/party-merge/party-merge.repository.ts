@@ -63,15 +63,9 @@ export async function moveMergedRows(db: Db, move: MergeMove): Promise<void> {
   await db.deleteFrom('party_callbacks').where('party_id', '=', from.partyId).execute();
   if (move.sameObjects.length > 0) {
     await repoint(db, 'coverages', move.sameObjects);
-    await db
-      .updateTable('risk_objects')
-      .set({ removed_at: now, updated_at: now })
-      .where(
-        'id',
-        'in',
-        move.sameObjects.map((object) => object.from),
-      )
-      .execute();
+    // Objects given up before for one given up now stand for the survivor's too (chains of merges).
+    await repoint(db, 'replaced_by', move.sameObjects);
+    await giveUp(db, move.sameObjects, now);
   }
   if (move.joinedPolicies.length > 0) {
     const gone = move.joinedPolicies.map((policy) => policy.from);
@@ -126,15 +120,22 @@ export async function moveMergedRows(db: Db, move: MergeMove): Promise<void> {
 
 /**
  * One statement, however many rows: coverages of either party that pointed at a risk object
- * the survivor gives up point at its own one ('coverages'), or the refs of a policy that
- * joins one of the survivor's are that policy's ('policy_refs').
+ * the survivor gives up point at its own one ('coverages'); risk objects given up before for
+ * one given up now name the survivor's ('replaced_by'); the refs of a policy that joins one of
+ * the survivor's are that policy's ('policy_refs').
  */
-async function repoint(db: Db, what: 'coverages' | 'policy_refs', rows: readonly SameRow[]): Promise<void> {
+async function repoint(
+  db: Db,
+  what: 'coverages' | 'replaced_by' | 'policy_refs',
+  rows: readonly SameRow[],
+): Promise<void> {
   const pairs = JSON.stringify(rows.map((row) => [row.from, row.into]));
   const [table, column, only] =
     what === 'coverages'
       ? [sql.table('coverages'), 'risk_object_id', sql``]
-      : [sql.table('external_refs'), 'entity_id', sql`entity_type = 'policy' and`];
+      : what === 'replaced_by'
+        ? [sql.table('risk_objects'), 'replaced_by', sql``]
+        : [sql.table('external_refs'), 'entity_id', sql`entity_type = 'policy' and`];
   const ref = sql.ref(column);
   if (dialectOf(db) === 'postgres') {
     await sql`update ${table} set ${ref} = m.into_id
@@ -145,4 +146,21 @@ async function repoint(db: Db, what: 'coverages' | 'policy_refs', rows: readonly
   await sql`update ${table} set ${ref} = (
       select json_extract(value, '$[1]') from json_each(${pairs}) where json_extract(value, '$[0]') = ${table}.${ref})
     where ${only} ${ref} in (select json_extract(value, '$[0]') from json_each(${pairs}))`.execute(db);
+}
+
+/**
+ * The merged party's risk objects that the survivor's stand for: kept with their revisions as
+ * removed, each naming the survivor's object (`replaced_by`), in one statement.
+ */
+async function giveUp(db: Db, rows: readonly SameRow[], now: string): Promise<void> {
+  const pairs = JSON.stringify(rows.map((row) => [row.from, row.into]));
+  if (dialectOf(db) === 'postgres') {
+    await sql`update risk_objects set removed_at = ${now}, updated_at = ${now}, replaced_by = m.into_id
+      from (select value->>0 as from_id, value->>1 as into_id from json_array_elements(${pairs}::json)) as m
+      where risk_objects.id = m.from_id`.execute(db);
+    return;
+  }
+  await sql`update risk_objects set removed_at = ${now}, updated_at = ${now}, replaced_by = (
+      select json_extract(value, '$[1]') from json_each(${pairs}) where json_extract(value, '$[0]') = risk_objects.id)
+    where id in (select json_extract(value, '$[0]') from json_each(${pairs}))`.execute(db);
 }

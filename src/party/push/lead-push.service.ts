@@ -31,6 +31,7 @@ import { danglingReferences, idsToLookUp, referencesOutsidePush } from './dangli
 import { representLead } from '../model/representation.ts';
 import { duplicateProblems } from './uniqueness.ts';
 import { erasureQuestions, refuseErased } from './erased-push.ts';
+import { withReplacedIds } from './replaced-ids.ts';
 import { findMergedParty } from '../party-merge/merged-parties.repository.ts';
 import type { RefHasher } from '../privacy/ref-hash.ts';
 import type { RefHashes } from '../privacy/ref-hashes.service.ts';
@@ -151,6 +152,7 @@ export class LeadPushService {
     // Erased since the lookup (the erasure held the lock): run again, to meet its tombstone.
     if (partyId !== undefined && stored === undefined) throw new StaleVersionError();
     const now = stampAfter(found.now, stored?.updated_at);
+    ({ push, found } = withReplacedIds(push, found));
     checkReferences(push, found, stored);
 
     const merged = mergePush(stored, distributionId, push, { now, ids: newIds });

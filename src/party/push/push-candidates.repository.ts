@@ -23,8 +23,14 @@ export interface PushCandidates {
   readonly refOwners: readonly { readonly ref: ExternalRef; readonly partyId: string; readonly kind: PartyType }[];
   /** The party holding the pushed customer's email + birth + address. */
   readonly matchKeyOwner: { readonly partyId: string; readonly kind: PartyType } | undefined;
-  /** Client-chosen risk object ids already stored: id -> owning party (and whether a party update removed it). */
-  readonly riskObjectOwners: ReadonlyMap<string, { readonly partyId: string; readonly removed: boolean }>;
+  /**
+   * Client-chosen risk object ids already stored: id -> owning party (and whether a party
+   * update or a merge removed it; for a merge, the survivor's object that stands for it).
+   */
+  readonly riskObjectOwners: ReadonlyMap<
+    string,
+    { readonly partyId: string; readonly removed: boolean; readonly replacedBy?: string }
+  >;
   /** Client-chosen package ids already stored: id -> owning party. */
   readonly packageOwners: ReadonlyMap<string, string>;
   /** The stored policies owning the pushed policies' external refs. */
@@ -63,7 +69,7 @@ const postgresCandidates = prepared(
     union all
     select 'match', p.id, p.type, null, null from parties p where p.distribution_id = $1 and p.match_key = $5
     union all
-    select 'risk_object', o.id, o.party_id, o.removed_at, null from risk_objects o where o.id = any($6::text[])
+    select 'risk_object', o.id, o.party_id, o.removed_at, o.replaced_by from risk_objects o where o.id = any($6::text[])
     union all
     select 'package', k.id, k.party_id, null, null from policy_packages k where k.id = any($7::text[])
     union all
@@ -104,8 +110,8 @@ const SQLITE_LOOKUPS = {
   },
   riskObject: {
     keys: 1,
-    one: `select 'risk_object' as part, o.id, o.party_id as detail, o.removed_at as company, null as ref from risk_objects o where o.id = ?{0}`,
-    many: `select 'risk_object' as part, o.id, o.party_id as detail, o.removed_at as company, null as ref from risk_objects o where o.id in (select value from json_each(?{0}))`,
+    one: `select 'risk_object' as part, o.id, o.party_id as detail, o.removed_at as company, o.replaced_by as ref from risk_objects o where o.id = ?{0}`,
+    many: `select 'risk_object' as part, o.id, o.party_id as detail, o.removed_at as company, o.replaced_by as ref from risk_objects o where o.id in (select value from json_each(?{0}))`,
   },
   package: {
     keys: 1,
@@ -209,7 +215,10 @@ export async function findPushCandidates(
     })),
     matchKeyOwner: match ? { partyId: match.id, kind: match.detail as PartyType } : undefined,
     riskObjectOwners: new Map(
-      of('risk_object').map((row) => [row.id, { partyId: row.detail!, removed: row.company !== null }]),
+      of('risk_object').map((row) => [
+        row.id,
+        { partyId: row.detail!, removed: row.company !== null, ...(row.ref !== null && { replacedBy: row.ref }) },
+      ]),
     ),
     packageOwners: new Map(of('package').map((row) => [row.id, row.detail!])),
     policyRefOwners: of('policy_ref').map((row) => ({
