@@ -280,7 +280,7 @@ export const de: Texts = {
   periodFrom: 'Von',
   periodTo: 'Bis',
   showPeriod: 'Anzeigen',
-  periodHint: 'Tage in UTC, beide eingeschlossen, höchstens ein Jahr.',
+  periodHint: 'Tage in Brüsseler Zeit, beide eingeschlossen, höchstens ein Jahr.',
   sourcesCsv: 'Diese Zahlen herunterladen (CSV)',
   byOrigin: 'Nach Herkunft',
   bySender: 'Nach Absender',

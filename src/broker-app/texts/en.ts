@@ -279,7 +279,7 @@ export const en = {
   periodFrom: 'From',
   periodTo: 'To',
   showPeriod: 'Show',
-  periodHint: 'Days in UTC, both included, at most a year.',
+  periodHint: 'Days in Brussels time, both included, at most a year.',
   sourcesCsv: 'Download these figures (CSV)',
   byOrigin: 'Per origin',
   bySender: 'Per sender',

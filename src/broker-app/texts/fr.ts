@@ -281,7 +281,7 @@ export const fr: Texts = {
   periodFrom: 'Du',
   periodTo: 'Au',
   showPeriod: 'Afficher',
-  periodHint: 'Jours en UTC, tous deux compris, un an au plus.',
+  periodHint: 'Jours à l’heure de Bruxelles, tous deux compris, un an au plus.',
   sourcesCsv: 'Télécharger ces chiffres (CSV)',
   byOrigin: 'Par origine',
   bySender: 'Par expéditeur',

@@ -279,7 +279,7 @@ export const nl: Texts = {
   periodFrom: 'Van',
   periodTo: 'Tot',
   showPeriod: 'Tonen',
-  periodHint: 'Dagen in UTC, beide inbegrepen, hoogstens een jaar.',
+  periodHint: 'Dagen in Brusselse tijd, beide inbegrepen, hoogstens een jaar.',
   sourcesCsv: 'Deze cijfers downloaden (CSV)',
   byOrigin: 'Per herkomst',
   bySender: 'Per afzender',

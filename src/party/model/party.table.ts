@@ -92,6 +92,8 @@ export interface LeadProjectionTable {
   /** SQLite: leads whose (updated_at, id) is at most this have their current words in lead_search. */
   indexed_at: string;
   indexed_id: string;
+  /** Pushes received before this are in source_counts (party/stats/source-counts.repository.ts). */
+  sourced_to: string;
 }
 
 export interface ExternalRefTable {
