@@ -1,10 +1,10 @@
-// Migration 2026-11-29T05-00 (docs/design.md, "Routing's turns"): on PostgreSQL each stored
+// Migration 2026-11-29T06-50 (docs/design.md, "Routing's turns"): on PostgreSQL each stored
 // routing rule gets its turn sequence, going on from the turns its counter row has given,
 // so the next lead after the upgrade goes to the user after the last one; and back.
 // SQLite keeps the counter: nothing to do there.
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as migration from '../src/db/migrations/2026-11-29T05-00_routing_turn_sequences.ts';
+import * as migration from '../src/db/migrations/2026-11-29T06-50_routing_turn_sequences.ts';
 import { createTenant, createTestDatabase, dialect, type TestDatabase } from './support/test-server.ts';
 
 let database: TestDatabase;

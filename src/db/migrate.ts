@@ -25,7 +25,8 @@ import * as leadFollowUp from './migrations/2026-11-28T07-00_lead_follow_up.ts';
 import * as leadSources from './migrations/2026-11-28T07-10_lead_sources.ts';
 import * as riskObjectReplacedBy from './migrations/2026-11-29T03-00_risk_object_replaced_by.ts';
 import * as sourceCounts from './migrations/2026-11-29T04-00_source_counts.ts';
-import * as routingTurnSequences from './migrations/2026-11-29T05-00_routing_turn_sequences.ts';
+import * as pushClient from './migrations/2026-11-29T06-00_push_client.ts';
+import * as routingTurnSequences from './migrations/2026-11-29T06-50_routing_turn_sequences.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-20T00-00_lead_intake_core': leadIntakeCore,
@@ -50,7 +51,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-28T07-10_lead_sources': leadSources,
   '2026-11-29T03-00_risk_object_replaced_by': riskObjectReplacedBy,
   '2026-11-29T04-00_source_counts': sourceCounts,
-  '2026-11-29T05-00_routing_turn_sequences': routingTurnSequences,
+  '2026-11-29T06-00_push_client': pushClient,
+  '2026-11-29T06-50_routing_turn_sequences': routingTurnSequences,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

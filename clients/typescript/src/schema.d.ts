@@ -322,7 +322,7 @@ export interface paths {
         };
         /**
          * Where leads come from, and what became of them
-         * @description For a period of days in Brussels time (both included, at most 366), per origin and per sender (API token or SSO user): pushes received, created and merged; of the leads created then, how many are contacted, quoted, won and lost now; the win rate (won of created) and the median hours to the first status change; and per week the pushes received and the leads created then that are won now. `format=csv` gives the origins and senders as CSV.
+         * @description For a period of days in Brussels time (both included, at most 366), per origin and per sender (API token or SSO client): pushes received, created and merged; of the leads created then, how many are contacted, quoted, won and lost now; the win rate (won of created) and the median hours to the first status change; and per week the pushes received and the leads created then that are won now. `format=csv` gives the origins and senders as CSV.
          */
         get: operations["getSourceStats"];
         put?: never;
@@ -1808,7 +1808,7 @@ export interface components {
         };
         /** SenderStats */
         SenderStats: {
-            /** @description Who pushed: `token:<API token id>` or `user:<SSO user id>` (as the push log names callers). */
+            /** @description Who pushed: `token:<API token id>`, or `client:<SSO client id>` for users signed in through that client (pushes logged before the client was kept: `user:<SSO user id>`). */
             sender: string;
             /** @description Pushes received in the period (created plus merged). */
             received: number;

@@ -302,6 +302,7 @@ export const de: Texts = {
   legendReceived: 'Empfangen',
   legendWon: 'Gewonnen',
   noSources: 'In diesem Zeitraum wurde kein Lead empfangen.',
+  senderClient: '{name} (angemeldete Benutzer)',
   senderToken: 'API-Token „{name}“',
   senderUser: '{name} (angemeldet)',
   sharesHint: 'Im Zeitraum empfangene Leads nach ihrem heutigen Status; der Anteil bezieht sich auf die neuen Leads.',

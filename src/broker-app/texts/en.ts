@@ -300,6 +300,7 @@ export const en = {
   legendReceived: 'Received',
   legendWon: 'Won',
   noSources: 'No lead was received in this period.',
+  senderClient: '{name} (signed-in users)',
   senderToken: 'API token “{name}”',
   senderUser: '{name} (signed in)',
   sharesHint: 'Leads received in the period, by the status they have now; the share is of the new leads.',

@@ -303,6 +303,7 @@ export const fr: Texts = {
   legendReceived: 'Reçus',
   legendWon: 'Gagnés',
   noSources: 'Aucun lead reçu pendant cette période.',
+  senderClient: '{name} (utilisateurs connectés)',
   senderToken: 'Jeton d’API « {name} »',
   senderUser: '{name} (connecté)',
   sharesHint: 'Leads reçus pendant la période, selon leur statut actuel ; la part est celle des nouveaux leads.',

@@ -301,6 +301,7 @@ export const nl: Texts = {
   legendReceived: 'Ontvangen',
   legendWon: 'Gewonnen',
   noSources: 'In deze periode werd geen lead ontvangen.',
+  senderClient: '{name} (aangemelde gebruikers)',
   senderToken: 'API-token “{name}”',
   senderUser: '{name} (aangemeld)',
   sharesHint: 'Leads ontvangen in de periode, volgens hun huidige status; het aandeel is van de nieuwe leads.',

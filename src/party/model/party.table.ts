@@ -179,6 +179,8 @@ export interface LeadPushTable {
   status: number;
   /** Who pushed: `token:<id>` or `user:<id>`. */
   caller: string;
+  /** The SSO client a signed-in user pushed through; null for an API token. */
+  client_id: string | null;
   origin: string | null;
   kind: PartyType;
   /** The request body exactly as received. */

@@ -53,6 +53,13 @@ function reactionBucket(dialect: Dialect, since: string, at: string): string {
 }
 
 /**
+ * A push's sender (docs/design.md section 16): the SSO client a signed-in user pushed
+ * through (`client:<client_id>`), or else the API token (`token:<id>`); pushes logged before
+ * the client was kept name their user (`user:<id>`).
+ */
+const SENDER = `coalesce('client:' || p.client_id, p.caller)`;
+
+/**
  * The lead a push created, looked up by its id for each push. On PostgreSQL as a LATERAL
  * subquery that cannot be flattened (LIMIT): a generic plan expects a period's share of the
  * pushes where there are the few past the mark, and at 1,000,000 leads chose to hash every
@@ -85,7 +92,7 @@ function pushSums(dialect: Dialect, lo: string, hi: string): string {
       ${REACTED.map((column, i) => `${sum(`bucket = ${i}`)} as ${column}`).join(', ')}
     from (
       select ${brusselsDay(dialect, 'p.received_at')} as day, k.kind as kind,
-        case when k.kind = 'origin' then coalesce(p.origin, '') else p.caller end as name,
+        case when k.kind = 'origin' then coalesce(p.origin, '') else ${SENDER} end as name,
         p.status as push_status, l.status as lead_status,
         ${reactionBucket(dialect, 'l.created_at', 'l.first_status_at')} as bucket, count(*) as n
       from lead_pushes p cross join ${kinds} ${creatingLead(dialect)}

@@ -10,7 +10,7 @@ export type SourceCountTable = {
   /** The day, or the week's Monday (Brussels days). */
   day: string;
   kind: 'origin' | 'sender';
-  /** The origin ('' for none) or the caller (`token:<id>`, `user:<id>`). */
+  /** The origin ('' for none) or the sender (`token:<id>`, `client:<id>`; `user:<id>` for pushes logged before the client was kept). */
   name: string;
   received: number;
   created: number;

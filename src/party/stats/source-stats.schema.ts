@@ -53,7 +53,8 @@ export const SourceStatsResponse = Type.Object(
       Type.Object(
         {
           sender: Type.String({
-            description: 'Who pushed: `token:<API token id>` or `user:<SSO user id>` (as the push log names callers).',
+            description:
+              'Who pushed: `token:<API token id>`, or `client:<SSO client id>` for users signed in through that client (pushes logged before the client was kept: `user:<SSO user id>`).',
           }),
           ...counts,
         },
