@@ -1,11 +1,12 @@
 // Round-robin routing writes no row that every push writes (docs/design.md, "Routing's
 // turns"): on PostgreSQL a turn comes from the rule's sequence, never from a counter in the
 // rule's row, so new leads under one rule, pushed at once to two processes, do not queue
-// behind each other. Shown with the rule rows held FOR UPDATE by another transaction: 60
-// pushes all answer meanwhile, no backend of this schema is seen waiting for a lock, and
+// behind each other. Shown with the rule rows (and, as in test/push-shared-rows.test.ts, the
+// inbox projector's mark) held FOR UPDATE by another transaction: 60 pushes all answer meanwhile, no backend of this schema is seen waiting for a lock, and
 // each of the 3 users has 20 of the 60 leads.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from './support/eventually.ts';
 import { setRoutingRules } from '../src/party/index.ts';
 import { createUser } from '../src/sso/index.ts';
 import { pushLead } from './support/lead-client.ts';
@@ -63,11 +64,27 @@ describe.skipIf(dialect !== 'postgres')('round-robin routing on PostgreSQL', () 
         (await pushLead(server, tenant, 'customers', { prospect: { first_name: 'First', last_name: 'Lead' } })).status,
       ).toBe(201);
 
+    // The first leads counted by a projector: the distribution's mark and counts exist. Both
+    // processes' projectors then race to write them the first time and wait for each other
+    // (not a push: background work, once); with the mark held below they pass it over.
+    await eventually(
+      async () =>
+        (await database.handle.db
+          .selectFrom('lead_status_counts')
+          .select('leads')
+          .where('distribution_id', '=', tenant.distributionId)
+          .executeTakeFirst()) !== undefined,
+      30_000,
+      'the first leads counted',
+    );
+
     await holder.query('begin');
-    const held = await holder.query('select 1 from routing_rules where distribution_id = $1 for update', [
-      tenant.distributionId,
-    ]);
-    expect(held.rowCount).toBe(1);
+    const held = await holder.query<{ rows: string }>(
+      `select (select count(*) from (select 1 from routing_rules where distribution_id = $1 for update) r)
+        + (select count(*) from (select 1 from lead_projections where distribution_id = $1 for update) p) as rows`,
+      [tenant.distributionId],
+    );
+    expect(Number(held.rows[0]!.rows)).toBe(2);
 
     // As test/push-shared-rows.test.ts: backends of this schema waiting for a row or a table,
     // storage locks (a file growing, a GIN pending list) left out.
