@@ -7,6 +7,15 @@ import type { Scenario } from './payloads.ts';
 import { ROOT } from './processes.ts';
 import { DEFAULT_SCENARIOS, PUSH_SCENARIOS, type ScenarioKey } from './push-scenarios.ts';
 
+/**
+ * Where BENCH_ONLY=webhook-sustain runs deliveries: `off` none (the pushes alone), `main` the
+ * server's own event loop, `thread` a worker thread of the server, `process` a `lead-intake
+ * webhook work` process beside it on the server's core (the same CPU the thread gets: the
+ * comparison is of placement, not of cores).
+ */
+export const PLACEMENTS = ['off', 'main', 'thread', 'process'] as const;
+export type Placement = (typeof PLACEMENTS)[number];
+
 const PROFILED_SCENARIOS: readonly Scenario[] = ['minimal', 'full', 'merge'];
 
 export interface BenchOptions {
@@ -47,6 +56,7 @@ export interface BenchOptions {
     | 'client'
     | 'duplicates'
     | 'features'
+    | 'webhook-sustain'
     | undefined;
   readonly output: string;
   /** The soak (bench/soak.ts): mixed requests per database, then seconds idle. */
@@ -60,6 +70,9 @@ export interface BenchOptions {
   readonly scenarios: readonly ScenarioKey[];
   /** BENCH_COUNT=0: no counted pushes (statements, rows, WAL bytes) in BENCH_ONLY=push. */
   readonly count: boolean;
+  /** BENCH_ONLY=webhook-sustain: seconds of load (BENCH_WEBHOOK_SUSTAIN) and where the worker runs, each in turn. */
+  readonly webhookSustainSeconds: number;
+  readonly webhookPlacements: readonly Placement[];
 }
 
 export function readOptions(env: Record<string, string | undefined> = process.env): BenchOptions {
@@ -86,6 +99,10 @@ export function readOptions(env: Record<string, string | undefined> = process.en
         `BENCH_SCENARIOS: unknown scenario ${JSON.stringify(key)} (${PUSH_SCENARIOS.map((s) => s.key).join(', ')})`,
       );
   }
+  const placements = (env.BENCH_WEBHOOK_WORKERS?.trim() || 'off,main,thread,process').split(',').map((p) => p.trim());
+  for (const placement of placements)
+    if (!(PLACEMENTS as readonly string[]).includes(placement))
+      problems.push(`BENCH_WEBHOOK_WORKERS: unknown placement ${JSON.stringify(placement)} (${PLACEMENTS.join(', ')})`);
   const options: BenchOptions = {
     durationSeconds: int('BENCH_DURATION', 10, 1),
     warmupSeconds: int('BENCH_WARMUP', 2, 0),
@@ -108,6 +125,8 @@ export function readOptions(env: Record<string, string | undefined> = process.en
     count: env.BENCH_COUNT?.trim() !== '0',
     soakRequests: int('BENCH_SOAK_REQUESTS', 100_000, 1),
     soakIdleSeconds: int('BENCH_SOAK_IDLE', 15, 0),
+    webhookSustainSeconds: int('BENCH_WEBHOOK_SUSTAIN', 60, 10),
+    webhookPlacements: placements as Placement[],
     only: (
       [
         'push',
@@ -121,12 +140,13 @@ export function readOptions(env: Record<string, string | undefined> = process.en
         'client',
         'duplicates',
         'features',
+        'webhook-sustain',
       ] as const
     ).find((only) => only === env.BENCH_ONLY?.trim()),
   };
   if (env.BENCH_ONLY?.trim() && options.only === undefined)
     problems.push(
-      `BENCH_ONLY=${JSON.stringify(env.BENCH_ONLY)}: the choices are push, webhooks, reference, scaling, soak, inbox, batch, erasure, client, duplicates, features`,
+      `BENCH_ONLY=${JSON.stringify(env.BENCH_ONLY)}: the choices are push, webhooks, reference, scaling, soak, inbox, batch, erasure, client, duplicates, features, webhook-sustain`,
     );
   if (
     options.baseline !== undefined &&

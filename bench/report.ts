@@ -420,7 +420,7 @@ export function renderWebhookSection(
     '',
     'Scenario (a), but every lead carries a callback URL to a local receiver (`bench/webhook-receiver.ts`, a process of its own ' +
       "on the generator's core that answers 204 at once), so each push also writes an outbox event and a delivery, and the " +
-      'server\'s own worker (64 attempts at a time, 32 to one host) signs and POSTs them while it keeps taking pushes. "events/s" counts webhooks ' +
+      'server\'s own worker (a worker thread of the server process, WEBHOOK_WORKER\'s default; 64 attempts at a time, 32 to one host) signs and POSTs them while it keeps taking pushes. "events/s" counts webhooks ' +
       'that arrived at the receiver during the measured window; "delay" is from the event\'s `created_at` to its arrival; "lag" is ' +
       'the `lead_intake_webhook_outbox_lag_seconds` gauge (how long the oldest due delivery has waited), sampled every 0.5 s; ' +
       '"drain" is the time from the end of the load until the receiver had every event.',
@@ -447,9 +447,9 @@ export function renderWebhookSection(
     '',
     'Pushes with a callback cost more than scenario (a) even before any delivery: each also writes the event (the lead as the API ' +
       "returns it), a delivery row and, for the push's listed callbacks, the 410 resume check, in the same transaction. While the " +
-      "server's one core is saturated by pushes, the worker gets the rest of it: deliveries fall behind the pushes (the lag grows " +
-      'through the run) and catch up within seconds once the load stops. Deployments that expect sustained push load with callbacks ' +
-      'can move delivery to its own process and core (`WEBHOOK_WORKER=false` on the servers, `lead-intake webhook work` next to them).',
+      "server's one core is saturated by pushes, the worker's thread shares that core with the requests: every delivery's CPU is " +
+      'CPU the pushes do not get. Where the worker runs, and how that measured over 60 s, is in "Webhooks under sustained push load" ' +
+      '(`BENCH_ONLY=webhook-sustain`).',
     '',
   ];
   return out.join('\n');

@@ -31,6 +31,7 @@ import { soak, type SoakRun } from './soak.ts';
 import { renderSoakSection } from './soak-report.ts';
 import { countStatements } from './statements.ts';
 import type { WebhookMeasurement } from './webhooks.ts';
+import { sustainBenchmark } from './webhook-sustain.ts';
 import { measureWriteLimits } from './write-limits.ts';
 
 const options = readOptions();
@@ -268,6 +269,7 @@ const ONLY: Readonly<Record<NonNullable<typeof options.only>, () => Promise<void
   client: () => clientBenchmark(options, pinning),
   duplicates: () => duplicatesBenchmark(options, pinning),
   features: () => featureCostsBenchmark(options),
+  'webhook-sustain': () => sustainBenchmark(options, pinning, options.webhookSustainSeconds, options.webhookPlacements),
 };
 
 await (options.cpuProfileDir !== undefined

@@ -134,6 +134,7 @@ function newLeadRows(distributionId: string, n: number, full: boolean): PushRows
         received_at: now,
         status: 201,
         caller: 'token:bench',
+        client_id: null,
         origin: 'bench',
         kind: 'CUSTOMER',
         payload: JSON.stringify({ prospect: { first_name: 'Jan' } }),

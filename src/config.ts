@@ -24,8 +24,12 @@ export interface Config {
   readonly appUrl: string;
   readonly webhookRetrySchedule: readonly number[];
   readonly webhookAllowPrivateNetworks: boolean;
-  /** false: this process delivers no webhooks (a dedicated `lead-intake webhook work` process does). */
-  readonly webhookWorker: boolean;
+  /**
+   * Where this process delivers webhooks (WEBHOOK_WORKER): `thread`, a worker thread with its
+   * own event loop and database connection; `main`, the event loop that serves requests;
+   * `none`, not at all (a dedicated `lead-intake webhook work` process does).
+   */
+  readonly webhookWorker: WebhookWorkerPlacement;
   /** NORMAL survives a process crash (kill -9); FULL also survives power loss. */
   readonly sqliteSynchronous: SqliteSynchronous;
   /** PostgreSQL: send the push path's statements as named prepared statements. */
@@ -127,7 +131,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     appUrl: read('APP_URL', publicUrl, parseHttpUrl),
     webhookRetrySchedule: read('WEBHOOK_RETRY_SCHEDULE', DEFAULT_RETRY_SCHEDULE, parseSchedule),
     webhookAllowPrivateNetworks: read('WEBHOOK_ALLOW_PRIVATE_NETWORKS', 'false', parseBoolean),
-    webhookWorker: read('WEBHOOK_WORKER', 'true', parseBoolean),
+    webhookWorker: read<WebhookWorkerPlacement>('WEBHOOK_WORKER', 'true', parseWebhookWorker),
     sqliteSynchronous: read<SqliteSynchronous>('SQLITE_SYNCHRONOUS', 'NORMAL', (raw) =>
       raw.toUpperCase() === 'NORMAL' || raw.toUpperCase() === 'FULL'
         ? (raw.toUpperCase() as SqliteSynchronous)
@@ -258,6 +262,17 @@ function parseTrustProxy(raw: string): boolean | string[] | string {
     return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
   };
   return proxies.every(valid) ? proxies : '!must be true, false, or proxy addresses/CIDRs separated by commas';
+}
+
+export type WebhookWorkerPlacement = 'thread' | 'main' | 'none';
+/** What WEBHOOK_WORKER=true means (docs/benchmarks.md, "Webhooks under sustained push load"). */
+const DEFAULT_WEBHOOK_WORKER: WebhookWorkerPlacement = 'thread';
+
+function parseWebhookWorker(raw: string): string {
+  if (raw === 'thread' || raw === 'main') return raw;
+  const on = parseBoolean(raw);
+  if (typeof on === 'string') return '!must be true, false, thread or main';
+  return on ? DEFAULT_WEBHOOK_WORKER : 'none';
 }
 
 function parseBoolean(raw: string): boolean | string {

@@ -30,10 +30,13 @@ describe.skipIf(dialect !== 'postgres')('the inbox’s counts on PostgreSQL', ()
     await sql`insert into leads (id, distribution_id, party_id, status, search_words, created_at, updated_at, status_changed_at)
       select 'l-' || substr(p.id, 3), p.distribution_id, p.id, 'new', 'an peeters', p.created_at, p.updated_at, p.created_at
       from parties p where p.distribution_id = ${distributionId}`.execute(db);
+    await sql`insert into lead_pushes (id, lead_id, distribution_id, received_at, status, caller, origin, kind, payload)
+      select 'c-' || substr(l.id, 3), l.id, l.distribution_id, l.created_at, 201, 'token:t', 'web', 'CUSTOMER', '{}'
+      from leads l where l.distribution_id = ${distributionId}`.execute(db);
     const now = new Date().toISOString();
     await db
       .insertInto('lead_projections')
-      .values({ distribution_id: distributionId, counted_to: now, indexed_at: '', indexed_id: '' })
+      .values({ distribution_id: distributionId, counted_to: now, sourced_to: now, indexed_at: '', indexed_id: '' })
       .execute();
     await db
       .insertInto('lead_status_counts')
@@ -43,12 +46,15 @@ describe.skipIf(dialect !== 'postgres')('the inbox’s counts on PostgreSQL', ()
   }, 60_000);
   afterAll(async () => database?.drop());
 
-  /** What `read` returns, and how many rows of `leads` it read by a sequential scan, in one transaction. */
-  async function scanned<T>(read: (trx: Kysely<Database>) => Promise<T>): Promise<{ result: T; seqRows: number }> {
+  /** What `read` returns, and how many rows of `table` it read by a sequential scan, in one transaction. */
+  async function scanned<T>(
+    read: (trx: Kysely<Database>) => Promise<T>,
+    table = 'leads',
+  ): Promise<{ result: T; seqRows: number }> {
     return database.handle.db.transaction().execute(async (trx) => {
       const result = await read(trx);
       const { rows } = await sql<{ seq: string | null }>`
-        select seq_tup_read as seq from pg_stat_xact_user_tables where relid = 'leads'::regclass`.execute(trx);
+        select seq_tup_read as seq from pg_stat_xact_user_tables where relid = ${table}::regclass`.execute(trx);
       return { result, seqRows: Number(rows[0]?.seq ?? 0) };
     });
   }
@@ -61,6 +67,12 @@ describe.skipIf(dialect !== 'postgres')('the inbox’s counts on PostgreSQL', ()
 
   it('finds nothing to project without reading the leads already counted', async () => {
     const { result, seqRows } = await scanned((trx) => distributionsBehind(trx, 'postgres'));
+    expect(result).not.toContain(distributionId);
+    expect(seqRows).toBe(0);
+  });
+
+  it('finds no push to fold into the sources’ sums without reading the pushes already folded', async () => {
+    const { result, seqRows } = await scanned((trx) => distributionsBehind(trx, 'postgres'), 'lead_pushes');
     expect(result).not.toContain(distributionId);
     expect(seqRows).toBe(0);
   });

@@ -1,13 +1,16 @@
 // Where leads come from through the API, on both databases (docs/design.md section 16):
-// GET .../stats/sources counts a period's pushes per origin and per sender (API token),
+// GET .../stats/sources counts a period's pushes per origin and per sender (API token, or the
+// SSO client a signed-in user pushed through),
 // the leads they created by the status they have now, the win rate and the median hours to
 // the first status change, per week too; as CSV; refusals on its dates and scopes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiToken } from '../src/auth/api-token.service.ts';
 import { insertDistribution } from '../src/distributions/distribution.repository.ts';
+import { dayIn } from '../src/broker-app/inbox-filter.ts';
 import { callApi } from './support/api-client.ts';
 import { createBroker, openSignedIn, UserAgent } from './support/broker-app.ts';
 import { pushLead } from './support/lead-client.ts';
+import { createSsoFixture, signInForTokens } from './support/sso.ts';
 import { createTenant, startTestServer, type TestServer } from './support/test-server.ts';
 
 let server: TestServer;
@@ -17,7 +20,8 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-const today = () => new Date().toISOString().slice(0, 10);
+/** The Brussels day it is: the days of the statistics are the inbox's. */
+const today = () => dayIn(Date.now());
 const SCOPES = ['leads:write', 'leads:read', 'parties:update'];
 
 async function distribution() {
@@ -154,5 +158,32 @@ describe('GET …/stats/sources', () => {
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(csv.body).toContain(`${today()},${today()},origin,web,1,1,0,0,0,0,0,0,`);
     expect((await agent.request(`${server.url}/app/sources?from=2026-02-30&to=2026-03-01`)).status).toBe(422);
+  });
+
+  it('counts a signed-in user’s pushes under the SSO client they came through, named by it on /app/sources', async () => {
+    const fixture = await createSsoFixture(server, undefined, { language: 'en' });
+    const bearer = `Bearer ${(await signInForTokens(server, fixture, 'openid api')).access_token}`;
+    const d = `/distributions/${fixture.distributionId}`;
+    const pushed = await callApi(server, bearer, 'POST', `${d}/leads/customers`, {
+      body: { origin: 'crm', prospect: { first_name: 'Wout', last_name: 'Maes' } },
+    });
+    expect(pushed.status).toBe(201);
+    const stats = await callApi(server, bearer, 'GET', `${d}/stats/sources?from=${today()}&to=${today()}`);
+    expect(stats.status).toBe(200);
+    expect(stats.body.senders).toEqual([
+      expect.objectContaining({ sender: `client:${fixture.client.client_id}`, received: 1, created: 1, merged: 0 }),
+    ]);
+    // The push log still names who pushed: the user.
+    const log = await callApi(server, bearer, 'GET', `${d}/leads/${pushed.body.id}/pushes`);
+    expect(log.body.items.map((push: { caller: string }) => push.caller)).toEqual([`user:${fixture.user.id}`]);
+
+    const agent = new UserAgent(server);
+    const page = await openSignedIn(agent, `${server.url}/app/sources`, fixture.user.username);
+    expect(page.status).toBe(200);
+    const text = page.body
+      .replace(/<style>[^<]*<\/style>/, '')
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/\s+/g, ' ');
+    expect(text).toMatch(/Per sender .* Partner CRM \(signed-in users\) 1 1 0/);
   });
 });

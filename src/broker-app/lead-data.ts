@@ -14,7 +14,7 @@ import type {
   PushLogReader,
 } from '../party/index.ts';
 import { showRoutingRules } from '../party/index.ts';
-import { listUsers } from '../sso/index.ts';
+import { listClients, listUsers } from '../sso/index.ts';
 import { listDeliveries, replayFailedDelivery } from '../webhooks/delivery-admin.service.ts';
 
 /** The party module's services (party/party.plugin.ts), and the database for the rest. */
@@ -92,10 +92,16 @@ export async function timeline(services: LeadServices, distributionId: string, p
  * Who pushed, by name: the push log keeps `token:<id>` or `user:<id>` (describeCaller), and
  * a broker knows their tokens and colleagues by name. Only the distribution's own.
  */
-export type CallerName = { readonly kind: 'token' | 'user'; readonly name: string | null };
+export type CallerName = { readonly kind: 'token' | 'user' | 'client'; readonly name: string | null };
 
-export async function senderNames(services: LeadServices, distributionId: string) {
-  return callerNames(services, distributionId);
+/** How the broker knows each sender of the sources page: tokens and users by name, SSO clients (partners' applications) by theirs. */
+export async function senderNames(services: LeadServices, distributionId: string): Promise<Map<string, CallerName>> {
+  const [names, clients] = await Promise.all([
+    callerNames(services, distributionId),
+    listClients(services.database.db),
+  ]);
+  for (const client of clients) names.set(`client:${client.client_id}`, { kind: 'client', name: client.name });
+  return names;
 }
 
 async function callerNames(services: LeadServices, distributionId: string): Promise<Map<string, CallerName>> {

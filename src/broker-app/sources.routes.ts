@@ -3,7 +3,7 @@
 // CSV, read through the API's own service (party/stats/).
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { sourceStatsCsv } from '../party/index.ts';
-import { queryText } from './inbox-filter.ts';
+import { dayIn, queryText } from './inbox-filter.ts';
 import { type LeadServices, senderNames } from './lead-data.ts';
 import { PAGE_HEADERS } from './pages/layout.ts';
 import { pageContext } from './pages/page-context.ts';
@@ -14,7 +14,8 @@ export const DEFAULT_PERIOD_DAYS = 84;
 
 export const sourcesRoutes: FastifyPluginAsync<{ services: LeadServices }> = async (app, { services }) => {
   const period = (request: FastifyRequest) => {
-    const today = new Date(services.clock.now()).toISOString().slice(0, 10);
+    // Brussels days, as the inbox's and the statistics' own.
+    const today = dayIn(services.clock.now());
     const start = new Date(Date.parse(`${today}T00:00:00Z`) - (DEFAULT_PERIOD_DAYS - 1) * 86_400_000);
     return {
       from: queryText(request.query, 'from', 10) ?? start.toISOString().slice(0, 10),

@@ -56,6 +56,8 @@ export type DatabaseOptions = Pick<Config, 'databaseUrl' | 'dataDir' | 'sqliteSy
   Partial<Pick<Config, 'databasePreparedStatements' | 'poolSize'>> & {
     /** PostgreSQL schema to use instead of `public` (tests isolate themselves this way). */
     readonly postgresSchema?: string;
+    /** SQLite: false checkpoints inside this connection's commits rather than in a thread of its own (the webhook thread's second connection). */
+    readonly sqliteBackgroundCheckpoint?: boolean;
   };
 
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
@@ -97,7 +99,13 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
   const filename = path.join(options.dataDir, 'lead-intake.db');
-  const sqlite = new NodeSqliteDatabase({ filename, synchronous: options.sqliteSynchronous });
+  const sqlite = new NodeSqliteDatabase({
+    filename,
+    synchronous: options.sqliteSynchronous,
+    ...(options.sqliteBackgroundCheckpoint !== undefined && {
+      backgroundCheckpoint: options.sqliteBackgroundCheckpoint,
+    }),
+  });
   const statements = { count: 0 };
   const db = new Kysely<Database>({ dialect: createNodeSqliteDialect(sqlite), log: countingLog(statements) });
   registerSqliteConnection(db, {

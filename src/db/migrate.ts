@@ -24,6 +24,8 @@ import * as routingRules from './migrations/2026-11-28T06-10_routing_rules.ts';
 import * as leadFollowUp from './migrations/2026-11-28T07-00_lead_follow_up.ts';
 import * as leadSources from './migrations/2026-11-28T07-10_lead_sources.ts';
 import * as riskObjectReplacedBy from './migrations/2026-11-29T03-00_risk_object_replaced_by.ts';
+import * as sourceCounts from './migrations/2026-11-29T04-00_source_counts.ts';
+import * as pushClient from './migrations/2026-11-29T06-00_push_client.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-20T00-00_lead_intake_core': leadIntakeCore,
@@ -47,6 +49,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-28T07-00_lead_follow_up': leadFollowUp,
   '2026-11-28T07-10_lead_sources': leadSources,
   '2026-11-29T03-00_risk_object_replaced_by': riskObjectReplacedBy,
+  '2026-11-29T04-00_source_counts': sourceCounts,
+  '2026-11-29T06-00_push_client': pushClient,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -36,6 +36,7 @@ import type {
   WebhookStoppedUrlTable,
   WebhookRevokedClaimTable,
 } from '../webhooks/webhook.table.ts';
+import type { SourceCountTable } from '../party/stats/source-counts.table.ts';
 import type { RoutingRuleTable } from '../party/routing/routing.table.ts';
 import type { PartyDuplicateKeyTable } from '../party/duplicates/duplicate-keys.table.ts';
 import type { MergedPartyTable } from '../party/party-merge/merged-party.table.ts';
@@ -70,6 +71,7 @@ export interface Database {
   lead_notes: LeadNoteTable;
   lead_status_counts: LeadStatusCountTable;
   lead_projections: LeadProjectionTable;
+  source_counts: SourceCountTable;
   users: UserTable;
   sso_clients: SsoClientTable;
   oidc_payloads: OidcPayloadTable;

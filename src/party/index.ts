@@ -23,6 +23,9 @@ export { PartyMergeService } from './party-merge/party-merge.service.ts';
 export { SourceStatsReader } from './stats/source-stats.service.ts';
 export type { SourceStats } from './stats/source-stats.ts';
 export { sourceStatsCsv } from './stats/source-stats-csv.ts';
+// The projector that folds pushes into those figures (and the inbox's counts): bench/sources.ts
+// folds its bulk-written pushes with it, tests run a second process's.
+export { InboxProjection } from './inbox/inbox-projection.service.ts';
 
 // A person's data outside the server: the CLI's erase, export, audit and retention commands.
 export { ErasureService } from './privacy/erasure.service.ts';

@@ -46,18 +46,16 @@ export async function anyDue(db: Db, now: string): Promise<boolean> {
  * this worker already has enough of): a backlog for one dead or slow host must not fill
  * the claim and hide another host's due delivery behind it (docs/design.md section 5).
  */
-export async function claimDue(
-  db: Db,
-  dialect: Dialect,
-  claim: {
-    now: string;
-    leaseUntil: string;
-    claimId: string;
-    limit: number;
-    perHost: number;
-    busyHosts: readonly string[];
-  },
-): Promise<ClaimedDelivery[]> {
+export interface Claim {
+  readonly now: string;
+  readonly leaseUntil: string;
+  readonly claimId: string;
+  readonly limit: number;
+  readonly perHost: number;
+  readonly busyHosts: readonly string[];
+}
+
+export async function claimDue(db: Db, dialect: Dialect, claim: Claim): Promise<ClaimedDelivery[]> {
   let ranked = db
     .selectFrom('webhook_deliveries')
     .select([

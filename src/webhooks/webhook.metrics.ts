@@ -7,17 +7,36 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { systemClock, type Clock } from '../clock.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { oldestDueAgeSeconds } from './delivery.repository.ts';
+import type { AttemptOutcome } from './webhook.table.ts';
 
+/** What the worker records: prom-client's counter and histogram, or the thread's forwarder (webhook-thread.entry.ts). */
 export interface WebhookMetrics {
-  readonly deliveries: Counter<'outcome'>;
-  readonly attemptDuration: Histogram<'outcome'>;
+  readonly deliveries: { inc(labels: { outcome: AttemptOutcome }, value?: number): void };
+  readonly attemptDuration: { observe(labels: { outcome: AttemptOutcome }, seconds: number): void };
+}
+
+export interface WebhookMetricSources {
+  /** Before a scrape: the attempts counted elsewhere (the webhook thread) are brought in. */
+  beforeCollect?: () => Promise<void>;
 }
 
 export function createWebhookMetrics(
   registry: Registry,
   database: DatabaseHandle,
   clock: Clock = systemClock,
+  sources: WebhookMetricSources = {},
 ): WebhookMetrics {
+  // One flush per scrape, shared by the two metrics that read it.
+  let flushing: Promise<void> | undefined;
+  const beforeCollect = sources.beforeCollect;
+  const collect = beforeCollect
+    ? async () => {
+        flushing ??= beforeCollect().finally(() => {
+          flushing = undefined;
+        });
+        await flushing;
+      }
+    : undefined;
   new Gauge({
     name: 'lead_intake_webhook_outbox_lag_seconds',
     help: 'How long the oldest due webhook delivery has been waiting for a worker (0 when none is due).',
@@ -38,6 +57,7 @@ export function createWebhookMetrics(
         'gone (410, URL stopped), refused (address not allowed), stopped (not sent: the URL answered 410 before).',
       labelNames: ['outcome'],
       registers: [registry],
+      ...(collect && { collect }),
     }),
     attemptDuration: new Histogram({
       name: 'lead_intake_webhook_attempt_duration_seconds',
@@ -45,6 +65,7 @@ export function createWebhookMetrics(
       labelNames: ['outcome'],
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15],
       registers: [registry],
+      ...(collect && { collect }),
     }),
   };
 }

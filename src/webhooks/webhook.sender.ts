@@ -49,8 +49,18 @@ export class WebhookSender {
 
   async send(target: string, headers: Record<string, string>, body: string, signal?: AbortSignal): Promise<SendResult> {
     const started = performance.now();
-    const deadline = AbortSignal.timeout(this.#timeoutMs);
-    const abort = signal ? AbortSignal.any([signal, deadline]) : deadline;
+    // One controller, aborted by the deadline or the caller: AbortSignal.timeout and
+    // AbortSignal.any per attempt were 3% of a busy worker's CPU.
+    const controller = new AbortController();
+    let timedOut = false;
+    const deadline = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new Error(`no answer within ${this.#timeoutMs / 1000} s`));
+    }, this.#timeoutMs);
+    const onAbort = () => controller.abort(signal?.reason);
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+    const abort = controller.signal;
     const result = (fields: Partial<SendResult>): SendResult => ({
       statusCode: null,
       error: null,
@@ -72,9 +82,12 @@ export class WebhookSender {
       });
     } catch (error) {
       if (error instanceof RefusedAddressError) return result({ error: error.message, refused: true });
-      if (deadline.aborted) return result({ error: `no answer within ${this.#timeoutMs / 1000} s` });
+      if (timedOut) return result({ error: `no answer within ${this.#timeoutMs / 1000} s` });
       if (signal?.aborted) return result({ error: 'aborted: the worker stopped' });
       return result({ error: describe(error) });
+    } finally {
+      clearTimeout(deadline);
+      signal?.removeEventListener('abort', onAbort);
     }
   }
 

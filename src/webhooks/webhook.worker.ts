@@ -12,17 +12,9 @@ import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import type { TransactionRunner } from '../db/transaction-runner.ts';
 import { AddressGuard, type HostResolver } from './address-guard.ts';
-import {
-  anyDue,
-  claimDue,
-  recordAttempts,
-  type AttemptRecord,
-  releaseClaims,
-  stopKey,
-  stoppedUrls,
-  type ClaimedDelivery,
-} from './delivery.repository.ts';
-import { claimKey, forgetRevokedClaim, revokedAmong, type RevokedClaim } from './claim-revocation.repository.ts';
+import { anyDue, type AttemptRecord, stopKey, stoppedUrls, type ClaimedDelivery } from './delivery.repository.ts';
+import { claimKey, type RevokedClaim } from './claim-revocation.repository.ts';
+import { type DeliveryWrites, TransactionalDeliveryWrites } from './delivery.writes.ts';
 import { decide, type Decision } from './retry-policy.ts';
 import { signingSecrets } from './signing-key.service.ts';
 import { signWebhook } from './signing.ts';
@@ -66,8 +58,10 @@ export type WorkerLog = Pick<FastifyBaseLogger, 'error' | 'warn' | 'info' | 'deb
 
 export interface WorkerDependencies {
   readonly database: DatabaseHandle;
-  /** Claims and results go through the same runner as pushes (SQLite group commit). */
+  /** Claims and results go through the same runner as pushes (SQLite group commit)... */
   readonly transactions: TransactionRunner;
+  /** ...unless written elsewhere (the webhook thread on SQLite: by the server's thread, delivery.writes.ts). */
+  readonly writes?: DeliveryWrites;
   readonly config: Pick<Config, 'webhookRetrySchedule' | 'webhookAllowPrivateNetworks'>;
   readonly metrics: WebhookMetrics;
   readonly log: WorkerLog;
@@ -95,6 +89,7 @@ interface Queued {
 
 export class WebhookWorker {
   readonly #deps: WorkerDependencies;
+  readonly #writes: DeliveryWrites;
   readonly #sender: WebhookSender;
   readonly #pollIntervalMs: number;
   readonly #clock: Clock;
@@ -122,6 +117,7 @@ export class WebhookWorker {
 
   constructor(deps: WorkerDependencies) {
     this.#deps = deps;
+    this.#writes = deps.writes ?? new TransactionalDeliveryWrites(deps.transactions, deps.database.dialect);
     this.#pollIntervalMs = deps.pollIntervalMs ?? POLL_INTERVAL_MS;
     this.#clock = deps.clock ?? systemClock;
     this.#sender = new WebhookSender({
@@ -138,7 +134,7 @@ export class WebhookWorker {
     if (this.#running) return;
     this.#running = true;
     this.#unsubscribe = this.#deps.outbox?.subscribe(() => this.wake());
-    this.#unsubscribeRevocations = this.#deps.outbox?.subscribeRevocations((claims) => this.#dropRevoked(claims));
+    this.#unsubscribeRevocations = this.#deps.outbox?.subscribeRevocations((claims) => this.dropRevoked(claims));
     this.wake();
   }
 
@@ -172,8 +168,8 @@ export class WebhookWorker {
     const queued = this.#queue.splice(0).map((q) => q.delivery);
     for (const delivery of queued) this.#hostCount(delivery.host).queued -= 1;
     if (queued.length > 0) {
-      await this.#deps.transactions
-        .run((trx) => releaseClaims(trx, queued))
+      await this.#writes
+        .release(queued)
         .catch((error) =>
           this.#deps.log.error(
             { err: error },
@@ -214,16 +210,14 @@ export class WebhookWorker {
           busyHosts: this.#busyHosts(),
         };
         const waiting = this.#queue.map((queued) => queued.delivery);
-        const [claimed, revoked] = await this.#deps.transactions.run(
-          async (trx) =>
-            [
-              await claimDue(trx, this.#deps.database.dialect, claim),
-              // Claims an erasure in another process took back (this one's are dropped at once).
-              await revokedAmong(trx, waiting),
-            ] as const,
+        // With the claims an erasure in another process took back (this one's are dropped at once).
+        const { claimed, revoked: revokedKeys } = await this.#writes.claim(
+          claim,
+          waiting.map(({ id, claim_id }) => ({ id, claim_id })),
         );
+        const revoked = new Set(revokedKeys);
         if (revoked.size > 0)
-          this.#dropRevoked(waiting.filter((d) => revoked.has(claimKey(d.id, d.claim_id))).map(revokedClaimOf));
+          this.dropRevoked(waiting.filter((d) => revoked.has(claimKey(d.id, d.claim_id))).map(revokedClaimOf));
         for (const host of claim.busyHosts) this.#hostsWithMore.add(host);
         const claimedPerHost = new Map<string, number>();
         for (const { host } of claimed) claimedPerHost.set(host, (claimedPerHost.get(host) ?? 0) + 1);
@@ -249,7 +243,7 @@ export class WebhookWorker {
         stoppedUrls(db, claimed),
       ]);
     } catch (error) {
-      await this.#deps.transactions.run((trx) => releaseClaims(trx, claimed)).catch(() => {});
+      await this.#writes.release(claimed).catch(() => {});
       throw error;
     }
     for (const delivery of claimed) {
@@ -268,7 +262,7 @@ export class WebhookWorker {
    * queue are never sent, and the erasure is told so. One already on its way is recorded as
    * usual, which tells the erasure once the receiver has answered.
    */
-  #dropRevoked(claims: readonly RevokedClaim[]): void {
+  dropRevoked(claims: readonly RevokedClaim[]): void {
     const keys = new Set(claims.map((c) => claimKey(c.delivery_id, c.claim_id)));
     const dropped = this.#queue.filter((q) => keys.has(claimKey(q.delivery.id, q.delivery.claim_id)));
     if (dropped.length === 0) return;
@@ -278,10 +272,8 @@ export class WebhookWorker {
       count.queued -= 1;
       if (count.inFlight === 0 && count.queued === 0) this.#perHost.delete(delivery.host);
     }
-    const forgotten: Promise<void> = this.#deps.transactions
-      .run(async (trx) => {
-        for (const { delivery } of dropped) await forgetRevokedClaim(trx, delivery);
-      })
+    const forgotten: Promise<void> = this.#writes
+      .forgetRevoked(dropped.map(({ delivery }) => delivery))
       .catch((error) =>
         this.#deps.log.error(
           { err: error },
@@ -365,7 +357,7 @@ export class WebhookWorker {
       const headers = signWebhook(secrets, delivery.event_id, startedAt, delivery.payload);
       result = await this.#sender.send(delivery.url, { ...headers }, delivery.payload, entry.abort.signal);
       if (entry.abort.signal.aborted) {
-        await this.#deps.transactions.run((trx) => releaseClaims(trx, [delivery]));
+        await this.#writes.release([delivery]);
         return;
       }
     }
@@ -427,21 +419,15 @@ export class WebhookWorker {
 
   #writeResults(): void {
     const batch = this.#results.splice(0);
-    this.#deps.transactions
-      .run((trx) =>
-        recordAttempts(
-          trx,
-          batch.map((result) => result.record),
-        ),
-      )
-      .then(
-        (recorded) => {
-          for (const result of batch) result.done(recorded.has(result.record.delivery.id));
-        },
-        (error) => {
-          for (const result of batch) result.failed(error);
-        },
-      );
+    this.#writes.record(batch.map((result) => result.record)).then(
+      (ids) => {
+        const recorded = new Set(ids);
+        for (const result of batch) result.done(recorded.has(result.record.delivery.id));
+      },
+      (error) => {
+        for (const result of batch) result.failed(error);
+      },
+    );
   }
 
   /** Wakes the worker at `at` unless a wake is already set for earlier. */

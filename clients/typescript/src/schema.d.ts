@@ -322,7 +322,7 @@ export interface paths {
         };
         /**
          * Where leads come from, and what became of them
-         * @description For a period of UTC days (both included, at most 366), per origin and per sender (API token or SSO user): pushes received, created and merged; of the leads created then, how many are contacted, quoted, won and lost now; the win rate (won of created) and the median hours to the first status change; and per week the pushes received and the leads created then that are won now. `format=csv` gives the origins and senders as CSV.
+         * @description For a period of days in Brussels time (both included, at most 366), per origin and per sender (API token or SSO client): pushes received, created and merged; of the leads created then, how many are contacted, quoted, won and lost now; the win rate (won of created) and the median hours to the first status change; and per week the pushes received and the leads created then that are won now. `format=csv` gives the origins and senders as CSV.
          */
         get: operations["getSourceStats"];
         put?: never;
@@ -1473,7 +1473,7 @@ export interface components {
             lost: number;
             /** @description Won of created (0 to 1), or null when none was created. */
             win_rate: number | null;
-            /** @description Median hours from a lead's creation to its first status change, of those that changed; else null. */
+            /** @description Median hours from a lead's creation to its first status change, of those that changed (read from counts per bucket of hours: exact to a fraction of its bucket, minutes under an hour); else null. */
             median_hours_to_first_status: number | null;
         };
         /** Party */
@@ -1808,7 +1808,7 @@ export interface components {
         };
         /** SenderStats */
         SenderStats: {
-            /** @description Who pushed: `token:<API token id>` or `user:<SSO user id>` (as the push log names callers). */
+            /** @description Who pushed: `token:<API token id>`, or `client:<SSO client id>` for users signed in through that client (pushes logged before the client was kept: `user:<SSO user id>`). */
             sender: string;
             /** @description Pushes received in the period (created plus merged). */
             received: number;
@@ -1826,7 +1826,7 @@ export interface components {
             lost: number;
             /** @description Won of created (0 to 1), or null when none was created. */
             win_rate: number | null;
-            /** @description Median hours from a lead's creation to its first status change, of those that changed; else null. */
+            /** @description Median hours from a lead's creation to its first status change, of those that changed (read from counts per bucket of hours: exact to a fraction of its bucket, minutes under an hour); else null. */
             median_hours_to_first_status: number | null;
         };
         /** SourceStats */
@@ -2001,7 +2001,7 @@ export interface components {
         WeekStats: {
             /**
              * Format: date
-             * @description The Monday of the week (UTC days).
+             * @description The Monday of the week (Brussels days).
              */
             week: string;
             /** @description Pushes received that week. */
@@ -7175,11 +7175,11 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description First day (UTC), included.
+                 * @description First day (in Brussels time, as the broker app's days), included.
                  * @example 2026-11-01
                  */
                 from: string;
-                /** @description Last day (UTC), included; at most 366 days after `from`. */
+                /** @description Last day (Brussels time), included; at most 366 days after `from`. */
                 to: string;
                 /** @description `csv` answers the same figures as `text/csv`, one row per origin and per sender. */
                 format?: "json" | "csv";

@@ -5,10 +5,13 @@
 // the order (updated_at, id) have their current words in `lead_search`. A mark only ever
 // claims leads that no later write can be stamped before (the horizon): on SQLite the
 // writer's own time, on PostgreSQL the change listing's horizon (section 9), below which
-// every lead writer has committed.
+// every lead writer has committed. The same step folds the pushes past `sourced_to` into the
+// sums of where leads come from (party/stats/source-counts.repository.ts), up to the same
+// horizon: a push is stamped like the lead it writes.
 import type { Kysely } from 'kysely';
 import type { Database, Dialect } from '../../db/database.ts';
 import { runCount, runText } from '../../db/statements.ts';
+import { foldSources } from '../stats/source-counts.repository.ts';
 import { listingHorizon } from '../store/change-clock.repository.ts';
 
 type Db = Kysely<Database>;
@@ -26,7 +29,7 @@ export const LAST_STAMP = `'9999-12-31T23:59:59.999Z'`;
 /** Leads indexed per statement: one FTS5 segment each, and a bound on how long one holds the writer. */
 export const WORDS_PER_BATCH = 2000;
 
-/** The distributions with leads past a mark: counted (both), indexed (SQLite). */
+/** The distributions with leads past a mark: counted (both), indexed (SQLite); or pushes past the sources' mark. */
 export async function distributionsBehind(db: Db, dialect: Dialect): Promise<string[]> {
   const words =
     dialect === 'sqlite'
@@ -38,6 +41,8 @@ export async function distributionsBehind(db: Db, dialect: Dialect): Promise<str
     `select d.id from distributions d left join lead_projections p on p.distribution_id = d.id
       where exists (select 1 from leads l where l.distribution_id = d.id
         and l.created_at >= coalesce(p.counted_to, '') and l.created_at <= ${LAST_STAMP})
+      or exists (select 1 from lead_pushes s where s.distribution_id = d.id
+        and s.received_at >= coalesce(p.sourced_to, '') and s.received_at <= ${LAST_STAMP})
       ${words}`,
     [],
   );
@@ -46,6 +51,7 @@ export async function distributionsBehind(db: Db, dialect: Dialect): Promise<str
 
 interface Mark {
   readonly counted_to: string;
+  readonly sourced_to: string;
   readonly indexed_at: string;
   readonly indexed_id: string;
 }
@@ -62,7 +68,7 @@ async function lockMark(db: Db, dialect: Dialect, distributionId: string): Promi
   const lock = dialect === 'postgres' ? 'for update skip locked' : '';
   const rows = await runText<Mark>(
     db,
-    `select counted_to, indexed_at, indexed_id from lead_projections where distribution_id = ${p} ${lock}`,
+    `select counted_to, sourced_to, indexed_at, indexed_id from lead_projections where distribution_id = ${p} ${lock}`,
     [distributionId],
   );
   return rows[0];
@@ -116,8 +122,8 @@ async function indexWords(db: Db, distributionId: string, mark: Mark, horizon: s
 }
 
 /**
- * One step of the projector for a distribution, in the caller's transaction: the counts up
- * to the horizon, and on SQLite a batch of words. `now` is SQLite's writer time (its
+ * One step of the projector for a distribution, in the caller's transaction: the counts and
+ * the sources' sums up to the horizon, and on SQLite a batch of words. `now` is SQLite's writer time (its
  * stamps' source). Returns whether more is waiting (words beyond this batch); false also
  * when another process holds the distribution (it does the work).
  */
@@ -131,6 +137,7 @@ export async function projectDistribution(
   if (mark === undefined) return false;
   const horizon = dialect === 'postgres' ? ((await listingHorizon(db)) ?? now) : now;
   if (horizon > mark.counted_to) await countUpTo(db, dialect, distributionId, mark.counted_to, horizon);
+  if (horizon > mark.sourced_to) await foldSources(db, dialect, distributionId, mark.sourced_to, horizon);
   return dialect === 'sqlite' ? indexWords(db, distributionId, mark, horizon) : false;
 }
 
@@ -138,7 +145,7 @@ export async function projectDistribution(
 export async function wordsBehind(db: Db, distributionId: string): Promise<boolean> {
   const [mark] = await runText<Mark>(
     db,
-    'select counted_to, indexed_at, indexed_id from lead_projections where distribution_id = ?1',
+    'select counted_to, sourced_to, indexed_at, indexed_id from lead_projections where distribution_id = ?1',
     [distributionId],
   );
   const rows = await runText<{ id: string }>(

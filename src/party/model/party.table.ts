@@ -92,6 +92,8 @@ export interface LeadProjectionTable {
   /** SQLite: leads whose (updated_at, id) is at most this have their current words in lead_search. */
   indexed_at: string;
   indexed_id: string;
+  /** Pushes received before this are in source_counts (party/stats/source-counts.repository.ts). */
+  sourced_to: string;
 }
 
 export interface ExternalRefTable {
@@ -177,6 +179,8 @@ export interface LeadPushTable {
   status: number;
   /** Who pushed: `token:<id>` or `user:<id>`. */
   caller: string;
+  /** The SSO client a signed-in user pushed through; null for an API token. */
+  client_id: string | null;
   origin: string | null;
   kind: PartyType;
   /** The request body exactly as received. */

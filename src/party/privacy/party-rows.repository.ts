@@ -5,6 +5,7 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { deleteIdempotentAnswersOfParty } from '../../idempotency/idempotency.repository.ts';
+import { eraseOwnOrigins } from '../stats/source-counts.repository.ts';
 
 type Db = Kysely<Database>;
 
@@ -73,6 +74,18 @@ export const PARTY_ROWS: readonly PartyRows[] = [
   { table: 'webhook_events', kind: 'webhook_events', where: ({ leadId }) => sql`lead_id = ${leadId}` },
   { table: 'lead_notes', kind: 'notes', where: ({ leadId }) => sql`lead_id = ${leadId}` },
   { table: 'lead_changes', kind: 'changes', where: ({ leadId }) => sql`lead_id = ${leadId}` },
+  // The sums of where leads come from keep what the person's pushes added (they name no one),
+  // but an origin only their pushes carried, the partner's free text, goes with them (before
+  // the pushes it is read from); not exported (the push log shows each origin).
+  {
+    table: 'source_counts',
+    kind: 'source_origins',
+    where: ({ distributionId, leadId }) =>
+      sql`distribution_id = ${distributionId} and kind = 'origin'
+        and name in (select coalesce(origin, '') from lead_pushes where lead_id = ${leadId})`,
+    erase: (db, owner) => eraseOwnOrigins(db, owner.distributionId, owner.leadId),
+    exported: false,
+  },
   { table: 'lead_pushes', kind: 'push_log', where: ({ leadId }) => sql`lead_id = ${leadId}` },
   {
     table: 'external_refs',

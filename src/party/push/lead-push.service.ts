@@ -176,6 +176,7 @@ export class LeadPushService {
         received_at: now,
         status: created ? 201 : 200,
         caller: describeCaller(command.caller),
+        client_id: command.caller.kind === 'user' ? command.caller.clientId : null,
         origin: command.body.origin ?? null,
         kind: push.kind,
         payload: command.rawBody,

@@ -25,7 +25,7 @@ export const sourceStatsRoutes: FastifyPluginAsync<{ sourceStats: SourceStatsRea
         tags: ['leads'],
         security,
         description:
-          'For a period of UTC days (both included, at most 366), per origin and per sender (API token or SSO user): ' +
+          'For a period of days in Brussels time (both included, at most 366), per origin and per sender (API token or SSO client): ' +
           'pushes received, created and merged; of the leads created then, how many are contacted, quoted, won and ' +
           'lost now; the win rate (won of created) and the median hours to the first status change; and per week the ' +
           'pushes received and the leads created then that are won now. `format=csv` gives the origins and senders ' +

@@ -17,14 +17,22 @@ const counts = {
     description: 'Won of created (0 to 1), or null when none was created.',
   }),
   median_hours_to_first_status: Type.Union([Type.Number({ minimum: 0 }), Type.Null()], {
-    description: "Median hours from a lead's creation to its first status change, of those that changed; else null.",
+    description:
+      "Median hours from a lead's creation to its first status change, of those that changed (read from counts per bucket of hours: exact to a fraction of its bucket, minutes under an hour); else null.",
   }),
 };
 
 export const SourceStatsQuery = Type.Object(
   {
-    from: Type.String({ format: 'date', description: 'First day (UTC), included.', examples: ['2026-11-01'] }),
-    to: Type.String({ format: 'date', description: 'Last day (UTC), included; at most 366 days after `from`.' }),
+    from: Type.String({
+      format: 'date',
+      description: "First day (in Brussels time, as the broker app's days), included.",
+      examples: ['2026-11-01'],
+    }),
+    to: Type.String({
+      format: 'date',
+      description: 'Last day (Brussels time), included; at most 366 days after `from`.',
+    }),
     format: Type.Optional(
       Type.Union([Type.Literal('json'), Type.Literal('csv')], {
         description: '`csv` answers the same figures as `text/csv`, one row per origin and per sender.',
@@ -45,7 +53,8 @@ export const SourceStatsResponse = Type.Object(
       Type.Object(
         {
           sender: Type.String({
-            description: 'Who pushed: `token:<API token id>` or `user:<SSO user id>` (as the push log names callers).',
+            description:
+              'Who pushed: `token:<API token id>`, or `client:<SSO client id>` for users signed in through that client (pushes logged before the client was kept: `user:<SSO user id>`).',
           }),
           ...counts,
         },
@@ -55,7 +64,7 @@ export const SourceStatsResponse = Type.Object(
     weeks: Type.Array(
       Type.Object(
         {
-          week: Type.String({ format: 'date', description: 'The Monday of the week (UTC days).' }),
+          week: Type.String({ format: 'date', description: 'The Monday of the week (Brussels days).' }),
           received: Count('Pushes received that week.'),
           won: Count('Leads created that week that are won now.'),
         },

@@ -1,10 +1,11 @@
 // Where leads come from (docs/design.md section 16), for the API's `.../stats/sources` and the
-// broker app's `/app/sources`: a period of UTC days (both included, at most a year), read in
-// three statements over the pushes' index and summed by source-stats.ts.
+// broker app's `/app/sources`: a period of Brussels days (both included, at most a year), the
+// inbox's days, read in one statement from the sums per day and source (source_counts) plus
+// the pushes not folded into them yet, and summed by source-stats.ts.
 import type { DatabaseHandle } from '../../db/database.ts';
 import { type Problem, ValidationError } from '../../errors.ts';
-import { addDays, type SourceStats, summarize } from './source-stats.ts';
-import { createdLeadCounts, pushCounts, reactionHours } from './source-stats.repository.ts';
+import { readSourceCounts } from './source-counts.repository.ts';
+import { addDays, brusselsMidnight, mondayOf, type SourceStats, summarize } from './source-stats.ts';
 
 /** The longest period asked for at once, in days. */
 export const MAX_PERIOD_DAYS = 366;
@@ -24,15 +25,19 @@ export class SourceStatsReader {
     else if (isDay(from) && (to < from || to > addDays(from, MAX_PERIOD_DAYS - 1)))
       problems.push({ target: 'to', code: 'invalid' });
     if (problems.length > 0) throw new ValidationError(problems);
-    const { db, dialect } = this.#database;
-    const start = `${from}T00:00:00.000Z`;
-    const before = `${addDays(to, 1)}T00:00:00.000Z`;
-    const [pushes, created, reactions] = await Promise.all([
-      pushCounts(db, dialect, distributionId, start, before),
-      createdLeadCounts(db, dialect, distributionId, start, before),
-      reactionHours(db, dialect, distributionId, start, before),
-    ]);
-    return summarize({ from, to }, pushes, created, reactions);
+    // The whole weeks inside the period come from their week rows: from the first Monday on
+    // to the Monday after `to` (when that is later).
+    const firstWeek = from === mondayOf(from) ? from : mondayOf(addDays(from, 7));
+    const afterWeeks = mondayOf(addDays(to, 1));
+    const rows = await readSourceCounts(this.#database.db, distributionId, {
+      fromDay: from,
+      toDay: to,
+      firstWeek: afterWeeks > firstWeek ? firstWeek : addDays(to, 1),
+      afterWeeks: afterWeeks > firstWeek ? afterWeeks : addDays(to, 1),
+      start: brusselsMidnight(from),
+      before: brusselsMidnight(addDays(to, 1)),
+    });
+    return summarize({ from, to }, rows);
   }
 }
 

@@ -1,27 +1,40 @@
 import { describe, expect, it } from 'vitest';
-import { median, mondayOf, summarize } from './source-stats.ts';
+import { REACTED } from './reaction-buckets.ts';
+import type { SourceCountRow } from './source-counts.repository.ts';
+import { brusselsDay, brusselsMidnight, histogramMedian, mondayOf, summarize } from './source-stats.ts';
+
+/** A row of sums with the counts given, the others 0; `reacted` by bucket number. */
+function row(
+  week: string,
+  kind: 'origin' | 'sender',
+  name: string,
+  counts: Partial<Record<'received' | 'created' | 'merged' | 'contacted' | 'quoted' | 'won' | 'lost', number | string>>,
+  reacted: Record<number, number> = {},
+): SourceCountRow {
+  const base: Record<string, number | string> = {
+    received: 0,
+    created: 0,
+    merged: 0,
+    contacted: 0,
+    quoted: 0,
+    won: 0,
+    lost: 0,
+  };
+  REACTED.forEach((column, i) => {
+    base[column] = reacted[i] ?? 0;
+  });
+  return { week, kind, name, ...base, ...counts } as SourceCountRow;
+}
 
 describe('summarize', () => {
-  it('counts pushes per origin and sender, leads by their status now, win rate and median hours, and weeks', () => {
-    const stats = summarize(
-      { from: '2026-11-02', to: '2026-11-15' },
-      [
-        { day: '2026-11-02', origin: 'web', caller: 'token:a', status: 201, pushes: '3' },
-        { day: '2026-11-03', origin: 'web', caller: 'token:a', status: 200, pushes: 1 },
-        { day: '2026-11-10', origin: 'portal', caller: 'user:b', status: 201, pushes: 1 },
-      ],
-      [
-        { day: '2026-11-02', origin: 'web', caller: 'token:a', status: 'won', leads: 1 },
-        { day: '2026-11-02', origin: 'web', caller: 'token:a', status: 'lost', leads: 1 },
-        { day: '2026-11-02', origin: 'web', caller: 'token:a', status: 'new', leads: 1 },
-        { day: '2026-11-10', origin: 'portal', caller: 'user:b', status: 'won', leads: '1' },
-      ],
-      [
-        { origin: 'web', caller: 'token:a', hours: 2 },
-        { origin: 'web', caller: 'token:a', hours: '5' },
-        { origin: 'portal', caller: 'user:b', hours: 30.04 },
-      ],
-    );
+  it('sums per origin and sender, with the win rate, the median from the buckets, and the weeks from the origins', () => {
+    const stats = summarize({ from: '2026-11-02', to: '2026-11-15' }, [
+      // Bucket 9 is [2, 3) hours, 11 is [4, 6): one lead in each, the median between them.
+      row('2026-11-02', 'origin', 'web', { received: '4', created: 3, merged: 1, won: 1, lost: 1 }, { 9: 1, 11: 1 }),
+      row('2026-11-02', 'sender', 'token:a', { received: 4, created: 3, merged: 1, won: 1, lost: 1 }, { 9: 1, 11: 1 }),
+      row('2026-11-09', 'origin', '', { received: 1, created: 1, won: 1 }, { 19: 1 }),
+      row('2026-11-09', 'sender', 'user:b', { received: 1, created: 1, won: 1 }, { 19: 1 }),
+    ]);
     expect(stats.origins[0]).toEqual({
       origin: 'web',
       received: 4,
@@ -32,11 +45,13 @@ describe('summarize', () => {
       won: 1,
       lost: 1,
       win_rate: 0.3333,
-      median_hours_to_first_status: 3.5,
+      median_hours_to_first_status: 3.8,
     });
+    // No origin is null; one lead in [30, 36) hours sits in its middle.
+    expect(stats.origins[1]).toMatchObject({ origin: null, win_rate: 1, median_hours_to_first_status: 33 });
     expect(stats.senders.map((s) => [s.sender, s.win_rate, s.median_hours_to_first_status])).toEqual([
-      ['token:a', 0.3333, 3.5],
-      ['user:b', 1, 30],
+      ['token:a', 0.3333, 3.8],
+      ['user:b', 1, 33],
     ]);
     expect(stats.weeks).toEqual([
       { week: '2026-11-02', received: 4, won: 1 },
@@ -45,7 +60,7 @@ describe('summarize', () => {
   });
 
   it('says null where there is nothing to divide or take the middle of', () => {
-    const stats = summarize({ from: '2026-11-04', to: '2026-11-04' }, [], [], []);
+    const stats = summarize({ from: '2026-11-04', to: '2026-11-04' }, []);
     expect(stats).toEqual({
       from: '2026-11-04',
       to: '2026-11-04',
@@ -53,9 +68,31 @@ describe('summarize', () => {
       senders: [],
       weeks: [{ week: '2026-11-02', received: 0, won: 0 }],
     });
-    expect(median([])).toBeNull();
-    expect(median([4, 1, 9])).toBe(4);
+    expect(histogramMedian(REACTED.map(() => 0))).toBeNull();
     expect(mondayOf('2026-11-29')).toBe('2026-11-23');
     expect(mondayOf('2026-11-30')).toBe('2026-11-30');
+  });
+});
+
+describe('histogramMedian', () => {
+  const counts = (buckets: Record<number, number>) => REACTED.map((_, i) => buckets[i] ?? 0);
+  it('places the values evenly within their bucket', () => {
+    // Three leads within the first 5 minutes: the middle one at 2.5 minutes.
+    expect(histogramMedian(counts({ 0: 3 }))).toBe(0);
+    // Bucket 17 is [20, 24) hours: four leads at 20.5, 21.5, 22.5, 23.5; the median 22.
+    expect(histogramMedian(counts({ 17: 4 }))).toBe(22);
+    // The last bucket has no end: its values count as 720 hours.
+    expect(histogramMedian(counts({ 30: 1 }))).toBe(720);
+  });
+});
+
+describe('Brussels days', () => {
+  it('start at midnight Brussels time, an hour before UTC in winter and two in summer', () => {
+    expect(brusselsMidnight('2026-11-28')).toBe('2026-11-27T23:00:00.000Z');
+    expect(brusselsMidnight('2026-07-01')).toBe('2026-06-30T22:00:00.000Z');
+    expect(brusselsMidnight('2026-03-29')).toBe('2026-03-28T23:00:00.000Z');
+    expect(brusselsMidnight('2026-03-30')).toBe('2026-03-29T22:00:00.000Z');
+    expect(brusselsDay(Date.parse('2026-11-27T23:30:00Z'))).toBe('2026-11-28');
+    expect(brusselsDay(Date.parse('2026-10-25T00:59:00Z'))).toBe('2026-10-25');
   });
 });

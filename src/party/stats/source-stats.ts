@@ -1,9 +1,11 @@
 // Where leads come from, summed (docs/design.md section 16): per origin and per sender, the
 // pushes received (created and merged), the leads created by the status they have now, the
 // win rate (won of created) and the median hours to the first status change; and per week
-// (Monday to Sunday, UTC days) the pushes received and the leads created then that are won
-// now. A pure function of the repository's rows, so unit tests reach it.
-import type { CreatedLeadRow, PushCountRow, ReactionRow } from './source-stats.repository.ts';
+// (Monday to Sunday, Brussels days) the pushes received and the leads created then that are
+// won now. A pure function of the repository's sums per week and source, so unit tests
+// reach it.
+import { REACTED, REACTION_BOUNDS } from './reaction-buckets.ts';
+import type { SourceCountRow } from './source-counts.repository.ts';
 
 export interface SourceCounts {
   received: number;
@@ -25,7 +27,9 @@ export interface SourceStats {
   readonly weeks: Array<{ week: string; received: number; won: number }>;
 }
 
-const empty = (): SourceCounts => ({
+type Sums = Omit<SourceCounts, 'win_rate' | 'median_hours_to_first_status'> & { reacted: number[] };
+
+const empty = (): Sums => ({
   received: 0,
   created: 0,
   merged: 0,
@@ -33,74 +37,71 @@ const empty = (): SourceCounts => ({
   quoted: 0,
   won: 0,
   lost: 0,
-  win_rate: null,
-  median_hours_to_first_status: null,
+  reacted: REACTED.map(() => 0),
 });
 
-export function summarize(
-  period: { from: string; to: string },
-  pushes: readonly PushCountRow[],
-  created: readonly CreatedLeadRow[],
-  reactions: readonly ReactionRow[],
-): SourceStats {
-  const origins = new Map<string | null, SourceCounts>();
-  const senders = new Map<string, SourceCounts>();
-  const hours = new Map<string, number[]>();
-  const of = <K>(map: Map<K, SourceCounts>, key: K) => {
-    const counts = map.get(key) ?? empty();
-    map.set(key, counts);
-    return counts;
-  };
+const ADDED = ['received', 'created', 'merged', 'contacted', 'quoted', 'won', 'lost'] as const;
+
+export function summarize(period: { from: string; to: string }, rows: readonly SourceCountRow[]): SourceStats {
+  const origins = new Map<string, Sums>();
+  const senders = new Map<string, Sums>();
   const weeks = new Map<string, { received: number; won: number }>();
   for (let week = mondayOf(period.from); week <= period.to; week = addDays(week, 7))
     weeks.set(week, { received: 0, won: 0 });
-  for (const row of pushes) {
-    const n = Number(row.pushes);
-    for (const counts of [of(origins, row.origin), of(senders, row.caller)]) {
-      counts.received += n;
-      if (Number(row.status) === 201) counts.created += n;
-      else counts.merged += n;
-    }
-    weeks.get(mondayOf(row.day))!.received += n;
-  }
-  for (const row of created) {
-    if (row.status === 'new') continue;
-    const n = Number(row.leads);
-    for (const counts of [of(origins, row.origin), of(senders, row.caller)]) counts[row.status] += n;
-    if (row.status === 'won') weeks.get(mondayOf(row.day))!.won += n;
-  }
-  for (const row of reactions) {
-    for (const key of [`o:${row.origin}`, `s:${row.caller}`]) {
-      const list = hours.get(key) ?? [];
-      list.push(Number(row.hours));
-      hours.set(key, list);
+  for (const row of rows) {
+    const map = row.kind === 'origin' ? origins : senders;
+    const sums = map.get(row.name) ?? empty();
+    map.set(row.name, sums);
+    for (const count of ADDED) sums[count] += Number(row[count]);
+    REACTED.forEach((column, i) => {
+      sums.reacted[i]! += Number(row[column]);
+    });
+    // Each push is in one origin row and one sender row: the chart counts the origins'.
+    const week = weeks.get(row.week);
+    if (row.kind === 'origin' && week) {
+      week.received += Number(row.received);
+      week.won += Number(row.won);
     }
   }
-  const finish = (counts: SourceCounts, key: string): SourceCounts => ({
+  const finish = ({ reacted, ...counts }: Sums): SourceCounts => ({
     ...counts,
     win_rate: counts.created === 0 ? null : Math.round((counts.won / counts.created) * 10_000) / 10_000,
-    median_hours_to_first_status: median(hours.get(key) ?? []),
+    median_hours_to_first_status: histogramMedian(reacted),
   });
   const byReceived = (a: SourceCounts, b: SourceCounts) => b.received - a.received;
   return {
     from: period.from,
     to: period.to,
     origins: [...origins]
-      .map(([origin, counts]) => ({ origin, ...finish(counts, `o:${origin}`) }))
+      .map(([name, sums]) => ({ origin: name === '' ? null : name, ...finish(sums) }))
       .sort((a, b) => byReceived(a, b) || String(a.origin).localeCompare(String(b.origin))),
     senders: [...senders]
-      .map(([sender, counts]) => ({ sender, ...finish(counts, `s:${sender}`) }))
+      .map(([sender, sums]) => ({ sender, ...finish(sums) }))
       .sort((a, b) => byReceived(a, b) || a.sender.localeCompare(b.sender)),
     weeks: [...weeks].map(([week, counts]) => ({ week, ...counts })),
   };
 }
 
-/** The middle value (the mean of the two middle ones for an even count), to a tenth of an hour. */
-export function median(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  const value = sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+/**
+ * The median of values counted per bucket of REACTION_BOUNDS (the mean of the two middle
+ * ones for an even count), each value placed evenly within its bucket; to a tenth of an hour.
+ */
+export function histogramMedian(counts: readonly number[]): number | null {
+  const total = counts.reduce((sum, n) => sum + n, 0);
+  if (total === 0) return null;
+  const nth = (rank: number) => {
+    let before = 0;
+    for (const [i, n] of counts.entries()) {
+      if (rank < before + n) {
+        const low = i === 0 ? 0 : REACTION_BOUNDS[i - 1]!;
+        const high = REACTION_BOUNDS[i];
+        return high === undefined ? low : low + ((high - low) * (rank - before + 0.5)) / n;
+      }
+      before += n;
+    }
+    return 0;
+  };
+  const value = total % 2 === 1 ? nth((total - 1) / 2) : (nth(total / 2 - 1) + nth(total / 2)) / 2;
   return Math.round(value * 10) / 10;
 }
 
@@ -111,4 +112,32 @@ export function mondayOf(day: string): string {
 
 export function addDays(day: string, days: number): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+const brussels = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'Europe/Brussels',
+  hourCycle: 'h23',
+  year: 'numeric',
+  month: 'numeric',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: 'numeric',
+  second: 'numeric',
+});
+
+/** How far Brussels time is ahead of UTC at an instant, in ms. */
+function brusselsOffset(instant: number): number {
+  const part = (type: string) => Number(brussels.formatToParts(instant).find((p) => p.type === type)!.value);
+  return Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second')) - instant;
+}
+
+/** Midnight at the start of a Brussels day, as an ISO instant (stored timestamps are UTC). */
+export function brusselsMidnight(day: string): string {
+  const midnight = Date.parse(`${day}T00:00:00Z`);
+  return new Date(midnight - brusselsOffset(midnight - brusselsOffset(midnight))).toISOString();
+}
+
+/** The Brussels day (YYYY-MM-DD) of an instant in ms. */
+export function brusselsDay(instant: number): string {
+  return new Date(instant + brusselsOffset(instant)).toISOString().slice(0, 10);
 }

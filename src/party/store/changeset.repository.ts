@@ -50,7 +50,10 @@ const POLICIES = shape(
 const COVERAGES = shape('coverages', 'id insurance_policy_id position:int risk_object_id data');
 const EXTERNAL_REFS = shape('external_refs', 'distribution_id entity_type company ref entity_id created_at');
 const CALLBACKS = shape('party_callbacks', 'party_id url created_at');
-const PUSHES = shape('lead_pushes', 'id lead_id distribution_id received_at status:int caller origin kind payload');
+const PUSHES = shape(
+  'lead_pushes',
+  'id lead_id distribution_id received_at status:int caller client_id origin kind payload',
+);
 const CHANGES = shape('lead_changes', 'id lead_id party_id distribution_id changed_at caller subject changes');
 const DUPLICATE_KEYS = shape('party_duplicate_keys', 'distribution_id kind key party_id name');
 const INSERT_ORDER = [
@@ -335,6 +338,7 @@ function newRows(lead: LeadAggregate, changes: Changeset, options: ChangesetOpti
             push.received_at,
             push.status,
             push.caller,
+            push.client_id,
             push.origin,
             push.kind,
             push.payload,

@@ -10,8 +10,8 @@ import { weeklyChart } from './weekly-chart.ts';
 
 export interface SourcesView {
   readonly stats: SourceStats;
-  /** `token:<id>` or `user:<id>` -> how the broker knows the sender. */
-  readonly senders: ReadonlyMap<string, { readonly kind: 'token' | 'user'; readonly name: string | null }>;
+  /** `token:<id>`, `client:<id>` or `user:<id>` -> how the broker knows the sender. */
+  readonly senders: ReadonlyMap<string, { readonly kind: 'token' | 'user' | 'client'; readonly name: string | null }>;
 }
 
 type Counts = Omit<SourceStats['origins'][number], 'origin'>;
@@ -43,6 +43,7 @@ export function renderSources(context: PageContext, view: SourcesView): string {
     const known = view.senders.get(sender);
     if (known?.kind === 'token') return t('senderToken', { name: known.name ?? sender.slice(6, 14) });
     if (known?.kind === 'user') return t('senderUser', { name: known.name ?? sender.slice(5, 13) });
+    if (known?.kind === 'client') return t('senderClient', { name: known.name ?? sender.slice(7, 15) });
     return sender;
   };
   const period = html`<form class="filters" method="get" action="/app/sources" aria-label="${t('sourcesTitle')}">
