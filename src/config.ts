@@ -30,6 +30,12 @@ export interface Config {
    * `none`, not at all (a dedicated `lead-intake webhook work` process does).
    */
   readonly webhookWorker: WebhookWorkerPlacement;
+  /**
+   * Whether this process runs the inbox projector (INBOX_PROJECTOR, docs/design.md section 13):
+   * reads stay exact without it (they add what is past the marks), but only slow down as that
+   * grows, so at least one process of a deployment should.
+   */
+  readonly inboxProjector: boolean;
   /** NORMAL survives a process crash (kill -9); FULL also survives power loss. */
   readonly sqliteSynchronous: SqliteSynchronous;
   /** PostgreSQL: send the push path's statements as named prepared statements. */
@@ -132,6 +138,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
     webhookRetrySchedule: read('WEBHOOK_RETRY_SCHEDULE', DEFAULT_RETRY_SCHEDULE, parseSchedule),
     webhookAllowPrivateNetworks: read('WEBHOOK_ALLOW_PRIVATE_NETWORKS', 'false', parseBoolean),
     webhookWorker: read<WebhookWorkerPlacement>('WEBHOOK_WORKER', 'true', parseWebhookWorker),
+    inboxProjector: read('INBOX_PROJECTOR', 'true', parseBoolean),
     sqliteSynchronous: read<SqliteSynchronous>('SQLITE_SYNCHRONOUS', 'NORMAL', (raw) =>
       raw.toUpperCase() === 'NORMAL' || raw.toUpperCase() === 'FULL'
         ? (raw.toUpperCase() as SqliteSynchronous)

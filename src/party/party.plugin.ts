@@ -109,10 +109,11 @@ export async function registerParty(app: FastifyInstance, deps: PartyDependencie
   const history = new LeadHistoryReader({ database });
   // The inbox's counts and word index, brought up to date after the pushes' commits.
   const projection = new InboxProjection({ database, transactions });
-  app.addHook(
-    'onClose',
-    projection.start((error) => app.log.error({ err: error }, 'inbox projection failed')),
-  );
+  if (config.inboxProjector)
+    app.addHook(
+      'onClose',
+      projection.start((error) => app.log.error({ err: error }, 'inbox projection failed')),
+    );
   const inbox = new InboxReader({ database, projection });
   return {
     leads,
