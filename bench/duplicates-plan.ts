@@ -1,12 +1,13 @@
 // What one look-up of possible duplicates reads (bench/duplicates.ts), counted on the seeded
 // database for every sampled party, so noise cannot change it: the key entries its join
-// visits (the party's own keys and every entry sharing one), the rows it returns (each one
-// lead and one party read by primary key), and the database's own account, SQLite's query
-// plan (each table searched by an index, none scanned) and PostgreSQL's buffers per
-// execution (EXPLAIN ANALYZE, BUFFERS) with the plan's scans.
+// visits (the party's own keys and every entry sharing one), the rows of leads and parties it
+// reads (one each per party listed: only those whose shared key gives a reason), and the
+// database's own account of both statements, SQLite's query plan (each table searched by an
+// index, none scanned) and PostgreSQL's buffers per execution (EXPLAIN ANALYZE, BUFFERS)
+// with the plan's scans.
 import { CompiledQuery, type Kysely, sql } from 'kysely';
 import type { Database, Dialect } from '../src/db/database.ts';
-import { sharedKeysQuery } from '../src/party/index.ts';
+import { reasonOf, sharedKeysQuery, sharedPartiesQuery } from '../src/party/index.ts';
 
 export interface LookUpReads {
   /** Means per look-up over the sampled parties. */
@@ -34,20 +35,29 @@ export async function lookUpReads(
             on other.distribution_id = own.distribution_id and other.kind = own.kind and other.key = own.key
           where own.party_id = ${partyId}) as n`.execute(db);
     keyEntries += Number(entries.rows[0]!.n);
-    const query = sharedKeysQuery(db, partyId).compile();
-    rowsReturned += (await db.executeQuery(query)).rows.length;
-    if (dialect === 'postgres') {
-      const explained = await db.executeQuery<{ 'QUERY PLAN': [{ Plan: PgNode }] }>(
-        CompiledQuery.raw(`explain (analyze, buffers, format json) ${query.sql}`, [...query.parameters]),
-      );
-      const root = explained.rows[0]!['QUERY PLAN'][0].Plan;
-      buffers += (root['Shared Hit Blocks'] ?? 0) + (root['Shared Read Blocks'] ?? 0);
-      plan = scansOf(root);
-    } else {
-      const explained = await db.executeQuery<{ detail: string }>(
-        CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]),
-      );
-      plan = explained.rows.map((row) => row.detail);
+    const keysQuery = sharedKeysQuery(db, partyId).compile();
+    const keys = (await db.executeQuery(keysQuery)).rows.filter(
+      (row) => reasonOf({ kind: row.kind, name: row.name, ownName: row.own_name }) !== undefined,
+    );
+    const listed = [...new Set(keys.map((row) => row.party_id))];
+    const partiesQuery = sharedPartiesQuery(db, listed.length > 0 ? listed : [partyId]).compile();
+    if (listed.length > 0) rowsReturned += (await db.executeQuery(partiesQuery)).rows.length;
+    plan = [];
+    for (const query of [keysQuery, partiesQuery]) {
+      if (dialect === 'postgres') {
+        const explained = await db.executeQuery<{ 'QUERY PLAN': [{ Plan: PgNode }] }>(
+          CompiledQuery.raw(`explain (analyze, buffers, format json) ${query.sql}`, [...query.parameters]),
+        );
+        const root = explained.rows[0]!['QUERY PLAN'][0].Plan;
+        if (query === keysQuery || listed.length > 0)
+          buffers += (root['Shared Hit Blocks'] ?? 0) + (root['Shared Read Blocks'] ?? 0);
+        plan.push(...scansOf(root));
+      } else {
+        const explained = await db.executeQuery<{ detail: string }>(
+          CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]),
+        );
+        plan.push(...explained.rows.map((row) => row.detail));
+      }
     }
   }
   const n = Math.max(1, partyIds.length);

@@ -50,7 +50,7 @@ const CACHES: ReadonlyArray<readonly [string, string, string]> = [
   ["Fastify's content-type parser cache", '`Content-Type` header', "the library's FIFO of 100 entries"],
   ['PostgreSQL pool (`pg`)', '', '`DATABASE_POOL_SIZE` connections (10), idle ones closed after 10 s'],
   [
-    'Webhook connections (`src/webhooks/webhook.sender.ts`)',
+    'Webhook connections (`src/webhooks/delivery/webhook.sender.ts`)',
     'receiver host',
     '32 per host while in use (`PER_HOST_CONCURRENCY`), 64 attempts at a time; idle keep-alive sockets are kept until the receiver closes them',
   ],

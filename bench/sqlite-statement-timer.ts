@@ -2,7 +2,8 @@
 // (of its own thread, so other processes' load does not count) of every
 // statement the server's main thread runs through node:sqlite, by its SQL text (each exec,
 // and each run, get, all or iterate of a prepared statement). On SIGUSR2 it writes, to the
-// file named by BENCH_STATEMENT_TIMES, one JSON object per text: { sql, count, micros }.
+// file named by BENCH_STATEMENT_TIMES (%p in it is the process id), and again as the process
+// exits, one JSON object per text: { sql, count, micros }.
 // So what a push's statements cost, each, is read off a server under load, for any revision.
 import fs from 'node:fs';
 import { DatabaseSync, StatementSync } from 'node:sqlite';
@@ -43,8 +44,11 @@ if (file && isMainThread) {
   };
   timed(DatabaseSync.prototype, ['exec'], (_db, args) => String(args[0]));
   timed(StatementSync.prototype, ['run', 'get', 'all'], (statement) => statement.sourceSQL);
-  process.on('SIGUSR2', () => {
+  const write = () => {
     const rows = [...times].map(([sql, t]) => ({ sql, ...t })).sort((a, b) => b.micros - a.micros);
-    fs.writeFileSync(file, JSON.stringify(rows, null, 1));
-  });
+    fs.writeFileSync(file.replaceAll('%p', String(process.pid)), JSON.stringify(rows, null, 1));
+  };
+  process.on('SIGUSR2', write);
+  // A benchmark stops its servers with SIGTERM: their times are written as they exit.
+  process.on('exit', () => times.size > 0 && write());
 }

@@ -22,7 +22,7 @@ import { createApiToken } from '../src/auth/api-token.service.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { insertDistribution } from '../src/distributions/distribution.repository.ts';
 import { createClient, createUser } from '../src/sso/index.ts';
-import { currentSecret } from '../src/webhooks/signing-key.service.ts';
+import { currentSecret } from '../src/webhooks/signing/signing-key.service.ts';
 import { fullBodies } from '../bench/payloads.ts';
 import { callApi } from '../test/support/api-client.ts';
 import { freePort, type ServerProcess, startServerProcess } from '../test/support/server-process.ts';

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { currentSecret } from '../src/webhooks/signing-key.service.ts';
+import { currentSecret } from '../src/webhooks/signing/signing-key.service.ts';
 import { createTenant, dialect, freePort, startTestServer, type TestServer } from './support/test-server.ts';
 
 const run = promisify(execFile);

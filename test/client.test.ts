@@ -10,7 +10,7 @@ import {
   verifyWebhook,
   WebhookVerificationError,
 } from '../clients/typescript/src/index.ts';
-import { currentSecret } from '../src/webhooks/signing-key.service.ts';
+import { currentSecret } from '../src/webhooks/signing/signing-key.service.ts';
 import { startFlakyProxy, type FlakyProxy } from './support/flaky-proxy.ts';
 import { startReceiver, type WebhookReceiver } from './support/webhook-receiver.ts';
 import { createTenant, startTestServer, type Tenant, type TestServer } from './support/test-server.ts';

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { newRowId } from '../src/db/ids.ts';
 import type { LeadResponse } from '../src/party/index.ts';
-import { claimDue } from '../src/webhooks/delivery.repository.ts';
+import { claimDue } from '../src/webhooks/delivery/delivery.repository.ts';
 import { WebhookOutbox } from '../src/webhooks/webhook.outbox.ts';
 import { createTenant, createTestDatabase, dialect, type Tenant, type TestDatabase } from './support/test-server.ts';
 

@@ -9,7 +9,7 @@ import { callApi } from './support/api-client.ts';
 import { eventually } from './support/eventually.ts';
 import { pushLead } from './support/lead-client.ts';
 import { uniqueMarker } from './support/personal-data.ts';
-import { PER_HOST_CONCURRENCY } from '../src/webhooks/webhook.worker.ts';
+import { PER_HOST_CONCURRENCY } from '../src/webhooks/delivery/webhook.worker.ts';
 import { BIN } from './support/cli.ts';
 import { startServerProcess } from './support/server-process.ts';
 import { createTenant, createTestDatabase, startTestServer, type Tenant } from './support/test-server.ts';

@@ -5,7 +5,7 @@
 // SIGTERM stops the thread with nothing left claimed, what it could not finish given back.
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { currentSecret } from '../src/webhooks/signing-key.service.ts';
+import { currentSecret } from '../src/webhooks/signing/signing-key.service.ts';
 import { eventually } from './support/eventually.ts';
 import { pushLead } from './support/lead-client.ts';
 import { startServerProcess } from './support/server-process.ts';

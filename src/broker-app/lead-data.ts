@@ -15,7 +15,7 @@ import type {
 } from '../party/index.ts';
 import { showRoutingRules } from '../party/index.ts';
 import { listClients, listUsers } from '../sso/index.ts';
-import { listDeliveries, replayFailedDelivery } from '../webhooks/delivery-admin.service.ts';
+import { listDeliveries, replayFailedDelivery } from '../webhooks/admin/delivery-admin.service.ts';
 
 /** The party module's services (party/party.plugin.ts), and the database for the rest. */
 export interface LeadServices extends PartyServices {

@@ -1,6 +1,6 @@
 // lead-intake webhook secret|rotate-secret|deliveries|replay|work (docs/design.md section 5).
-import { listDeliveries, replayDeliveries } from '../webhooks/delivery-admin.service.ts';
-import { currentSecret, rotateSecret } from '../webhooks/signing-key.service.ts';
+import { listDeliveries, replayDeliveries } from '../webhooks/admin/delivery-admin.service.ts';
+import { currentSecret, rotateSecret } from '../webhooks/signing/signing-key.service.ts';
 import { DELIVERY_STATUSES } from '../webhooks/webhook.table.ts';
 import {
   type CliIo,
@@ -99,7 +99,7 @@ async function work(args: string[], io: CliIo): Promise<void> {
       import('prom-client'),
       import('../db/transaction-runner.ts'),
       import('../webhooks/webhook.metrics.ts'),
-      import('../webhooks/webhook.worker.ts'),
+      import('../webhooks/delivery/webhook.worker.ts'),
     ]);
   await withDatabase(io, async (database, config) => {
     const log = pino({ level: config.logLevel, base: { component: 'webhook-worker' } });

@@ -20,7 +20,8 @@ export type { DuplicatesReader } from './duplicates/duplicates-read.service.ts';
 // Keys for parties stored before the possible-duplicate keys existed: the CLI's party duplicate-keys.
 export { backfillDuplicateKeys } from './duplicates/duplicate-keys-backfill.service.ts';
 // The look-up of possible duplicates, unrun: bench/duplicates.ts asks each database for its plan.
-export { sharedKeysQuery } from './duplicates/duplicates.repository.ts';
+export { sharedKeysQuery, sharedPartiesQuery } from './duplicates/duplicates.repository.ts';
+export { reasonOf } from './duplicates/duplicate-ranking.ts';
 // Merging two parties: the CLI's party merge runs the API's service.
 export { PartyMergeService } from './party-merge/party-merge.service.ts';
 // Where leads come from: the routes' service, which bench/sources.ts reads at scale too.

@@ -6,7 +6,7 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { systemClock, type Clock } from '../clock.ts';
 import type { DatabaseHandle } from '../db/database.ts';
-import { oldestDueAgeSeconds } from './delivery.repository.ts';
+import { oldestDueAgeSeconds } from './delivery/delivery.repository.ts';
 import type { AttemptOutcome } from './webhook.table.ts';
 
 /** What the worker records: prom-client's counter and histogram, or the thread's forwarder (webhook-thread.entry.ts). */

@@ -14,7 +14,7 @@ import {
   type RevokedClaim,
   revokeClaimsOfLead,
   unsettledClaims,
-} from './claim-revocation.repository.ts';
+} from './delivery/claim-revocation.repository.ts';
 import { deleteStoppedUrls, forgetStoppedUrls, insertEvent } from './outbox.repository.ts';
 import { receiverHost, type WebhookEventType } from './webhook.table.ts';
 
@@ -40,7 +40,7 @@ export interface LeadEvent {
 /** How often an erasure looks whether the workers are done with the claims it took back. */
 const SETTLE_POLL_MS = 10;
 
-export type { RevokedClaim } from './claim-revocation.repository.ts';
+export type { RevokedClaim } from './delivery/claim-revocation.repository.ts';
 
 export class WebhookOutbox {
   readonly #listeners = new Set<() => void>();

@@ -10,8 +10,8 @@ import type { DatabaseHandle } from '../db/database.ts';
 import type { TransactionRunner } from '../db/transaction-runner.ts';
 import { createWebhookMetrics } from './webhook.metrics.ts';
 import type { WebhookOutbox } from './webhook.outbox.ts';
-import { WebhookThread } from './webhook.thread.ts';
-import { WebhookWorker } from './webhook.worker.ts';
+import { WebhookThread } from './delivery/webhook.thread.ts';
+import { WebhookWorker } from './delivery/webhook.worker.ts';
 
 export interface WebhookDependencies {
   readonly config: Config;

@@ -8,7 +8,7 @@ import { fieldLabel, formatValue } from './field-values.ts';
 import type { CallerName, Change, Delivery, Lead, Note, Push } from '../lead-data.ts';
 import { hasText, type TextKey } from '../texts/index.ts';
 import { renderLeadPage } from './lead-page.ts';
-import { canSucceedAgain } from '../../webhooks/replayable.ts';
+import { canSucceedAgain } from '../../webhooks/admin/replayable.ts';
 
 type CallerNames = ReadonlyMap<string, CallerName>;
 

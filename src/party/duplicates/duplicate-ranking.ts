@@ -66,7 +66,8 @@ export function rankDuplicates(shared: readonly SharedKey[]): PossibleDuplicate[
     .slice(0, MAX_DUPLICATES);
 }
 
-function reasonOf(key: SharedKey): DuplicateReason | undefined {
+/** Why a shared key lists the other party, if it does: a birth date only with a close name. */
+export function reasonOf(key: Pick<SharedKey, 'kind' | 'name' | 'ownName'>): DuplicateReason | undefined {
   if (key.kind !== 'birth') return key.kind;
   return key.name !== null && key.ownName !== null && closeNames(key.name, key.ownName) ? 'birth_and_name' : undefined;
 }

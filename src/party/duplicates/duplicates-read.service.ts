@@ -5,8 +5,8 @@ import type { DatabaseHandle } from '../../db/database.ts';
 import { missingParty } from '../privacy/erased-or-unknown.ts';
 import { findErasedParty } from '../privacy/tombstone.repository.ts';
 import { findPartyKind } from '../read/lead-read.repository.ts';
-import { type PossibleDuplicate, rankDuplicates } from './duplicate-ranking.ts';
-import { findSharedKeys } from './duplicates.repository.ts';
+import { type PossibleDuplicate, rankDuplicates, reasonOf, type SharedKey } from './duplicate-ranking.ts';
+import { findSharedKeys, findSharedParties } from './duplicates.repository.ts';
 
 export class DuplicatesReader {
   readonly #database: DatabaseHandle;
@@ -19,6 +19,13 @@ export class DuplicatesReader {
     const db = this.#database.db;
     if ((await findPartyKind(db, distributionId, partyId)) === undefined)
       throw missingParty(await findErasedParty(db, distributionId, partyId));
-    return rankDuplicates(await findSharedKeys(db, partyId));
+    // Only the keys that give a reason: the lead and name are read for those parties alone.
+    const keys = (await findSharedKeys(db, partyId)).filter((key) => reasonOf(key) !== undefined);
+    const parties = await findSharedParties(db, [...new Set(keys.map((key) => key.partyId))]);
+    const shared: SharedKey[] = keys.flatMap((key) => {
+      const party = parties.get(key.partyId);
+      return party === undefined ? [] : [{ ...key, ...party }];
+    });
+    return rankDuplicates(shared);
   }
 }

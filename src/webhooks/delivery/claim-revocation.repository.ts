@@ -4,7 +4,7 @@
 // the person) in its transaction; the worker forgets it once it is done with the delivery
 // (sent and answered, or dropped unsent); the erasure answers once all of its are forgotten.
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.ts';
+import type { Database } from '../../db/database.ts';
 
 type Db = Kysely<Database>;
 

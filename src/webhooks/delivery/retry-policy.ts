@@ -3,7 +3,7 @@
 // after the next wait of the schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default),
 // never earlier than a 429/503 answer's Retry-After asks, until the schedule runs out.
 import type { SendResult } from './webhook.sender.ts';
-import type { AttemptOutcome, DeliveryStatus } from './webhook.table.ts';
+import type { AttemptOutcome, DeliveryStatus } from '../webhook.table.ts';
 
 /** A Retry-After beyond this is read as this: a receiver cannot park an event for weeks. */
 export const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;

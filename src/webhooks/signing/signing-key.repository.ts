@@ -2,8 +2,8 @@
 // current key (no expiry) per distribution, and the retired ones until they expire.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.ts';
-import type { WebhookSigningKeyTable } from './webhook.table.ts';
+import type { Database } from '../../db/database.ts';
+import type { WebhookSigningKeyTable } from '../webhook.table.ts';
 
 type Db = Kysely<Database>;
 

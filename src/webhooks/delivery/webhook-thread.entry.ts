@@ -6,10 +6,10 @@
 // back; it reports its attempts' metrics to the server's /metrics.
 import { parentPort, workerData } from 'node:worker_threads';
 import pino from 'pino';
-import type { Config } from '../config.ts';
-import { openDatabase } from '../db/database.ts';
-import { createTransactionRunner } from '../db/transaction-runner.ts';
-import type { AttemptOutcome } from './webhook.table.ts';
+import type { Config } from '../../config.ts';
+import { openDatabase } from '../../db/database.ts';
+import { createTransactionRunner } from '../../db/transaction-runner.ts';
+import type { AttemptOutcome } from '../webhook.table.ts';
 import { ServerThreadWrites, type ThreadMessage, type WorkerMessage } from './webhook.thread.ts';
 import { WebhookWorker } from './webhook.worker.ts';
 

@@ -1,11 +1,11 @@
 // All SQL of the delivery queue: claiming due deliveries, recording attempts, the URLs a
 // receiver stopped with 410 Gone, and what the outbox lag metric reads.
-import { newRowId } from '../db/ids.ts';
-import { run, statement } from '../db/statements.ts';
+import { newRowId } from '../../db/ids.ts';
+import { run, statement } from '../../db/statements.ts';
 import { sql, type Kysely } from 'kysely';
-import type { Database, Dialect } from '../db/database.ts';
+import type { Database, Dialect } from '../../db/database.ts';
 import { forgetRevokedClaim } from './claim-revocation.repository.ts';
-import { type AttemptOutcome, type DeliveryStatus, receiverOrigin, type WebhookEventType } from './webhook.table.ts';
+import { type AttemptOutcome, type DeliveryStatus, receiverOrigin, type WebhookEventType } from '../webhook.table.ts';
 
 type Db = Kysely<Database>;
 

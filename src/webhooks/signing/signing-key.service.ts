@@ -3,8 +3,8 @@
 // password to verify. A rotation keeps the previous key signing for ROTATION_OVERLAP_MS,
 // so receivers can switch to the new secret without missing a message.
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.ts';
-import { requireDistribution } from '../distributions/distribution.service.ts';
+import type { Database } from '../../db/database.ts';
+import { requireDistribution } from '../../distributions/distribution.service.ts';
 import { generateSecret } from './signing.ts';
 import {
   deleteKeysExpiredBy,

@@ -7,20 +7,20 @@
 // a timer looks again every POLL_INTERVAL_MS for what other processes wrote and for retries.
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { systemClock, type Clock } from '../clock.ts';
-import type { Config } from '../config.ts';
-import type { DatabaseHandle } from '../db/database.ts';
-import type { TransactionRunner } from '../db/transaction-runner.ts';
+import { systemClock, type Clock } from '../../clock.ts';
+import type { Config } from '../../config.ts';
+import type { DatabaseHandle } from '../../db/database.ts';
+import type { TransactionRunner } from '../../db/transaction-runner.ts';
 import { AddressGuard, type HostResolver } from './address-guard.ts';
 import { anyDue, type AttemptRecord, stopKey, stoppedUrls, type ClaimedDelivery } from './delivery.repository.ts';
 import { claimKey, type RevokedClaim } from './claim-revocation.repository.ts';
 import { type DeliveryWrites, TransactionalDeliveryWrites } from './delivery.writes.ts';
 import { decide, type Decision } from './retry-policy.ts';
-import { signingSecrets } from './signing-key.service.ts';
-import { signWebhook } from './signing.ts';
-import type { WebhookMetrics } from './webhook.metrics.ts';
-import type { WebhookOutbox } from './webhook.outbox.ts';
-import { receiverOrigin } from './webhook.table.ts';
+import { signingSecrets } from '../signing/signing-key.service.ts';
+import { signWebhook } from '../signing/signing.ts';
+import type { WebhookMetrics } from '../webhook.metrics.ts';
+import type { WebhookOutbox } from '../webhook.outbox.ts';
+import { receiverOrigin } from '../webhook.table.ts';
 import { ATTEMPT_TIMEOUT_MS, WebhookSender, type SendResult } from './webhook.sender.ts';
 
 /**

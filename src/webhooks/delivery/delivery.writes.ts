@@ -4,8 +4,8 @@
 // thread instead (webhook.thread.ts), whose runner commits them with the pushes: SQLite has
 // one writer, and a second connection writing beside it would make the server's event loop
 // wait for the lock (a `begin immediate` of 2.3 ms on average under (d), measured).
-import type { Dialect } from '../db/database.ts';
-import type { TransactionRunner } from '../db/transaction-runner.ts';
+import type { Dialect } from '../../db/database.ts';
+import type { TransactionRunner } from '../../db/transaction-runner.ts';
 import { claimKey, forgetRevokedClaim, revokedAmong } from './claim-revocation.repository.ts';
 import {
   type AttemptRecord,

@@ -1,8 +1,8 @@
 // The SQL behind what the operator and the broker app see of deliveries and do with them
 // (delivery-admin.service.ts): deliveries with their attempts, and making them due again.
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.ts';
-import type { DeliveryStatus } from './webhook.table.ts';
+import type { Database } from '../../db/database.ts';
+import type { DeliveryStatus } from '../webhook.table.ts';
 import { FINAL_OUTCOMES } from './replayable.ts';
 
 type Db = Kysely<Database>;

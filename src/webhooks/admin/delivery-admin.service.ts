@@ -1,7 +1,7 @@
 // What the operator sees and does from the CLI (`lead-intake webhook deliveries|replay`):
 // deliveries with every attempt (status code, latency, error), and sending them again.
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.ts';
+import type { Database } from '../../db/database.ts';
 import {
   type DeliveryFilter,
   findFailedDelivery,
@@ -11,7 +11,7 @@ import {
   selectDeliveries,
   selectReplayed,
 } from './delivery-admin.repository.ts';
-import { deleteStoppedUrls } from './outbox.repository.ts';
+import { deleteStoppedUrls } from '../outbox.repository.ts';
 
 export type { DeliveryFilter } from './delivery-admin.repository.ts';
 

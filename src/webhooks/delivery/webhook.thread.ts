@@ -5,16 +5,16 @@
 // thread's attempt metrics on this process's /metrics. Should the thread die, nothing is
 // lost (its claims come due again after their lease) and a new one starts.
 import { Worker } from 'node:worker_threads';
-import type { Config } from '../config.ts';
-import type { Dialect } from '../db/database.ts';
-import type { TransactionRunner } from '../db/transaction-runner.ts';
+import type { Config } from '../../config.ts';
+import type { Dialect } from '../../db/database.ts';
+import type { TransactionRunner } from '../../db/transaction-runner.ts';
 import type { RevokedClaim } from './claim-revocation.repository.ts';
 import type { AttemptRecord, Claim, ClaimedDelivery } from './delivery.repository.ts';
 import { type ClaimRef, type DeliveryWrites, TransactionalDeliveryWrites } from './delivery.writes.ts';
 import type { WorkerLog } from './webhook.worker.ts';
-import type { WebhookMetrics } from './webhook.metrics.ts';
-import type { WebhookOutbox } from './webhook.outbox.ts';
-import type { AttemptOutcome } from './webhook.table.ts';
+import type { WebhookMetrics } from '../webhook.metrics.ts';
+import type { WebhookOutbox } from '../webhook.outbox.ts';
+import type { AttemptOutcome } from '../webhook.table.ts';
 
 type WriteOp = 'claim' | 'record' | 'release' | 'forgetRevoked';
 /** What this side sends the thread. */
