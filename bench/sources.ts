@@ -3,7 +3,7 @@
 // through three senders (a fifth of them sent twice), their statuses and first status
 // changes set, written straight into a fresh database of each dialect by SQL (a push at a
 // time would take an hour here) and folded into the sums per day and source by the inbox
-// projector, as a service starting on such a database would (timed), then the statistics of a week, of the first page's twelve
+// projector, as a service starting on such a database would (timed, with its longest step), then the statistics of a week, of the first page's twelve
 // weeks and of a whole year read by SourceStatsReader, the service both routes call, 10 at a
 // time (BENCH_SOURCES_CONNECTIONS), BENCH_SOURCES_REQUESTS (200) per period: p50 and p99 in ms.
 //   node bench/sources.ts
@@ -15,7 +15,7 @@ import pg from 'pg';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { insertDistribution } from '../src/distributions/distribution.repository.ts';
-import { createTransactionRunner } from '../src/db/transaction-runner.ts';
+import { createTransactionRunner, type TransactionRunner } from '../src/db/transaction-runner.ts';
 import { InboxProjection, SourceStatsReader } from '../src/party/index.ts';
 
 const LEADS = Number(process.env.BENCH_SOURCES_LEADS ?? 1_000_000);
@@ -71,17 +71,37 @@ async function fill(handle: DatabaseHandle, distributionId: string): Promise<voi
   await sql`analyze`.execute(db);
 }
 
-/** The projector's first run over the bulk-written leads and pushes: the counts, the sums (and on SQLite the words). */
+/**
+ * The projector's first run over the bulk-written leads and pushes: the counts, the sums (and
+ * on SQLite the words), in steps of a transaction each; how many, and the longest (what a push
+ * or a status change may wait for).
+ */
 async function project(label: string, handle: DatabaseHandle): Promise<void> {
   const started = performance.now();
-  await new InboxProjection({ database: handle, transactions: createTransactionRunner(handle) }).runOnce();
+  const runner = createTransactionRunner(handle);
+  const steps: number[] = [];
+  const timed: TransactionRunner = {
+    async run(work) {
+      const begun = performance.now();
+      try {
+        return await runner.run(work);
+      } finally {
+        steps.push(performance.now() - begun);
+      }
+    },
+    close: () => runner.close(),
+  };
+  await new InboxProjection({ database: handle, transactions: timed }).runOnce();
+  const projected = performance.now() - started;
   // PostgreSQL: vacuumed too, as autovacuum leaves a service that has run a while. Left to
   // itself, autovacuum starts on the million fresh rows during the reads (and their first
   // reads write hint bits), which measures the bulk load rather than a read.
   await sql.raw(handle.dialect === 'postgres' ? 'vacuum analyze' : 'analyze').execute(handle.db);
   const { rows } = await sql<{ n: number | string }>`select count(*) as n from source_counts`.execute(handle.db);
+  steps.sort((a, b) => a - b);
   console.error(
-    `[sources] ${label}: projected in ${((performance.now() - started) / 1000).toFixed(0)} s, ${Number(rows[0]!.n)} rows of sums`,
+    `[sources] ${label}: projected in ${(projected / 1000).toFixed(0)} s, ${steps.length} transactions ` +
+      `(p50 ${percentile(steps, 50).toFixed(0)} ms, longest ${steps.at(-1)?.toFixed(0)} ms), ${Number(rows[0]!.n)} rows of sums`,
   );
 }
 

@@ -108,6 +108,8 @@ function newLeadRows(distributionId: string, n: number, full: boolean): PushRows
         status_changed_at: now,
         follow_up_on: null,
         first_status_at: null,
+        created_origin: null,
+        created_sender: null,
         search_words: `jan peeters ${ref}`,
       },
     ],

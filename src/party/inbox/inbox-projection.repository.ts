@@ -7,7 +7,7 @@
 // writer's own time, on PostgreSQL the change listing's horizon (section 9), below which
 // every lead writer has committed. The same step folds the pushes past `sourced_to` into the
 // sums of where leads come from (party/stats/source-counts.repository.ts), up to the same
-// horizon: a push is stamped like the lead it writes.
+// horizon, in batches: a push is stamped like the lead it writes.
 import type { Kysely } from 'kysely';
 import type { Database, Dialect } from '../../db/database.ts';
 import { runCount, runText } from '../../db/statements.ts';
@@ -28,6 +28,13 @@ export const LAST_STAMP = `'9999-12-31T23:59:59.999Z'`;
 
 /** Leads indexed per statement: one FTS5 segment each, and a bound on how long one holds the writer. */
 export const WORDS_PER_BATCH = 2000;
+
+/**
+ * Pushes folded into the sums of where leads come from per step: a bound on how long a step
+ * holds SQLite's writer (and on PostgreSQL the mark, which status changes and erasures take
+ * FOR SHARE) when a long push log is folded the first time: 50 ms on a quiet machine.
+ */
+export const SOURCES_PER_BATCH = 5_000;
 
 /** The distributions with leads past a mark: counted (both), indexed (SQLite); or pushes past the sources' mark. */
 export async function distributionsBehind(db: Db, dialect: Dialect): Promise<string[]> {
@@ -121,24 +128,35 @@ async function indexWords(db: Db, distributionId: string, mark: Mark, horizon: s
   return last !== undefined;
 }
 
+/** What a step left for later steps: leads to index (SQLite), pushes to fold. */
+export interface StillBehind {
+  readonly words: boolean;
+  readonly sources: boolean;
+}
+
 /**
- * One step of the projector for a distribution, in the caller's transaction: the counts and
- * the sources' sums up to the horizon, and on SQLite a batch of words. `now` is SQLite's writer time (its
- * stamps' source). Returns whether more is waiting (words beyond this batch); false also
- * when another process holds the distribution (it does the work).
+ * One step of the projector for a distribution, in the caller's transaction: the counts up
+ * to the horizon, a batch of the pushes past the sources' mark (at most `sourcesPerBatch`)
+ * and on SQLite a batch of words. `now` is SQLite's writer time (its stamps' source). Says
+ * what is still waiting beyond these batches; nothing when another process holds the
+ * distribution (it does the work).
  */
 export async function projectDistribution(
   db: Db,
   dialect: Dialect,
   distributionId: string,
   now: string,
-): Promise<boolean> {
+  sourcesPerBatch = SOURCES_PER_BATCH,
+): Promise<StillBehind> {
   const mark = await lockMark(db, dialect, distributionId);
-  if (mark === undefined) return false;
+  if (mark === undefined) return { words: false, sources: false };
   const horizon = dialect === 'postgres' ? ((await listingHorizon(db)) ?? now) : now;
   if (horizon > mark.counted_to) await countUpTo(db, dialect, distributionId, mark.counted_to, horizon);
-  if (horizon > mark.sourced_to) await foldSources(db, dialect, distributionId, mark.sourced_to, horizon);
-  return dialect === 'sqlite' ? indexWords(db, distributionId, mark, horizon) : false;
+  const sources =
+    horizon > mark.sourced_to &&
+    (await foldSources(db, dialect, distributionId, mark.sourced_to, horizon, sourcesPerBatch));
+  const words = dialect === 'sqlite' && (await indexWords(db, distributionId, mark, horizon));
+  return { words, sources };
 }
 
 /** SQLite: whether some lead of the distribution is past the word index's mark. */

@@ -8,7 +8,13 @@
 // read, so neither ever misses a lead.
 import type { DatabaseHandle } from '../../db/database.ts';
 import type { TransactionRunner } from '../../db/transaction-runner.ts';
-import { distributionsBehind, projectDistribution, wordsBehind } from './inbox-projection.repository.ts';
+import {
+  distributionsBehind,
+  projectDistribution,
+  SOURCES_PER_BATCH,
+  type StillBehind,
+  wordsBehind,
+} from './inbox-projection.repository.ts';
 
 /**
  * How often a process looks for leads past the marks. On SQLite each run writes the words of
@@ -17,14 +23,23 @@ import { distributionsBehind, projectDistribution, wordsBehind } from './inbox-p
  */
 const INTERVAL_MS = { sqlite: 250, postgres: 1_000 } as const;
 
+export interface InboxProjectionDependencies {
+  readonly database: DatabaseHandle;
+  readonly transactions: TransactionRunner;
+  /** Pushes folded into the sums of where leads come from per transaction (tests make it small). */
+  readonly sourcesPerBatch?: number;
+}
+
 export class InboxProjection {
   readonly #database: DatabaseHandle;
   readonly #transactions: TransactionRunner;
+  readonly #sourcesPerBatch: number;
   #running: Promise<void> | undefined;
 
-  constructor(deps: { database: DatabaseHandle; transactions: TransactionRunner }) {
+  constructor(deps: InboxProjectionDependencies) {
     this.#database = deps.database;
     this.#transactions = deps.transactions;
+    this.#sourcesPerBatch = deps.sourcesPerBatch ?? SOURCES_PER_BATCH;
   }
 
   /** Runs every INTERVAL_MS, never twice at once; returns the stop function, which waits for a run under way. */
@@ -46,22 +61,31 @@ export class InboxProjection {
     };
   }
 
-  /** Brings every distribution's marks up to now: each step its own transaction. */
+  /**
+   * Brings every distribution's marks up to now: each step its own transaction, so what
+   * waits for the writer (SQLite) or the mark (PostgreSQL) gets it between two batches.
+   */
   async runOnce(): Promise<void> {
-    for (const distributionId of await distributionsBehind(this.#database.db, this.#database.dialect))
-      while (await this.#step(distributionId));
+    for (const distributionId of await distributionsBehind(this.#database.db, this.#database.dialect)) {
+      let behind: StillBehind;
+      do behind = await this.#step(distributionId);
+      while (behind.words || behind.sources);
+    }
   }
 
   /** SQLite: indexes the distribution's leads past the word index's mark, before a search reads it. */
   async catchUpWords(distributionId: string): Promise<void> {
     if (this.#database.dialect !== 'sqlite') return;
     if (!(await wordsBehind(this.#database.db, distributionId))) return;
-    while (await this.#step(distributionId));
+    // Only the words: a search does not wait for a backlog of pushes to fold.
+    while ((await this.#step(distributionId)).words);
   }
 
-  #step(distributionId: string): Promise<boolean> {
+  #step(distributionId: string): Promise<StillBehind> {
     const dialect = this.#database.dialect;
     // SQLite stamps its writes with the process's time, taken in the writer (section 9).
-    return this.#transactions.run((trx) => projectDistribution(trx, dialect, distributionId, new Date().toISOString()));
+    return this.#transactions.run((trx) =>
+      projectDistribution(trx, dialect, distributionId, new Date().toISOString(), this.#sourcesPerBatch),
+    );
   }
 }

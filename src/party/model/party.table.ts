@@ -42,6 +42,12 @@ export interface LeadTable {
   follow_up_on: string | null;
   /** When the status first moved from `new` (docs/design.md section 16: the sources' reaction time), or null. */
   first_status_at: string | null;
+  /**
+   * The origin ('' for none) and sender of the push that created the lead, kept here once the
+   * push log's retention removed that push (docs/design.md section 16); null until then.
+   */
+  created_origin: string | null;
+  created_sender: string | null;
   /** Folded words the inbox searches (search-words.ts), indexed by FTS5 or GIN. */
   search_words: string;
 }

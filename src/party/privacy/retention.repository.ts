@@ -1,16 +1,29 @@
 // The SQL of retention (docs/design.md section 15): small batches of what is older than its
 // period, found through indexes on their time, and the lease that lets one process at a
 // time run a pass. Every function takes the transaction (or the database) first.
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import { keepCreatedSources } from '../stats/source-counts.repository.ts';
 
 type Db = Kysely<Database>;
 
-/** Deletes up to `limit` push-log entries received before `cutoff`; how many. */
+/**
+ * Deletes up to `limit` push-log entries received before `cutoff`; how many. A lead whose
+ * creating push goes keeps where it came from (keepCreatedSources), for its counts.
+ */
 export async function deleteOldPushes(db: Db, cutoff: string, limit: number): Promise<number> {
-  const result = await sql`delete from lead_pushes where id in
-    (select id from lead_pushes where received_at < ${cutoff} order by received_at limit ${limit})`.execute(db);
-  return Number(result.numAffectedRows ?? 0n);
+  const pushes = await db
+    .selectFrom('lead_pushes')
+    .select('id')
+    .where('received_at', '<', cutoff)
+    .orderBy('received_at')
+    .limit(limit)
+    .execute();
+  if (pushes.length === 0) return 0;
+  const ids = pushes.map((push) => push.id);
+  await keepCreatedSources(db, ids);
+  const result = await db.deleteFrom('lead_pushes').where('id', 'in', ids).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 /**

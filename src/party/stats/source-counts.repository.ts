@@ -8,9 +8,9 @@
 // statement and so one snapshot (readSourceCounts): a push is in exactly one of the two.
 // Status changes of counted leads move their counts by trigger (the migration
 // 2026-11-29T04-00_source_counts.ts, which repeats the day and bucket expressions below).
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database, Dialect } from '../../db/database.ts';
-import { dialectOf, run, runCount, statement } from '../../db/statements.ts';
+import { dialectOf, run, runCount, runText, statement } from '../../db/statements.ts';
 import { REACTED, REACTION_BOUNDS } from './reaction-buckets.ts';
 
 type Db = Kysely<Database>;
@@ -127,19 +127,62 @@ const fold = (dialect: Dialect) =>
 // more than running them, on every request. SQLite caches its statements by text anyway.
 const FOLD = statement('source_counts_fold', { sqlite: fold('sqlite'), postgres: fold('postgres') });
 
-/** Folds the distribution's pushes received in [from, horizon) into source_counts and moves the mark to `horizon`. */
+/**
+ * Folds the distribution's next pushes received in [from, horizon) into source_counts, at
+ * most `limit` of them, and moves the mark to the first stamp not folded (or `horizon`): one
+ * bounded step, so the first fold of a long push log (an upgrade) is many short
+ * transactions, and pushes and status changes commit between them rather than wait for the
+ * whole log. The mark stays a stamp, whose pushes are all on one side of it, so a batch ends
+ * between two stamps: it holds fewer than `limit` when pushes share the last one, and more
+ * only when more than `limit` share its first (a stamp is one millisecond's pushes). True
+ * when pushes before the horizon are left for the next step.
+ */
 export async function foldSources(
   db: Db,
   dialect: Dialect,
   distributionId: string,
   from: string,
   horizon: string,
-): Promise<void> {
-  await run(db, FOLD, [distributionId, from, horizon]);
+  limit: number,
+): Promise<boolean> {
+  const upTo = await batchEnd(db, dialect, distributionId, from, horizon, limit);
+  await run(db, FOLD, [distributionId, from, upTo]);
   await runCount(db, numbered(dialect, 'update lead_projections set sourced_to = $2 where distribution_id = $1'), [
     distributionId,
-    horizon,
+    upTo,
   ]);
+  return upTo < horizon;
+}
+
+/**
+ * Where a batch of at most `limit` pushes from `from` ends: the stamp of the push after them,
+ * read in the order of `lead_pushes_period`, or `horizon` when there are no more. When that
+ * push shares the batch's first stamp, the batch takes every push of it, up to the next stamp.
+ */
+async function batchEnd(
+  db: Db,
+  dialect: Dialect,
+  distributionId: string,
+  from: string,
+  horizon: string,
+  limit: number,
+): Promise<string> {
+  const stamp = async (after: '>' | '>=', lo: string, skip: number) => {
+    const rows = await runText<{ received_at: string }>(
+      db,
+      numbered(
+        dialect,
+        `select received_at from lead_pushes where distribution_id = $1 and received_at ${after} $2
+          and received_at < $3 order by received_at limit 1 offset ${skip}`,
+      ),
+      [distributionId, lo, horizon],
+    );
+    return rows[0]?.received_at ?? horizon;
+  };
+  const end = await stamp('>=', from, limit);
+  if (end === horizon) return horizon;
+  const first = await stamp('>=', from, 0);
+  return first < end ? end : stamp('>', first, 0);
 }
 
 /**
@@ -184,6 +227,23 @@ export async function readSourceCounts(
     period.start,
     period.before,
   ]);
+}
+
+/**
+ * Retention is about to remove these pushes (docs/design.md section 16, "How far behind the
+ * sources may be"): each lead created by one of them keeps that push's origin and sender on
+ * its own row, where the trigger that moves a counted lead's status counts reads them once the
+ * push is gone (migration 2026-11-30T01-00_lead_created_source.ts). In the removal's transaction.
+ */
+export async function keepCreatedSources(db: Db, pushIds: readonly string[]): Promise<void> {
+  if (pushIds.length === 0) return;
+  await sql`update leads set (created_origin, created_sender) = (
+      select coalesce(p.origin, ''), ${sql.raw(SENDER)} from lead_pushes p
+        where p.lead_id = leads.id and p.received_at = leads.created_at and p.status = 201)
+    where created_sender is null and exists (select 1 from lead_pushes p
+      where p.id in (${sql.join(pushIds)}) and p.lead_id = leads.id and p.received_at = leads.created_at and p.status = 201)`.execute(
+    db,
+  );
 }
 
 /**
