@@ -10,8 +10,9 @@
 //   (a household);
 // - a birth date spread over 80 years (some 34 parties share each at a million, as many as
 //   in a real population of that size) with a folded `first last` name beside it, the first
-//   from ten, the last eight letters scattered by a multiplicative hash, so a shared date
-//   is rarely a close name;
+//   one of ten by a hash, the last eight letters scattered by a multiplicative hash, so a shared date
+//   is rarely a close name; keyed by the date with the first two letters of each word of the
+//   name, as duplicate-keys.ts keys it;
 // - a car (a unique VIN) for every other party.
 // The inbox's projection is written as its projector would leave it (counts, SQLite's word
 // index, the marks), so the server measured starts with nothing to catch up.
@@ -62,7 +63,12 @@ const hash = (e: string) => `(((${e}) + 1) * 2654435761 % 4294967296)`;
  * last name, the number `o` whose e-mail it has, and `t` whose telephone.
  */
 function partiesOf(s: Spelling, count: number): string {
-  const first = `case n % ${FIRST_NAMES.length} ${FIRST_NAMES.map((name, i) => `when ${i} then '${name}'`).join(' ')} end`;
+  // The first name by a hash of the party's number, not the number itself: the parties born on
+  // one day are n + 29,200 k (n * 7919 modulo the days), so `n % 10` gave them all one first
+  // name, where a population's first names do not depend on the birth date.
+  const firstOf = (v: string) =>
+    `case ${hash(`${v} + 3`)} % ${FIRST_NAMES.length} ${FIRST_NAMES.map((name, i) => `when ${i} then '${name}'`).join(' ')} end`;
+  const first = firstOf('n');
   const letters = (h: string) => [0, 1, 2, 3].map((i) => s.char(`97 + (${h} / ${26 ** i}) % 26`));
   const last = [...letters(hash('n')), ...letters(hash('n + 1000003'))].join(' || ');
   return `${s.series(count)},
@@ -75,7 +81,7 @@ function partiesOf(s: Spelling, count: number): string {
         ${s.hex(hash('n + 7'), 8)} || '-0000-4000-9000-' || ${s.hex('n', 12)} as lead_id,
         ${first} as first_name,
         ${last} as last_name,
-        lower(${first.replaceAll('n %', 'o %')}) || '.' || ${s.hex(hash('o'), 8)} || '.' || o || '@example.be' as email,
+        lower(${firstOf('o')}) || '.' || ${s.hex(hash('o'), 8)} || '.' || o || '@example.be' as email,
         '+3247' || ${s.padded('t', 7)} as telephone,
         ${s.birth(`n * 7919 % ${DAYS}`)} as birth
       from numbered)`;
@@ -111,7 +117,14 @@ export async function seedParties(
         'new', null, null, '${AT}', lower(first_name || ' ' || last_name) from party`,
     key('email', 'email'),
     key('telephone', 'telephone'),
-    key('birth', 'birth', `lower(first_name || ' ' || last_name)`),
+    // The birth date with the first two letters of each word of the name (duplicate-keys.ts, birthKeys).
+    key('birth', `birth || '|' || lower(substr(first_name, 1, 2))`, `lower(first_name || ' ' || last_name)`),
+    key(
+      'birth',
+      `birth || '|' || substr(last_name, 1, 2)`,
+      `lower(first_name || ' ' || last_name)`,
+      'where lower(substr(first_name, 1, 2)) <> substr(last_name, 1, 2)',
+    ),
     key('vin', `'WVWZZZ1JZ' || ${s.padded('n', 8)}`, 'null', 'where n % 2 = 0'),
     `insert into lead_status_counts (distribution_id, status, leads) values (${d}, 'new', ${count})
       on conflict (distribution_id, status) do update set leads = excluded.leads`,

@@ -1,10 +1,10 @@
 // The keys a party is found by as a possible duplicate, and when a write changes them.
 import { describe, expect, it } from 'vitest';
 import { mergedAfter, push, storedAfter, VIN_1, VIN_2 } from '../push/merge-fixtures.ts';
-import { changedDuplicateKeys, duplicateKeysOf, e164 } from './duplicate-keys.ts';
+import { birthKeys, changedDuplicateKeys, duplicateKeysOf, e164 } from './duplicate-keys.ts';
 
 describe('duplicateKeysOf', () => {
-  it('keeps the e-mail in lower case, the telephone in E.164, VINs, and the birth date with the folded name', () => {
+  it('keeps the e-mail in lower case, the telephone in E.164, VINs, and the birth date with the start of each word of the folded name', () => {
     const lead = storedAfter(
       push({
         first_name: 'Élise',
@@ -18,7 +18,9 @@ describe('duplicateKeysOf', () => {
     expect(duplicateKeysOf(lead)).toEqual([
       { kind: 'email', key: 'elise.dhondt@example.be', name: null },
       { kind: 'telephone', key: '+32470123456', name: null },
-      { kind: 'birth', key: '1980-02-29', name: 'elise d hondt' },
+      { kind: 'birth', key: '1980-02-29|el', name: 'elise d hondt' },
+      { kind: 'birth', key: '1980-02-29|d', name: 'elise d hondt' },
+      { kind: 'birth', key: '1980-02-29|ho', name: 'elise d hondt' },
       { kind: 'vin', key: VIN_1, name: null },
       { kind: 'vin', key: VIN_2, name: null },
     ]);
@@ -32,6 +34,21 @@ describe('duplicateKeysOf', () => {
   it('has no key for what is missing, and no birth key without a name', () => {
     expect(duplicateKeysOf(storedAfter(push({})))).toEqual([]);
     expect(duplicateKeysOf(storedAfter(push({ telephonenr: '123' })))).toEqual([]);
+  });
+});
+
+describe('birthKeys', () => {
+  it('keys a birth date by the first two letters of each word, once each, so close names share one', () => {
+    expect(birthKeys('1971-03-02', 'jan janssens').map((key) => key.key)).toEqual(['1971-03-02|ja']);
+    const peeters = birthKeys('1971-03-02', 'jan peeters').map((key) => key.key);
+    // A typo, and first and last name swapped: both still share a key with the original.
+    for (const close of ['jan peters', 'peeters jna', 'peters jan'])
+      expect(
+        birthKeys('1971-03-02', close).some((key) => peeters.includes(key.key)),
+        close,
+      ).toBe(true);
+    // Letters beyond the BMP count as one letter, as SQL's substr counts them.
+    expect(birthKeys('1971-03-02', '𝒜𝒷c')[0]!.key).toBe('1971-03-02|𝒜𝒷');
   });
 });
 

@@ -1,10 +1,11 @@
 // The normalised keys a party is found by as a possible duplicate (docs/api.md, "Possible duplicates"):
 // its e-mail in lower case, its telephone number in E.164 (libphonenumber-js, Belgium when
 // the number has no country code, so `0470 12 34 56` and `+32 470 123456` are one key), its
-// cars' VINs, its enterprise number's ten digits, and a customer's birth date with the folded
-// name beside it (a close name is compared, not looked up: closeNames). They are kept with the
-// party in `party_duplicate_keys`, written by the write that changes them, and an index finds
-// the parties that share one, so the look-up costs the same at any number of parties.
+// cars' VINs, its enterprise number's ten digits, and a customer's birth date with the start
+// of each of its names (birthKeys; the folded name beside it, a close name being compared, not
+// looked up: closeNames). They are kept with the party in `party_duplicate_keys`, written by
+// the write that changes them, and an index finds the parties that share one, so the look-up
+// costs the same at any number of parties.
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { enterpriseNumberDigits } from '../../reference/enterprises/enterprise-number.ts';
 import { textWords } from '../../reference/search/search-text.ts';
@@ -65,9 +66,27 @@ function fieldKeys(fields: Document, withTelephone = true): DuplicateKey[] {
   const enterprise =
     typeof fields.enterprise_nr === 'string' ? enterpriseNumberDigits(fields.enterprise_nr) : undefined;
   if (enterprise !== undefined) keys.push({ kind: 'enterprise_nr', key: enterprise, name: null });
-  const name = foldedName(fields);
-  if (typeof fields.birth === 'string' && name !== '') keys.push({ kind: 'birth', key: fields.birth, name });
+  if (typeof fields.birth === 'string') keys.push(...birthKeys(fields.birth, foldedName(fields)));
   return keys;
+}
+
+/** How many letters of a name's word a birth key holds. */
+export const NAME_START = 2;
+
+/**
+ * A customer's birth keys: the birth date with the first NAME_START letters of each word of
+ * the folded name (`1971-03-02|ja`, `1971-03-02|pe` for Jan Peeters), each once, the whole
+ * name beside them. A million people share a birth date some 34 at a time; keyed by the date
+ * alone, every look-up read them all to compare names. Two names close enough to list
+ * (closeNames: at most two edits, first and last either way) share the start of a word unless
+ * the edits fall in the first letters of every word ("Jan Peeters" and "Yan Beeters"), which
+ * are not listed.
+ */
+export function birthKeys(birth: string, name: string): DuplicateKey[] {
+  const starts = new Set(
+    name.split(' ').flatMap((word) => (word === '' ? [] : [[...word].slice(0, NAME_START).join('')])),
+  );
+  return [...starts].map((start) => ({ kind: 'birth', key: `${birth}|${start}`, name }) as const);
 }
 
 function vinKeys(lead: LeadAggregate): DuplicateKey[] {
