@@ -13,7 +13,7 @@ export type Status = (typeof LEAD_STATUSES)[number];
 export type FollowUpFilter = (typeof FOLLOW_UPS)[number];
 export const FOLLOW_UPS = ['overdue', 'today', 'week', 'none'] as const;
 export type SortColumn = (typeof SORTS)[number];
-export const SORTS = ['changed', 'received', 'follow_up'] as const;
+export const SORTS = ['changed', 'received', 'follow_up', 'name', 'status', 'assignee', 'kind', 'origin'] as const;
 export type Direction = 'asc' | 'desc';
 
 export interface InboxParams {
@@ -33,8 +33,12 @@ export interface InboxParams {
   readonly duplicates?: 'possible';
 }
 
-/** The direction an order starts in: the newest change or receipt first, the earliest follow-up first. */
-export const defaultDirection = (sort: SortColumn): Direction => (sort === 'follow_up' ? 'asc' : 'desc');
+/**
+ * The direction an order starts in: the newest change or receipt first; the earliest
+ * follow-up, A to Z and the status in its workflow order (new first) for the others.
+ */
+export const defaultDirection = (sort: SortColumn): Direction =>
+  sort === 'changed' || sort === 'received' ? 'desc' : 'asc';
 
 const USER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
