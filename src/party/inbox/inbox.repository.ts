@@ -94,7 +94,7 @@ function sortValue(sort: ValueSort, dialect: Dialect): RawBuilder<string | numbe
     dialect === 'postgres'
       ? sql`(parties.data::json ->> ${sql.lit(name)})`
       : sql`json_extract(parties.data, ${sql.lit(`$.${name}`)})`;
-  // A name made only of spaces (an erased party's) is no name: it goes with the leads without one.
+  // A name made only of spaces is no name: it goes with the leads without one.
   return sql<string | null>`nullif(lower(trim(case when parties.type = 'COMPANY' then coalesce(${field('name')}, '')
     else coalesce(${field('last_name')}, '') || ' ' || coalesce(${field('first_name')}, '') end)), '')`;
 }
