@@ -179,6 +179,7 @@ function newLeadRows(distributionId: string, n: number, full: boolean): PushRows
         party_id: partyId,
         data: JSON.stringify({ name: 'Family', premium: '899.95', payment_interval: 'ANNUAL' }),
         ...created,
+        replaced_by: null,
       });
     }
     for (let k = 0; k < 6; k++) {

@@ -73,6 +73,7 @@ export type MessageCode =
   | 'merged' // the party or lead was merged into another (docs/api.md, "Merging two parties")
   | 'merge_kind' // a merge of a customer with a company
   | 'merge_itself' // a merge of a party with itself
+  | 'merge_match_key' // params.party_id: a merge whose survivor would hold a third party's e-mail + birth + address
   | 'internal';
 
 /**

@@ -279,6 +279,203 @@ describe('POST …/parties/{party_id}/merge', () => {
     expect(policy.coverages.map((c: { risk_object_id: string }) => c.risk_object_id)).toEqual([ownCar, ownHome]);
   });
 
+  it('keeps one package per insurance company and number: a re-sync of either partner lands on it, by number or id', async () => {
+    const number = `K-${randomUUID()}`;
+    const [ownPackage, theirPackage, laterPackage] = [randomUUID(), randomUUID(), randomUUID()];
+    const [ownRef, theirRef] = [`a-${randomUUID()}`, `b-${randomUUID()}`];
+    const [ownPolicy, theirPolicy] = [`P-${randomUUID()}`, `P-${randomUUID()}`];
+    const refOf = (ref: string) => [{ external_ref: ref, external_ref_company: 'crm' }];
+    const sync = (ref: string, extra: Record<string, unknown>) =>
+      pushLead(server, tenant, 'customers', {
+        prospect: { first_name: 'Jan', last_name: 'Peeters', external_refs: refOf(ref), ...extra },
+      });
+    const survivor = await customer({
+      email: `${randomUUID()}@example.be`,
+      external_refs: refOf(ownRef),
+      policy_packages: [{ id: ownPackage, insurance_company: 'AG', package_nr: number, name: 'Gezin' }],
+      insurance_policies: [{ insurance_company: 'AG', policy_nr: ownPolicy, policy_package_id: ownPackage }],
+    });
+    const merged = await customer({
+      external_refs: refOf(theirRef),
+      policy_packages: [
+        { id: theirPackage, insurance_company: 'AG', package_nr: number, name: 'Familie', premium: '100.00' },
+      ],
+      insurance_policies: [{ insurance_company: 'AG', policy_nr: theirPolicy, policy_package_id: theirPackage }],
+    });
+    const reply = await merge(survivor.partyId, merged.partyId);
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    // One package: the survivor's values win, the merged one's fill its empty fields; every policy in it.
+    expect(reply.body.policy_packages).toEqual([
+      { id: ownPackage, insurance_company: 'AG', package_nr: number, name: 'Gezin', premium: '100.00' },
+    ]);
+    const inPackage = (body: { insurance_policies: Array<{ policy_nr: string; policy_package_id: string }> }) =>
+      body.insurance_policies.map((policy) => [policy.policy_nr, policy.policy_package_id]);
+    expect(inPackage(reply.body)).toEqual([
+      [ownPolicy, ownPackage],
+      [theirPolicy, ownPackage],
+    ]);
+
+    // Each partner re-syncs the package as it knows it: by its own id, by number only, or a
+    // policy naming the package's id alone. Every push lands on the one package.
+    const pushes = [
+      await sync(ownRef, {
+        policy_packages: [{ id: ownPackage, insurance_company: 'AG', package_nr: number, payment_interval: 'ANNUAL' }],
+        insurance_policies: [{ insurance_company: 'AG', policy_nr: ownPolicy, policy_package_id: ownPackage }],
+      }),
+      await sync(theirRef, {
+        policy_packages: [{ id: theirPackage, insurance_company: 'AG', package_nr: number, premium: '110.00' }],
+        insurance_policies: [{ insurance_company: 'AG', policy_nr: theirPolicy, policy_package_id: theirPackage }],
+      }),
+      await sync(theirRef, { policy_packages: [{ insurance_company: 'AG', package_nr: number, name: 'Familie' }] }),
+      await sync(theirRef, {
+        insurance_policies: [
+          { insurance_company: 'AG', policy_nr: `P-${theirRef}`, premium: '5.00', policy_package_id: theirPackage },
+        ],
+      }),
+    ];
+    for (const pushed of pushes) {
+      expect(pushed.status, JSON.stringify(pushed.body)).toBe(200);
+      expect(pushed.body.party_id).toBe(survivor.partyId);
+      expect(pushed.body.policy_packages.map((pkg: { id: string }) => pkg.id)).toEqual([ownPackage]);
+    }
+    const read = await callApi(server, tenant, 'GET', `${d()}/parties/${survivor.partyId}`);
+    expect(read.body.policy_packages).toEqual([
+      {
+        id: ownPackage,
+        insurance_company: 'AG',
+        package_nr: number,
+        name: 'Familie',
+        premium: '110.00',
+        payment_interval: 'ANNUAL',
+      },
+    ]);
+    expect(inPackage(read.body)).toEqual([
+      [ownPolicy, ownPackage],
+      [theirPolicy, ownPackage],
+      [`P-${theirRef}`, ownPackage],
+    ]);
+
+    // The history says which package became which; the push log holds every push of both.
+    const exported = await callApi(server, tenant, 'GET', `${d()}/parties/${survivor.partyId}/export`);
+    const changes = exported.body.records.changes.flatMap((row: { changes: unknown }) =>
+      typeof row.changes === 'string' ? JSON.parse(row.changes) : row.changes,
+    );
+    expect(changes).toContainEqual({
+      field: 'policy_package',
+      before: { id: theirPackage },
+      after: { id: ownPackage },
+    });
+    expect(exported.body.records.push_log).toHaveLength(6);
+
+    // The joined package's id stays the survivor's: another person cannot take it.
+    const elsewhere = await customer({ email: `${randomUUID()}@example.be` });
+    const taken = await pushLead(server, tenant, 'customers', {
+      prospect: {
+        id: elsewhere.partyId,
+        first_name: 'Jan',
+        last_name: 'Peeters',
+        policy_packages: [{ id: theirPackage }],
+      },
+    });
+    expect(taken.status, JSON.stringify(taken.body)).toBe(409);
+
+    // Merged on into a third party with that package too: both ids name its package (a chain).
+    const third = await customer({
+      email: `${randomUUID()}@example.be`,
+      policy_packages: [{ id: laterPackage, insurance_company: 'AG', package_nr: number }],
+    });
+    expect((await merge(third.partyId, survivor.partyId)).status).toBe(200);
+    for (const id of [ownPackage, theirPackage]) {
+      const again = await sync(theirRef, { policy_packages: [{ id, name: `via ${id}` }] });
+      expect(again.status, JSON.stringify(again.body)).toBe(200);
+      expect(again.body.party_id).toBe(third.partyId);
+      expect(again.body.policy_packages.map((pkg: { id: string; name: string }) => [pkg.id, pkg.name])).toEqual([
+        [laterPackage, `via ${id}`],
+      ]);
+      expect(
+        again.body.insurance_policies.every((p: { policy_package_id: string }) => p.policy_package_id === laterPackage),
+      ).toBe(true);
+    }
+  });
+
+  it("refuses a merge that would give the survivor a third party's e-mail, birth date and address", async () => {
+    const email = `${randomUUID()}@example.be`;
+    const birth = '1980-02-03';
+    const address = { street: 'Lange Lozanastraat', housenr: '7', zipcode: '2018', city: 'Antwerpen' };
+    const [ownRef, theirRef] = [`a-${randomUUID()}`, `b-${randomUUID()}`];
+    const refOf = (ref: string) => [{ external_ref: ref, external_ref_company: 'crm' }];
+    // The survivor lacks an address, the merged party has one: joined, they are the third party's person.
+    const survivor = await customer({ email, birth, external_refs: refOf(ownRef) });
+    const merged = await customer({ first_name: 'Johannes', address, external_refs: refOf(theirRef) });
+    const third = await customer({ email: email.toUpperCase(), birth, address });
+
+    const before = await countRows(server);
+    const refused = await merge(survivor.partyId, merged.partyId);
+    expect(refused.status, JSON.stringify(refused.body)).toBe(409);
+    expect(refused.body.detail.type).toBe('Conflict');
+    expect(refused.body.detail.errors).toEqual([
+      expect.objectContaining({ target: 'from', message: expect.stringContaining(third.partyId) }),
+    ]);
+    expect(await countRows(server)).toEqual(before);
+    const cli = await runCli(server.database.env, [
+      'party',
+      'merge',
+      '--distribution',
+      tenant.distributionId,
+      '--party',
+      survivor.partyId,
+      '--from',
+      merged.partyId,
+    ]);
+    expect(cli.code).toBe(1);
+    expect(cli.stderr).toContain(`birth date and address of party ${third.partyId}`);
+
+    // Nothing changed: each push lands where it did, every time.
+    const byData = { first_name: 'Jan', last_name: 'Peeters', email, birth, address };
+    for (const prospect of [
+      { ...byData },
+      { ...byData },
+      { first_name: 'Jan', last_name: 'Peeters', language: 'nl', external_refs: refOf(ownRef) },
+      { first_name: 'Jan', last_name: 'Peeters', language: 'fr', external_refs: refOf(ownRef) },
+    ]) {
+      const pushed = await pushLead(server, tenant, 'customers', { prospect });
+      expect(pushed.status, JSON.stringify(pushed.body)).toBe(200);
+      expect(pushed.body.party_id).toBe('external_refs' in prospect ? survivor.partyId : third.partyId);
+    }
+
+    // Joining the third party first, then the other, makes one person whom every push reaches.
+    expect((await merge(survivor.partyId, third.partyId)).status).toBe(200);
+    const joined = await merge(survivor.partyId, merged.partyId);
+    expect(joined.status, JSON.stringify(joined.body)).toBe(200);
+    for (const prospect of [
+      { ...byData },
+      { ...byData, language: 'de' },
+      { first_name: 'Jan', last_name: 'Peeters', gender: 'MALE', external_refs: refOf(ownRef) },
+      { first_name: 'Jan', last_name: 'Peeters', external_refs: refOf(theirRef) },
+    ]) {
+      const pushed = await pushLead(server, tenant, 'customers', { prospect });
+      expect(pushed.status, JSON.stringify(pushed.body)).toBe(200);
+      expect(pushed.body.party_id).toBe(survivor.partyId);
+    }
+    const patched = await callApi(server, tenant, 'PATCH', `${d()}/parties/${survivor.partyId}`, {
+      body: { telephonenr: '+32 470 12 34 56' },
+    });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+  });
+
+  it("lets the survivor take the merged party's own e-mail, birth date and address", async () => {
+    const email = `${randomUUID()}@example.be`;
+    const address = { street: 'Meir', housenr: '1', zipcode: '2000', city: 'Antwerpen' };
+    const survivor = await customer({ email });
+    const merged = await customer({ email, birth: '1975-06-07', address });
+    expect((await merge(survivor.partyId, merged.partyId)).status).toBe(200);
+    const pushed = await pushLead(server, tenant, 'customers', {
+      prospect: { first_name: 'Jan', last_name: 'Peeters', email, birth: '1975-06-07', address, language: 'nl' },
+    });
+    expect(pushed.status, JSON.stringify(pushed.body)).toBe(200);
+    expect(pushed.body.party_id).toBe(survivor.partyId);
+  });
+
   it('records who merged in the history, and erasing the survivor leaves nothing of either person', async () => {
     const kept = await pushRichPerson(server, tenant);
     const gone = await pushRichPerson(server, tenant);

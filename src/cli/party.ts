@@ -146,6 +146,12 @@ async function merge(args: string[], io: CliIo): Promise<void> {
         const code = error.problems[0].code;
         if (code === 'merge_kind') return Promise.reject(new Error('a customer and a company cannot be merged'));
         if (code === 'merge_itself') return Promise.reject(new Error('a party cannot be merged with itself'));
+        if (code === 'merge_match_key')
+          return Promise.reject(
+            new Error(
+              `joined, the two would have the e-mail, birth date and address of party ${error.problems[0].params?.party_id}: merge that party too`,
+            ),
+          );
         if (error.type === 'Merged')
           return Promise.reject(new Error(`party ${from} was merged into another party already`));
         return Promise.reject(new Error(`no party ${from} to merge in this distribution`));

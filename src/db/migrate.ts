@@ -29,6 +29,7 @@ import * as pushClient from './migrations/2026-11-29T06-00_push_client.ts';
 import * as routingTurnSequences from './migrations/2026-11-29T06-50_routing_turn_sequences.ts';
 import * as leadCreatedSource from './migrations/2026-11-30T01-00_lead_created_source.ts';
 import * as duplicateKeysClustered from './migrations/2026-11-30T03-00_duplicate_keys_clustered.ts';
+import * as policyPackageReplacedBy from './migrations/2026-11-30T03-01_policy_package_replaced_by.ts';
 import * as inboxSorts from './migrations/2026-11-30T04-00_inbox_sorts.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
@@ -58,6 +59,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-29T06-50_routing_turn_sequences': routingTurnSequences,
   '2026-11-30T01-00_lead_created_source': leadCreatedSource,
   '2026-11-30T03-00_duplicate_keys_clustered': duplicateKeysClustered,
+  '2026-11-30T03-01_policy_package_replaced_by': policyPackageReplacedBy,
   '2026-11-30T04-00_inbox_sorts': inboxSorts,
 };
 

@@ -82,5 +82,7 @@ export const de: Catalogue = {
   merged: 'Die bezeichnete Partei oder der Lead wurde mit einer anderen zusammengeführt; siehe detail.merged_into.',
   merge_kind: "Fehler für '{field}'. Ein Kunde und ein Unternehmen können nicht zusammengeführt werden.",
   merge_itself: "Fehler für '{field}'. Eine Partei kann nicht mit sich selbst zusammengeführt werden.",
+  merge_match_key:
+    "Fehler für '{field}'. Zusammengeführt hätten die beiden die E-Mail-Adresse, das Geburtsdatum und die Adresse der Partei {party_id}, der ein Push zugeordnet wird; führen Sie diese Partei mit zusammen.",
   internal: 'Ein unerwarteter Fehler ist aufgetreten. Bitte versuchen Sie es später erneut.',
 };

@@ -79,5 +79,7 @@ export const en: Catalogue = {
   merged: 'The party or lead this names was merged into another; see detail.merged_into.',
   merge_kind: "Error for '{field}'. A customer and a company cannot be merged.",
   merge_itself: "Error for '{field}'. A party cannot be merged with itself.",
+  merge_match_key:
+    "Error for '{field}'. Joined, the two would have the e-mail, birth date and address of party {party_id}, which a push matches; merge that party too.",
   internal: 'An unexpected error occurred. Please try again later.',
 };

@@ -85,5 +85,7 @@ export const fr: Catalogue = {
   merged: 'La partie ou le lead désigné a été fusionné avec un autre ; voir detail.merged_into.',
   merge_kind: "Erreur pour '{field}'. Un client et une entreprise ne peuvent pas être fusionnés.",
   merge_itself: "Erreur pour '{field}'. Une partie ne peut pas être fusionnée avec elle-même.",
+  merge_match_key:
+    "Erreur pour '{field}'. Fusionnées, les deux auraient l'e-mail, la date de naissance et l'adresse de la partie {party_id}, à laquelle un push est rattaché ; fusionnez aussi cette partie.",
   internal: "Une erreur inattendue s'est produite. Veuillez réessayer plus tard.",
 };

@@ -82,5 +82,7 @@ export const nl: Catalogue = {
   merged: 'De partij of lead die dit aanduidt werd samengevoegd met een andere; zie detail.merged_into.',
   merge_kind: "Fout voor '{field}'. Een klant en een bedrijf kunnen niet samengevoegd worden.",
   merge_itself: "Fout voor '{field}'. Een partij kan niet met zichzelf samengevoegd worden.",
+  merge_match_key:
+    "Fout voor '{field}'. Samengevoegd zouden de twee het e-mailadres, de geboortedatum en het adres hebben van partij {party_id}, waarop een push uitkomt; voeg ook die partij samen.",
   internal: 'Er is een onverwachte fout opgetreden. Probeer het later opnieuw.',
 };

@@ -69,3 +69,7 @@ export type * from './model/party.table.ts';
 // The tables an erasure reaches and those it leaves as not personal: the schema test checks
 // every table of the live database against them (docs/design.md section 11).
 export { NOT_PERSONAL, PARTY_ROWS } from './privacy/party-rows.repository.ts';
+
+// Rule 1's e-mail + birth + address key as a customer's data gives it: the model test checks
+// that every stored customer's match key is its data's (test/model/model-run.ts).
+export { customerMatchKey } from './push/match-key.ts';

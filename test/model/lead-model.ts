@@ -32,6 +32,8 @@ export interface ModelObject {
 export interface ModelPackage {
   id: string | undefined;
   data: Json;
+  /** The survivor's package a merge joined this one into (same insurance company and number): a push naming this id lands on that one. */
+  replacedBy?: ModelPackage;
 }
 export interface ModelCoverage {
   readonly riskObject: ModelObject | undefined;
@@ -394,12 +396,18 @@ export function push(
     }
   }
   const packageAlias = new Map<string, ModelPackage>();
+  // A package id a merge joined into another names the package that stands for it.
+  const packageNamed = (id: string | undefined) => {
+    const named = party.packages.find((k) => id !== undefined && k.id === id);
+    return named?.replacedBy ?? named;
+  };
   for (const { id: rawId, ...data } of packages) {
     const id = lower(rawId) as string | undefined;
     const found =
-      party.packages.find((k) => id !== undefined && k.id === id) ??
+      packageNamed(id) ??
       party.packages.find(
         (k) =>
+          !k.replacedBy &&
           typeof data.package_nr === 'string' &&
           typeof data.insurance_company === 'string' &&
           k.data.package_nr === data.package_nr &&
@@ -429,7 +437,7 @@ export function push(
           own.data.policy_nr === data.policy_nr,
       );
     const pkgId = lower(policy_package_id) as string | null | undefined;
-    const pkg = pkgId == null ? pkgId : (packageAlias.get(pkgId) ?? party.packages.find((k) => k.id === pkgId) ?? null);
+    const pkg = pkgId == null ? pkgId : (packageAlias.get(pkgId) ?? packageNamed(pkgId) ?? null);
     const pushedCoverages = (coverages as Json[] | undefined)?.map(({ risk_object_id, ...coverage }) => {
       const id = lower(risk_object_id) as string | undefined;
       return {
@@ -630,6 +638,16 @@ export function mergeParties(
     return refused(record !== undefined || erased.parties.includes(fromId) ? 410 : 422);
   }
   if (merged.kind !== survivor.kind) return refused(422);
+  // The survivor's e-mail + birth + address, filled from the merged party's, must not be a
+  // third party's (rule 4): the merge is refused.
+  const filledKey = matchKey(survivor.kind, { ...merged.fields, ...survivor.fields });
+  const third = parties.filter((party) => party !== survivor && party !== merged);
+  if (
+    filledKey !== undefined &&
+    filledKey !== matchKey(survivor.kind, survivor.fields) &&
+    third.some((party) => matchKey(party.kind, party.fields) === filledKey)
+  )
+    return refused(409);
 
   const next = clone(parties);
   const into = next[parties.indexOf(survivor)]!;
@@ -663,6 +681,27 @@ export function mergeParties(
     const own = coverage.riskObject && sameObject.get(coverage.riskObject);
     return own === undefined ? coverage : { riskObject: own, data: coverage.data };
   };
+  // One package per insurance company and package number (rule 8): the survivor's, its values
+  // winning; the merged one stays as replaced by it, and the merged party's policies in it move.
+  const packageKey = (k: ModelPackage) =>
+    typeof k.data.insurance_company === 'string' && typeof k.data.package_nr === 'string'
+      ? `${k.data.insurance_company}\u0000${k.data.package_nr}`
+      : undefined;
+  const samePackage = new Map<ModelPackage, ModelPackage>();
+  for (const pkg of from.packages) {
+    if (pkg.replacedBy || packageKey(pkg) === undefined) continue;
+    const own = into.packages.find((k) => !k.replacedBy && packageKey(k) === packageKey(pkg));
+    if (own === undefined) continue;
+    samePackage.set(pkg, own);
+    own.data = { ...pkg.data, ...own.data };
+    pkg.replacedBy = own;
+  }
+  for (const pkg of from.packages) {
+    const own = pkg.replacedBy && samePackage.get(pkg.replacedBy);
+    if (own !== undefined) pkg.replacedBy = own;
+  }
+  for (const policy of from.policies)
+    policy.package = (policy.package && samePackage.get(policy.package)) ?? policy.package;
   // One policy per insurance company and number (rule 9): the survivor's, its values winning,
   // the merged one's filling the rest (its package too), with the refs of both and every
   // coverage of either.

@@ -201,3 +201,40 @@ it("lands a re-sync naming a car a merge gave up for the survivor's (one per VIN
           },
     ),
   ));
+
+it("refuses a merge that would give the survivor a third party's e-mail, birth date and address", () => {
+  const prospect = (extra: Record<string, unknown>) => ({
+    op: 'push' as const,
+    kind: 'customers' as const,
+    body: { prospect: { first_name: 'Els', last_name: 'Peeters', ...extra } },
+  });
+  const address = { street: 'Kerkstraat', housenr: '1', zipcode: '2000', city: 'Antwerpen' };
+  return replaySequence(server, [
+    prospect({ email: 'els@example.be', birth: '1980-01-01', external_refs: [{ external_ref: 'R0' }] }),
+    prospect({ address, external_refs: [{ external_ref: 'R1' }] }),
+    prospect({ email: 'els@example.be', birth: '1980-01-01', address }),
+    { op: 'merge', into: '{party0}', from: '{next0}' },
+    prospect({ language: 'nl', external_refs: [{ external_ref: 'R0' }] }),
+    prospect({ language: 'fr', external_refs: [{ external_ref: 'R1' }] }),
+    prospect({ email: 'els@example.be', birth: '1980-01-01', address }),
+  ]);
+});
+
+it("joins two parties' packages of one insurance company and number; the merged package's id names the one", () => {
+  const prospect = (ref: string, extra: Record<string, unknown>) => ({
+    op: 'push' as const,
+    kind: 'customers' as const,
+    body: { prospect: { first_name: 'Els', last_name: 'Peeters', external_refs: [{ external_ref: ref }], ...extra } },
+  });
+  return replaySequence(server, [
+    prospect('R0', { policy_packages: [{ id: '{id4}', insurance_company: 'AG', package_nr: 'K1' }] }),
+    prospect('R1', {
+      policy_packages: [{ id: '{id5}', insurance_company: 'AG', package_nr: 'K1', name: 'Gezin' }],
+      insurance_policies: [{ insurance_company: 'AG', policy_nr: '1', policy_package_id: '{id5}' }],
+    }),
+    { op: 'merge', into: '{party0}', from: '{next0}' },
+    prospect('R1', { insurance_policies: [{ insurance_company: 'AG', policy_nr: '2', policy_package_id: '{id5}' }] }),
+    prospect('R1', { policy_packages: [{ id: '{id5}', name: 'Pakket' }] }),
+    prospect('R0', { policy_packages: [{ insurance_company: 'AG', package_nr: 'K1', premium: '10' }] }),
+  ]);
+});

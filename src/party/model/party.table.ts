@@ -154,6 +154,11 @@ export interface PolicyPackageTable {
   data: string;
   created_at: string;
   updated_at: string;
+  /**
+   * The survivor's package with the same insurance company and package number that a merge
+   * joined this one into: a push naming this id lands on that one. Not part of the lead.
+   */
+  replaced_by: string | null;
 }
 
 export interface InsurancePolicyTable {

@@ -1,7 +1,7 @@
 // The rows a merge moves from the merged party to the survivor (docs/api.md, "Merging two
 // parties"), each table in one set-based statement whatever the number of rows it moves: so
 // a merge runs the same statements for one car as for a hundred.
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { dialectOf } from '../../db/statements.ts';
 import type { SameRow } from './party-merge.ts';
@@ -27,6 +27,13 @@ export interface MergeMove {
    * (the survivor's policy is rewritten with theirs joined, by the changeset).
    */
   readonly joinedPolicies: readonly SameRow[];
+  /**
+   * The merged party's packages with the insurance company and package number of one of the
+   * survivor's, each with that package: they are kept as replaced by it (`replaced_by`, their
+   * ids keep working) and the merged party's policies in them move to it (the survivor's
+   * package is rewritten with their values joined, by the changeset).
+   */
+  readonly joinedPackages: readonly SameRow[];
 }
 
 export async function moveMergedRows(db: Db, move: MergeMove): Promise<void> {
@@ -73,6 +80,13 @@ export async function moveMergedRows(db: Db, move: MergeMove): Promise<void> {
     await db.deleteFrom('coverages').where('insurance_policy_id', 'in', gone).execute();
     await db.deleteFrom('insurance_policies').where('id', 'in', gone).execute();
   }
+  if (move.joinedPackages.length > 0) {
+    const own = sql`party_id = ${from.partyId} and`;
+    await repoint(db, 'policy_package_id', move.joinedPackages, own);
+    // Packages joined before into one joined now stand for the survivor's too (chains of merges).
+    await repoint(db, 'package_replaced_by', move.joinedPackages, own);
+    await replacePackages(db, move.joinedPackages, now);
+  }
   for (const table of ['risk_objects', 'policy_packages', 'insurance_policies'] as const) {
     const offset =
       offsets[table === 'risk_objects' ? 'riskObjects' : table === 'policy_packages' ? 'packages' : 'policies'];
@@ -118,24 +132,34 @@ export async function moveMergedRows(db: Db, move: MergeMove): Promise<void> {
   await db.deleteFrom('parties').where('id', '=', from.partyId).execute();
 }
 
+type Repointed = 'coverages' | 'replaced_by' | 'policy_refs' | 'policy_package_id' | 'package_replaced_by';
+const REPOINTED: Record<Repointed, readonly [table: string, column: string]> = {
+  coverages: ['coverages', 'risk_object_id'],
+  replaced_by: ['risk_objects', 'replaced_by'],
+  policy_refs: ['external_refs', 'entity_id'],
+  policy_package_id: ['insurance_policies', 'policy_package_id'],
+  package_replaced_by: ['policy_packages', 'replaced_by'],
+};
+
 /**
  * One statement, however many rows: coverages of either party that pointed at a risk object
  * the survivor gives up point at its own one ('coverages'); risk objects given up before for
  * one given up now name the survivor's ('replaced_by'); the refs of a policy that joins one of
- * the survivor's are that policy's ('policy_refs').
+ * the survivor's are that policy's ('policy_refs'); the merged party's policies in a package
+ * that joins one of the survivor's are in that package ('policy_package_id'), and its packages
+ * joined before into one joined now name the survivor's ('package_replaced_by'). `narrowed`
+ * narrows the rows (`… and`), to the merged party's for the last two.
  */
 async function repoint(
   db: Db,
-  what: 'coverages' | 'replaced_by' | 'policy_refs',
+  what: Repointed,
   rows: readonly SameRow[],
+  narrowed: RawBuilder<unknown> = sql``,
 ): Promise<void> {
   const pairs = JSON.stringify(rows.map((row) => [row.from, row.into]));
-  const [table, column, only] =
-    what === 'coverages'
-      ? [sql.table('coverages'), 'risk_object_id', sql``]
-      : what === 'replaced_by'
-        ? [sql.table('risk_objects'), 'replaced_by', sql``]
-        : [sql.table('external_refs'), 'entity_id', sql`entity_type = 'policy' and`];
+  const [name, column] = REPOINTED[what];
+  const table = sql.table(name);
+  const only = what === 'policy_refs' ? sql`entity_type = 'policy' and` : narrowed;
   const ref = sql.ref(column);
   if (dialectOf(db) === 'postgres') {
     await sql`update ${table} set ${ref} = m.into_id
@@ -162,5 +186,22 @@ async function giveUp(db: Db, rows: readonly SameRow[], now: string): Promise<vo
   }
   await sql`update risk_objects set removed_at = ${now}, updated_at = ${now}, replaced_by = (
       select json_extract(value, '$[1]') from json_each(${pairs}) where json_extract(value, '$[0]') = risk_objects.id)
+    where id in (select json_extract(value, '$[0]') from json_each(${pairs}))`.execute(db);
+}
+
+/**
+ * The merged party's packages joined into the survivor's: kept, each naming the survivor's
+ * package that stands for it (`replaced_by`), in one statement. The lead no longer shows them.
+ */
+async function replacePackages(db: Db, rows: readonly SameRow[], now: string): Promise<void> {
+  const pairs = JSON.stringify(rows.map((row) => [row.from, row.into]));
+  if (dialectOf(db) === 'postgres') {
+    await sql`update policy_packages set updated_at = ${now}, replaced_by = m.into_id
+      from (select value->>0 as from_id, value->>1 as into_id from json_array_elements(${pairs}::json)) as m
+      where policy_packages.id = m.from_id`.execute(db);
+    return;
+  }
+  await sql`update policy_packages set updated_at = ${now}, replaced_by = (
+      select json_extract(value, '$[1]') from json_each(${pairs}) where json_extract(value, '$[0]') = policy_packages.id)
     where id in (select json_extract(value, '$[0]') from json_each(${pairs}))`.execute(db);
 }

@@ -38,9 +38,12 @@ export const partyMergeRoutes: FastifyPluginAsync<PartyMergeRoutesOptions> = asy
         security,
         description:
           'Joins the party `from` into this one in one transaction: external refs, callbacks, risk objects (one car ' +
-          'per VIN and one home per address, revisions kept), packages, policies (one per insurance company and ' +
+          'per VIN and one home per address, revisions kept), packages (one per insurance company and package ' +
+          'number, the two joined, the other’s id still naming it), policies (one per insurance company and ' +
           'number, the two joined), coverages, push log, notes and history. This party’s field ' +
-          'values win; the other’s fill the fields it lacks. Both must be of one kind. Afterwards the merged party and ' +
+          'values win; the other’s fill the fields it lacks. Both must be of one kind (else 422). Refused (409) when ' +
+          'the filled fields would give this party the e-mail, birth date and address of a third party: merge that ' +
+          'one too. Afterwards the merged party and ' +
           'its lead answer 410 `Merged` with `merged_into`, a push carrying its ref or id updates this party, and both ' +
           'parties’ callbacks get `party.merged`. Send `If-Match` with this party’s ETag to refuse the merge (412) when ' +
           'it changed since you read it. Answers this party as `GET` does.',

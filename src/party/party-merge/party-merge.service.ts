@@ -11,7 +11,7 @@ import type { Database } from '../../db/database.ts';
 import { newRowId } from '../../db/ids.ts';
 import type { TransactionRunner } from '../../db/transaction-runner.ts';
 import { commitWrite } from '../../db/write.ts';
-import { ErasedError, MergedError, ValidationError } from '../../errors.ts';
+import { ConflictError, ErasedError, MergedError, ValidationError } from '../../errors.ts';
 import { WebhookOutbox } from '../../webhooks/webhook.outbox.ts';
 import { duplicateKeysOf } from '../duplicates/duplicate-keys.ts';
 import { etagOf, requireIfMatch } from '../model/etag.ts';
@@ -28,7 +28,7 @@ import { applyChangeset } from '../store/changeset.repository.ts';
 import { loadLeadForUpdate } from '../store/lead-load.repository.ts';
 import { stampAfter } from '../store/lead-stamp.ts';
 import { partyChanges } from '../work/lead-change.ts';
-import { joinedPolicies, mergedFields, sameRiskObjects, survivorChangeset } from './party-merge.ts';
+import { joinedPackages, joinedPolicies, mergedFields, sameRiskObjects, survivorChangeset } from './party-merge.ts';
 import { findMergedParty, recordMerge } from './merged-parties.repository.ts';
 import { moveMergedRows } from './party-merge.repository.ts';
 
@@ -107,10 +107,12 @@ export class PartyMergeService {
       await writeClock(db),
       survivor.updated_at > merged.updated_at ? survivor.updated_at : merged.updated_at,
     );
-    // Nothing kept twice: the survivor's car with a VIN, home at an address and policy with a
-    // number stand for the merged party's one (docs/api.md, "Merging two parties").
+    const matchKey = await this.#matchKey(db, survivor, merged);
+    // Nothing kept twice: the survivor's car with a VIN, home at an address, package and policy
+    // with a number stand for the merged party's one (docs/api.md, "Merging two parties").
     const sameObjects = sameRiskObjects(survivor, merged);
-    const joined = joinedPolicies(survivor, merged, sameObjects, now);
+    const packages = joinedPackages(survivor, merged, now);
+    const joined = joinedPolicies(survivor, merged, sameObjects, packages, now);
     await moveMergedRows(db, {
       distributionId: d,
       from: { partyId: merged.partyId, leadId: merged.leadId },
@@ -123,6 +125,7 @@ export class PartyMergeService {
       },
       sameObjects,
       joinedPolicies: joined,
+      joinedPackages: packages,
     });
     await recordMerge(db, {
       party_id: merged.partyId,
@@ -137,8 +140,11 @@ export class PartyMergeService {
     // The survivor with everything it holds now, and its fields filled from the merged party's.
     const moved = (await loadLeadForUpdate(db, partyId))!;
     const joinedById = new Map(joined.map((row) => [row.into, row.policy]));
+    const packagesById = new Map(packages.map((row) => [row.into, row.package]));
     const lead: LeadAggregate = {
       ...moved,
+      // The joined packages' data is written now; the merged party's were kept as replaced.
+      packages: moved.packages.map((pkg) => packagesById.get(pkg.id) ?? pkg),
       // The joined policies' refs moved by statement; their data, package and coverages are written now.
       policies: moved.policies.map((policy) => {
         const into = joinedById.get(policy.id);
@@ -149,8 +155,8 @@ export class PartyMergeService {
       version: survivor.version + 1,
       updated_at: now,
     };
-    await applyChangeset(db, lead, survivorChangeset(duplicateKeysOf(lead), joined), {
-      matchKey: await this.#matchKey(db, survivor, lead),
+    await applyChangeset(db, lead, survivorChangeset(duplicateKeysOf(lead), { packages, policies: joined }), {
+      matchKey,
       // The survivor's history: who merged which party into it, and what its fields gained.
       changeLog: {
         id: newRowId(),
@@ -162,6 +168,9 @@ export class PartyMergeService {
         subject: 'party',
         changes: JSON.stringify([
           { field: 'merged_party', after: { party_id: merged.partyId, lead_id: merged.leadId } },
+          // Each package and policy of the merged party that became one of the survivor's.
+          ...packages.map((row) => ({ field: 'policy_package', before: { id: row.from }, after: { id: row.into } })),
+          ...joined.map((row) => ({ field: 'insurance_policy', before: { id: row.from }, after: { id: row.into } })),
           ...partyChanges(survivor, lead),
         ]),
       },
@@ -180,15 +189,20 @@ export class PartyMergeService {
   }
 
   /**
-   * The survivor's e-mail + birth + address key (rule 4), from its filled fields when no
-   * third party holds that key; else the key it had.
+   * The survivor's e-mail + birth + address key (rule 1) once the merged party's fields fill
+   * its empty ones. A key that a third party holds is refused (409 on `from`, nothing written):
+   * the survivor would have that party's e-mail, birth date and address, so a push with them
+   * would match two parties (rule 4), as a PATCH or push giving it that key is refused. The
+   * broker merges that party too (into the survivor first, or the two into it). The merged
+   * party's own key is no third party's: the survivor may take it (moveMergedRows frees it).
    */
-  async #matchKey(db: Kysely<Database>, survivor: LeadAggregate, lead: LeadAggregate): Promise<string | null> {
-    if (lead.type !== 'CUSTOMER') return null;
-    const before = customerMatchKey(survivor.fields);
-    const after = customerMatchKey(lead.fields);
-    if (after === null || after === before) return after;
-    const owner = await findMatchKeyOwner(db, lead.distributionId, after);
-    return owner === undefined || owner === lead.partyId ? after : before;
+  async #matchKey(db: Kysely<Database>, survivor: LeadAggregate, merged: LeadAggregate): Promise<string | null> {
+    if (survivor.type !== 'CUSTOMER') return null;
+    const key = customerMatchKey(mergedFields(survivor.fields, merged.fields));
+    if (key === null || key === customerMatchKey(survivor.fields)) return key;
+    const owner = await findMatchKeyOwner(db, survivor.distributionId, key);
+    if (owner !== undefined && owner !== survivor.partyId && owner !== merged.partyId)
+      throw new ConflictError([{ target: 'from', code: 'merge_match_key', params: { party_id: owner } }], SUBJECT);
+    return key;
   }
 }

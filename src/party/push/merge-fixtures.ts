@@ -61,6 +61,7 @@ export function candidates(parts: Partial<PushCandidates> = {}): PushCandidates 
     matchKeyOwner: undefined,
     riskObjectOwners: new Map(),
     packageOwners: new Map(),
+    packageReplacements: new Map(),
     policyRefOwners: [],
     erasedParty: false,
     erasedRefHashes: new Set(),

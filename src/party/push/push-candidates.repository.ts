@@ -33,6 +33,11 @@ export interface PushCandidates {
   >;
   /** Client-chosen package ids already stored: id -> owning party. */
   readonly packageOwners: ReadonlyMap<string, string>;
+  /**
+   * Of those, the ids of packages a merge joined into the survivor's package with the same
+   * insurance company and number: id -> the survivor's package, which stands for it.
+   */
+  readonly packageReplacements: ReadonlyMap<string, string>;
   /** The stored policies owning the pushed policies' external refs. */
   readonly policyRefOwners: readonly { readonly ref: ExternalRef; readonly policyId: string }[];
   /** Whether `prospect.id` names a party erased from this distribution (its tombstone). */
@@ -71,7 +76,7 @@ const postgresCandidates = prepared(
     union all
     select 'risk_object', o.id, o.party_id, o.removed_at, o.replaced_by from risk_objects o where o.id = any($6::text[])
     union all
-    select 'package', k.id, k.party_id, null, null from policy_packages k where k.id = any($7::text[])
+    select 'package', k.id, k.party_id, null, k.replaced_by from policy_packages k where k.id = any($7::text[])
     union all
     select 'policy_ref', r.entity_id, null, r.company, r.ref from unnest($8::text[], $9::text[]) as k(company, ref),
       lateral (select r.entity_id, r.company, r.ref from external_refs r
@@ -115,8 +120,8 @@ const SQLITE_LOOKUPS = {
   },
   package: {
     keys: 1,
-    one: `select 'package' as part, k.id, k.party_id as detail, null as company, null as ref from policy_packages k where k.id = ?{0}`,
-    many: `select 'package' as part, k.id, k.party_id as detail, null as company, null as ref from policy_packages k where k.id in (select value from json_each(?{0}))`,
+    one: `select 'package' as part, k.id, k.party_id as detail, null as company, k.replaced_by as ref from policy_packages k where k.id = ?{0}`,
+    many: `select 'package' as part, k.id, k.party_id as detail, null as company, k.replaced_by as ref from policy_packages k where k.id in (select value from json_each(?{0}))`,
   },
   policyRef: {
     keys: 2,
@@ -195,11 +200,15 @@ export async function findPushCandidates(
   const policyRefs = push.policies.flatMap((policy) => policy.refs.map((ref) => ref.value));
   const ids = (list: ReadonlyArray<{ clientId: string | undefined }>) =>
     list.flatMap((item) => (item.clientId === undefined ? [] : [item.clientId]));
+  // A policy may name a stored package the push does not carry: looked up too, so a package
+  // id a merge joined into another is followed (replaced-ids.ts).
+  const packageIds = new Set(ids(push.packages));
+  for (const policy of push.policies) if (typeof policy.packageId === 'string') packageIds.add(policy.packageId);
   const rows = await lookUp(db, distributionId, push, {
     partyRefs,
     policyRefs,
     riskObjectIds: ids(push.riskObjects),
-    packageIds: ids(push.packages),
+    packageIds: [...packageIds],
     hashes: refHashes,
   });
   const of = (part: CandidateRow['part']) => rows.filter((row) => row.part === part);
@@ -221,6 +230,7 @@ export async function findPushCandidates(
       ]),
     ),
     packageOwners: new Map(of('package').map((row) => [row.id, row.detail!])),
+    packageReplacements: new Map(of('package').flatMap((row) => (row.ref === null ? [] : [[row.id, row.ref]]))),
     policyRefOwners: of('policy_ref').map((row) => ({
       ref: { company: row.company!, ref: row.ref! },
       policyId: row.id,

@@ -86,7 +86,7 @@ const parts = (ids: string) => `
   union all select 'callback', party_id, null, url, created_at, null, null, null, null, null, null, null, null, ${WORK_NULLS} from party_callbacks where party_id ${ids}
   union all select 'risk_object', o.party_id, o.id, o.type, o.vin, o.created_at, o.updated_at, r.id, r.created_at, null, o.position, r.revision_nr, r.data, ${WORK_NULLS}
     from risk_objects o join risk_object_revisions r on r.id = o.current_revision_id where o.party_id ${ids} and o.removed_at is null
-  union all select 'package', party_id, id, null, null, created_at, updated_at, null, null, null, position, null, data, ${WORK_NULLS} from policy_packages where party_id ${ids}
+  union all select 'package', party_id, id, null, null, created_at, updated_at, null, null, null, position, null, data, ${WORK_NULLS} from policy_packages where party_id ${ids} and replaced_by is null
   union all select 'policy', party_id, id, policy_package_id, null, created_at, updated_at, null, null, null, position, null, data, ${WORK_NULLS} from insurance_policies where party_id ${ids}
   union all select 'policy_ref', r.entity_id, null, r.company, r.ref, r.created_at, null, null, null, null, null, null, null, ${WORK_NULLS}
     from external_refs r join insurance_policies i on i.id = r.entity_id where r.entity_type = 'policy' and i.party_id ${ids}
