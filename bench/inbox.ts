@@ -6,7 +6,10 @@
 // session row), and autocannon reads at BENCH_INBOX_CONNECTIONS (10) connections: the
 // first page, and a page filtered by status, assignee and a search word. Then the whole
 // distribution is exported as CSV once, with the server's peak resident memory before
-// and after. Prints a markdown section for docs/benchmarks.md.
+// and after. Then the first page of each column's order (name, status, assignee, kind,
+// origin, either way, beside the default last change) timed one request at a time: 2
+// warm-up requests and BENCH_INBOX_SORT_REQUESTS (10) measured, p50 and the longest.
+// Prints a markdown section for docs/benchmarks.md.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { sql } from 'kysely';
@@ -25,6 +28,8 @@ import type { ReferenceLoadResult } from './reference-load.ts';
 
 const SIZES = (process.env.BENCH_INBOX_LEADS ?? '1000,100000').split(',').map(Number);
 const CONNECTIONS = Number(process.env.BENCH_INBOX_CONNECTIONS ?? 10);
+const SORT_REQUESTS = Number(process.env.BENCH_INBOX_SORT_REQUESTS ?? 10);
+const SORTS = ['changed', 'name', 'status', 'assignee', 'kind', 'origin'] as const;
 const STATUSES = [
   ['new', 70],
   ['contacted', 10],
@@ -60,6 +65,8 @@ interface InboxRun {
     readonly rssFirstHalfMiB: number;
     readonly rssSecondHalfMiB: number;
   };
+  /** The first page of each order, one request at a time. */
+  readonly sorts: readonly { readonly path: string; readonly p50Ms: number; readonly maxMs: number }[];
 }
 
 export async function inboxBenchmark(options: BenchOptions, pinning: Pinning): Promise<void> {
@@ -129,9 +136,30 @@ async function measure(
         rssFirstHalfMiB: halves[0]!,
         rssSecondHalfMiB: halves[1]!,
       };
-      return { dialect, leads, seedSeconds, first, filtered, statements, csv };
+      log(`${dialect} ${leads}: each order's first page`);
+      const sorts = [];
+      for (const sort of SORTS)
+        for (const dir of ['asc', 'desc']) {
+          const path = `/app?sort=${sort}&dir=${dir}`;
+          sorts.push({ path, ...(await timed(server.url, cookie, path)) });
+        }
+      return { dialect, leads, seedSeconds, first, filtered, statements, csv, sorts };
     });
   });
+}
+
+/** One page read 2 + SORT_REQUESTS times one after the other: the p50 and the longest of the last SORT_REQUESTS, in ms. */
+async function timed(url: string, cookie: string, path: string): Promise<{ p50Ms: number; maxMs: number }> {
+  const times: number[] = [];
+  for (let i = 0; i < 2 + SORT_REQUESTS; i++) {
+    const started = performance.now();
+    const page = await fetch(`${url}${path}`, { headers: { cookie } });
+    if (page.status !== 200) throw new Error(`${path} answered ${page.status}`);
+    await page.text();
+    if (i >= 2) times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return { p50Ms: times[Math.floor(times.length / 2)]!, maxMs: times.at(-1)! };
 }
 
 /** VmRSS: the server's resident memory now, in MiB. */
@@ -264,6 +292,17 @@ function render(runs: readonly InboxRun[], options: BenchOptions, machine: unkno
     ...runs.map(
       (run) =>
         `| ${run.dialect} | ${run.leads.toLocaleString('en')} | ${run.csv.rows.toLocaleString('en')} | ${fmt(run.csv.bytes / 1048576)} | ${fmt(run.csv.seconds)} | ${fmt(run.csv.rssBeforeMiB)} | ${fmt(run.csv.rssFirstHalfMiB)} | ${fmt(run.csv.rssSecondHalfMiB)} | ${fmt(run.seedSeconds, 0)} |`,
+    ),
+    '',
+    `Each order's first page, one request at a time (${SORT_REQUESTS} measured after 2):`,
+    '',
+    '| Database | Leads | Page | p50 ms | longest ms |',
+    '|---|---:|---|---:|---:|',
+    ...runs.flatMap((run) =>
+      run.sorts.map(
+        (sort) =>
+          `| ${run.dialect} | ${run.leads.toLocaleString('en')} | \`${sort.path}\` | ${fmt(sort.p50Ms)} | ${fmt(sort.maxMs)} |`,
+      ),
     ),
     '',
   ].join('\n');

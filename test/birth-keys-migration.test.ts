@@ -1,10 +1,10 @@
-// Migration 2026-11-30T03-10 (docs/api.md, "Possible duplicates"): a stored birth key (the
+// Migration 2026-11-30T04-10 (docs/api.md, "Possible duplicates"): a stored birth key (the
 // date alone, the folded name beside it) becomes one key per word of the name, the date with
 // the word's first two letters, as the app now writes them (duplicate-keys.ts, birthKeys);
 // the other keys stay; and back. Both databases.
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as migration from '../src/db/migrations/2026-11-30T03-10_birth_keys_by_name_start.ts';
+import * as migration from '../src/db/migrations/2026-11-30T04-10_birth_keys_by_name_start.ts';
 import { birthKeys } from '../src/party/duplicates/duplicate-keys.ts';
 import { createTenant, createTestDatabase, type TestDatabase } from './support/test-server.ts';
 

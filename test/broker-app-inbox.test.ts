@@ -1,14 +1,16 @@
 // The inbox as a broker's workplace over real HTTP, on both databases (docs/design.md
 // section 16): filters by any colleague and by follow-up day (overdue, today, this week, none,
-// by the server's clock), orders by follow-up day, received or last change either way with
-// keyset pages that neither repeat nor skip a lead, "Leads 1–25 of 27", and the bulk form
+// by the server's clock), orders by any column (follow-up day, received, last change, name,
+// status, assignee, kind, origin) either way with keyset pages that neither repeat nor skip a
+// lead, those without a value last, "Leads 1–25 of 27", and the bulk form
 // that assigns leads or sets their status, each lead on its own, with a summary.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiToken } from '../src/auth/api-token.service.ts';
-import { dayIn } from '../src/broker-app/inbox-filter.ts';
+import { addDays, brusselsDay } from '../src/brussels-days.ts';
 import { createUser } from '../src/sso/index.ts';
 import { callApi } from './support/api-client.ts';
 import { type Broker, createBroker, openSignedIn, UserAgent } from './support/broker-app.ts';
+import { companyLead } from './support/demo-portfolio.ts';
 import { countRows, pushLead } from './support/lead-client.ts';
 import { inputValue, PASSWORD } from './support/sso.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
@@ -21,8 +23,6 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 const DAY = 86_400_000;
-const addDays = (day: string, days: number) =>
-  new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10);
 
 async function signedIn(who: Broker) {
   const agent = new UserAgent(server);
@@ -65,7 +65,7 @@ describe('the inbox’s filters', () => {
       username: `colleague-${process.pid}-${leads[0]!.id.slice(0, 8)}`,
       password: PASSWORD,
     });
-    const today = dayIn(server.clock.now());
+    const today = brusselsDay(server.clock.now());
     await patch(leads[0]!, { assignee: colleague.id, follow_up_on: addDays(today, -1) });
     await patch(leads[1]!, { assignee: colleague.id, follow_up_on: today });
     await patch(leads[2]!, { assignee: broker.user.id, follow_up_on: '2099-01-01' });
@@ -86,7 +86,7 @@ describe('the inbox’s filters', () => {
     server.clock.advance(DAY);
     expect(await list('follow_up=overdue&sort=follow_up')).toEqual(['Lead 01', 'Lead 02']);
     expect(await list('follow_up=today')).toEqual([]);
-    for (const bad of ['assignee=someone', 'follow_up=later', 'sort=name', 'dir=up', 'start=0', 'start=x']) {
+    for (const bad of ['assignee=someone', 'follow_up=later', 'sort=refs', 'dir=up', 'start=0', 'start=x']) {
       const refused = await get(agent, `/app?${bad}`);
       expect(refused.status, bad).toBe(422);
     }
@@ -134,6 +134,112 @@ describe('the inbox’s order and count', () => {
     expect(caption(portal.body)).toBe('Leads 1–9 of 9');
     const contacted = await get(agent, '/app?status=contacted');
     expect(contacted.body).toContain('No lead matches these filters.');
+  });
+
+  it('orders by name, status, assignee, kind and origin either way, leads without a value last, across two pages', async () => {
+    const { broker, crm, leads, patch } = await distributionWith(27);
+    // Two more: a company in lower case without an origin, and a person shown as "Bob Baker".
+    const company = companyLead();
+    const { origin: _, ...noOrigin } = company;
+    await pushLead(server, crm, 'companies', {
+      ...noOrigin,
+      prospect: { ...company.prospect, name: 'acme nv', external_refs: [] },
+    });
+    await pushLead(server, crm, 'customers', { origin: 'Agent', prospect: { first_name: 'Bob', last_name: 'Baker' } });
+    const colleague = await createUser(server.database.handle.db, {
+      distributionId: broker.tenant.distributionId,
+      email: `Zoe-${process.pid}-${leads[0]!.id.slice(0, 8)}@example.be`,
+      username: `Zoe-${process.pid}-${leads[0]!.id.slice(0, 8)}`,
+      password: PASSWORD,
+    });
+    await patch(leads[0]!, { assignee: colleague.id, status: 'won' });
+    await patch(leads[1]!, { assignee: broker.user.id, status: 'contacted' });
+    await patch(leads[2]!, { assignee: colleague.id, status: 'quoted' });
+    await patch(leads[3]!, { status: 'lost', lost_reason: 'Chose another insurer' });
+    await patch(leads[4]!, { assignee: broker.user.id, status: 'contacted' });
+    const { agent } = await signedIn(broker);
+    type Row = { name: string; status: string; assignee: string | null; kind: string; origin: string | null };
+    const rowsOf = (body: string): Row[] =>
+      body
+        .split('<tr>')
+        .slice(2)
+        .map((tr) => ({
+          name: /<th scope="row"><a [^>]+>([^<]+)<\/a>/.exec(tr)![1]!,
+          status: /class="status status-(\w+)"/.exec(tr)![1]!,
+          assignee: /<td class="who"[^>]*>(<span class="muted">)?([^<]+)/.exec(tr)![1]
+            ? null
+            : /<td class="who"[^>]*>([^<]+)/.exec(tr)![1]!,
+          kind: /data-label="Kind">([^<]+)/.exec(tr)![1]!,
+          origin: /data-label="Origin"><a [^>]+>([^<]+)<\/a>/.exec(tr)?.[1] ?? null,
+        }));
+    const pages = async (query: string) => {
+      const seen: Row[] = [];
+      let path: string | undefined = `/app?${query}`;
+      let count = 0;
+      while (path) {
+        const page = await get(agent, path);
+        expect(page.status).toBe(200);
+        seen.push(...rowsOf(page.body));
+        path = nextLink(page.body);
+        count++;
+      }
+      expect(count, query).toBe(2);
+      expect(new Set(seen.map((row) => row.name)).size, query).toBe(29);
+      return seen;
+    };
+    const received = (await pages('sort=received')).map((row) => row.name);
+    const byCode = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    /** Sorted by `key` (non-decreasing), those without a value last, newest received first. */
+    const expectOrdered = (rows: Row[], key: (row: Row) => string | number | null, direction: 'asc' | 'desc') => {
+      const valued = rows.filter((row) => key(row) !== null);
+      const keys = valued.map(key) as (string | number)[];
+      const sorted = [...keys].sort((a, b) =>
+        typeof a === 'number' ? (a as number) - (b as number) : byCode(a as string, b as string),
+      );
+      expect(keys).toEqual(direction === 'asc' ? sorted : sorted.reverse());
+      const without = rows.slice(valued.length);
+      expect(without.every((row) => key(row) === null)).toBe(true);
+      expect(without.map((row) => row.name)).toEqual(
+        received.filter((name) => without.some((row) => row.name === name)),
+      );
+    };
+    const rank = (row: Row) => ['new', 'contacted', 'quoted', 'won', 'lost'].indexOf(row.status);
+    const folded = (row: Row) =>
+      row.name === 'acme nv' ? 'acme nv' : row.name.split(' ').reverse().join(' ').toLowerCase();
+    for (const direction of ['asc', 'desc'] as const) {
+      const dir = direction === 'asc' ? '' : '&dir=desc';
+      const byName = await pages(`sort=name${dir}`);
+      expectOrdered(byName, folded, direction);
+      // Folded: "acme nv" and "Bob Baker" (baker bob) in the order a broker reads them.
+      const named = byName.map((row) => row.name).filter((name) => name === 'acme nv' || name === 'Bob Baker');
+      expect(named).toEqual(direction === 'asc' ? ['acme nv', 'Bob Baker'] : ['Bob Baker', 'acme nv']);
+      const byStatus = await pages(`sort=status${dir}`);
+      expectOrdered(byStatus, rank, direction);
+      expect(byStatus.at(direction === 'asc' ? -1 : 0)!.status).toBe('lost');
+      const byAssignee = await pages(`sort=assignee${dir}`);
+      expectOrdered(byAssignee, (row) => row.assignee?.toLowerCase() ?? null, direction);
+      expect(byAssignee.filter((row) => row.assignee !== null)).toHaveLength(4);
+      expectOrdered(await pages(`sort=kind${dir}`), (row) => row.kind, direction === 'asc' ? 'asc' : 'desc');
+      const byOrigin = await pages(`sort=origin${dir}`);
+      expectOrdered(byOrigin, (row) => row.origin, direction);
+      expect(byOrigin.at(-1)!.name).toBe('acme nv');
+    }
+    // The kinds by their code: a company before the persons, A to Z.
+    expect((await pages('sort=kind')).map((row) => row.kind)[0]).toBe('Company');
+    // A header offers its order, the other way round once it is the order.
+    const landed = await get(agent, '/app');
+    expect(landed.body).toContain('<th scope="col"><a href="/app?sort=name">Name');
+    expect(landed.body).toContain('<option value="origin">Origin</option>');
+    const byName = await get(agent, '/app?sort=name');
+    expect(byName.body).toContain('<th scope="col" aria-sort="ascending"><a href="/app?sort=name&amp;dir=desc">Name');
+    // A cursor of another order, or a forged one, is refused.
+    for (const cursor of [
+      Buffer.from(JSON.stringify(['x', leads[0]!.id])).toString('base64url'),
+      Buffer.from(JSON.stringify(['v9', leads[0]!.id])).toString('base64url'),
+    ]) {
+      const refused = await get(agent, `/app?sort=status&cursor=${cursor}`);
+      expect(refused.status).toBe(422);
+    }
   });
 
   it('offers the order by clicking a column header, the other way round once it is the order', async () => {

@@ -30,7 +30,8 @@ import * as routingTurnSequences from './migrations/2026-11-29T06-50_routing_tur
 import * as leadCreatedSource from './migrations/2026-11-30T01-00_lead_created_source.ts';
 import * as duplicateKeysClustered from './migrations/2026-11-30T03-00_duplicate_keys_clustered.ts';
 import * as policyPackageReplacedBy from './migrations/2026-11-30T03-01_policy_package_replaced_by.ts';
-import * as birthKeysByNameStart from './migrations/2026-11-30T03-10_birth_keys_by_name_start.ts';
+import * as inboxSorts from './migrations/2026-11-30T04-00_inbox_sorts.ts';
+import * as birthKeysByNameStart from './migrations/2026-11-30T04-10_birth_keys_by_name_start.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-20T00-00_lead_intake_core': leadIntakeCore,
@@ -60,7 +61,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-30T01-00_lead_created_source': leadCreatedSource,
   '2026-11-30T03-00_duplicate_keys_clustered': duplicateKeysClustered,
   '2026-11-30T03-01_policy_package_replaced_by': policyPackageReplacedBy,
-  '2026-11-30T03-10_birth_keys_by_name_start': birthKeysByNameStart,
+  '2026-11-30T04-00_inbox_sorts': inboxSorts,
+  '2026-11-30T04-10_birth_keys_by_name_start': birthKeysByNameStart,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

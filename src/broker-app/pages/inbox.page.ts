@@ -2,7 +2,7 @@
 // name, status, assignee, follow-up day, kind, origin, external refs and when received and
 // changed; the leads per status as tabs; the search box, and the other filters folded behind
 // one button (a <details>, no script); "Leads 1–25 of 120"; the order by clicking a column
-// (received, last change, follow-up day) either way; "older" paging by keyset cursor, so a
+// (any but the refs and the tick box) either way; "older" paging by keyset cursor, so a
 // page holds while new leads arrive; a tick box per lead and the bulk form that assigns them
 // or sets their status (bulk.routes.ts); and the CSV export of the same filtered list. On a
 // phone each lead is one compact row (name and status, then assignee and when received).
@@ -113,7 +113,7 @@ ${select('kind', t('columnKind'), [option('', t('anyKind'), params.kind), option
 <div><label for="from">${t('receivedFrom')}</label><input type="date" id="from" name="from" value="${params.from ?? ''}"></div>
 <div><label for="to">${t('receivedTo')}</label><input type="date" id="to" name="to" value="${params.to ?? ''}"></div>
 ${select('duplicates', t('duplicatesFilter'), [option('', t('anyDuplicates'), params.duplicates), option('possible', t('possibleDuplicates'), params.duplicates)])}
-${select('sort', t('sortBy'), [option('changed', t('orderChanged'), params.sort), option('received', t('orderReceived'), params.sort), option('follow_up', t('orderFollowUp'), params.sort)])}
+${select('sort', t('sortBy'), [option('changed', t('orderChanged'), params.sort), option('received', t('orderReceived'), params.sort), option('follow_up', t('orderFollowUp'), params.sort), option('name', t('columnName'), params.sort), option('status', t('columnStatus'), params.sort), option('assignee', t('assignee'), params.sort), option('kind', t('columnKind'), params.sort), option('origin', t('columnOrigin'), params.sort)])}
 ${select('dir', t('direction'), [option('desc', t('directionDesc'), params.direction), option('asc', t('directionAsc'), params.direction)])}
 </div></details>
 <div class="actions"><button type="submit">${t('searchButton')}</button></div>
@@ -169,7 +169,7 @@ export function renderInbox(context: PageContext, page: InboxPage, view: InboxVi
       : html`<form method="post" action="/app/bulk" class="bulk">
 <table class="stack wide inbox">
 <caption>${caption}</caption>
-<thead><tr><th scope="col">${t('selectColumn')}</th><th scope="col">${t('columnName')}</th><th scope="col">${t('columnStatus')}</th><th scope="col">${t('assignee')}</th>${sortHeader(params, 'follow_up', t('followUpOn'))}<th scope="col">${t('columnKind')}</th><th scope="col">${t('columnOrigin')}</th><th scope="col">${t('columnRefs')}</th>${sortHeader(params, 'received', t('createdAt'))}${sortHeader(params, 'changed', t('columnChanged'))}</tr></thead>
+<thead><tr><th scope="col">${t('selectColumn')}</th>${sortHeader(params, 'name', t('columnName'))}${sortHeader(params, 'status', t('columnStatus'))}${sortHeader(params, 'assignee', t('assignee'))}${sortHeader(params, 'follow_up', t('followUpOn'))}${sortHeader(params, 'kind', t('columnKind'))}${sortHeader(params, 'origin', t('columnOrigin'))}<th scope="col">${t('columnRefs')}</th>${sortHeader(params, 'received', t('createdAt'))}${sortHeader(params, 'changed', t('columnChanged'))}</tr></thead>
 <tbody>${page.items.map((item) => row(context, item, view))}</tbody>
 </table>
 ${bulkForm(context, view)}

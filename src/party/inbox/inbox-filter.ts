@@ -1,13 +1,17 @@
 // What the broker app's inbox asks for (docs/design.md sections 13 and 16; docs/broker-app.md,
 // "Broker app"): a distribution's leads filtered by status, assignee, kind, origin, the time
-// received and the follow-up day, searched by word, in one of three orders either way, a page
+// received and the follow-up day, searched by word, in the order of any column either way, a page
 // at a time. The broker app reads these from the page's query string
 // (broker-app/inbox-filter.ts); inbox.repository.ts turns them into SQL.
 import type { Position } from '../../db/keyset.ts';
 import type { LeadStatus, PartyType } from '../model/party.table.ts';
 
-/** Last change, received, or follow-up day (leads without one after those with one, either way). */
-export type InboxSort = 'changed' | 'received' | 'follow_up';
+/**
+ * Last change, received, follow-up day, or what a column shows: name, status (in its
+ * workflow order), assignee, kind, origin. Leads without a follow-up day, an assignee, an
+ * origin or a name come after those with one, either way.
+ */
+export type InboxSort = 'changed' | 'received' | 'follow_up' | 'name' | 'status' | 'assignee' | 'kind' | 'origin';
 export type SortDirection = 'asc' | 'desc';
 
 export interface InboxFilter {

@@ -6,12 +6,13 @@
 // arrive above it, and each filter and order is served by an index (leads_status,
 // leads_assignee, leads_received, leads_updated, leads_follow_up, the word index), so a page
 // costs the same at any number of leads.
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { ValidationError } from '../../errors.ts';
 import type { Database, Dialect } from '../../db/database.ts';
 import { runInlined } from '../../db/inlined-literals.ts';
 import type { LeadStatus, PartyType } from '../model/party.table.ts';
 import type { Position } from '../../db/keyset.ts';
-import type { InboxFilter, InboxQuery, SortDirection } from './inbox-filter.ts';
+import type { InboxFilter, InboxQuery, InboxSort, SortDirection } from './inbox-filter.ts';
 import { ftsMatch, type SearchTerms, searchTermsOf, tsQuery } from './search-words.ts';
 
 type Db = Kysely<Database>;
@@ -28,6 +29,8 @@ export interface InboxRow {
   readonly follow_up_on: string | null;
   readonly created_at: string;
   readonly updated_at: string;
+  /** What the page is ordered by when it is a column's value (pageByValue). */
+  readonly sort_value?: string | number | null;
 }
 
 /** Lead rows of one inbox page, one more than `limit` to tell if another page follows. */
@@ -35,14 +38,23 @@ export async function listInboxRows(db: Db, dialect: Dialect, query: InboxQuery)
   const filtered = await filteredLeads(db, dialect, query);
   if (filtered === undefined) return [];
   const direction = query.direction ?? 'desc';
-  if (query.sort !== 'follow_up') {
+  if (query.sort === 'changed' || query.sort === 'received') {
     const column = query.sort === 'received' ? 'leads.created_at' : 'leads.updated_at';
-    return pageIn(db, dialect, filtered, column, direction, query.before, query.limit);
+    return pageIn(db, dialect, filtered, sql.ref(column), direction, query.before, query.limit);
   }
+  if (query.sort !== 'follow_up') return pageByValue(db, dialect, filtered, query.sort, direction, query);
   // Leads with a day first, in its order (leads_follow_up), then those without, newest
   // received first (leads_received): a cursor in that tail carries NO_DAY before its time.
   const without = (after: Position | undefined, limit: number) =>
-    pageIn(db, dialect, filtered.where('leads.follow_up_on', 'is', null), 'leads.created_at', 'desc', after, limit);
+    pageIn(
+      db,
+      dialect,
+      filtered.where('leads.follow_up_on', 'is', null),
+      sql.ref('leads.created_at'),
+      'desc',
+      after,
+      limit,
+    );
   const { before, limit } = query;
   if (before?.at.startsWith(NO_DAY)) return without({ at: before.at.slice(NO_DAY.length), id: before.id }, limit);
   const days = query.noFollowUp
@@ -51,7 +63,7 @@ export async function listInboxRows(db: Db, dialect: Dialect, query: InboxQuery)
         db,
         dialect,
         filtered.where('leads.follow_up_on', 'is not', null),
-        'leads.follow_up_on',
+        sql.ref('leads.follow_up_on'),
         direction,
         before,
         limit,
@@ -63,15 +75,84 @@ export async function listInboxRows(db: Db, dialect: Dialect, query: InboxQuery)
 /** Marks a cursor's position among the leads without a follow-up day (a day never starts so). */
 const NO_DAY = '-';
 
+type ValueSort = Exclude<InboxSort, 'changed' | 'received' | 'follow_up'>;
+
+/**
+ * What a column shows, as the inbox orders it: the status in its workflow order (new,
+ * contacted, quoted, won, lost; leads_status_order), the origin (leads_origin), the kind
+ * (COMPANY before CUSTOMER), the name as the column shows it (a company's name, a customer's
+ * last then first name) and the assignee's username, both in lower case. The status rank is
+ * written exactly as the index leads_status_order has it, so both databases use the index.
+ */
+function sortValue(sort: ValueSort, dialect: Dialect): RawBuilder<string | number | null> {
+  if (sort === 'status') return sql<number>`${sql.raw(STATUS_RANK)}`;
+  if (sort === 'origin') return sql<string | null>`leads.origin`;
+  if (sort === 'kind') return sql<string>`parties.type`;
+  if (sort === 'assignee')
+    return sql<string | null>`(select lower(users.username) from users where users.id = leads.assignee_id)`;
+  const field = (name: string) =>
+    dialect === 'postgres'
+      ? sql`(parties.data::json ->> ${sql.lit(name)})`
+      : sql`json_extract(parties.data, ${sql.lit(`$.${name}`)})`;
+  // A name made only of spaces is no name: it goes with the leads without one.
+  return sql<string | null>`nullif(lower(trim(case when parties.type = 'COMPANY' then coalesce(${field('name')}, '')
+    else coalesce(${field('last_name')}, '') || ' ' || coalesce(${field('first_name')}, '') end)), '')`;
+}
+
+/** The status in its workflow order, as the index leads_status_order (migration 2026-11-30T04-00) has it. */
+const STATUS_RANK =
+  "(case leads.status when 'new' then 0 when 'contacted' then 1 when 'quoted' then 2 when 'won' then 3 when 'lost' then 4 end)";
+
+/**
+ * A page in the order of what a column shows, either way: the leads with a value first, in
+ * (value, id) order, then those without one (no origin, unassigned, no name), newest
+ * received first, whichever the direction, as the follow-up day's order has them. A cursor
+ * carries `v` and the value, or `n` and the time received in that tail.
+ */
+async function pageByValue(
+  db: Db,
+  dialect: Dialect,
+  filtered: LeadSelect,
+  sort: ValueSort,
+  direction: SortDirection,
+  query: InboxQuery,
+): Promise<InboxRow[]> {
+  const value = sortValue(sort, dialect);
+  const keyed = filtered.select(value.as('sort_value'));
+  const { before, limit } = query;
+  const without = (after: Position | undefined, limit: number) =>
+    pageIn(db, dialect, keyed.where(value, 'is', null), sql.ref('leads.created_at'), 'desc', after, limit);
+  if (before !== undefined && !/^[vn]/.test(before.at))
+    throw new ValidationError([{ target: 'cursor', code: 'invalid', expected: 'cursor' }]);
+  if (before?.at.startsWith('n')) return without({ at: before.at.slice(1), id: before.id }, limit);
+  let after: Position | undefined;
+  if (before !== undefined) {
+    const at = before.at.slice(1);
+    if (sort === 'status' && !/^[0-4]$/.test(at))
+      throw new ValidationError([{ target: 'cursor', code: 'invalid', expected: 'cursor' }]);
+    after = { at, id: before.id };
+  }
+  const valued = await pageIn(
+    db,
+    dialect,
+    keyed.where(value, 'is not', null),
+    value,
+    direction,
+    after,
+    limit,
+    sort === 'status' ? Number : String,
+  );
+  if (valued.length > limit || sort === 'status' || sort === 'kind') return valued;
+  return [...valued, ...(await without(undefined, limit - valued.length))];
+}
+
 /** Where a page that ends at `row` ends, in the order `sort`: what the next page starts after. */
 export function inboxPosition(sort: InboxQuery['sort'], row: InboxRow): Position {
-  const at =
-    sort === 'received'
-      ? row.created_at
-      : sort === 'follow_up'
-        ? (row.follow_up_on ?? `${NO_DAY}${row.created_at}`)
-        : row.updated_at;
-  return { at, id: row.lead_id };
+  if (sort === 'received') return { at: row.created_at, id: row.lead_id };
+  if (sort === 'changed') return { at: row.updated_at, id: row.lead_id };
+  if (sort === 'follow_up') return { at: row.follow_up_on ?? `${NO_DAY}${row.created_at}`, id: row.lead_id };
+  const value = row.sort_value;
+  return { at: value === null || value === undefined ? `n${row.created_at}` : `v${value}`, id: row.lead_id };
 }
 
 /**
@@ -91,7 +172,6 @@ export async function countInboxRows(db: Db, dialect: Dialect, filter: InboxFilt
   return Number(rows[0]?.n ?? 0);
 }
 
-type SortColumn = 'leads.created_at' | 'leads.updated_at' | 'leads.follow_up_on';
 type LeadSelect = ReturnType<typeof leadsOf>;
 
 function leadsOf(db: Db) {
@@ -118,14 +198,16 @@ async function pageIn(
   db: Db,
   dialect: Dialect,
   select: LeadSelect,
-  column: SortColumn,
+  column: RawBuilder<unknown> | ReturnType<typeof sql.ref>,
   direction: SortDirection,
   after: Position | undefined,
   limit: number,
+  parse: (at: string) => string | number = String,
 ): Promise<InboxRow[]> {
   let page = select;
   if (after) {
-    const { at, id } = after;
+    const { id } = after;
+    const at = parse(after.at);
     const beyond = direction === 'desc' ? '<' : '>';
     page = page.where((eb) =>
       eb.or([eb(column, beyond, at), eb.and([eb(column, '=', at), eb('leads.id', beyond, id)])]),
