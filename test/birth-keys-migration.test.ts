@@ -5,7 +5,7 @@
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as migration from '../src/db/migrations/2026-11-30T04-10_birth_keys_by_name_start.ts';
-import { birthKeys } from '../src/party/duplicates/duplicate-keys.ts';
+import { birthKeys } from '../src/party/index.ts';
 import { createTenant, createTestDatabase, type TestDatabase } from './support/test-server.ts';
 
 let database: TestDatabase;

@@ -22,6 +22,7 @@ export { backfillDuplicateKeys } from './duplicates/duplicate-keys-backfill.serv
 // The look-up of possible duplicates, unrun: bench/duplicates.ts asks each database for its plan.
 export { sharedKeysQuery, sharedPartiesQuery } from './duplicates/duplicates.repository.ts';
 export { reasonOf } from './duplicates/duplicate-ranking.ts';
+export { birthKeys } from './duplicates/duplicate-keys.ts';
 // Merging two parties: the CLI's party merge runs the API's service.
 export { PartyMergeService } from './party-merge/party-merge.service.ts';
 // Where leads come from: the routes' service, which bench/sources.ts reads at scale too.
