@@ -148,6 +148,19 @@ describe('the inbox’s order and count', () => {
       prospect: { ...company.prospect, name: 'acme nv', external_refs: [] },
     });
     await pushLead(server, crm, 'customers', { origin: 'Agent', prospect: { first_name: 'Bob', last_name: 'Baker' } });
+    // A name with accents sorts as a broker reads it, and a name changed later sorts as changed.
+    const renamed = await pushLead(server, crm, 'customers', {
+      origin: 'web',
+      prospect: { first_name: 'Zoë', last_name: 'Aalst' },
+    });
+    const changedName = await callApi(
+      server,
+      crm,
+      'PATCH',
+      `/distributions/${crm.distributionId}/parties/${renamed.body.party_id}`,
+      { body: { last_name: 'Éclair' }, headers: { 'content-type': 'application/merge-patch+json' } },
+    );
+    expect(changedName.status).toBe(200);
     const colleague = await createUser(server.database.handle.db, {
       distributionId: broker.tenant.distributionId,
       email: `Zoe-${process.pid}-${leads[0]!.id.slice(0, 8)}@example.be`,
@@ -186,7 +199,7 @@ describe('the inbox’s order and count', () => {
         count++;
       }
       expect(count, query).toBe(2);
-      expect(new Set(seen.map((row) => row.name)).size, query).toBe(29);
+      expect(new Set(seen.map((row) => row.name)).size, query).toBe(30);
       return seen;
     };
     const received = (await pages('sort=received')).map((row) => row.name);
@@ -207,14 +220,18 @@ describe('the inbox’s order and count', () => {
     };
     const rank = (row: Row) => ['new', 'contacted', 'quoted', 'won', 'lost'].indexOf(row.status);
     const folded = (row: Row) =>
-      row.name === 'acme nv' ? 'acme nv' : row.name.split(' ').reverse().join(' ').toLowerCase();
+      (row.name === 'acme nv' ? row.name : row.name.split(' ').reverse().join(' '))
+        .normalize('NFD')
+        .replace(/\p{M}+/gu, '')
+        .toLowerCase();
     for (const direction of ['asc', 'desc'] as const) {
       const dir = direction === 'asc' ? '' : '&dir=desc';
       const byName = await pages(`sort=name${dir}`);
       expectOrdered(byName, folded, direction);
       // Folded: "acme nv" and "Bob Baker" (baker bob) in the order a broker reads them.
-      const named = byName.map((row) => row.name).filter((name) => name === 'acme nv' || name === 'Bob Baker');
-      expect(named).toEqual(direction === 'asc' ? ['acme nv', 'Bob Baker'] : ['Bob Baker', 'acme nv']);
+      const named = byName.map((row) => row.name).filter((name) => /^[a-zA-Z]/.test(name) && !name.startsWith('Lead'));
+      const az = ['acme nv', 'Bob Baker', 'Zoë Éclair'];
+      expect(named).toEqual(direction === 'asc' ? az : az.reverse());
       const byStatus = await pages(`sort=status${dir}`);
       expectOrdered(byStatus, rank, direction);
       expect(byStatus.at(direction === 'asc' ? -1 : 0)!.status).toBe('lost');

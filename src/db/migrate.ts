@@ -31,6 +31,7 @@ import * as leadCreatedSource from './migrations/2026-11-30T01-00_lead_created_s
 import * as duplicateKeysClustered from './migrations/2026-11-30T03-00_duplicate_keys_clustered.ts';
 import * as policyPackageReplacedBy from './migrations/2026-11-30T03-01_policy_package_replaced_by.ts';
 import * as inboxSorts from './migrations/2026-11-30T04-00_inbox_sorts.ts';
+import * as leadSortName from './migrations/2026-11-30T04-10_lead_sort_name.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-20T00-00_lead_intake_core': leadIntakeCore,
@@ -61,6 +62,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-30T03-00_duplicate_keys_clustered': duplicateKeysClustered,
   '2026-11-30T03-01_policy_package_replaced_by': policyPackageReplacedBy,
   '2026-11-30T04-00_inbox_sorts': inboxSorts,
+  '2026-11-30T04-10_lead_sort_name': leadSortName,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

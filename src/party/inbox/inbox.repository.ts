@@ -79,24 +79,19 @@ type ValueSort = Exclude<InboxSort, 'changed' | 'received' | 'follow_up'>;
 
 /**
  * What a column shows, as the inbox orders it: the status in its workflow order (new,
- * contacted, quoted, won, lost; leads_status_order), the origin (leads_origin), the kind
- * (COMPANY before CUSTOMER), the name as the column shows it (a company's name, a customer's
- * last then first name) and the assignee's username, both in lower case. The status rank is
+ * contacted, quoted, won, lost; leads_status_order), the origin (leads_origin), the name as
+ * the column shows it, folded (`leads.sort_name`, kept by every write: leads_sort_name), the
+ * kind (COMPANY before CUSTOMER) and the assignee's username in lower case (both sorted
+ * when asked for: docs/design.md section 13). The status rank is
  * written exactly as the index leads_status_order has it, so both databases use the index.
  */
-function sortValue(sort: ValueSort, dialect: Dialect): RawBuilder<string | number | null> {
+function sortValue(sort: ValueSort): RawBuilder<string | number | null> {
   if (sort === 'status') return sql<number>`${sql.raw(STATUS_RANK)}`;
   if (sort === 'origin') return sql<string | null>`leads.origin`;
   if (sort === 'kind') return sql<string>`parties.type`;
   if (sort === 'assignee')
     return sql<string | null>`(select lower(users.username) from users where users.id = leads.assignee_id)`;
-  const field = (name: string) =>
-    dialect === 'postgres'
-      ? sql`(parties.data::json ->> ${sql.lit(name)})`
-      : sql`json_extract(parties.data, ${sql.lit(`$.${name}`)})`;
-  // A name made only of spaces is no name: it goes with the leads without one.
-  return sql<string | null>`nullif(lower(trim(case when parties.type = 'COMPANY' then coalesce(${field('name')}, '')
-    else coalesce(${field('last_name')}, '') || ' ' || coalesce(${field('first_name')}, '') end)), '')`;
+  return sql<string | null>`leads.sort_name`;
 }
 
 /** The status in its workflow order, as the index leads_status_order (migration 2026-11-30T04-00) has it. */
@@ -117,7 +112,7 @@ async function pageByValue(
   direction: SortDirection,
   query: InboxQuery,
 ): Promise<InboxRow[]> {
-  const value = sortValue(sort, dialect);
+  const value = sortValue(sort);
   const keyed = filtered.select(value.as('sort_value'));
   const { before, limit } = query;
   const without = (after: Position | undefined, limit: number) =>

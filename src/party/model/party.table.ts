@@ -50,6 +50,8 @@ export interface LeadTable {
   created_sender: string | null;
   /** Folded words the inbox searches (search-words.ts), indexed by FTS5 or GIN. */
   search_words: string;
+  /** The Name column's order: folded name, null without one (party/inbox/search-words.ts, sortNameOf). */
+  sort_name: string | null;
 }
 
 export type LeadStatus = (typeof LEAD_STATUSES)[number];
