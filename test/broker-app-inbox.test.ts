@@ -172,6 +172,8 @@ describe('the inbox’s order and count', () => {
     await patch(leads[2]!, { assignee: colleague.id, status: 'quoted' });
     await patch(leads[3]!, { status: 'lost', lost_reason: 'Chose another insurer' });
     await patch(leads[4]!, { assignee: broker.user.id, status: 'contacted' });
+    // 26 assigned leads, 13 each: the second page starts within an assignee's leads.
+    for (let i = 5; i < 27; i++) await patch(leads[i]!, { assignee: i % 2 ? broker.user.id : colleague.id });
     const { agent } = await signedIn(broker);
     type Row = { name: string; status: string; assignee: string | null; kind: string; origin: string | null };
     const rowsOf = (body: string): Row[] =>
@@ -199,6 +201,7 @@ describe('the inbox’s order and count', () => {
         count++;
       }
       expect(count, query).toBe(2);
+      expect(seen, query).toHaveLength(30);
       expect(new Set(seen.map((row) => row.name)).size, query).toBe(30);
       return seen;
     };
@@ -237,7 +240,7 @@ describe('the inbox’s order and count', () => {
       expect(byStatus.at(direction === 'asc' ? -1 : 0)!.status).toBe('lost');
       const byAssignee = await pages(`sort=assignee${dir}`);
       expectOrdered(byAssignee, (row) => row.assignee?.toLowerCase() ?? null, direction);
-      expect(byAssignee.filter((row) => row.assignee !== null)).toHaveLength(4);
+      expect(byAssignee.filter((row) => row.assignee !== null)).toHaveLength(26);
       expectOrdered(await pages(`sort=kind${dir}`), (row) => row.kind, direction === 'asc' ? 'asc' : 'desc');
       const byOrigin = await pages(`sort=origin${dir}`);
       expectOrdered(byOrigin, (row) => row.origin, direction);

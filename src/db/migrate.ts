@@ -32,6 +32,7 @@ import * as duplicateKeysClustered from './migrations/2026-11-30T03-00_duplicate
 import * as policyPackageReplacedBy from './migrations/2026-11-30T03-01_policy_package_replaced_by.ts';
 import * as inboxSorts from './migrations/2026-11-30T04-00_inbox_sorts.ts';
 import * as leadSortName from './migrations/2026-11-30T04-10_lead_sort_name.ts';
+import * as leadAssigneeOrder from './migrations/2026-11-30T04-20_lead_assignee_order.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-20T00-00_lead_intake_core': leadIntakeCore,
@@ -63,6 +64,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-30T03-01_policy_package_replaced_by': policyPackageReplacedBy,
   '2026-11-30T04-00_inbox_sorts': inboxSorts,
   '2026-11-30T04-10_lead_sort_name': leadSortName,
+  '2026-11-30T04-20_lead_assignee_order': leadAssigneeOrder,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

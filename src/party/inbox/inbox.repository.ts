@@ -81,16 +81,15 @@ type ValueSort = Exclude<InboxSort, 'changed' | 'received' | 'follow_up'>;
  * What a column shows, as the inbox orders it: the status in its workflow order (new,
  * contacted, quoted, won, lost; leads_status_order), the origin (leads_origin), the name as
  * the column shows it, folded (`leads.sort_name`, kept by every write: leads_sort_name), the
- * kind (COMPANY before CUSTOMER) and the assignee's username in lower case (both sorted
- * when asked for: docs/design.md section 13). The status rank is
+ * kind (COMPANY before CUSTOMER; sorted when asked for: docs/design.md section 13) and the
+ * assignee (pageByAssignee: by username, case-insensitive). The status rank is
  * written exactly as the index leads_status_order has it, so both databases use the index.
  */
 function sortValue(sort: ValueSort): RawBuilder<string | number | null> {
   if (sort === 'status') return sql<number>`${sql.raw(STATUS_RANK)}`;
   if (sort === 'origin') return sql<string | null>`leads.origin`;
   if (sort === 'kind') return sql<string>`parties.type`;
-  if (sort === 'assignee')
-    return sql<string | null>`(select lower(users.username) from users where users.id = leads.assignee_id)`;
+  if (sort === 'assignee') return sql<string | null>`leads.assignee_id`;
   return sql<string | null>`leads.sort_name`;
 }
 
@@ -127,18 +126,64 @@ async function pageByValue(
       throw new ValidationError([{ target: 'cursor', code: 'invalid', expected: 'cursor' }]);
     after = { at, id: before.id };
   }
-  const valued = await pageIn(
-    db,
-    dialect,
-    keyed.where(value, 'is not', null),
-    value,
-    direction,
-    after,
-    limit,
-    sort === 'status' ? Number : String,
-  );
+  const valued =
+    sort === 'assignee'
+      ? await pageByAssignee(db, dialect, keyed, query.distributionId, direction, after, limit)
+      : await pageIn(
+          db,
+          dialect,
+          keyed.where(value, 'is not', null),
+          value,
+          direction,
+          after,
+          limit,
+          sort === 'status' ? Number : String,
+        );
   if (valued.length > limit || sort === 'status' || sort === 'kind') return valued;
   return [...valued, ...(await without(undefined, limit - valued.length))];
+}
+
+/**
+ * The assigned leads in the order of their assignees' usernames (case-insensitive), each
+ * assignee's in id order: the distribution's few users in that order, walked one after the
+ * other on leads_assignee_order (distribution, assignee, id) until the page is full, so a
+ * page costs some index look-ups at any number of leads. A cursor carries the assignee's id.
+ */
+async function pageByAssignee(
+  db: Db,
+  dialect: Dialect,
+  keyed: LeadSelect,
+  distributionId: string,
+  direction: SortDirection,
+  after: Position | undefined,
+  limit: number,
+): Promise<InboxRow[]> {
+  const users = await db
+    .selectFrom('users')
+    .select('id')
+    .where('distribution_id', '=', distributionId)
+    .orderBy('username_key', direction)
+    .execute();
+  const start = after === undefined ? 0 : users.findIndex((user) => user.id === after.at);
+  if (start < 0) throw new ValidationError([{ target: 'cursor', code: 'invalid', expected: 'cursor' }]);
+  const rows: InboxRow[] = [];
+  for (let i = start; i < users.length && rows.length <= limit; i++) {
+    const assignee = users[i]!.id;
+    // Within one assignee the order (assignee, id) is the leads' id order, either way.
+    const from = i === start ? after : undefined;
+    rows.push(
+      ...(await pageIn(
+        db,
+        dialect,
+        keyed.where('leads.assignee_id', '=', assignee),
+        sql.ref('leads.assignee_id'),
+        direction,
+        from,
+        limit - rows.length,
+      )),
+    );
+  }
+  return rows;
 }
 
 /** Where a page that ends at `row` ends, in the order `sort`: what the next page starts after. */
