@@ -242,6 +242,7 @@ async function seed(env: Record<string, string>, distributionId: string, leads: 
           // The words the service stores for such a lead (party/inbox/search-words.ts).
           // As party/inbox/search-words.ts (sortNameOf) folds it: these names are plain ASCII.
           sort_name: `${last} ${first}`.toLowerCase(),
+          kind: 'CUSTOMER' as const,
           search_words: [first, last, email.replace(/[@.]/g, ' '), 'kerkstraat', zipcode, city].join(' ').toLowerCase(),
         });
       }

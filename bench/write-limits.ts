@@ -108,6 +108,7 @@ function newLeadRows(distributionId: string, n: number, full: boolean): PushRows
         status_changed_at: now,
         follow_up_on: null,
         sort_name: 'peeters jan',
+        kind: 'CUSTOMER',
         first_status_at: null,
         created_origin: null,
         created_sender: null,

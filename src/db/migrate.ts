@@ -33,6 +33,7 @@ import * as policyPackageReplacedBy from './migrations/2026-11-30T03-01_policy_p
 import * as inboxSorts from './migrations/2026-11-30T04-00_inbox_sorts.ts';
 import * as leadSortName from './migrations/2026-11-30T04-10_lead_sort_name.ts';
 import * as leadAssigneeOrder from './migrations/2026-11-30T04-20_lead_assignee_order.ts';
+import * as leadKind from './migrations/2026-11-30T04-30_lead_kind.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-20T00-00_lead_intake_core': leadIntakeCore,
@@ -65,6 +66,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-30T04-00_inbox_sorts': inboxSorts,
   '2026-11-30T04-10_lead_sort_name': leadSortName,
   '2026-11-30T04-20_lead_assignee_order': leadAssigneeOrder,
+  '2026-11-30T04-30_lead_kind': leadKind,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

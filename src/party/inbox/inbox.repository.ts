@@ -81,14 +81,14 @@ type ValueSort = Exclude<InboxSort, 'changed' | 'received' | 'follow_up'>;
  * What a column shows, as the inbox orders it: the status in its workflow order (new,
  * contacted, quoted, won, lost; leads_status_order), the origin (leads_origin), the name as
  * the column shows it, folded (`leads.sort_name`, kept by every write: leads_sort_name), the
- * kind (COMPANY before CUSTOMER; sorted when asked for: docs/design.md section 13) and the
+ * kind (COMPANY before CUSTOMER; `leads.kind`, written with the lead: leads_kind) and the
  * assignee (pageByAssignee: by username, case-insensitive). The status rank is
  * written exactly as the index leads_status_order has it, so both databases use the index.
  */
 function sortValue(sort: ValueSort): RawBuilder<string | number | null> {
   if (sort === 'status') return sql<number>`${sql.raw(STATUS_RANK)}`;
   if (sort === 'origin') return sql<string | null>`leads.origin`;
-  if (sort === 'kind') return sql<string>`parties.type`;
+  if (sort === 'kind') return sql<string>`leads.kind`;
   if (sort === 'assignee') return sql<string | null>`leads.assignee_id`;
   return sql<string | null>`leads.sort_name`;
 }
@@ -139,7 +139,7 @@ async function pageByValue(
           limit,
           sort === 'status' ? Number : String,
         );
-  if (valued.length > limit || sort === 'status' || sort === 'kind') return valued;
+  if (valued.length > limit || sort === 'status') return valued;
   return [...valued, ...(await without(undefined, limit - valued.length))];
 }
 

@@ -35,7 +35,7 @@ const shape = (table: string, columns: string): TableShape => ({
 const PARTIES = shape('parties', 'id distribution_id type data match_key version:int created_at updated_at');
 const LEADS = shape(
   'leads',
-  'id distribution_id party_id origin backref source created_at updated_at status lost_reason assignee_id status_changed_at search_words sort_name',
+  'id distribution_id party_id origin backref source created_at updated_at status lost_reason assignee_id status_changed_at search_words sort_name kind',
 );
 const RISK_OBJECTS = shape(
   'risk_objects',
@@ -292,6 +292,7 @@ function newRows(lead: LeadAggregate, changes: Changeset, options: ChangesetOpti
             lead.work.statusChangedAt,
             searchWordsOf(lead),
             sortNameOf(lead),
+            lead.type,
           ],
         ]
       : [],

@@ -1,9 +1,11 @@
-// Migration 2026-11-30T04-10 (docs/design.md section 13, the inbox): the leads already there
-// get their Name order filled, a person by last then first name, a company by its name,
-// folded (no accents, lower case), a lead without a name none; going back drops it.
+// Migrations 2026-11-30T04-10 and 04-30 (docs/design.md section 13, the inbox): the leads
+// already there get their Name order filled, a person by last then first name, a company by
+// its name, folded (no accents, lower case), a lead without a name none, and their party's
+// kind; going back drops them.
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as migration from '../src/db/migrations/2026-11-30T04-10_lead_sort_name.ts';
+import * as kindMigration from '../src/db/migrations/2026-11-30T04-30_lead_kind.ts';
 import { createTenant, createTestDatabase, type TestDatabase } from './support/test-server.ts';
 
 let database: TestDatabase;
@@ -13,10 +15,11 @@ beforeAll(async () => {
 });
 afterAll(() => database.drop());
 
-describe('the leads’ Name order, filled by its migration', () => {
-  it('folds the names of the leads already there, and leaves a lead without one empty', async () => {
+describe('the leads’ Name and Kind orders, filled by their migrations', () => {
+  it('folds the names of the leads already there, leaves a lead without one empty, and copies the kinds', async () => {
     const db = database.handle.db as unknown as Kysely<any>;
     const { distributionId } = await createTenant(database.handle, ['leads:write']);
+    await kindMigration.down(db);
     await migration.down(db);
     const now = '2026-11-28T00:00:00.000Z';
     const parties = [
@@ -64,19 +67,25 @@ describe('the leads’ Name order, filled by its migration', () => {
     }
 
     await migration.up(db);
+    await kindMigration.up(db);
     const names = await db
       .selectFrom('leads')
-      .select(['id', 'sort_name'])
+      .select(['id', 'sort_name', 'kind'])
       .where('distribution_id', '=', distributionId)
       .orderBy('id')
       .execute();
     expect(names.slice(0, 3).map((row) => row.sort_name)).toEqual(['eclair de smet zoe', 'brouwerij de ranke', null]);
     expect(names.at(-1)).toMatchObject({ sort_name: 'p1202 an' });
     expect(names.filter((row) => row.sort_name !== null)).toHaveLength(1205);
+    expect(names.slice(0, 3).map((row) => row.kind)).toEqual(['CUSTOMER', 'COMPANY', 'CUSTOMER']);
+    expect(names.filter((row) => row.kind === null)).toHaveLength(0);
 
+    await kindMigration.down(db);
     await migration.down(db);
     const columns = await sql`select * from leads limit 1`.execute(db);
     expect(Object.keys(columns.rows[0] as object)).not.toContain('sort_name');
+    expect(Object.keys(columns.rows[0] as object)).not.toContain('kind');
     await migration.up(db);
+    await kindMigration.up(db);
   });
 });
