@@ -1,11 +1,13 @@
 // The broker app's lead inbox (docs/design.md sections 7, 13 and 16; docs/broker-app.md,
 // "Broker app"): a distribution's leads, filtered by status, assignee, kind, origin, date
-// received and follow-up day, searched by word, by last change, received or follow-up day
-// either way, with what the inbox shows of each, and how many the filter finds (up to a
-// cap). A page is cut by a keyset cursor in its order, so it holds still while new leads
-// arrive above it, and each filter and order is served by an index (leads_status,
-// leads_assignee, leads_received, leads_updated, leads_follow_up, the word index), so a page
-// costs the same at any number of leads.
+// received and follow-up day, searched by word, in the order of any column either way
+// (last change, received, follow-up day, name, status, assignee, kind, origin), with what
+// the inbox shows of each, and how many the filter finds (up to a cap). A page is cut by a
+// keyset cursor in its order, so it holds still while new leads arrive above it, and each
+// filter and order is served by an index (leads_status, leads_assignee, leads_received,
+// leads_updated, leads_follow_up, leads_status_order, leads_origin, leads_sort_name,
+// leads_kind, leads_assignee_order, the word index), so a page costs the same at any number
+// of leads.
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { ValidationError } from '../../errors.ts';
 import type { Database, Dialect } from '../../db/database.ts';
