@@ -6,18 +6,17 @@
 // callback, so one event). A lag that grows window after window is a worker falling behind;
 // a flat one keeps up. `off` (no worker anywhere) is the pushes alone, which the others'
 // push rate is compared with.
-import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { withBenchServer } from './bench-server.ts';
 import type { BenchDialect } from './database.ts';
 import { describeMachine, type Machine } from './machine.ts';
 import { log, requireAllSucceeded, waitForQuiet } from './measure.ts';
 import type { BenchOptions, Placement } from './options.ts';
 import { processCpuSeconds } from './procfs.ts';
-import { type Pinning, ROOT, runLoad, SERVER_ENV, startServer } from './processes.ts';
+import { type Pinning, ROOT, runLoad, SERVER_ENV } from './processes.ts';
 import { loadSpecFor } from './push-run.ts';
 import { spawnNode } from '../test/support/server-process.ts';
+import { withWebhookBenchServer } from './webhook-bench-server.ts';
 
 const WINDOW_MS = 10_000;
 const MAX_DRAIN_MS = 120_000;
@@ -53,13 +52,6 @@ export interface SustainRun {
   readonly drainSeconds: number | null;
 }
 
-interface ReceiverStats {
-  total: number;
-  inWindow: number;
-  delayP50Ms: number | null;
-  delayP99Ms: number | null;
-}
-
 export async function sustainBenchmark(
   options: BenchOptions,
   pinning: Pinning,
@@ -84,123 +76,94 @@ async function sustainOnce(
   options: BenchOptions,
   pinning: Pinning,
 ): Promise<SustainRun> {
-  const receiver = await startServer(
-    'bench/webhook-receiver.ts',
-    {},
-    { pinning, readyPath: '/stats', onLoadCore: true },
-  );
-  const stats = async (from: number, to: number): Promise<ReceiverStats> =>
-    (await fetch(`${receiver.url}/stats?from=${from}&to=${to}`)).json() as Promise<ReceiverStats>;
-  const delivered = async (): Promise<number> =>
-    ((await (await fetch(`${receiver.url}/stats`)).json()) as { total: number }).total;
-  try {
-    return await withBenchServer(
-      {
-        engine: dialect,
-        postgresUrl: options.postgresUrl,
-        pinning,
-        env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_WORKER: SERVER_SETTING[placement] },
-      },
-      async (server) => {
-        const worker =
-          placement === 'process'
-            ? spawnNode([...profileArgs(), path.join(ROOT, 'bin/lead-intake.js'), 'webhook', 'work'], {
-                cwd: ROOT,
-                env: {
-                  ...process.env,
-                  ...SERVER_ENV,
-                  ...server.database.env,
-                  WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-                },
-                ...(pinning.enabled && { core: 0 }),
-              })
-            : undefined;
-        try {
-          const windows: WindowFigures[] = [];
-          const loadStarted = Date.now();
-          const windowsStart = loadStarted + options.warmupSeconds * 1000;
-          let workerCpuStart: number | null = null;
-          const sampling = (async () => {
-            let previousLeads = 0;
-            await sleepUntil(windowsStart);
-            if (worker?.pid) workerCpuStart = processCpuSeconds(worker.pid);
-            previousLeads = await server.database.countLeads();
-            for (let end = windowsStart + WINDOW_MS; end <= windowsStart + seconds * 1000; end += WINDOW_MS) {
-              await sleepUntil(end);
-              // Arrivals first, then leads: an event arrives only after its lead committed, so undelivered >= 0.
-              const window = await stats(end - WINDOW_MS, end);
-              const leads = await server.database.countLeads();
-              windows.push({
-                endSeconds: (end - windowsStart) / 1000,
-                pushesPerSecond: (leads - previousLeads) / (WINDOW_MS / 1000),
-                deliveredPerSecond: window.inWindow / (WINDOW_MS / 1000),
-                delayP50Ms: window.delayP50Ms,
-                delayP99Ms: window.delayP99Ms,
-                undelivered: placement === 'off' ? leads : leads - window.total,
-              });
-              previousLeads = leads;
-              const last = windows.at(-1)!;
-              log(
-                `  ${dialect} ${placement} ${last.endSeconds} s: ${last.pushesPerSecond.toFixed(0)} pushes/s, ` +
-                  `${last.deliveredPerSecond.toFixed(0)} delivered/s, delay p50 ${last.delayP50Ms} p99 ${last.delayP99Ms} ms, undelivered ${last.undelivered}`,
-              );
-            }
-          })();
-          const load = await runLoad(
-            loadSpecFor(server, 'webhook', options, {
-              prefix: `webhook-${randomBytes(4).toString('hex')}`,
-              callbackUrl: `${receiver.url}/hooks/lead-intake`,
-              durationSeconds: seconds,
-            }),
-            pinning,
-          );
-          const loadEnded = Date.now();
-          await sampling;
-          const workerCpuEnd = worker?.pid ? processCpuSeconds(worker.pid) : null;
-          requireAllSucceeded(`(d) sustained, worker ${placement}`, load, server.process);
-          const whole = await stats(windowsStart, loadEnded);
-          let drainSeconds: number | null = null;
-          if (placement !== 'off') {
+  return withWebhookBenchServer(
+    { engine: dialect, postgresUrl: options.postgresUrl, pinning, env: { WEBHOOK_WORKER: SERVER_SETTING[placement] } },
+    async (server, receiver) => {
+      const worker =
+        placement === 'process'
+          ? spawnNode([...profileArgs(), path.join(ROOT, 'bin/lead-intake.js'), 'webhook', 'work'], {
+              cwd: ROOT,
+              env: {
+                ...process.env,
+                ...SERVER_ENV,
+                ...server.database.env,
+                WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+              },
+              ...(pinning.enabled && { core: 0 }),
+            })
+          : undefined;
+      try {
+        const windows: WindowFigures[] = [];
+        const loadStarted = Date.now();
+        const windowsStart = loadStarted + options.warmupSeconds * 1000;
+        let workerCpuStart: number | null = null;
+        const sampling = (async () => {
+          let previousLeads = 0;
+          await sleepUntil(windowsStart);
+          if (worker?.pid) workerCpuStart = processCpuSeconds(worker.pid);
+          previousLeads = await server.database.countLeads();
+          for (let end = windowsStart + WINDOW_MS; end <= windowsStart + seconds * 1000; end += WINDOW_MS) {
+            await sleepUntil(end);
+            // Arrivals first, then leads: an event arrives only after its lead committed, so undelivered >= 0.
+            const window = await receiver.stats(end - WINDOW_MS, end);
             const leads = await server.database.countLeads();
-            while (Date.now() - loadEnded <= MAX_DRAIN_MS) {
-              if ((await delivered()) >= leads) {
-                drainSeconds = (Date.now() - loadEnded) / 1000;
-                break;
-              }
-              await new Promise((resolve) => setTimeout(resolve, 100));
-            }
+            windows.push({
+              endSeconds: (end - windowsStart) / 1000,
+              pushesPerSecond: (leads - previousLeads) / (WINDOW_MS / 1000),
+              deliveredPerSecond: window.inWindow / (WINDOW_MS / 1000),
+              delayP50Ms: window.delayP50Ms,
+              delayP99Ms: window.delayP99Ms,
+              undelivered: placement === 'off' ? leads : leads - window.total,
+            });
+            previousLeads = leads;
+            const last = windows.at(-1)!;
+            log(
+              `  ${dialect} ${placement} ${last.endSeconds} s: ${last.pushesPerSecond.toFixed(0)} pushes/s, ` +
+                `${last.deliveredPerSecond.toFixed(0)} delivered/s, delay p50 ${last.delayP50Ms} p99 ${last.delayP99Ms} ms, undelivered ${last.undelivered}`,
+            );
           }
-          const run: SustainRun = {
-            dialect,
-            placement,
-            pushesPerSecond: load.requestsPerSecond,
-            pushP99Ms: load.p99Ms,
-            serverCpuPercent: load.serverCpuPercent,
-            workerCpuPercent:
-              workerCpuStart !== null && workerCpuEnd !== null
-                ? ((workerCpuEnd - workerCpuStart) / load.durationSeconds) * 100
-                : null,
-            windows,
-            wholeDelayP50Ms: whole.delayP50Ms,
-            wholeDelayP99Ms: whole.delayP99Ms,
-            drainSeconds,
-          };
-          log(
-            `${dialect} (d) sustained ${seconds} s, worker ${placement}: ${run.pushesPerSecond.toFixed(0)} pushes/s, ` +
-              `delay p50 ${run.wholeDelayP50Ms} p99 ${run.wholeDelayP99Ms} ms, drained ${drainSeconds ?? 'n/a'} s`,
-          );
-          return run;
-        } finally {
-          if (worker && worker.exitCode === null) {
-            worker.kill('SIGTERM');
-            await new Promise((resolve) => worker.once('close', resolve));
-          }
+        })();
+        const load = await runLoad(
+          loadSpecFor(server, 'webhook', options, { callbackUrl: receiver.callbackUrl, durationSeconds: seconds }),
+          pinning,
+        );
+        const loadEnded = Date.now();
+        await sampling;
+        const workerCpuEnd = worker?.pid ? processCpuSeconds(worker.pid) : null;
+        requireAllSucceeded(`(d) sustained, worker ${placement}`, load, server.process);
+        const whole = await receiver.stats(windowsStart, loadEnded);
+        const drainSeconds =
+          placement === 'off'
+            ? null
+            : await receiver.drainSeconds(await server.database.countLeads(), loadEnded, MAX_DRAIN_MS);
+        const run: SustainRun = {
+          dialect,
+          placement,
+          pushesPerSecond: load.requestsPerSecond,
+          pushP99Ms: load.p99Ms,
+          serverCpuPercent: load.serverCpuPercent,
+          workerCpuPercent:
+            workerCpuStart !== null && workerCpuEnd !== null
+              ? ((workerCpuEnd - workerCpuStart) / load.durationSeconds) * 100
+              : null,
+          windows,
+          wholeDelayP50Ms: whole.delayP50Ms,
+          wholeDelayP99Ms: whole.delayP99Ms,
+          drainSeconds,
+        };
+        log(
+          `${dialect} (d) sustained ${seconds} s, worker ${placement}: ${run.pushesPerSecond.toFixed(0)} pushes/s, ` +
+            `delay p50 ${run.wholeDelayP50Ms} p99 ${run.wholeDelayP99Ms} ms, drained ${drainSeconds ?? 'n/a'} s`,
+        );
+        return run;
+      } finally {
+        if (worker && worker.exitCode === null) {
+          worker.kill('SIGTERM');
+          await new Promise((resolve) => worker.once('close', resolve));
         }
-      },
-    );
-  } finally {
-    await receiver.stop();
-  }
+      }
+    },
+  );
 }
 
 /** BENCH_WEBHOOK_PROFILE=<dir>: the `process` placement's worker runs under `node --cpu-prof`, its profile written there. */

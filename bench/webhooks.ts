@@ -5,14 +5,13 @@
 // delivered during the measured window), how far delivery lags (the outbox lag gauge,
 // sampled from /metrics, and created_at -> arrival at the receiver), and how long the
 // backlog left at the end of the load takes to drain.
-import { randomBytes } from 'node:crypto';
-import { withBenchServer } from './bench-server.ts';
 import type { BenchDialect } from './database.ts';
 import { log, requireAllSucceeded, type Measurement } from './measure.ts';
 import type { BenchOptions } from './options.ts';
-import { runLoad, startServer, type Pinning } from './processes.ts';
+import { runLoad, type Pinning } from './processes.ts';
 import { loadSpecFor } from './push-run.ts';
 import { CURRENT_CODE, type ServerCode } from './server-code.ts';
+import { withWebhookBenchServer } from './webhook-bench-server.ts';
 
 const LAG_SAMPLE_MS = 500;
 const MAX_DRAIN_MS = 180_000;
@@ -35,13 +34,6 @@ export interface WebhookMeasurement extends Measurement {
   readonly webhooks: WebhookFigures;
 }
 
-interface ReceiverStats {
-  total: number;
-  inWindow: number;
-  delayP50Ms: number | null;
-  delayP99Ms: number | null;
-}
-
 export async function measureWebhooks(
   dialect: BenchDialect,
   options: BenchOptions,
@@ -49,90 +41,60 @@ export async function measureWebhooks(
   code: ServerCode = CURRENT_CODE,
 ): Promise<WebhookMeasurement> {
   const label = '(d) minimal push with a callback, webhooks delivered';
-  const receiver = await startServer(
-    'bench/webhook-receiver.ts',
-    {},
-    { pinning, readyPath: '/stats', onLoadCore: true },
-  );
-  const stats = async (from: number, to: number): Promise<ReceiverStats> =>
-    (await fetch(`${receiver.url}/stats?from=${from}&to=${to}`)).json() as Promise<ReceiverStats>;
-  const delivered = async (): Promise<number> =>
-    ((await (await fetch(`${receiver.url}/stats`)).json()) as { total: number }).total;
-  try {
-    return await withBenchServer(
-      {
-        engine: dialect,
-        postgresUrl: options.postgresUrl,
-        code,
+  return withWebhookBenchServer(
+    { engine: dialect, postgresUrl: options.postgresUrl, code, pinning },
+    async (server, receiver) => {
+      const lags: number[] = [];
+      const sampler = setInterval(() => {
+        fetch(`${server.url}/metrics`)
+          .then((r) => r.text())
+          .then(
+            (text) => {
+              const lag = /^lead_intake_webhook_outbox_lag_seconds (\S+)$/m.exec(text);
+              if (lag) lags.push(Number(lag[1]));
+            },
+            () => {},
+          );
+      }, LAG_SAMPLE_MS);
+      const load = await runLoad(
+        loadSpecFor(server, 'webhook', options, { callbackUrl: receiver.callbackUrl }),
         pinning,
-        env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' },
-      },
-      async (server) => {
-        const lags: number[] = [];
-        const sampler = setInterval(() => {
-          fetch(`${server.url}/metrics`)
-            .then((r) => r.text())
-            .then(
-              (text) => {
-                const lag = /^lead_intake_webhook_outbox_lag_seconds (\S+)$/m.exec(text);
-                if (lag) lags.push(Number(lag[1]));
-              },
-              () => {},
-            );
-        }, LAG_SAMPLE_MS);
-        const load = await runLoad(
-          loadSpecFor(server, 'webhook', options, {
-            prefix: `webhook-${randomBytes(4).toString('hex')}`,
-            callbackUrl: `${receiver.url}/hooks/lead-intake`,
-          }),
-          pinning,
-        );
-        const loadEnded = Date.now();
-        clearInterval(sampler);
-        requireAllSucceeded(label, load, server.process);
-        const lagAtEnd = lags.at(-1) ?? NaN;
-        const windowStart = loadEnded - load.durationSeconds * 1000;
-        const inWindow = await stats(windowStart, loadEnded);
-        const eventsWritten = Object.entries(load.statusCodes)
-          .filter(([status]) => status.startsWith('2'))
-          .reduce((sum, [, n]) => sum + n, 0);
+      );
+      const loadEnded = Date.now();
+      clearInterval(sampler);
+      requireAllSucceeded(label, load, server.process);
+      const lagAtEnd = lags.at(-1) ?? NaN;
+      const windowStart = loadEnded - load.durationSeconds * 1000;
+      const inWindow = await receiver.stats(windowStart, loadEnded);
+      const eventsWritten = Object.entries(load.statusCodes)
+        .filter(([status]) => status.startsWith('2'))
+        .reduce((sum, [, n]) => sum + n, 0);
 
-        let drainSeconds: number | null = null;
-        for (;;) {
-          if ((await delivered()) >= eventsWritten) {
-            drainSeconds = (Date.now() - loadEnded) / 1000;
-            break;
-          }
-          if (Date.now() - loadEnded > MAX_DRAIN_MS) break;
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
-        const webhooks: WebhookFigures = {
-          eventsWritten,
-          deliveredInWindow: inWindow.inWindow,
-          deliveredPerSecond: inWindow.inWindow / load.durationSeconds,
-          delayP50Ms: inWindow.delayP50Ms,
-          delayP99Ms: inWindow.delayP99Ms,
-          maxLagSeconds: Math.max(0, ...lags),
-          lagAtEndSeconds: lagAtEnd,
-          drainSeconds,
-        };
-        log(
-          `${label}${code.revision ? ` at ${code.revision}` : ''}: ${webhooks.deliveredPerSecond.toFixed(0)} events/s delivered while taking ${load.requestsPerSecond.toFixed(0)} pushes/s; ` +
-            `delay p50 ${webhooks.delayP50Ms} ms p99 ${webhooks.delayP99Ms} ms; lag max ${webhooks.maxLagSeconds.toFixed(1)} s; ` +
-            `drained ${drainSeconds === null ? 'not within the limit' : `${drainSeconds.toFixed(1)} s`} after the load`,
-        );
-        return {
-          label,
-          database: dialect,
-          scenario: 'webhook',
-          load,
-          peakRssMiB: server.process.peakRssMiB(),
-          webhooks,
-          ...(code.revision && { baseline: code.revision }),
-        };
-      },
-    );
-  } finally {
-    await receiver.stop();
-  }
+      const drainSeconds = await receiver.drainSeconds(eventsWritten, loadEnded, MAX_DRAIN_MS);
+      const webhooks: WebhookFigures = {
+        eventsWritten,
+        deliveredInWindow: inWindow.inWindow,
+        deliveredPerSecond: inWindow.inWindow / load.durationSeconds,
+        delayP50Ms: inWindow.delayP50Ms,
+        delayP99Ms: inWindow.delayP99Ms,
+        maxLagSeconds: Math.max(0, ...lags),
+        lagAtEndSeconds: lagAtEnd,
+        drainSeconds,
+      };
+      log(
+        `${label}${code.revision ? ` at ${code.revision}` : ''}: ${webhooks.deliveredPerSecond.toFixed(0)} events/s delivered while taking ${load.requestsPerSecond.toFixed(0)} pushes/s; ` +
+          `delay p50 ${webhooks.delayP50Ms} ms p99 ${webhooks.delayP99Ms} ms; lag max ${webhooks.maxLagSeconds.toFixed(1)} s; ` +
+          `drained ${drainSeconds === null ? 'not within the limit' : `${drainSeconds.toFixed(1)} s`} after the load`,
+      );
+      return {
+        label,
+        database: dialect,
+        scenario: 'webhook',
+        load,
+        peakRssMiB: server.process.peakRssMiB(),
+        webhooks,
+        ...(code.revision && { baseline: code.revision }),
+      };
+    },
+  );
 }

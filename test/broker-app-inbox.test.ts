@@ -6,7 +6,7 @@
 // that assigns leads or sets their status, each lead on its own, with a summary.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiToken } from '../src/auth/api-token.service.ts';
-import { dayIn } from '../src/broker-app/inbox-filter.ts';
+import { addDays, brusselsDay } from '../src/brussels-days.ts';
 import { createUser } from '../src/sso/index.ts';
 import { callApi } from './support/api-client.ts';
 import { type Broker, createBroker, openSignedIn, UserAgent } from './support/broker-app.ts';
@@ -23,8 +23,6 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 const DAY = 86_400_000;
-const addDays = (day: string, days: number) =>
-  new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10);
 
 async function signedIn(who: Broker) {
   const agent = new UserAgent(server);
@@ -67,7 +65,7 @@ describe('the inbox’s filters', () => {
       username: `colleague-${process.pid}-${leads[0]!.id.slice(0, 8)}`,
       password: PASSWORD,
     });
-    const today = dayIn(server.clock.now());
+    const today = brusselsDay(server.clock.now());
     await patch(leads[0]!, { assignee: colleague.id, follow_up_on: addDays(today, -1) });
     await patch(leads[1]!, { assignee: colleague.id, follow_up_on: today });
     await patch(leads[2]!, { assignee: broker.user.id, follow_up_on: '2099-01-01' });

@@ -9,6 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from './support/eventually.ts';
 import { pushLead } from './support/lead-client.ts';
+import { sampleLockWaits } from './support/lock-waits.ts';
 import { startServerProcess, type ServerProcess } from './support/server-process.ts';
 import { createTenant, createTestDatabase, dialect, type Tenant, type TestDatabase } from './support/test-server.ts';
 
@@ -63,26 +64,9 @@ describe.skipIf(dialect !== 'postgres')('pushes into one distribution on Postgre
     );
     expect(Number(held.rows[0]!.rows)).toBe(3);
 
-    // Backends of this schema's servers (they hold a lock on one of its tables) that wait for a lock
-    // on a row or a table. Locks on a table's storage are left out: two inserts that both need a
-    // new page of lead_pushes wait for each other for the moment the file grows ("extend", and
-    // "page" for a GIN index's pending list), whichever rows they write; that is not a shared row.
+    // Backends of this schema's servers waiting for a row or a table (storage locks left out).
     const holderPid = (await holder.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
-    let samples = 0;
-    const waits: unknown[] = [];
-    let pushing = true;
-    const sampling = (async () => {
-      while (pushing) {
-        const { rows } = await sampler.query(
-          `select w.pid, w.locktype, w.mode, w.relation::regclass::text as relation from pg_locks w
-            where not w.granted and w.pid <> $1 and w.locktype not in ('extend', 'page') and exists (select 1 from pg_locks h join pg_class c on c.oid = h.relation
-              where h.pid = w.pid and c.relnamespace = current_schema()::regnamespace)`,
-          [holderPid],
-        );
-        samples++;
-        waits.push(...rows);
-      }
-    })();
+    const stopSampling = sampleLockWaits(sampler, holderPid);
     const replies = await Promise.all(
       Array.from({ length: PUSHES }, (_, i) =>
         pushLead(servers[i % 2]!, tenant, 'customers', {
@@ -94,8 +78,7 @@ describe.skipIf(dialect !== 'postgres')('pushes into one distribution on Postgre
         }),
       ),
     );
-    pushing = false;
-    await sampling;
+    const { samples, waits } = await stopSampling();
     await holder.query('commit');
 
     expect(replies.map((reply) => reply.status)).toEqual(Array.from({ length: PUSHES }, () => 201));

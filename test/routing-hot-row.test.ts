@@ -10,6 +10,7 @@ import { eventually } from './support/eventually.ts';
 import { setRoutingRules } from '../src/party/index.ts';
 import { createUser } from '../src/sso/index.ts';
 import { pushLead } from './support/lead-client.ts';
+import { sampleLockWaits } from './support/lock-waits.ts';
 import { startServerProcess, type ServerProcess } from './support/server-process.ts';
 import { PASSWORD } from './support/sso.ts';
 import { createTenant, createTestDatabase, dialect, type Tenant, type TestDatabase } from './support/test-server.ts';
@@ -89,21 +90,7 @@ describe.skipIf(dialect !== 'postgres')('round-robin routing on PostgreSQL', () 
     // As test/push-shared-rows.test.ts: backends of this schema waiting for a row or a table,
     // storage locks (a file growing, a GIN pending list) left out.
     const holderPid = (await holder.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
-    let samples = 0;
-    const waits: unknown[] = [];
-    let pushing = true;
-    const sampling = (async () => {
-      while (pushing) {
-        const { rows } = await sampler.query(
-          `select w.pid, w.locktype, w.mode, w.relation::regclass::text as relation from pg_locks w
-            where not w.granted and w.pid <> $1 and w.locktype not in ('extend', 'page') and exists (select 1 from pg_locks h join pg_class c on c.oid = h.relation
-              where h.pid = w.pid and c.relnamespace = current_schema()::regnamespace)`,
-          [holderPid],
-        );
-        samples++;
-        waits.push(...rows);
-      }
-    })();
+    const stopSampling = sampleLockWaits(sampler, holderPid);
     const replies = await Promise.all(
       Array.from({ length: K * N }, (_, i) =>
         pushLead(servers[i % 2]!, tenant, 'customers', {
@@ -111,8 +98,7 @@ describe.skipIf(dialect !== 'postgres')('round-robin routing on PostgreSQL', () 
         }),
       ),
     );
-    pushing = false;
-    await sampling;
+    const { samples, waits } = await stopSampling();
     await holder.query('commit');
 
     expect(replies.map((reply) => reply.status)).toEqual(Array.from({ length: K * N }, () => 201));

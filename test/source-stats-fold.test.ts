@@ -7,7 +7,7 @@
 // The server runs no projector of its own here: the test runs one step by step.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApiToken } from '../src/auth/api-token.service.ts';
-import { dayIn } from '../src/broker-app/inbox-filter.ts';
+import { brusselsDay } from '../src/brussels-days.ts';
 import { createTransactionRunner, type TransactionRunner } from '../src/db/transaction-runner.ts';
 import { insertDistribution } from '../src/distributions/distribution.repository.ts';
 import { InboxProjection, RefHashes, RetentionService } from '../src/party/index.ts';
@@ -57,7 +57,7 @@ const patch = (via: Via, leadId: string, body: object) =>
 
 /** Today's figures (Brussels days) as the API answers them, each list in the order of its names. */
 async function stats(via: Via): Promise<Stats> {
-  const today = dayIn(Date.now());
+  const today = brusselsDay(Date.now());
   const path = `/distributions/${via.distributionId}/stats/sources?from=${today}&to=${today}`;
   const reply = await callApi(server, via, 'GET', path);
   expect(reply.status).toBe(200);
@@ -239,7 +239,7 @@ it('moves the counts of a lead whose creating push the push log’s retention re
     expect((await callApi(server, bearer, 'PATCH', `${path}/leads/${lead}`, { body: { status: 'won' } })).status).toBe(
       200,
     );
-  const today = dayIn(Date.now());
+  const today = brusselsDay(Date.now());
   const client = await callApi(server, bearer, 'GET', `${path}/stats/sources?from=${today}&to=${today}`);
   expect(client.body.senders).toEqual([
     expect.objectContaining({ sender: `client:${fixture.client.client_id}`, received: 2, created: 2, won: 2 }),

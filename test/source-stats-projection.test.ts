@@ -6,7 +6,7 @@
 // and with two processes' projectors at work on one PostgreSQL.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApiToken } from '../src/auth/api-token.service.ts';
-import { dayIn } from '../src/broker-app/inbox-filter.ts';
+import { brusselsDay } from '../src/brussels-days.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { createTransactionRunner } from '../src/db/transaction-runner.ts';
 import { insertDistribution } from '../src/distributions/distribution.repository.ts';
@@ -62,7 +62,7 @@ async function stats(d: { id: string; web: Via }): Promise<Stats> {
     expect(reply.status).toBe(200);
     return reply.body as Stats;
   };
-  const today = dayIn(Date.now());
+  const today = brusselsDay(Date.now());
   const monday = new Date(
     Date.parse(`${today}T00:00:00Z`) - ((new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7) * 86_400_000,
   );

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiToken } from '../src/auth/api-token.service.ts';
 import { insertDistribution } from '../src/distributions/distribution.repository.ts';
-import { dayIn } from '../src/broker-app/inbox-filter.ts';
+import { brusselsDay } from '../src/brussels-days.ts';
 import { callApi } from './support/api-client.ts';
 import { createBroker, openSignedIn, UserAgent } from './support/broker-app.ts';
 import { pushLead } from './support/lead-client.ts';
@@ -21,7 +21,7 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 /** The Brussels day it is: the days of the statistics are the inbox's. */
-const today = () => dayIn(Date.now());
+const today = () => brusselsDay(Date.now());
 const SCOPES = ['leads:write', 'leads:read', 'parties:update'];
 
 async function distribution() {

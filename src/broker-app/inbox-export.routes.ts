@@ -6,7 +6,8 @@
 import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { FastifyPluginAsync } from 'fastify';
-import { dayIn, inboxFilter, parseInboxParams } from './inbox-filter.ts';
+import { brusselsDay } from '../brussels-days.ts';
+import { inboxFilter, parseInboxParams } from './inbox-filter.ts';
 import { inbox, type LeadServices, userNames } from './lead-data.ts';
 import { pageContext } from './pages/page-context.ts';
 import { displayName } from './pages/field-values.ts';
@@ -23,7 +24,7 @@ export const inboxExportRoutes: FastifyPluginAsync<{ services: LeadServices }> =
     const user = request.appSession!.user;
     const { t } = pageContext(request, request.appSession);
     const filter = {
-      ...inboxFilter(params, user.distribution_id, user.id, dayIn(services.clock.now())),
+      ...inboxFilter(params, user.distribution_id, user.id, brusselsDay(services.clock.now())),
       sort: params.sort,
       direction: params.direction,
     };

@@ -4,9 +4,9 @@
 // follow-up (overdue, today, this week, none), the order and its direction. Read once here
 // for the page and the CSV export alike, and written back into links so paging and export
 // keep them.
+import { addDays, brusselsMidnight, mondayOf } from '../brussels-days.ts';
 import { ValidationError } from '../errors.ts';
 import { type InboxFilter, LEAD_STATUSES } from '../party/index.ts';
-import { TIME_ZONE } from './formatting/locale-formats.ts';
 
 export type Status = (typeof LEAD_STATUSES)[number];
 
@@ -110,8 +110,8 @@ export function inboxFilter(params: InboxParams, distributionId: string, userId:
     ...(params.assignee && { assignee: params.assignee === 'mine' ? userId : params.assignee }),
     ...(params.kind && { kind: params.kind }),
     ...(params.origin !== undefined && { origin: params.origin }),
-    ...(params.from && { receivedFrom: startOfDay(params.from) }),
-    ...(params.to && { receivedBefore: startOfDay(nextDay(params.to)) }),
+    ...(params.from && { receivedFrom: brusselsMidnight(params.from) }),
+    ...(params.to && { receivedBefore: brusselsMidnight(addDays(params.to, 1)) }),
     ...followUpRange(params.followUp, today),
     ...(params.duplicates && { possibleDuplicates: true }),
   };
@@ -123,20 +123,10 @@ function followUpRange(filter: FollowUpFilter | undefined, today: string) {
   if (filter === 'none') return { noFollowUp: true };
   if (filter === 'week') {
     // Monday is the first day of the week where the app is used (ISO 8601).
-    const monday = addDays(today, -((new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7));
+    const monday = mondayOf(today);
     return { followUpFrom: monday, followUpUntil: addDays(monday, 6) };
   }
   return {};
-}
-
-/** The Brussels day (YYYY-MM-DD) of an instant in ms. */
-export function dayIn(instant: number): string {
-  const part = (type: string) =>
-    zoneParts
-      .formatToParts(instant)
-      .find((p) => p.type === type)!
-      .value.padStart(2, '0');
-  return `${part('year')}-${part('month')}-${part('day')}`;
 }
 
 /** The filters as query parameters (without paging), for links that keep them. */
@@ -156,36 +146,4 @@ export function inboxSearchParams(params: InboxParams, changes: Readonly<Record<
   };
   for (const [key, value] of Object.entries(changes)) entries[key === 'search' ? 'q' : key] = value || undefined;
   return new URLSearchParams(Object.entries(entries).filter((entry): entry is [string, string] => !!entry[1]));
-}
-
-function nextDay(day: string): string {
-  return addDays(day, 1);
-}
-
-function addDays(day: string, days: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-}
-
-/** Midnight of a Brussels day, as an ISO instant (stored timestamps are UTC). */
-function startOfDay(day: string): string {
-  const midnight = Date.parse(`${day}T00:00:00Z`);
-  const guess = midnight - zoneOffset(midnight);
-  return new Date(midnight - zoneOffset(guess)).toISOString();
-}
-
-const zoneParts = new Intl.DateTimeFormat('en-US', {
-  timeZone: TIME_ZONE,
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: 'numeric',
-  day: 'numeric',
-  hour: 'numeric',
-  minute: 'numeric',
-  second: 'numeric',
-});
-
-/** How far Brussels time is ahead of UTC at an instant, in ms. */
-function zoneOffset(instant: number): number {
-  const part = (type: string) => Number(zoneParts.formatToParts(instant).find((p) => p.type === type)!.value);
-  return Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second')) - instant;
 }

@@ -2,13 +2,14 @@
 // (sign-in/session-guard.ts), and the timeline's "send again". Ids that are not ids, and
 // ids of another distribution, are 404 like ids that name nothing: the services say so.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { brusselsDay } from '../brussels-days.ts';
 import { NotFoundError } from '../errors.ts';
 import { decodeCursor, encodeCursor } from '../http/pagination.ts';
 import type { FormBody } from '../http/form-body.ts';
 import { PAGE_HEADERS } from './pages/layout.ts';
 import { id } from './path-ids.ts';
 import { bulkSummary, placeOf } from './bulk-params.ts';
-import { dayIn, inboxFilter, inboxSearchParams, parseInboxParams, queryText } from './inbox-filter.ts';
+import { inboxFilter, inboxSearchParams, parseInboxParams, queryText } from './inbox-filter.ts';
 import {
   assignableUsers,
   inbox,
@@ -51,7 +52,7 @@ export const pageRoutes: FastifyPluginAsync<{ services: LeadServices }> = async 
     const place = placeOf(queryText(request.query, 'start', 10));
     const start = before === undefined ? 1 : place;
     const user = session(request).user;
-    const filter = inboxFilter(params, did(request), user.id, dayIn(services.clock.now()));
+    const filter = inboxFilter(params, did(request), user.id, brusselsDay(services.clock.now()));
     const [page, counts, users, assignable, total] = await Promise.all([
       inbox(services, {
         ...filter,

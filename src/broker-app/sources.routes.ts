@@ -2,8 +2,9 @@
 // period (the last twelve weeks until today unless asked otherwise) and the same figures as
 // CSV, read through the API's own service (party/stats/).
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { addDays, brusselsDay } from '../brussels-days.ts';
 import { sourceStatsCsv } from '../party/index.ts';
-import { dayIn, queryText } from './inbox-filter.ts';
+import { queryText } from './inbox-filter.ts';
 import { type LeadServices, senderNames } from './lead-data.ts';
 import { PAGE_HEADERS } from './pages/layout.ts';
 import { pageContext } from './pages/page-context.ts';
@@ -15,10 +16,9 @@ export const DEFAULT_PERIOD_DAYS = 84;
 export const sourcesRoutes: FastifyPluginAsync<{ services: LeadServices }> = async (app, { services }) => {
   const period = (request: FastifyRequest) => {
     // Brussels days, as the inbox's and the statistics' own.
-    const today = dayIn(services.clock.now());
-    const start = new Date(Date.parse(`${today}T00:00:00Z`) - (DEFAULT_PERIOD_DAYS - 1) * 86_400_000);
+    const today = brusselsDay(services.clock.now());
     return {
-      from: queryText(request.query, 'from', 10) ?? start.toISOString().slice(0, 10),
+      from: queryText(request.query, 'from', 10) ?? addDays(today, -(DEFAULT_PERIOD_DAYS - 1)),
       to: queryText(request.query, 'to', 10) ?? today,
     };
   };

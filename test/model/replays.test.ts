@@ -1,18 +1,23 @@
-// Sequences the model-based test (upsert.model.test.ts) found, kept as they were printed so
-// each stays fixed: each ran against the model and the real server on both databases and
-// the two disagreed before the change named in its title.
+// Sequences the model-based test (upsert.model.test.ts) found, kept as printed (or written
+// by hand) so each stays fixed: each ran against the model and the real server on both
+// databases and the two disagreed before the change named in its title. Each is a test of
+// its own, run as the model test runs it (replaySequence: every step compared with the model).
 import { afterAll, beforeAll, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 import { replaySequence } from './model-run.ts';
+import type { Request } from './requests.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ RATE_LIMIT: 'off', WEBHOOK_WORKER: 'false' });
+/** A push of the customer Els Peeters with these fields besides her name, for sequences written by hand. */
+const els = (fields: Record<string, unknown>): Request => ({
+  op: 'push',
+  kind: 'customers',
+  body: { prospect: { first_name: 'Els', last_name: 'Peeters', ...fields } },
 });
-afterAll(() => server?.close());
+const KERKSTRAAT = { street: 'Kerkstraat', housenr: '1', zipcode: '2000', city: 'Antwerpen' };
 
-it('lists the refs of one push in the order a read gives them back', () =>
-  replaySequence(server, [
+/** Each sequence under its title: what the server does now that it did not before. */
+const REPLAYS: Readonly<Record<string, readonly Request[]>> = {
+  'lists the refs of one push in the order a read gives them back': [
     {
       op: 'push',
       kind: 'customers',
@@ -24,10 +29,9 @@ it('lists the refs of one push in the order a read gives them back', () =>
         },
       },
     },
-  ]));
+  ],
 
-it('keeps a client id sent in upper case as the same id in lower case', () =>
-  replaySequence(server, [
+  'keeps a client id sent in upper case as the same id in lower case': [
     {
       op: 'push',
       kind: 'customers',
@@ -45,10 +49,9 @@ it('keeps a client id sent in upper case as the same id in lower case', () =>
         },
       },
     },
-  ]));
+  ],
 
-it('tells a car and a package with one id apart: ids are unique per kind of object', () =>
-  replaySequence(server, [
+  'tells a car and a package with one id apart: ids are unique per kind of object': [
     {
       op: 'push',
       kind: 'customers',
@@ -61,10 +64,9 @@ it('tells a car and a package with one id apart: ids are unique per kind of obje
         },
       },
     },
-  ]));
+  ],
 
-it('keeps the refs of two pushes at once in the order they were added, however close in time', () =>
-  replaySequence(server, [
+  'keeps the refs of two pushes at once in the order they were added, however close in time': [
     {
       op: 'pair',
       first: {
@@ -92,10 +94,9 @@ it('keeps the refs of two pushes at once in the order they were added, however c
         },
       },
     },
-  ]));
+  ],
 
-it('re-syncs a lead whose package id is renewed: the stored policy moves to the new package', () =>
-  replaySequence(server, [
+  're-syncs a lead whose package id is renewed: the stored policy moves to the new package': [
     {
       op: 'push',
       kind: 'customers',
@@ -122,10 +123,9 @@ it('re-syncs a lead whose package id is renewed: the stored policy moves to the 
         },
       },
     },
-  ]));
+  ],
 
-it('lists the refs of two parties merged by when each was added: two items of a batch can share a millisecond', () =>
-  replaySequence(server, [
+  'lists the refs of two parties merged by when each was added: two items of a batch can share a millisecond': [
     {
       op: 'batch',
       pushes: [
@@ -176,65 +176,70 @@ it('lists the refs of two parties merged by when each was added: two items of a 
       kind: 'customers',
       body: { prospect: { id: '{merged0}', first_name: 'Jan', last_name: 'Peeters' } },
     },
-  ]));
+  ],
 
-it("lands a re-sync naming a car a merge gave up for the survivor's (one per VIN) on the survivor's car", () =>
-  replaySequence(
-    server,
-    ['R0', 'R1', 'R0', 'R1'].map((ref, i) =>
-      i === 2
-        ? { op: 'merge', into: '{party0}', from: '{next0}' }
-        : {
-            op: 'push',
-            kind: 'customers',
-            body: {
-              prospect: {
-                first_name: 'Els',
-                last_name: 'Peeters',
-                external_refs: [{ external_ref: ref, external_ref_company: 'crm' }],
-                risk_objects: { cars: [{ id: `{id${ref === 'R0' ? 0 : 1}}`, vin: 'WVWZZZ1JZXW000001', kw: 50 + i }] },
-                insurance_policies: [
-                  { name: 'BA auto', coverages: [{ name: 'BA', risk_object_id: `{id${ref === 'R0' ? 0 : 1}}` }] },
-                ],
-              },
+  "lands a re-sync naming a car a merge gave up for the survivor's (one per VIN) on the survivor's car": [
+    'R0',
+    'R1',
+    'R0',
+    'R1',
+  ].map((ref, i) =>
+    i === 2
+      ? { op: 'merge', into: '{party0}', from: '{next0}' }
+      : {
+          op: 'push',
+          kind: 'customers',
+          body: {
+            prospect: {
+              first_name: 'Els',
+              last_name: 'Peeters',
+              external_refs: [{ external_ref: ref, external_ref_company: 'crm' }],
+              risk_objects: { cars: [{ id: `{id${ref === 'R0' ? 0 : 1}}`, vin: 'WVWZZZ1JZXW000001', kw: 50 + i }] },
+              insurance_policies: [
+                { name: 'BA auto', coverages: [{ name: 'BA', risk_object_id: `{id${ref === 'R0' ? 0 : 1}}` }] },
+              ],
             },
           },
-    ),
-  ));
+        },
+  ),
 
-it("refuses a merge that would give the survivor a third party's e-mail, birth date and address", () => {
-  const prospect = (extra: Record<string, unknown>) => ({
-    op: 'push' as const,
-    kind: 'customers' as const,
-    body: { prospect: { first_name: 'Els', last_name: 'Peeters', ...extra } },
-  });
-  const address = { street: 'Kerkstraat', housenr: '1', zipcode: '2000', city: 'Antwerpen' };
-  return replaySequence(server, [
-    prospect({ email: 'els@example.be', birth: '1980-01-01', external_refs: [{ external_ref: 'R0' }] }),
-    prospect({ address, external_refs: [{ external_ref: 'R1' }] }),
-    prospect({ email: 'els@example.be', birth: '1980-01-01', address }),
+  "refuses a merge that would give the survivor a third party's e-mail, birth date and address": [
+    els({ email: 'els@example.be', birth: '1980-01-01', external_refs: [{ external_ref: 'R0' }] }),
+    els({ address: KERKSTRAAT, external_refs: [{ external_ref: 'R1' }] }),
+    els({ email: 'els@example.be', birth: '1980-01-01', address: KERKSTRAAT }),
     { op: 'merge', into: '{party0}', from: '{next0}' },
-    prospect({ language: 'nl', external_refs: [{ external_ref: 'R0' }] }),
-    prospect({ language: 'fr', external_refs: [{ external_ref: 'R1' }] }),
-    prospect({ email: 'els@example.be', birth: '1980-01-01', address }),
-  ]);
-});
+    els({ language: 'nl', external_refs: [{ external_ref: 'R0' }] }),
+    els({ language: 'fr', external_refs: [{ external_ref: 'R1' }] }),
+    els({ email: 'els@example.be', birth: '1980-01-01', address: KERKSTRAAT }),
+  ],
 
-it("joins two parties' packages of one insurance company and number; the merged package's id names the one", () => {
-  const prospect = (ref: string, extra: Record<string, unknown>) => ({
-    op: 'push' as const,
-    kind: 'customers' as const,
-    body: { prospect: { first_name: 'Els', last_name: 'Peeters', external_refs: [{ external_ref: ref }], ...extra } },
-  });
-  return replaySequence(server, [
-    prospect('R0', { policy_packages: [{ id: '{id4}', insurance_company: 'AG', package_nr: 'K1' }] }),
-    prospect('R1', {
+  "joins two parties' packages of one insurance company and number; the merged package's id names the one": [
+    els({
+      external_refs: [{ external_ref: 'R0' }],
+      policy_packages: [{ id: '{id4}', insurance_company: 'AG', package_nr: 'K1' }],
+    }),
+    els({
+      external_refs: [{ external_ref: 'R1' }],
       policy_packages: [{ id: '{id5}', insurance_company: 'AG', package_nr: 'K1', name: 'Gezin' }],
       insurance_policies: [{ insurance_company: 'AG', policy_nr: '1', policy_package_id: '{id5}' }],
     }),
     { op: 'merge', into: '{party0}', from: '{next0}' },
-    prospect('R1', { insurance_policies: [{ insurance_company: 'AG', policy_nr: '2', policy_package_id: '{id5}' }] }),
-    prospect('R1', { policy_packages: [{ id: '{id5}', name: 'Pakket' }] }),
-    prospect('R0', { policy_packages: [{ insurance_company: 'AG', package_nr: 'K1', premium: '10' }] }),
-  ]);
+    els({
+      external_refs: [{ external_ref: 'R1' }],
+      insurance_policies: [{ insurance_company: 'AG', policy_nr: '2', policy_package_id: '{id5}' }],
+    }),
+    els({ external_refs: [{ external_ref: 'R1' }], policy_packages: [{ id: '{id5}', name: 'Pakket' }] }),
+    els({
+      external_refs: [{ external_ref: 'R0' }],
+      policy_packages: [{ insurance_company: 'AG', package_nr: 'K1', premium: '10' }],
+    }),
+  ],
+};
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ RATE_LIMIT: 'off', WEBHOOK_WORKER: 'false' });
 });
+afterAll(() => server?.close());
+
+for (const [title, requests] of Object.entries(REPLAYS)) it(title, () => replaySequence(server, requests));

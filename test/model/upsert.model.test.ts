@@ -5,7 +5,7 @@
 // objects, run against a real server and compared after every step with the in-memory
 // model of docs/design.md section 2 (lead-model.ts). `npm test` runs a bounded, repeatable
 // number of sequences; `npm run fuzz` runs MODEL_RUNS (default 10,000) from a new seed. A
-// failing sequence is shrunk and printed as a test to paste into replays.test.ts.
+// failing sequence is shrunk and printed as an entry to paste into replays.test.ts.
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { dialect, startTestServer, type TestServer } from '../support/test-server.ts';
@@ -79,8 +79,8 @@ it(
       const requests = ran.map((command) => (command.cmd ?? (command as RequestCommand)).request);
       const error = result.errorInstance as { message?: string; actual?: unknown; expected?: unknown };
       expect.fail(
-        `A sequence the model answers otherwise (seed ${result.seed}, shrunk). Paste into test/model/replays.test.ts:\n\n` +
-          `it('replays a sequence the model test found', () =>\n  replaySequence(server, ${JSON.stringify(requests, null, 2)}));\n\n` +
+        `A sequence the model answers otherwise (seed ${result.seed}, shrunk). Paste into REPLAYS in test/model/replays.test.ts:\n\n` +
+          `'replays a sequence the model test found': ${JSON.stringify(requests, null, 2)},\n\n` +
           `${error.message}\n\nread back: ${JSON.stringify(error.actual)}\nthe model: ${JSON.stringify(error.expected)}`,
       );
     }

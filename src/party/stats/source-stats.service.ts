@@ -5,7 +5,8 @@
 import type { DatabaseHandle } from '../../db/database.ts';
 import { type Problem, ValidationError } from '../../errors.ts';
 import { readSourceCounts } from './source-counts.repository.ts';
-import { addDays, brusselsMidnight, mondayOf, type SourceStats, summarize } from './source-stats.ts';
+import { addDays, brusselsMidnight, mondayOf } from '../../brussels-days.ts';
+import { type SourceStats, summarize } from './source-stats.ts';
 
 /** The longest period asked for at once, in days. */
 export const MAX_PERIOD_DAYS = 366;

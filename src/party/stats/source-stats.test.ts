@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { REACTED } from './reaction-buckets.ts';
 import type { SourceCountRow } from './source-counts.repository.ts';
-import { brusselsDay, brusselsMidnight, histogramMedian, mondayOf, summarize } from './source-stats.ts';
+import { mondayOf } from '../../brussels-days.ts';
+import { histogramMedian, summarize } from './source-stats.ts';
 
 /** A row of sums with the counts given, the others 0; `reacted` by bucket number. */
 function row(
@@ -83,16 +84,5 @@ describe('histogramMedian', () => {
     expect(histogramMedian(counts({ 17: 4 }))).toBe(22);
     // The last bucket has no end: its values count as 720 hours.
     expect(histogramMedian(counts({ 30: 1 }))).toBe(720);
-  });
-});
-
-describe('Brussels days', () => {
-  it('start at midnight Brussels time, an hour before UTC in winter and two in summer', () => {
-    expect(brusselsMidnight('2026-11-28')).toBe('2026-11-27T23:00:00.000Z');
-    expect(brusselsMidnight('2026-07-01')).toBe('2026-06-30T22:00:00.000Z');
-    expect(brusselsMidnight('2026-03-29')).toBe('2026-03-28T23:00:00.000Z');
-    expect(brusselsMidnight('2026-03-30')).toBe('2026-03-29T22:00:00.000Z');
-    expect(brusselsDay(Date.parse('2026-11-27T23:30:00Z'))).toBe('2026-11-28');
-    expect(brusselsDay(Date.parse('2026-10-25T00:59:00Z'))).toBe('2026-10-25');
   });
 });

@@ -4,6 +4,7 @@
 // (Monday to Sunday, Brussels days) the pushes received and the leads created then that are
 // won now. A pure function of the repository's sums per week and source, so unit tests
 // reach it.
+import { addDays, mondayOf } from '../../brussels-days.ts';
 import { REACTED, REACTION_BOUNDS } from './reaction-buckets.ts';
 import type { SourceCountRow } from './source-counts.repository.ts';
 
@@ -103,41 +104,4 @@ export function histogramMedian(counts: readonly number[]): number | null {
   };
   const value = total % 2 === 1 ? nth((total - 1) / 2) : (nth(total / 2 - 1) + nth(total / 2)) / 2;
   return Math.round(value * 10) / 10;
-}
-
-/** The Monday of a day's week (ISO 8601), as YYYY-MM-DD. */
-export function mondayOf(day: string): string {
-  return addDays(day, -((new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7));
-}
-
-export function addDays(day: string, days: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-}
-
-const brussels = new Intl.DateTimeFormat('en-US', {
-  timeZone: 'Europe/Brussels',
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: 'numeric',
-  day: 'numeric',
-  hour: 'numeric',
-  minute: 'numeric',
-  second: 'numeric',
-});
-
-/** How far Brussels time is ahead of UTC at an instant, in ms. */
-function brusselsOffset(instant: number): number {
-  const part = (type: string) => Number(brussels.formatToParts(instant).find((p) => p.type === type)!.value);
-  return Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second')) - instant;
-}
-
-/** Midnight at the start of a Brussels day, as an ISO instant (stored timestamps are UTC). */
-export function brusselsMidnight(day: string): string {
-  const midnight = Date.parse(`${day}T00:00:00Z`);
-  return new Date(midnight - brusselsOffset(midnight - brusselsOffset(midnight))).toISOString();
-}
-
-/** The Brussels day (YYYY-MM-DD) of an instant in ms. */
-export function brusselsDay(instant: number): string {
-  return new Date(instant + brusselsOffset(instant)).toISOString().slice(0, 10);
 }
