@@ -240,6 +240,9 @@ async function seed(env: Record<string, string>, distributionId: string, leads: 
           assignee_id: n % 5 < 2 ? users[n % 3]!.id : null,
           status_changed_at: at,
           // The words the service stores for such a lead (party/inbox/search-words.ts).
+          // As party/inbox/search-words.ts (sortNameOf) folds it: these names are plain ASCII.
+          sort_name: `${last} ${first}`.toLowerCase(),
+          kind: 'CUSTOMER' as const,
           search_words: [first, last, email.replace(/[@.]/g, ' '), 'kerkstraat', zipcode, city].join(' ').toLowerCase(),
         });
       }

@@ -107,6 +107,8 @@ function newLeadRows(distributionId: string, n: number, full: boolean): PushRows
         assignee_id: null,
         status_changed_at: now,
         follow_up_on: null,
+        sort_name: 'peeters jan',
+        kind: 'CUSTOMER',
         first_status_at: null,
         created_origin: null,
         created_sender: null,

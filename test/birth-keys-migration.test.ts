@@ -4,7 +4,7 @@
 // the other keys stay; and back. Both databases.
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as migration from '../src/db/migrations/2026-11-30T04-10_birth_keys_by_name_start.ts';
+import * as migration from '../src/db/migrations/2026-11-30T05-00_birth_keys_by_name_start.ts';
 import { birthKeys } from '../src/party/index.ts';
 import { createTenant, createTestDatabase, type TestDatabase } from './support/test-server.ts';
 

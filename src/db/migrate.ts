@@ -31,7 +31,10 @@ import * as leadCreatedSource from './migrations/2026-11-30T01-00_lead_created_s
 import * as duplicateKeysClustered from './migrations/2026-11-30T03-00_duplicate_keys_clustered.ts';
 import * as policyPackageReplacedBy from './migrations/2026-11-30T03-01_policy_package_replaced_by.ts';
 import * as inboxSorts from './migrations/2026-11-30T04-00_inbox_sorts.ts';
-import * as birthKeysByNameStart from './migrations/2026-11-30T04-10_birth_keys_by_name_start.ts';
+import * as leadSortName from './migrations/2026-11-30T04-10_lead_sort_name.ts';
+import * as leadAssigneeOrder from './migrations/2026-11-30T04-20_lead_assignee_order.ts';
+import * as leadKind from './migrations/2026-11-30T04-30_lead_kind.ts';
+import * as birthKeysByNameStart from './migrations/2026-11-30T05-00_birth_keys_by_name_start.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-20T00-00_lead_intake_core': leadIntakeCore,
@@ -62,7 +65,10 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-30T03-00_duplicate_keys_clustered': duplicateKeysClustered,
   '2026-11-30T03-01_policy_package_replaced_by': policyPackageReplacedBy,
   '2026-11-30T04-00_inbox_sorts': inboxSorts,
-  '2026-11-30T04-10_birth_keys_by_name_start': birthKeysByNameStart,
+  '2026-11-30T04-10_lead_sort_name': leadSortName,
+  '2026-11-30T04-20_lead_assignee_order': leadAssigneeOrder,
+  '2026-11-30T04-30_lead_kind': leadKind,
+  '2026-11-30T05-00_birth_keys_by_name_start': birthKeysByNameStart,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

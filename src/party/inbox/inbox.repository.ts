@@ -1,11 +1,13 @@
 // The broker app's lead inbox (docs/design.md sections 7, 13 and 16; docs/broker-app.md,
 // "Broker app"): a distribution's leads, filtered by status, assignee, kind, origin, date
-// received and follow-up day, searched by word, by last change, received or follow-up day
-// either way, with what the inbox shows of each, and how many the filter finds (up to a
-// cap). A page is cut by a keyset cursor in its order, so it holds still while new leads
-// arrive above it, and each filter and order is served by an index (leads_status,
-// leads_assignee, leads_received, leads_updated, leads_follow_up, the word index), so a page
-// costs the same at any number of leads.
+// received and follow-up day, searched by word, in the order of any column either way
+// (last change, received, follow-up day, name, status, assignee, kind, origin), with what
+// the inbox shows of each, and how many the filter finds (up to a cap). A page is cut by a
+// keyset cursor in its order, so it holds still while new leads arrive above it, and each
+// filter and order is served by an index (leads_status, leads_assignee, leads_received,
+// leads_updated, leads_follow_up, leads_status_order, leads_origin, leads_sort_name,
+// leads_kind, leads_assignee_order, the word index), so a page costs the same at any number
+// of leads.
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { ValidationError } from '../../errors.ts';
 import type { Database, Dialect } from '../../db/database.ts';
@@ -79,24 +81,18 @@ type ValueSort = Exclude<InboxSort, 'changed' | 'received' | 'follow_up'>;
 
 /**
  * What a column shows, as the inbox orders it: the status in its workflow order (new,
- * contacted, quoted, won, lost; leads_status_order), the origin (leads_origin), the kind
- * (COMPANY before CUSTOMER), the name as the column shows it (a company's name, a customer's
- * last then first name) and the assignee's username, both in lower case. The status rank is
+ * contacted, quoted, won, lost; leads_status_order), the origin (leads_origin), the name as
+ * the column shows it, folded (`leads.sort_name`, kept by every write: leads_sort_name), the
+ * kind (COMPANY before CUSTOMER; `leads.kind`, written with the lead: leads_kind) and the
+ * assignee (pageByAssignee: by username, case-insensitive). The status rank is
  * written exactly as the index leads_status_order has it, so both databases use the index.
  */
-function sortValue(sort: ValueSort, dialect: Dialect): RawBuilder<string | number | null> {
+function sortValue(sort: ValueSort): RawBuilder<string | number | null> {
   if (sort === 'status') return sql<number>`${sql.raw(STATUS_RANK)}`;
   if (sort === 'origin') return sql<string | null>`leads.origin`;
-  if (sort === 'kind') return sql<string>`parties.type`;
-  if (sort === 'assignee')
-    return sql<string | null>`(select lower(users.username) from users where users.id = leads.assignee_id)`;
-  const field = (name: string) =>
-    dialect === 'postgres'
-      ? sql`(parties.data::json ->> ${sql.lit(name)})`
-      : sql`json_extract(parties.data, ${sql.lit(`$.${name}`)})`;
-  // A name made only of spaces is no name: it goes with the leads without one.
-  return sql<string | null>`nullif(lower(trim(case when parties.type = 'COMPANY' then coalesce(${field('name')}, '')
-    else coalesce(${field('last_name')}, '') || ' ' || coalesce(${field('first_name')}, '') end)), '')`;
+  if (sort === 'kind') return sql<string>`leads.kind`;
+  if (sort === 'assignee') return sql<string | null>`leads.assignee_id`;
+  return sql<string | null>`leads.sort_name`;
 }
 
 /** The status in its workflow order, as the index leads_status_order (migration 2026-11-30T04-00) has it. */
@@ -117,7 +113,7 @@ async function pageByValue(
   direction: SortDirection,
   query: InboxQuery,
 ): Promise<InboxRow[]> {
-  const value = sortValue(sort, dialect);
+  const value = sortValue(sort);
   const keyed = filtered.select(value.as('sort_value'));
   const { before, limit } = query;
   const without = (after: Position | undefined, limit: number) =>
@@ -132,18 +128,64 @@ async function pageByValue(
       throw new ValidationError([{ target: 'cursor', code: 'invalid', expected: 'cursor' }]);
     after = { at, id: before.id };
   }
-  const valued = await pageIn(
-    db,
-    dialect,
-    keyed.where(value, 'is not', null),
-    value,
-    direction,
-    after,
-    limit,
-    sort === 'status' ? Number : String,
-  );
-  if (valued.length > limit || sort === 'status' || sort === 'kind') return valued;
+  const valued =
+    sort === 'assignee'
+      ? await pageByAssignee(db, dialect, keyed, query.distributionId, direction, after, limit)
+      : await pageIn(
+          db,
+          dialect,
+          keyed.where(value, 'is not', null),
+          value,
+          direction,
+          after,
+          limit,
+          sort === 'status' ? Number : String,
+        );
+  if (valued.length > limit || sort === 'status') return valued;
   return [...valued, ...(await without(undefined, limit - valued.length))];
+}
+
+/**
+ * The assigned leads in the order of their assignees' usernames (case-insensitive), each
+ * assignee's in id order: the distribution's few users in that order, walked one after the
+ * other on leads_assignee_order (distribution, assignee, id) until the page is full, so a
+ * page costs some index look-ups at any number of leads. A cursor carries the assignee's id.
+ */
+async function pageByAssignee(
+  db: Db,
+  dialect: Dialect,
+  keyed: LeadSelect,
+  distributionId: string,
+  direction: SortDirection,
+  after: Position | undefined,
+  limit: number,
+): Promise<InboxRow[]> {
+  const users = await db
+    .selectFrom('users')
+    .select('id')
+    .where('distribution_id', '=', distributionId)
+    .orderBy('username_key', direction)
+    .execute();
+  const start = after === undefined ? 0 : users.findIndex((user) => user.id === after.at);
+  if (start < 0) throw new ValidationError([{ target: 'cursor', code: 'invalid', expected: 'cursor' }]);
+  const rows: InboxRow[] = [];
+  for (let i = start; i < users.length && rows.length <= limit; i++) {
+    const assignee = users[i]!.id;
+    // Within one assignee the order (assignee, id) is the leads' id order, either way.
+    const from = i === start ? after : undefined;
+    rows.push(
+      ...(await pageIn(
+        db,
+        dialect,
+        keyed.where('leads.assignee_id', '=', assignee),
+        sql.ref('leads.assignee_id'),
+        direction,
+        from,
+        limit - rows.length,
+      )),
+    );
+  }
+  return rows;
 }
 
 /** Where a page that ends at `row` ends, in the order `sort`: what the next page starts after. */

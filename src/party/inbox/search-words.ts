@@ -7,7 +7,7 @@
 // every query word as the prefix of a word of the lead, or a number written as a telephone
 // or enterprise number, found by its digits however it was typed.
 import { enterpriseNumberDigits } from '../../reference/enterprises/enterprise-number.ts';
-import { queryWords, textWords } from '../../reference/search/search-text.ts';
+import { fold, queryWords, textWords } from '../../reference/search/search-text.ts';
 import type { Document, LeadAggregate } from '../model/party.aggregate.ts';
 
 /** The lead's search words, space-separated, each once, in the order found. */
@@ -82,4 +82,16 @@ export function ftsMatch(terms: SearchTerms): string {
 export function tsQuery(terms: SearchTerms): string {
   const all = terms.words.map((word) => `${word}:*`).join(' & ');
   return [`(${all})`, ...terms.numbers.map((number) => `${number}:*`)].join(' | ');
+}
+
+/**
+ * What the inbox orders the Name column by (`leads.sort_name`, kept with the search words by
+ * every write that changes the lead): a company's name, a person's last then first name,
+ * folded as the search folds (no accents, lower case); null when there is none.
+ */
+export function sortNameOf(lead: Pick<LeadAggregate, 'type' | 'fields'>): string | null {
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  const fields = lead.fields;
+  const name = lead.type === 'COMPANY' ? text(fields.name) : `${text(fields.last_name)} ${text(fields.first_name)}`;
+  return fold(name).replace(/\s+/g, ' ').trim() || null;
 }

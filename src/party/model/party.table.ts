@@ -50,6 +50,10 @@ export interface LeadTable {
   created_sender: string | null;
   /** Folded words the inbox searches (search-words.ts), indexed by FTS5 or GIN. */
   search_words: string;
+  /** The Name column's order: folded name, null without one (party/inbox/search-words.ts, sortNameOf). */
+  sort_name: string | null;
+  /** The party's type, which never changes, kept for the inbox's Kind order (null only on rows written straight to the table). */
+  kind: PartyType | null;
 }
 
 export type LeadStatus = (typeof LEAD_STATUSES)[number];

@@ -18,7 +18,7 @@ import type { Database } from '../../db/database.ts';
 import type { Changeset } from './changeset.ts';
 import type { LeadAggregate } from '../model/party.aggregate.ts';
 import type { LeadChangeTable, LeadPushTable } from '../model/party.table.ts';
-import { searchWordsOf } from '../inbox/search-words.ts';
+import { searchWordsOf, sortNameOf } from '../inbox/search-words.ts';
 
 type Db = Kysely<Database>;
 type Row = readonly unknown[];
@@ -35,7 +35,7 @@ const shape = (table: string, columns: string): TableShape => ({
 const PARTIES = shape('parties', 'id distribution_id type data match_key version:int created_at updated_at');
 const LEADS = shape(
   'leads',
-  'id distribution_id party_id origin backref source created_at updated_at status lost_reason assignee_id status_changed_at search_words',
+  'id distribution_id party_id origin backref source created_at updated_at status lost_reason assignee_id status_changed_at search_words sort_name kind',
 );
 const RISK_OBJECTS = shape(
   'risk_objects',
@@ -116,7 +116,7 @@ const headUpdate = statement('party_head_update', {
   // The lead row only when the party's version check passed: one round trip for both.
   postgres:
     'with p as (update parties set data = $1, match_key = $2, updated_at = $3, version = $4 where id = $5 and version = $6 returning id) ' +
-    'update leads set origin = $7, backref = $8, source = $9, updated_at = $10, search_words = $11 where id = $12 and exists (select 1 from p)',
+    'update leads set origin = $7, backref = $8, source = $9, updated_at = $10, search_words = $11, sort_name = $13 where id = $12 and exists (select 1 from p)',
 });
 // The same, when the party's keys as a possible duplicate changed: on PostgreSQL the old keys
 // go in the same round trip (the new ones are in the one insert statement that follows).
@@ -125,11 +125,13 @@ const headUpdateWithKeys = statement('party_head_update_keys', {
   postgres:
     'with p as (update parties set data = $1, match_key = $2, updated_at = $3, version = $4 where id = $5 and version = $6 returning id), ' +
     'k as (delete from party_duplicate_keys where party_id = $5 and exists (select 1 from p)) ' +
-    'update leads set origin = $7, backref = $8, source = $9, updated_at = $10, search_words = $11 where id = $12 and exists (select 1 from p)',
+    'update leads set origin = $7, backref = $8, source = $9, updated_at = $10, search_words = $11, sort_name = $13 where id = $12 and exists (select 1 from p)',
 });
 const leadUpdate = statement('lead_head_update', {
-  sqlite: 'update leads set origin = ?1, backref = ?2, source = ?3, updated_at = ?4, search_words = ?5 where id = ?6',
-  postgres: 'update leads set origin = $1, backref = $2, source = $3, updated_at = $4, search_words = $5 where id = $6',
+  sqlite:
+    'update leads set origin = ?1, backref = ?2, source = ?3, updated_at = ?4, search_words = ?5, sort_name = ?7 where id = ?6',
+  postgres:
+    'update leads set origin = $1, backref = $2, source = $3, updated_at = $4, search_words = $5, sort_name = $7 where id = $6',
 });
 const removeRiskObjects = statement('risk_objects_remove', {
   sqlite: 'update risk_objects set removed_at = ?1, updated_at = ?1 where id in (select value from json_each(?2))',
@@ -187,7 +189,15 @@ export async function applyChangeset(
 async function updateHead(db: Db, lead: LeadAggregate, matchKey: string | null, keysChanged: boolean): Promise<void> {
   const meta = (name: string) => (lead.meta[name] as string | undefined) ?? null;
   const party = [JSON.stringify(lead.fields), matchKey, lead.updated_at, lead.version, lead.partyId, lead.version - 1];
-  const leadRow = [meta('origin'), meta('backref'), meta('source'), lead.updated_at, searchWordsOf(lead), lead.leadId];
+  const leadRow = [
+    meta('origin'),
+    meta('backref'),
+    meta('source'),
+    lead.updated_at,
+    searchWordsOf(lead),
+    lead.leadId,
+    sortNameOf(lead),
+  ];
   const postgres = dialectOf(db) === 'postgres';
   const head = keysChanged ? headUpdateWithKeys : headUpdate;
   const updated = await runCount(db, head.sql[dialectOf(db)], postgres ? [...party, ...leadRow] : party);
@@ -281,6 +291,8 @@ function newRows(lead: LeadAggregate, changes: Changeset, options: ChangesetOpti
             lead.work.assigneeId,
             lead.work.statusChangedAt,
             searchWordsOf(lead),
+            sortNameOf(lead),
+            lead.type,
           ],
         ]
       : [],
