@@ -1662,7 +1662,7 @@ export interface components {
             party_id: string;
             /** Format: uuid */
             lead_id: string;
-            /** @description What the two parties share: `email` (in any case), `telephone` (the same number in E.164), `vin` (a car), `enterprise_nr`, or `birth_and_name` (the same birth date and names at most two edits apart, first and last name in either order). */
+            /** @description What the two parties share: `email` (in any case), `telephone` (the same number in E.164), `vin` (a car), `enterprise_nr`, or `birth_and_name` (the same birth date and names at most two edits apart, first and last name in either order, a word of each starting with the same two letters). */
             reasons: ("email" | "telephone" | "vin" | "enterprise_nr" | "birth_and_name")[];
             /** @description How strong the signals are together: e-mail and enterprise number 40, telephone and VIN 30, birth date with a close name 20, at most 100. */
             score: number;

@@ -11,7 +11,7 @@ export const PossibleDuplicate = Type.Object(
       description:
         'What the two parties share: `email` (in any case), `telephone` (the same number in E.164), `vin` (a car), ' +
         '`enterprise_nr`, or `birth_and_name` (the same birth date and names at most two edits apart, first and ' +
-        'last name in either order).',
+        'last name in either order, a word of each starting with the same two letters).',
     }),
     score: Type.Integer({
       minimum: 1,
