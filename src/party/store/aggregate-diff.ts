@@ -4,6 +4,7 @@
 // object": one diff serves both, and the rows written are exactly the objects changed.
 import type { Changeset, MergeResult } from './changeset.ts';
 import { changedDuplicateKeys } from '../duplicates/duplicate-keys.ts';
+import { sortNameOf } from '../inbox/search-words.ts';
 import { refKey, type ExternalRef, type InsurancePolicy, type LeadAggregate } from '../model/party.aggregate.ts';
 
 export function diffAggregates(stored: LeadAggregate | undefined, merged: LeadAggregate, now: string): MergeResult {
@@ -80,7 +81,14 @@ export function diffAggregates(stored: LeadAggregate | undefined, merged: LeadAg
       0;
   if (!changed) return { lead: stored, changes };
   const lead = { ...merged, version: stored.version + 1, updated_at: now };
-  return { lead, changes: { ...changes, head: 'update', duplicateKeys: changedDuplicateKeys(stored, lead) } };
+  const leadIndexed = {
+    origin: (lead.meta.origin ?? null) !== (stored.meta.origin ?? null),
+    sortName: lead.fields !== stored.fields && sortNameOf(lead) !== sortNameOf(stored),
+  };
+  return {
+    lead,
+    changes: { ...changes, head: 'update', duplicateKeys: changedDuplicateKeys(stored, lead), leadIndexed },
+  };
 }
 
 /** A unique value given up: held before, another (or none) now. */

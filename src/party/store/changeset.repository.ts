@@ -177,7 +177,7 @@ export async function applyChangeset(
   options: ChangesetOptions,
 ): Promise<void> {
   const keysChanged = changes.head === 'update' && changes.duplicateKeys !== undefined;
-  if (changes.head === 'update') await updateHead(db, lead, options.matchKey, keysChanged);
+  if (changes.head === 'update') await updateHead(db, lead, options.matchKey, keysChanged, changes.leadIndexed);
   if (keysChanged && dialectOf(db) === 'sqlite') await run(db, deleteDuplicateKeys, [lead.partyId]);
   // New rows go in before the updates, which may point at them (a stored policy moved to a
   // package this push adds); values they take from updated rows were released first.
@@ -186,7 +186,22 @@ export async function applyChangeset(
   await updateChildren(db, changes);
 }
 
-async function updateHead(db: Db, lead: LeadAggregate, matchKey: string | null, keysChanged: boolean): Promise<void> {
+/**
+ * SQLite's lead update, setting `origin` and `sort_name` only when they change: SQLite rewrites
+ * the index entries (leads_origin, leads_sort_name) of every column an UPDATE sets, even to its
+ * own value. PostgreSQL compares them itself (a HOT update leaves the indexes alone).
+ */
+function sqliteLeadUpdate(indexed: { readonly origin: boolean; readonly sortName: boolean }): string {
+  return `update leads set ${indexed.origin ? 'origin = ?1, ' : ''}backref = ?2, source = ?3, updated_at = ?4, search_words = ?5${indexed.sortName ? ', sort_name = ?7' : ''} where id = ?6`;
+}
+
+async function updateHead(
+  db: Db,
+  lead: LeadAggregate,
+  matchKey: string | null,
+  keysChanged: boolean,
+  indexed: Changeset['leadIndexed'] = { origin: true, sortName: true },
+): Promise<void> {
   const meta = (name: string) => (lead.meta[name] as string | undefined) ?? null;
   const party = [JSON.stringify(lead.fields), matchKey, lead.updated_at, lead.version, lead.partyId, lead.version - 1];
   const leadRow = [
@@ -202,7 +217,9 @@ async function updateHead(db: Db, lead: LeadAggregate, matchKey: string | null, 
   const head = keysChanged ? headUpdateWithKeys : headUpdate;
   const updated = await runCount(db, head.sql[dialectOf(db)], postgres ? [...party, ...leadRow] : party);
   if (updated !== 1) throw new StaleVersionError(`party ${lead.partyId} changed concurrently`);
-  if (!postgres) await run(db, leadUpdate, leadRow);
+  if (postgres) return;
+  if (indexed.origin && indexed.sortName) await run(db, leadUpdate, leadRow);
+  else await runCount(db, sqliteLeadUpdate(indexed), indexed.sortName ? leadRow : leadRow.slice(0, 6));
 }
 
 /**

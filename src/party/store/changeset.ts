@@ -54,6 +54,12 @@ export interface Changeset {
    * when the write changed any (they replace the stored ones); undefined when it changed none.
    */
   readonly duplicateKeys?: readonly DuplicateKey[];
+  /**
+   * For a head update: whether the lead's indexed `origin` and `sort_name` take new values.
+   * SQLite rewrites the index entries of every column an UPDATE sets, whatever its value, so
+   * an unchanged one is left out (about 5 µs an index a merge, measured). Undefined: both are set.
+   */
+  readonly leadIndexed?: { readonly origin: boolean; readonly sortName: boolean };
 }
 
 /** What a merge returns: the new aggregate and the changeset that turns the stored one into it. */
