@@ -3,8 +3,8 @@
 // (value, id) order, so their first page costs the same at any number of leads. The status
 // rank is an expression the inbox's query writes exactly so (party/inbox/inbox.repository.ts,
 // STATUS_RANK); the origin's index is partial, as leads without one come after, newest first
-// (leads_received). Name, kind and assignee are sorted without an index (docs/design.md,
-// "The inbox").
+// (leads_received). Name, kind and assignee get theirs in the migrations after this one
+// (docs/design.md section 13).
 // Frozen: written against Kysely<any>, imports nothing of the app.
 import { type Kysely, sql } from 'kysely';
 
