@@ -127,12 +127,20 @@ const headUpdateWithKeys = statement('party_head_update_keys', {
     'k as (delete from party_duplicate_keys where party_id = $5 and exists (select 1 from p)) ' +
     'update leads set origin = $7, backref = $8, source = $9, updated_at = $10, search_words = $11, sort_name = $13 where id = $12 and exists (select 1 from p)',
 });
-const leadUpdate = statement('lead_head_update', {
-  sqlite:
-    'update leads set origin = ?1, backref = ?2, source = ?3, updated_at = ?4, search_words = ?5, sort_name = ?7 where id = ?6',
-  postgres:
-    'update leads set origin = $1, backref = $2, source = $3, updated_at = $4, search_words = $5, sort_name = $7 where id = $6',
-});
+/**
+ * SQLite's lead update (PostgreSQL's is part of the head's statement above), setting `origin`
+ * and `sort_name` only when they change: SQLite rewrites the index entries (leads_origin,
+ * leads_sort_name) of every column an UPDATE sets, even to its own value. PostgreSQL compares
+ * them itself (a HOT update leaves the indexes alone). The four texts, by sqliteLeadUpdate.
+ */
+const SQLITE_LEAD_UPDATES = [false, true].flatMap((sortName) =>
+  [false, true].map(
+    (origin) =>
+      `update leads set ${origin ? 'origin = ?1, ' : ''}backref = ?2, source = ?3, updated_at = ?4, search_words = ?5${sortName ? ', sort_name = ?7' : ''} where id = ?6`,
+  ),
+);
+const sqliteLeadUpdate = (indexed: NonNullable<Changeset['leadIndexed']>): string =>
+  SQLITE_LEAD_UPDATES[(indexed.origin ? 1 : 0) + (indexed.sortName ? 2 : 0)]!;
 const removeRiskObjects = statement('risk_objects_remove', {
   sqlite: 'update risk_objects set removed_at = ?1, updated_at = ?1 where id in (select value from json_each(?2))',
   postgres: 'update risk_objects set removed_at = $1, updated_at = $1 where id = any($2::text[])',
@@ -186,15 +194,6 @@ export async function applyChangeset(
   await updateChildren(db, changes);
 }
 
-/**
- * SQLite's lead update, setting `origin` and `sort_name` only when they change: SQLite rewrites
- * the index entries (leads_origin, leads_sort_name) of every column an UPDATE sets, even to its
- * own value. PostgreSQL compares them itself (a HOT update leaves the indexes alone).
- */
-function sqliteLeadUpdate(indexed: { readonly origin: boolean; readonly sortName: boolean }): string {
-  return `update leads set ${indexed.origin ? 'origin = ?1, ' : ''}backref = ?2, source = ?3, updated_at = ?4, search_words = ?5${indexed.sortName ? ', sort_name = ?7' : ''} where id = ?6`;
-}
-
 async function updateHead(
   db: Db,
   lead: LeadAggregate,
@@ -217,9 +216,8 @@ async function updateHead(
   const head = keysChanged ? headUpdateWithKeys : headUpdate;
   const updated = await runCount(db, head.sql[dialectOf(db)], postgres ? [...party, ...leadRow] : party);
   if (updated !== 1) throw new StaleVersionError(`party ${lead.partyId} changed concurrently`);
-  if (postgres) return;
-  if (indexed.origin && indexed.sortName) await run(db, leadUpdate, leadRow);
-  else await runCount(db, sqliteLeadUpdate(indexed), indexed.sortName ? leadRow : leadRow.slice(0, 6));
+  // Without sort_name the text's last parameter is ?6: the seventh value is not bound.
+  if (!postgres) await runCount(db, sqliteLeadUpdate(indexed), indexed.sortName ? leadRow : leadRow.slice(0, 6));
 }
 
 /**
