@@ -6,6 +6,7 @@ import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as migration from '../src/db/migrations/2026-11-30T05-00_birth_keys_by_name_start.ts';
 import { birthKeys } from '../src/party/index.ts';
+import { insertBareParties } from './support/bare-parties.ts';
 import { createTenant, createTestDatabase, type TestDatabase } from './support/test-server.ts';
 
 let database: TestDatabase;
@@ -30,22 +31,7 @@ describe('birth keys by the start of each word of the name', () => {
     const db = database.handle.db as unknown as Kysely<any>;
     const { distributionId } = await createTenant(database.handle, ['leads:write']);
     await migration.down(db);
-    const now = '2026-11-28T00:00:00.000Z';
-    const parties = ['a', 'b'].map((letter) => `0000000${letter}-0000-4000-8000-000000000000`) as [string, string];
-    await db
-      .insertInto('parties')
-      .values(
-        parties.map((id) => ({
-          id,
-          distribution_id: distributionId,
-          type: 'CUSTOMER',
-          data: '{}',
-          version: 1,
-          created_at: now,
-          updated_at: now,
-        })),
-      )
-      .execute();
+    const parties = await insertBareParties(db, distributionId, ['a', 'b'] as const);
     const old = [
       {
         distribution_id: distributionId,

@@ -5,6 +5,7 @@
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as migration from '../src/db/migrations/2026-11-30T03-00_duplicate_keys_clustered.ts';
+import { insertBareParties } from './support/bare-parties.ts';
 import { createTenant, createTestDatabase, dialect, type TestDatabase } from './support/test-server.ts';
 
 let database: TestDatabase;
@@ -30,22 +31,7 @@ describe.runIf(dialect === 'sqlite')('possible-duplicate keys clustered by their
     const { distributionId } = await createTenant(database.handle, ['leads:write']);
     await migration.down(db);
     expect(await tableSql(db)).not.toMatch(/without rowid/i);
-    const now = '2026-11-28T00:00:00.000Z';
-    const parties = ['a', 'b', 'c'].map((letter) => `0000000${letter}-0000-4000-8000-000000000000`);
-    await db
-      .insertInto('parties')
-      .values(
-        parties.map((id) => ({
-          id,
-          distribution_id: distributionId,
-          type: 'CUSTOMER',
-          data: '{}',
-          version: 1,
-          created_at: now,
-          updated_at: now,
-        })),
-      )
-      .execute();
+    const parties = await insertBareParties(db, distributionId, ['a', 'b', 'c'] as const);
     await db
       .insertInto('party_duplicate_keys')
       .values([
