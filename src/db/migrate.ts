@@ -35,6 +35,7 @@ import * as leadSortName from './migrations/2026-11-30T04-10_lead_sort_name.ts';
 import * as leadAssigneeOrder from './migrations/2026-11-30T04-20_lead_assignee_order.ts';
 import * as leadKind from './migrations/2026-11-30T04-30_lead_kind.ts';
 import * as birthKeysByNameStart from './migrations/2026-11-30T05-00_birth_keys_by_name_start.ts';
+import * as duplicateKeysPartyName from './migrations/2026-11-30T06-00_duplicate_keys_party_name.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-20T00-00_lead_intake_core': leadIntakeCore,
@@ -69,6 +70,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-30T04-20_lead_assignee_order': leadAssigneeOrder,
   '2026-11-30T04-30_lead_kind': leadKind,
   '2026-11-30T05-00_birth_keys_by_name_start': birthKeysByNameStart,
+  '2026-11-30T06-00_duplicate_keys_party_name': duplicateKeysPartyName,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

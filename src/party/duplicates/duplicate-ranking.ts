@@ -45,12 +45,28 @@ export interface PossibleDuplicate {
 }
 
 export function rankDuplicates(shared: readonly SharedKey[]): PossibleDuplicate[] {
+  return rankListed(
+    shared.flatMap((key) => {
+      const reason = reasonOf(key);
+      return reason === undefined ? [] : [{ ...key, reason }];
+    }),
+  );
+}
+
+/** A shared key with the reason it lists the other party for (reasonOf), found once. */
+export interface ListedKey {
+  readonly partyId: string;
+  readonly leadId: string;
+  readonly reason: DuplicateReason;
+  readonly displayName: string;
+}
+
+/** rankDuplicates for keys whose reasons are known: the look-up finds them before it reads the parties. */
+export function rankListed(listed: readonly ListedKey[]): PossibleDuplicate[] {
   const byParty = new Map<string, { leadId: string; name: string; reasons: Set<DuplicateReason> }>();
-  for (const key of shared) {
-    const reason = reasonOf(key);
-    if (reason === undefined) continue;
+  for (const key of listed) {
     const entry = byParty.get(key.partyId) ?? { leadId: key.leadId, name: key.displayName, reasons: new Set() };
-    entry.reasons.add(reason);
+    entry.reasons.add(key.reason);
     byParty.set(key.partyId, entry);
   }
   return [...byParty.entries()]
