@@ -5,7 +5,7 @@
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as migration from '../src/db/migrations/2026-11-30T06-00_duplicate_keys_party_name.ts';
-import { sharedKeysQuery } from '../src/party/duplicates/duplicates.repository.ts';
+import { sharedKeysQuery } from '../src/party/index.ts';
 import { createTestDatabase, dialect, type TestDatabase } from './support/test-server.ts';
 
 let database: TestDatabase;
