@@ -1,7 +1,8 @@
 // Close names: at most two edits apart, a swap of neighbouring letters one edit, first and
 // last name in either order.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { closeNames, editsWithin } from './close-names.ts';
+import { closeNames, editsWithin, lettersWithin, MAX_NAME_EDITS } from './close-names.ts';
 
 describe('closeNames', () => {
   it('takes a name within two edits as close', () => {
@@ -31,5 +32,30 @@ describe('editsWithin', () => {
     expect(editsWithin('abc', 'xbcd', 2)).toBe(true);
     expect(editsWithin('kitten', 'sitting', 2)).toBe(false);
     expect(editsWithin('kitten', 'sitting', 3)).toBe(true);
+  });
+});
+
+describe('lettersWithin', () => {
+  it('counts letters, not their order', () => {
+    expect(lettersWithin('jan peeters', 'peeters jan', 0)).toBe(true);
+    expect(lettersWithin('jan peeters', 'jan peters', 1)).toBe(true);
+    expect(lettersWithin('jan peeters', 'jan peters', 0)).toBe(false);
+    expect(lettersWithin('jan peeters', 'jan xkqwhrtz', 4)).toBe(false);
+  });
+
+  // The letters are a shortcut of closeNames, never a second rule: a pair the edits alone
+  // would take as close is never refused by them (a few letters, so close pairs are common).
+  it('never refuses names the edits take as close, either way round', () => {
+    const name = fc.stringMatching(/^[abe ]{0,9}$/);
+    fc.assert(
+      fc.property(name, name, (a, b) => {
+        const byEdits = editsWithin(a, b, MAX_NAME_EDITS);
+        if (byEdits) expect(lettersWithin(a, b, 2 * MAX_NAME_EDITS)).toBe(true);
+        const swappedB = b.includes(' ') ? `${b.slice(b.indexOf(' ') + 1)} ${b.slice(0, b.indexOf(' '))}` : b;
+        const either = a !== '' && b !== '' && (byEdits || editsWithin(a, swappedB, MAX_NAME_EDITS));
+        expect(closeNames(a, b)).toBe(either);
+      }),
+      { numRuns: 5000 },
+    );
   });
 });

@@ -8,7 +8,33 @@ export const MAX_NAME_EDITS = 2;
 /** True when `a` and `b` (folded `first last` names) are within MAX_NAME_EDITS of each other. */
 export function closeNames(a: string, b: string): boolean {
   if (a === '' || b === '') return false;
+  // Most names a shared birth key brings are far apart (at a million parties some six a
+  // look-up, docs/benchmarks.md, "Possible duplicates"): their letters tell at once, for
+  // either order of the words, before any table of edits is filled.
+  if (!lettersWithin(a, b, 2 * MAX_NAME_EDITS)) return false;
   return editsWithin(a, b, MAX_NAME_EDITS) || editsWithin(a, swapped(b), MAX_NAME_EDITS);
+}
+
+/** Counts per UTF-16 code unit, zero between calls: lettersWithin's scratch. */
+const letterCounts = new Int32Array(65536);
+
+/**
+ * Whether the letters of `a` and `b`, counted, differ by at most `limit`: a replacement
+ * changes two counts by one, an addition or a removal one, a swap none, so names `n` edits
+ * apart differ by at most 2n. The same letters in another order count the same.
+ */
+export function lettersWithin(a: string, b: string, limit: number): boolean {
+  for (let i = 0; i < a.length; i++) letterCounts[a.charCodeAt(i)]!++;
+  for (let i = 0; i < b.length; i++) letterCounts[b.charCodeAt(i)]!--;
+  let difference = 0;
+  // Every code counted is read back once and zeroed, so the scratch is clean for the next call.
+  for (const text of [a, b])
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      difference += Math.abs(letterCounts[code]!);
+      letterCounts[code] = 0;
+    }
+  return difference <= limit;
 }
 
 /** `jan peeters` -> `peeters jan`: the first word last. */
