@@ -1,4 +1,4 @@
-// What `/app/sources` and `GET …/stats/sources` cost at scale (docs/design.md section 16): a
+// What `/app/sources` and `GET …/stats/sources` cost at scale (docs/design.md section 13): a
 // distribution of BENCH_SOURCES_LEADS (1,000,000) leads received over a year from five origins
 // through three senders (a fifth of them sent twice), their statuses and first status
 // changes set, written straight into a fresh database of each dialect by SQL (a push at a

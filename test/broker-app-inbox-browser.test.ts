@@ -1,4 +1,4 @@
-// The inbox as a broker's workplace in real headless Chromium (docs/design.md section 16): on
+// The inbox as a broker's workplace in real headless Chromium (docs/design.md section 13): on
 // a 390 px phone the first lead is on the first screen, each lead one compact row, the
 // filters behind one button; at 1280 px no one-word column header breaks over two lines;
 // ten leads ticked and assigned from the keyboard alone; axe-core without a serious

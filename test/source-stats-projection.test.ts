@@ -1,4 +1,4 @@
-// Where leads come from behind the pushes (docs/design.md section 16, "How far behind the
+// Where leads come from behind the pushes (docs/design.md section 13, "How far behind the
 // sources may be"): a push writes none of the sums; the inbox projector folds it in after
 // the commit. A reader never sees the difference: a push counts as soon as it has answered,
 // once and only once before and after the projector has passed it, through status changes

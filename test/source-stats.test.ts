@@ -1,4 +1,4 @@
-// Where leads come from through the API, on both databases (docs/design.md section 16):
+// Where leads come from through the API, on both databases (docs/design.md section 13):
 // GET .../stats/sources counts a period's pushes per origin and per sender (API token, or the
 // SSO client a signed-in user pushed through),
 // the leads they created by the status they have now, the win rate and the median hours to

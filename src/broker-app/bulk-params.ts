@@ -1,4 +1,4 @@
-// What the inbox's query string carries besides its filters (docs/design.md section 16): where
+// What the inbox's query string carries besides its filters (docs/design.md section 13): where
 // a page starts in the filtered list (`start`, for "Leads 26–50 of 120"), and what the last
 // bulk change did (`bulk=<done>.<refused>`, or `nothing`), shown once after its redirect.
 import { ValidationError } from '../errors.ts';

@@ -1,4 +1,4 @@
-// The inbox's bulk change (docs/design.md section 16): the leads ticked on the inbox page
+// The inbox's bulk change (docs/design.md section 13): the leads ticked on the inbox page
 // assigned to someone (or to nobody) and/or moved to a status, each lead in a transaction of
 // its own through the same use case as the lead page and the API's PATCH (its change log, its
 // webhook), so one lead erased or moved meanwhile refuses only itself. The inbox comes back

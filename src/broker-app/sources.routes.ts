@@ -1,4 +1,4 @@
-// Where leads come from in the broker app (docs/design.md section 16): `/app/sources` for a
+// Where leads come from in the broker app (docs/design.md section 13): `/app/sources` for a
 // period (the last twelve weeks until today unless asked otherwise) and the same figures as
 // CSV, read through the API's own service (party/stats/).
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';

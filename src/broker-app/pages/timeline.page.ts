@@ -92,7 +92,7 @@ function noteEntry(context: PageContext, note: Note, users: ReadonlyMap<string, 
 const STATUS_FLAG = { delivered: 'good', failed: 'bad', pending: 'wait' } as const;
 
 /**
- * Whether sending a failed delivery again can succeed (docs/design.md section 16): not when
+ * Whether sending a failed delivery again can succeed (docs/broker-app.md, the timeline): not when
  * its address was refused (the guard refuses it again, section 5) or stopped (a 410 Gone
  * stops the URL, and a stopped URL is not sent to); only when the receiver failed to take it.
  */

@@ -1,4 +1,4 @@
-// The day a broker means to come back to a lead (docs/design.md section 16): `follow_up_on`,
+// The day a broker means to come back to a lead (docs/design.md section 13): `follow_up_on`,
 // a date (YYYY-MM-DD) or null, set by the lead PATCH and the lead page, never by a push.
 // The inbox filters by it (overdue, today, this week) and sorts by it: a partial index, so
 // the many leads without a follow-up (every new one) cost it nothing.

@@ -1,4 +1,4 @@
-// Where leads come from (docs/design.md section 16, `/app/sources` and `.../stats/sources`):
+// Where leads come from (docs/design.md section 13, `/app/sources` and `.../stats/sources`):
 // each push's day, origin, sender and outcome read from one index range (leads_pushes_sources
 // covers them, so the pushes of a period are counted without reading a row), and when a
 // lead's status first moved from `new` (`first_status_at`, set by the broker's first status

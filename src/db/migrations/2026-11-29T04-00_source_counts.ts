@@ -1,4 +1,4 @@
-// Where leads come from, from aggregates (docs/design.md section 16, "How far behind the
+// Where leads come from, from aggregates (docs/design.md section 13, "How far behind the
 // sources may be"): `/app/sources` and `.../stats/sources` sum a row per Brussels day and
 // source instead of grouping every push of the period at request time.
 //

@@ -1,4 +1,4 @@
-// The SSO client a push came through (docs/design.md section 16): where leads come from is
+// The SSO client a push came through (docs/design.md section 13): where leads come from is
 // counted per sender, an API token or an SSO client, and a push by a signed-in user names
 // only the user in `caller`. Null for a push with an API token.
 // Frozen: written against Kysely<any>, imports nothing of the app.

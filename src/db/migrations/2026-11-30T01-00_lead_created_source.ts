@@ -1,4 +1,4 @@
-// Where leads come from outlives the push log (docs/design.md section 16, "How far behind the
+// Where leads come from outlives the push log (docs/design.md section 13, "How far behind the
 // sources may be"): a status change of a counted lead moves the counts of its source, which
 // the trigger of 2026-11-29T04-00_source_counts.ts read from the lead's creating push. Once
 // the push log's retention had removed that push, the lead's later changes moved nothing.

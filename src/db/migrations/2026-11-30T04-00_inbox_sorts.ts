@@ -1,4 +1,4 @@
-// The inbox ordered by what a column shows (docs/design.md section 16, "sort by any column
+// The inbox ordered by what a column shows (docs/design.md section 13, "sort by any column
 // either way"): the status in its workflow order and the origin, each from an index in
 // (value, id) order, so their first page costs the same at any number of leads. The status
 // rank is an expression the inbox's query writes exactly so (party/inbox/inbox.repository.ts,

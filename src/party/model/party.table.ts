@@ -38,13 +38,13 @@ export interface LeadTable {
   /** A user of the distribution, or null. */
   assignee_id: string | null;
   status_changed_at: string | null;
-  /** The day the broker means to come back to the lead (YYYY-MM-DD), or null (docs/design.md section 16). */
+  /** The day the broker means to come back to the lead (YYYY-MM-DD), or null (docs/design.md section 13). */
   follow_up_on: string | null;
-  /** When the status first moved from `new` (docs/design.md section 16: the sources' reaction time), or null. */
+  /** When the status first moved from `new` (docs/design.md section 13: the sources' reaction time), or null. */
   first_status_at: string | null;
   /**
    * The origin ('' for none) and sender of the push that created the lead, kept here once the
-   * push log's retention removed that push (docs/design.md section 16); null until then.
+   * push log's retention removed that push (docs/design.md section 13); null until then.
    */
   created_origin: string | null;
   created_sender: string | null;

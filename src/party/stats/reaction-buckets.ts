@@ -1,5 +1,5 @@
 // The buckets of hours in which where-leads-come-from counts leads' first status changes
-// (docs/design.md section 16): a leaf module, shared by the table's type, its SQL and the sums.
+// (docs/design.md section 13): a leaf module, shared by the table's type, its SQL and the sums.
 
 /**
  * Upper bounds (hours, exclusive) of the buckets a lead's first status change is counted in;

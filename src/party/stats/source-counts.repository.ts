@@ -1,4 +1,4 @@
-// The SQL of where leads come from (docs/design.md section 16, "How far behind the sources
+// The SQL of where leads come from (docs/design.md section 13, "How far behind the sources
 // may be"): `source_counts` holds a row per Brussels day and source (origin or sender), and
 // one per week (span 'week', its Monday), of the pushes received before the distribution's
 // mark (`lead_projections.sourced_to`); a period reads its whole weeks' rows and its other
@@ -53,7 +53,7 @@ function reactionBucket(dialect: Dialect, since: string, at: string): string {
 }
 
 /**
- * A push's sender (docs/design.md section 16): the SSO client a signed-in user pushed
+ * A push's sender (docs/design.md section 13): the SSO client a signed-in user pushed
  * through (`client:<client_id>`), or else the API token (`token:<id>`); pushes logged before
  * the client was kept name their user (`user:<id>`).
  */
@@ -230,7 +230,7 @@ export async function readSourceCounts(
 }
 
 /**
- * Retention is about to remove these pushes (docs/design.md section 16, "How far behind the
+ * Retention is about to remove these pushes (docs/design.md section 13, "How far behind the
  * sources may be"): each lead created by one of them keeps that push's origin and sender on
  * its own row, where the trigger that moves a counted lead's status counts reads them once the
  * push is gone (migration 2026-11-30T01-00_lead_created_source.ts). In the removal's transaction.

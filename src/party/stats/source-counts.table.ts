@@ -1,4 +1,4 @@
-// The sums behind where leads come from (docs/design.md section 16; the migration
+// The sums behind where leads come from (docs/design.md section 13; the migration
 // 2026-11-29T04-00_source_counts.ts says what each column holds).
 import type { REACTED } from './reaction-buckets.ts';
 

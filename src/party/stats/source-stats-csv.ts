@@ -1,4 +1,4 @@
-// The sources' figures as CSV (docs/design.md section 16): one row per origin, then one per
+// The sources' figures as CSV (docs/design.md section 13): one row per origin, then one per
 // sender, the same columns as the JSON (RFC 4180 quoting; a cell a spreadsheet would run as
 // a formula gets a leading apostrophe, as the inbox's export does).
 import type { SourceCounts, SourceStats } from './source-stats.ts';

@@ -1,4 +1,4 @@
-// Where leads come from (docs/design.md section 16; docs/api.md, "Where leads come from"):
+// Where leads come from (docs/design.md section 13; docs/api.md, "Where leads come from"):
 //   GET /distributions/{did}/stats/sources?from=&to=[&format=csv]   leads:read
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';

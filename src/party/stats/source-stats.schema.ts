@@ -1,4 +1,4 @@
-// The answer of GET .../stats/sources (docs/design.md section 16; docs/api.md, "Where leads
+// The answer of GET .../stats/sources (docs/design.md section 13; docs/api.md, "Where leads
 // come from"): one schema validates nothing here but documents the answer in the OpenAPI
 // document and types the route.
 import Type from 'typebox';

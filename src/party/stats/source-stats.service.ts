@@ -1,4 +1,4 @@
-// Where leads come from (docs/design.md section 16), for the API's `.../stats/sources` and the
+// Where leads come from (docs/design.md section 13), for the API's `.../stats/sources` and the
 // broker app's `/app/sources`: a period of Brussels days (both included, at most a year), the
 // inbox's days, read in one statement from the sums per day and source (source_counts) plus
 // the pushes not folded into them yet, and summed by source-stats.ts.

@@ -1,4 +1,4 @@
-// Where leads come from, summed (docs/design.md section 16): per origin and per sender, the
+// Where leads come from, summed (docs/design.md section 13): per origin and per sender, the
 // pushes received (created and merged), the leads created by the status they have now, the
 // win rate (won of created) and the median hours to the first status change; and per week
 // (Monday to Sunday, Brussels days) the pushes received and the leads created then that are

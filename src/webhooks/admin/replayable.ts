@@ -1,4 +1,4 @@
-// Which failed deliveries "Send again" can help (docs/design.md section 16): one that ran out of
+// Which failed deliveries "Send again" can help (docs/broker-app.md, the timeline): one that ran out of
 // retries on the receiver's answers can succeed later. One refused for its address (the
 // address guard refuses it again), one whose receiver answered 410 Gone, or one stopped with
 // its URL, cannot: the broker app offers no button for them and refuses a replay of them.

@@ -1,4 +1,4 @@
-// Where leads come from (docs/design.md section 16, `/app/sources`): for a period, per origin
+// Where leads come from (docs/design.md section 13, `/app/sources`): for a period, per origin
 // and per sender, the leads received (new leads and updates), the share of the new leads
 // contacted, quoted, won and lost now, the win rate and the median time to the first status
 // change; and the weekly chart of leads received and won, drawn by the server, with its

@@ -1,4 +1,4 @@
-// The sources page's weekly chart (docs/design.md section 16): leads received and won per
+// The sources page's weekly chart (docs/design.md section 13): leads received and won per
 // week as bars, drawn by the server as inline SVG (no script, nothing loaded, allowed by the
 // page's CSP), readable without JavaScript; the numbers stand in a table beside it, and the
 // picture says so in its description for screen readers.
