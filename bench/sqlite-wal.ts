@@ -33,6 +33,8 @@ function readHeader(fd: number): WalIndexHeader {
 export interface WalWatch {
   /** Bytes appended to the WAL since the watch began. */
   bytes(): number;
+  /** Frames the WAL holds now (its index's mxFrame): where the next commit's first frame goes. */
+  frames(): number;
   release(): void;
 }
 
@@ -61,6 +63,7 @@ export function watchWal(dataDir: string): WalWatch {
       const frames = now.salt === start.salt ? now.frames - start.frames : now.frames;
       return frames * (now.pageSize + FRAME_HEADER_BYTES);
     },
+    frames: () => readHeader(shm).frames,
     release: () => {
       reader.exec('rollback');
       reader.close();
