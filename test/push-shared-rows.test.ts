@@ -7,9 +7,8 @@
 // no backend of this schema is seen waiting for a lock (pg_locks) while they run.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from './support/eventually.ts';
 import { pushLead } from './support/lead-client.ts';
-import { sampleLockWaits } from './support/lock-waits.ts';
+import { firstLeadsCounted, holdRows, sampleLockWaits } from './support/lock-waits.ts';
 import { startServerProcess, type ServerProcess } from './support/server-process.ts';
 import { createTenant, createTestDatabase, dialect, type Tenant, type TestDatabase } from './support/test-server.ts';
 
@@ -44,28 +43,18 @@ describe.skipIf(dialect !== 'postgres')('pushes into one distribution on Postgre
       (await pushLead(servers[0]!, tenant, 'customers', { prospect: { first_name: 'First', last_name: 'Lead' } }))
         .status,
     ).toBe(201);
-    await eventually(
-      async () =>
-        (await database.handle.db
-          .selectFrom('lead_status_counts')
-          .select('leads')
-          .where('distribution_id', '=', tenant.distributionId)
-          .executeTakeFirst()) !== undefined,
-      30_000,
-      'the first lead counted',
-    );
+    await firstLeadsCounted(database.handle.db, tenant.distributionId);
 
-    await holder.query('begin');
-    const held = await holder.query<{ rows: string }>(
+    const { rows, holderPid } = await holdRows(
+      holder,
       `select (select count(*) from (select 1 from lead_status_counts where distribution_id = $1 for update) c)
         + (select count(*) from (select 1 from lead_projections where distribution_id = $1 for update) p)
         + (select count(*) from (select 1 from distributions where id = $1 for no key update) d) as rows`,
       [tenant.distributionId],
     );
-    expect(Number(held.rows[0]!.rows)).toBe(3);
+    expect(rows).toBe(3);
 
     // Backends of this schema's servers waiting for a row or a table (storage locks left out).
-    const holderPid = (await holder.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
     const stopSampling = sampleLockWaits(sampler, holderPid);
     const replies = await Promise.all(
       Array.from({ length: PUSHES }, (_, i) =>

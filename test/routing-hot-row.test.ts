@@ -6,11 +6,10 @@
 // each of the 3 users has 20 of the 60 leads.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from './support/eventually.ts';
 import { setRoutingRules } from '../src/party/index.ts';
 import { createUser } from '../src/sso/index.ts';
 import { pushLead } from './support/lead-client.ts';
-import { sampleLockWaits } from './support/lock-waits.ts';
+import { firstLeadsCounted, holdRows, sampleLockWaits } from './support/lock-waits.ts';
 import { startServerProcess, type ServerProcess } from './support/server-process.ts';
 import { PASSWORD } from './support/sso.ts';
 import { createTenant, createTestDatabase, dialect, type Tenant, type TestDatabase } from './support/test-server.ts';
@@ -68,28 +67,18 @@ describe.skipIf(dialect !== 'postgres')('round-robin routing on PostgreSQL', () 
     // The first leads counted by a projector: the distribution's mark and counts exist. Both
     // processes' projectors then race to write them the first time and wait for each other
     // (not a push: background work, once); with the mark held below they pass it over.
-    await eventually(
-      async () =>
-        (await database.handle.db
-          .selectFrom('lead_status_counts')
-          .select('leads')
-          .where('distribution_id', '=', tenant.distributionId)
-          .executeTakeFirst()) !== undefined,
-      30_000,
-      'the first leads counted',
-    );
+    await firstLeadsCounted(database.handle.db, tenant.distributionId);
 
-    await holder.query('begin');
-    const held = await holder.query<{ rows: string }>(
+    const { rows, holderPid } = await holdRows(
+      holder,
       `select (select count(*) from (select 1 from routing_rules where distribution_id = $1 for update) r)
         + (select count(*) from (select 1 from lead_projections where distribution_id = $1 for update) p) as rows`,
       [tenant.distributionId],
     );
-    expect(Number(held.rows[0]!.rows)).toBe(2);
+    expect(rows).toBe(2);
 
     // As test/push-shared-rows.test.ts: backends of this schema waiting for a row or a table,
     // storage locks (a file growing, a GIN pending list) left out.
-    const holderPid = (await holder.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
     const stopSampling = sampleLockWaits(sampler, holderPid);
     const replies = await Promise.all(
       Array.from({ length: K * N }, (_, i) =>

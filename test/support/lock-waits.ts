@@ -6,7 +6,10 @@
 // are left out: two inserts that both need a new page of lead_pushes wait for each other for
 // the moment the file grows ("extend", and "page" for a GIN index's pending list), whichever
 // rows they write; that is not a shared row.
+import type { Kysely } from 'kysely';
 import type pg from 'pg';
+import type { Database } from '../../src/db/database.ts';
+import { eventually } from './eventually.ts';
 
 export interface LockWaits {
   /** How many times pg_locks was read: at least once, or the waits prove nothing. */
@@ -37,4 +40,37 @@ export function sampleLockWaits(sampler: pg.Client, holderPid: number): () => Pr
     await loop;
     return { samples, waits };
   };
+}
+
+/**
+ * Waits until a projector has counted the distribution's first leads, so its counts row and
+ * the projector's mark exist and can be held (a row that does not exist yet locks nothing).
+ */
+export async function firstLeadsCounted(db: Kysely<Database>, distributionId: string): Promise<void> {
+  await eventually(
+    async () =>
+      (await db
+        .selectFrom('lead_status_counts')
+        .select('leads')
+        .where('distribution_id', '=', distributionId)
+        .executeTakeFirst()) !== undefined,
+    30_000,
+    'the first leads counted',
+  );
+}
+
+/**
+ * Begins a transaction on `holder` that locks the rows `locking` selects (a count of the rows
+ * it locked, as `rows`), and says how many it holds and which backend holds them: the one
+ * sampleLockWaits leaves out. The caller commits it.
+ */
+export async function holdRows(
+  holder: pg.Client,
+  locking: string,
+  parameters: unknown[],
+): Promise<{ readonly rows: number; readonly holderPid: number }> {
+  await holder.query('begin');
+  const held = await holder.query<{ rows: string }>(locking, parameters);
+  const holderPid = (await holder.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+  return { rows: Number(held.rows[0]!.rows), holderPid };
 }
