@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, brusselsDay, brusselsMidnight, mondayOf } from './brussels-days.ts';
+import { addDays, brusselsDay, brusselsMidnight, isDay, mondayOf } from './brussels-days.ts';
 
 const HOUR = 3_600_000;
 
@@ -63,5 +63,17 @@ describe('Brussels days', () => {
     // A day is 24 hours in UTC whatever the clocks in Brussels do.
     expect(addDays('2026-03-29', 1)).toBe('2026-03-30');
     expect(addDays('2026-10-25', 1)).toBe('2026-10-26');
+  });
+});
+
+describe('isDay', () => {
+  it('takes a day written YYYY-MM-DD that exists, and nothing else', () => {
+    expect(isDay('2026-11-28')).toBe(true);
+    expect(isDay('2024-02-29')).toBe(true);
+    expect(isDay('2026-02-29')).toBe(false);
+    expect(isDay('2026-02-30')).toBe(false);
+    expect(isDay('2026-2-3')).toBe(false);
+    expect(isDay('2026-11-28T00:00')).toBe(false);
+    expect(isDay('')).toBe(false);
   });
 });

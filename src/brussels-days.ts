@@ -32,6 +32,15 @@ export function brusselsDay(instant: number): string {
   return new Date(instant + brusselsOffset(instant)).toISOString().slice(0, 10);
 }
 
+/**
+ * A day written YYYY-MM-DD that exists: 2026-02-30 is no day (Date would roll it over to
+ * March). The inbox's filters, the sources' period and the follow-up day all take theirs so.
+ */
+export function isDay(text: string): boolean {
+  const parsed = Date.parse(`${text}T00:00:00Z`);
+  return /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(parsed) && new Date(parsed).toISOString().startsWith(text);
+}
+
 /** The day `days` after a day (before it when negative), as YYYY-MM-DD. */
 export function addDays(day: string, days: number): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);

@@ -4,7 +4,7 @@
 // follow-up (overdue, today, this week, none), the order and its direction. Read once here
 // for the page and the CSV export alike, and written back into links so paging and export
 // keep them.
-import { addDays, brusselsMidnight, mondayOf } from '../brussels-days.ts';
+import { addDays, brusselsMidnight, isDay, mondayOf } from '../brussels-days.ts';
 import { ValidationError } from '../errors.ts';
 import { type InboxFilter, LEAD_STATUSES } from '../party/index.ts';
 
@@ -42,8 +42,6 @@ export const defaultDirection = (sort: SortColumn): Direction =>
 
 const USER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
 /** A query parameter given once, as text within `maxLength`; 422 on its name otherwise. */
 export function queryText(query: unknown, name: string, maxLength: number): string | undefined {
   const value = (query as Record<string, unknown>)[name];
@@ -63,10 +61,7 @@ function oneOf<T extends string>(query: unknown, name: string, allowed: readonly
 function date(query: unknown, name: string): string | undefined {
   const value = queryText(query, name, 10);
   if (value === undefined) return undefined;
-  const parsed = Date.parse(`${value}T00:00:00Z`);
-  // A day that exists: 2026-02-30 is no day (Date would roll it over to March).
-  if (!DATE.test(value) || Number.isNaN(parsed) || new Date(parsed).toISOString().slice(0, 10) !== value)
-    throw new ValidationError([{ target: name, code: 'invalid' }]);
+  if (!isDay(value)) throw new ValidationError([{ target: name, code: 'invalid' }]);
   return value;
 }
 

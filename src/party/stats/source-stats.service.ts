@@ -5,7 +5,7 @@
 import type { DatabaseHandle } from '../../db/database.ts';
 import { type Problem, ValidationError } from '../../errors.ts';
 import { readSourceCounts } from './source-counts.repository.ts';
-import { addDays, brusselsMidnight, mondayOf } from '../../brussels-days.ts';
+import { addDays, brusselsMidnight, isDay, mondayOf } from '../../brussels-days.ts';
 import { type SourceStats, summarize } from './source-stats.ts';
 
 /** The longest period asked for at once, in days. */
@@ -40,9 +40,4 @@ export class SourceStatsReader {
     });
     return summarize({ from, to }, rows);
   }
-}
-
-function isDay(text: string): boolean {
-  const parsed = Date.parse(`${text}T00:00:00Z`);
-  return /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(parsed) && new Date(parsed).toISOString().startsWith(text);
 }

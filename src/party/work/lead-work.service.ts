@@ -8,6 +8,7 @@ import type { Database } from '../../db/database.ts';
 import { newRowId } from '../../db/ids.ts';
 import type { TransactionRunner } from '../../db/transaction-runner.ts';
 import { commitWrite } from '../../db/write.ts';
+import { isDay } from '../../brussels-days.ts';
 import { NotFoundError, type Problem, ValidationError } from '../../errors.ts';
 import { WebhookOutbox } from '../../webhooks/webhook.outbox.ts';
 import { writeClock } from '../store/change-clock.repository.ts';
@@ -171,10 +172,4 @@ async function nextWork(db: Kysely<Database>, stored: LeadAggregate, patch: Lead
     problems.push({ target: 'follow_up_on', code: 'invalid' });
   if (problems.length > 0) throw new ValidationError(problems, 'LeadPatch');
   return { status, lostReason, assigneeId, statusChangedAt: stored.work.statusChangedAt, followUpOn };
-}
-
-/** A day as YYYY-MM-DD that exists (2026-02-30 does not): the broker app's form comes here unchecked. */
-function isDay(text: string): boolean {
-  const parsed = Date.parse(`${text}T00:00:00Z`);
-  return /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(parsed) && new Date(parsed).toISOString().startsWith(text);
 }
