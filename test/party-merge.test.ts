@@ -279,6 +279,46 @@ describe('POST …/parties/{party_id}/merge', () => {
     expect(policy.coverages.map((c: { risk_object_id: string }) => c.risk_object_id)).toEqual([ownCar, ownHome]);
   });
 
+  it("follows a car through two merges: the first partner's car id reaches the last survivor's car", async () => {
+    const shared = vin();
+    const [firstCar, secondCar, lastCar] = [randomUUID(), randomUUID(), randomUUID()];
+    const firstRef = `chain-${randomUUID()}`;
+    const car = (id: string, kw: number) => ({ risk_objects: { cars: [{ id, vin: shared, kw }] } });
+    const first = await customer({
+      external_refs: [{ external_ref: firstRef, external_ref_company: 'crm' }],
+      ...car(firstCar, 50),
+    });
+    const second = await customer({ email: `${randomUUID()}@example.be`, ...car(secondCar, 60) });
+    const last = await customer({ email: `${randomUUID()}@example.be`, ...car(lastCar, 70) });
+    expect((await merge(second.partyId, first.partyId)).status).toBe(200);
+    expect((await merge(last.partyId, second.partyId)).status).toBe(200);
+
+    // The first partner syncs again, naming its own car: it lands on the last survivor's.
+    const resync = await pushLead(server, tenant, 'customers', {
+      prospect: {
+        first_name: 'Jan',
+        last_name: 'Peeters',
+        external_refs: [{ external_ref: firstRef, external_ref_company: 'crm' }],
+        ...car(firstCar, 80),
+      },
+    });
+    expect(resync.status, JSON.stringify(resync.body)).toBe(200);
+    expect(resync.body.party_id).toBe(last.partyId);
+    expect(
+      resync.body.risk_object_revisions.cars.map((c: { risk_object_id: string; kw: number }) => [
+        c.risk_object_id,
+        c.kw,
+      ]),
+    ).toEqual([[lastCar, 80]]);
+    const replaced = await server.database.handle.db
+      .selectFrom('risk_objects')
+      .select(['id', 'replaced_by'])
+      .where('id', 'in', [firstCar, secondCar])
+      .orderBy('id')
+      .execute();
+    expect(replaced).toEqual([firstCar, secondCar].sort().map((id) => ({ id, replaced_by: lastCar })));
+  });
+
   it('keeps one package per insurance company and number: a re-sync of either partner lands on it, by number or id', async () => {
     const number = `K-${randomUUID()}`;
     const [ownPackage, theirPackage, laterPackage] = [randomUUID(), randomUUID(), randomUUID()];

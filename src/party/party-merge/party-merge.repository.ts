@@ -68,10 +68,14 @@ export async function moveMergedRows(db: Db, move: MergeMove): Promise<void> {
     )
     .execute();
   await db.deleteFrom('party_callbacks').where('party_id', '=', from.partyId).execute();
+  // The rows an earlier merge into the merged party moved to it are its own (party_id): they
+  // are narrowed to it, so each statement reads the party's rows by index, not the table.
+  const own = sql`party_id = ${from.partyId} and`;
   if (move.sameObjects.length > 0) {
     await repoint(db, 'coverages', move.sameObjects);
-    // Objects given up before for one given up now stand for the survivor's too (chains of merges).
-    await repoint(db, 'replaced_by', move.sameObjects);
+    // Objects given up before for one given up now stand for the survivor's too (chains of
+    // merges): given up by a party merged into this one, they were moved to it then.
+    await repoint(db, 'replaced_by', move.sameObjects, own);
     await giveUp(db, move.sameObjects, now);
   }
   if (move.joinedPolicies.length > 0) {
@@ -81,7 +85,6 @@ export async function moveMergedRows(db: Db, move: MergeMove): Promise<void> {
     await db.deleteFrom('insurance_policies').where('id', 'in', gone).execute();
   }
   if (move.joinedPackages.length > 0) {
-    const own = sql`party_id = ${from.partyId} and`;
     await repoint(db, 'policy_package_id', move.joinedPackages, own);
     // Packages joined before into one joined now stand for the survivor's too (chains of merges).
     await repoint(db, 'package_replaced_by', move.joinedPackages, own);
@@ -148,7 +151,7 @@ const REPOINTED: Record<Repointed, readonly [table: string, column: string]> = {
  * the survivor's are that policy's ('policy_refs'); the merged party's policies in a package
  * that joins one of the survivor's are in that package ('policy_package_id'), and its packages
  * joined before into one joined now name the survivor's ('package_replaced_by'). `narrowed`
- * narrows the rows (`… and`), to the merged party's for the last two.
+ * narrows the rows (`… and`), to the merged party's for all but the coverages and the refs.
  */
 async function repoint(
   db: Db,
