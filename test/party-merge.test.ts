@@ -319,6 +319,41 @@ describe('POST …/parties/{party_id}/merge', () => {
     expect(replaced).toEqual([firstCar, secondCar].sort().map((id) => ({ id, replaced_by: lastCar })));
   });
 
+  it("lands a coverage naming the merged party's given-up car, without the car in the push, on the survivor's car", async () => {
+    const shared = vin();
+    const [ownCar, theirCar] = [randomUUID(), randomUUID()];
+    const theirRef = `cov-${randomUUID()}`;
+    const survivor = await customer({
+      email: `${randomUUID()}@example.be`,
+      risk_objects: { cars: [{ id: ownCar, vin: shared }] },
+    });
+    const merged = await customer({
+      external_refs: [{ external_ref: theirRef, external_ref_company: 'crm' }],
+      risk_objects: { cars: [{ id: theirCar, vin: shared }] },
+    });
+    expect((await merge(survivor.partyId, merged.partyId)).status).toBe(200);
+
+    // The merged party's partner adds a policy covering its own car, the car itself not sent.
+    const policy = await pushLead(server, tenant, 'customers', {
+      prospect: {
+        first_name: 'Jan',
+        last_name: 'Peeters',
+        external_refs: [{ external_ref: theirRef, external_ref_company: 'crm' }],
+        insurance_policies: [
+          {
+            insurance_company: 'AG',
+            policy_nr: `P-${theirRef}`,
+            coverages: [{ name: 'BA', risk_object_id: theirCar }],
+          },
+        ],
+      },
+    });
+    expect(policy.status, JSON.stringify(policy.body)).toBe(200);
+    expect(policy.body.party_id).toBe(survivor.partyId);
+    const [stored] = policy.body.insurance_policies;
+    expect(stored.coverages.map((c: { risk_object_id: string }) => c.risk_object_id)).toEqual([ownCar]);
+  });
+
   it('keeps one package per insurance company and number: a re-sync of either partner lands on it, by number or id', async () => {
     const number = `K-${randomUUID()}`;
     const [ownPackage, theirPackage, laterPackage] = [randomUUID(), randomUUID(), randomUUID()];

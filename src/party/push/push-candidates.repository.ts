@@ -204,10 +204,16 @@ export async function findPushCandidates(
   // id a merge joined into another is followed (replaced-ids.ts).
   const packageIds = new Set(ids(push.packages));
   for (const policy of push.policies) if (typeof policy.packageId === 'string') packageIds.add(policy.packageId);
+  // So may a coverage name a stored car or home the push does not carry: a merge may have
+  // given it up for the survivor's (replaced-ids.ts).
+  const riskObjectIds = new Set(ids(push.riskObjects));
+  for (const policy of push.policies)
+    for (const coverage of policy.coverages ?? [])
+      if (coverage.riskObjectId !== null) riskObjectIds.add(coverage.riskObjectId);
   const rows = await lookUp(db, distributionId, push, {
     partyRefs,
     policyRefs,
-    riskObjectIds: ids(push.riskObjects),
+    riskObjectIds: [...riskObjectIds],
     packageIds: [...packageIds],
     hashes: refHashes,
   });
