@@ -17,7 +17,7 @@ import { etagOf, requireIfMatch } from '../model/etag.ts';
 import type { LeadResponse } from '../model/lead.response.ts';
 import { partyChanges } from '../work/lead-change.ts';
 import { loadLeadForUpdate } from '../store/lead-load.repository.ts';
-import { customerMatchKey } from '../push/match-key.ts';
+import { partyMatchKey } from '../push/match-key.ts';
 import { matchKeyConflict } from '../push/matching.ts';
 import { newIds } from '../push/merge.ts';
 import {
@@ -112,8 +112,9 @@ export class PartyPatchService {
     const { lead, changes } = mergePartyDocument(stored, document, { now, ids: newIds });
     if (changes.head === undefined) return { ...this.#represent(stored), changed: false };
 
-    const matchKey = lead.type === 'CUSTOMER' ? customerMatchKey(lead.fields) : null;
-    if (matchKey !== null && matchKey !== customerMatchKey(stored.fields)) {
+    const matchKey = partyMatchKey(lead);
+    const storedMatchKey = partyMatchKey(stored);
+    if (matchKey !== null && matchKey !== storedMatchKey) {
       matchKeyConflict(lead.partyId, await findMatchKeyOwner(db, lead.distributionId, matchKey), {
         target: 'email',
         subject,
@@ -121,6 +122,7 @@ export class PartyPatchService {
     }
     await applyChangeset(db, lead, changes, {
       matchKey,
+      storedMatchKey,
       // The timeline's record of the PATCH: what changed, and who changed it.
       changeLog: {
         id: newRowId(),

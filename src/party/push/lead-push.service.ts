@@ -18,7 +18,7 @@ import { applyChangeset } from '../store/changeset.repository.ts';
 import type { LeadBody } from '../model/lead.schema.ts';
 import type { LeadResponse } from '../model/lead.response.ts';
 import { loadLeadForUpdate } from '../store/lead-load.repository.ts';
-import { customerMatchKey } from './match-key.ts';
+import { partyMatchKey } from './match-key.ts';
 import { matchKeyConflict, matchParty } from './matching.ts';
 import { mergePush, newIds } from './merge.ts';
 import type { LeadAggregate } from '../model/party.aggregate.ts';
@@ -164,10 +164,12 @@ export class LeadPushService {
     const routing = created ? await this.#deps.routing?.route(db, merged.lead) : undefined;
     const { lead: written, changeLog } = routedLead(merged.lead, routing);
     const changed = changes.head !== undefined;
-    const matchKey = changed ? await this.#matchKey(db, written, stored, push) : null;
+    const storedMatchKey = stored === undefined ? undefined : partyMatchKey(stored);
+    const matchKey = changed ? await this.#matchKey(db, written, storedMatchKey, push) : null;
 
     await applyChangeset(db, written, changes, {
       matchKey,
+      storedMatchKey,
       changeLog,
       pushLog: {
         id: newRowId(),
@@ -207,11 +209,12 @@ export class LeadPushService {
   async #matchKey(
     db: Kysely<Database>,
     lead: LeadAggregate,
-    stored: LeadAggregate | undefined,
+    /** The stored party's key; undefined for a new lead. */
+    storedMatchKey: string | null | undefined,
     push: LeadPush,
   ): Promise<string | null> {
-    const matchKey = lead.type === 'CUSTOMER' ? customerMatchKey(lead.fields) : null;
-    const known = stored === undefined ? push.matchKey : customerMatchKey(stored.fields);
+    const matchKey = partyMatchKey(lead);
+    const known = storedMatchKey === undefined ? push.matchKey : storedMatchKey;
     if (matchKey === null || matchKey === known) return matchKey;
     matchKeyConflict(lead.partyId, await findMatchKeyOwner(db, lead.distributionId, matchKey), {
       target: 'prospect.email',

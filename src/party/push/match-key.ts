@@ -2,7 +2,7 @@
 // (case-insensitive) + birth + address (on its normalised parts), all present. The key is
 // stored in a unique column, so concurrent pushes cannot create two parties (rule 10).
 // Residences of one party match on the same normalised address (rule 7).
-import type { Document } from '../model/party.aggregate.ts';
+import type { Document, LeadAggregate } from '../model/party.aggregate.ts';
 
 /** The normalised parts of an address, or undefined when it is not an address object. */
 export function addressKey(address: unknown): string | undefined {
@@ -23,6 +23,11 @@ export function addressKey(address: unknown): string | undefined {
 export function sameAddress(a: unknown, b: unknown): boolean {
   const key = addressKey(a);
   return key !== undefined && key === addressKey(b);
+}
+
+/** A party's match key as its row keeps it: a customer's email + birth + address, else null. */
+export function partyMatchKey(party: Pick<LeadAggregate, 'type' | 'fields'>): string | null {
+  return party.type === 'CUSTOMER' ? customerMatchKey(party.fields) : null;
 }
 
 /** email + birth + address of a customer's fields, or null when one of them is missing. */

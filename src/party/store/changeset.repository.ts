@@ -128,6 +128,13 @@ const headUpdateWithKeys = statement('party_head_update_keys', {
     'update leads set origin = $7, backref = $8, source = $9, updated_at = $10, search_words = $11, sort_name = $13 where id = $12 and exists (select 1 from p)',
 });
 /**
+ * SQLite's party update when its match key stays what it was: SQLite rewrites the entry of
+ * `parties_match_key` (a unique index, its key an e-mail, a birth date and an address, so a
+ * page of its own) for every UPDATE that sets the column, even to its own value.
+ */
+const SQLITE_HEAD_UPDATE_SAME_KEY =
+  'update parties set data = ?1, updated_at = ?3, version = ?4 where id = ?5 and version = ?6';
+/**
  * SQLite's lead update (PostgreSQL's is part of the head's statement above), setting `origin`
  * and `sort_name` only when they change: SQLite rewrites the index entries (leads_origin,
  * leads_sort_name) of every column an UPDATE sets, even to its own value. PostgreSQL compares
@@ -169,6 +176,11 @@ export type PushLogRow = LeadPushTable;
 /** What a write records about itself: a push its push-log row, a PATCH its change-log row. */
 export interface ChangesetOptions {
   readonly matchKey: string | null;
+  /**
+   * The stored party's match key, for a write that updates it: when it is `matchKey`, SQLite's
+   * update leaves the column out. Undefined: the column is written.
+   */
+  readonly storedMatchKey?: string | null;
   readonly pushLog?: PushLogRow;
   readonly changeLog?: LeadChangeTable;
 }
@@ -185,7 +197,8 @@ export async function applyChangeset(
   options: ChangesetOptions,
 ): Promise<void> {
   const keysChanged = changes.head === 'update' && changes.duplicateKeys !== undefined;
-  if (changes.head === 'update') await updateHead(db, lead, options.matchKey, keysChanged, changes.leadIndexed);
+  if (changes.head === 'update')
+    await updateHead(db, lead, options.matchKey, keysChanged, changes.leadIndexed, options.storedMatchKey);
   if (keysChanged && dialectOf(db) === 'sqlite') await run(db, deleteDuplicateKeys, [lead.partyId]);
   // New rows go in before the updates, which may point at them (a stored policy moved to a
   // package this push adds); values they take from updated rows were released first.
@@ -200,6 +213,7 @@ async function updateHead(
   matchKey: string | null,
   keysChanged: boolean,
   indexed: Changeset['leadIndexed'] = { origin: true, sortName: true },
+  storedMatchKey?: string | null,
 ): Promise<void> {
   const meta = (name: string) => (lead.meta[name] as string | undefined) ?? null;
   const party = [JSON.stringify(lead.fields), matchKey, lead.updated_at, lead.version, lead.partyId, lead.version - 1];
@@ -214,7 +228,9 @@ async function updateHead(
   ];
   const postgres = dialectOf(db) === 'postgres';
   const head = keysChanged ? headUpdateWithKeys : headUpdate;
-  const updated = await runCount(db, head.sql[dialectOf(db)], postgres ? [...party, ...leadRow] : party);
+  // Without match_key the text's ?2 is not used: the six values still bind by number.
+  const text = !postgres && storedMatchKey === matchKey ? SQLITE_HEAD_UPDATE_SAME_KEY : head.sql[dialectOf(db)];
+  const updated = await runCount(db, text, postgres ? [...party, ...leadRow] : party);
   if (updated !== 1) throw new StaleVersionError(`party ${lead.partyId} changed concurrently`);
   // Without sort_name the text's last parameter is ?6: the seventh value is not bound.
   if (!postgres) await runCount(db, sqliteLeadUpdate(indexed), indexed.sortName ? leadRow : leadRow.slice(0, 6));
