@@ -57,6 +57,10 @@ export { LEAD_STATUSES, PAYMENT_INTERVALS } from './model/enumerations.ts';
 // The counts per status the inbox shows (docs/design.md section 13): tests read them as the
 // inbox does, kept counts and the leads since added together.
 export { countByStatus } from './inbox/status-count.repository.ts';
+// A page of the inbox in any order and where it ends, and a page of the change listing:
+// test/inbox-plans.test.ts counts what each reads.
+export { inboxPosition, listInboxRows } from './inbox/inbox.repository.ts';
+export { listLeadRows } from './read/lead-read.repository.ts';
 // The projector's look-up for work (every second, in every process): tests count what it reads.
 export { distributionsBehind } from './inbox/inbox-projection.repository.ts';
 

@@ -13,7 +13,7 @@ import { ValidationError } from '../../errors.ts';
 import type { Database, Dialect } from '../../db/database.ts';
 import { runInlined } from '../../db/inlined-literals.ts';
 import type { LeadStatus, PartyType } from '../model/party.table.ts';
-import type { Position } from '../../db/keyset.ts';
+import { pastPosition, type Position } from '../../db/keyset.ts';
 import type { InboxFilter, InboxQuery, InboxSort, SortDirection } from './inbox-filter.ts';
 import { ftsMatch, type SearchTerms, searchTermsOf, tsQuery } from './search-words.ts';
 
@@ -247,14 +247,8 @@ async function pageIn(
   parse: (at: string) => string | number = String,
 ): Promise<InboxRow[]> {
   let page = select;
-  if (after) {
-    const { id } = after;
-    const at = parse(after.at);
-    const beyond = direction === 'desc' ? '<' : '>';
-    page = page.where((eb) =>
-      eb.or([eb(column, beyond, at), eb.and([eb(column, '=', at), eb('leads.id', beyond, id)])]),
-    );
-  }
+  if (after)
+    page = page.where(pastPosition(column, sql.ref('leads.id'), direction, { at: parse(after.at), id: after.id }));
   const ordered = page.orderBy(column, direction).orderBy('leads.id', direction);
   if (dialect === 'sqlite') return ordered.limit(limit + 1).execute();
   // Planned for its values (db/inlined-literals.ts): a generic plan cannot know how many

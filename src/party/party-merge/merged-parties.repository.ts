@@ -1,9 +1,9 @@
 // The record of parties merged into another (docs/api.md, "Merging two parties"): written by
 // the merge, read when a merged party or lead is asked for (410 `Merged` with the survivor's
 // ids) and when a push names a merged party's id (it reaches the survivor).
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import type { Position } from '../../db/keyset.ts';
+import { pastPosition, type Position } from '../../db/keyset.ts';
 import type { MergedPartyTable } from './merged-party.table.ts';
 
 type Db = Kysely<Database>;
@@ -65,12 +65,7 @@ export async function listMergedLeads(
     .where('distribution_id', '=', query.distributionId);
   if (query.before !== undefined) select = select.where('merged_at', '<', query.before);
   if (query.updatedSince) select = select.where('merged_at', '>=', query.updatedSince);
-  if (query.after) {
-    const { at, id } = query.after;
-    select = select.where((eb) =>
-      eb.or([eb('merged_at', '>', at), eb.and([eb('merged_at', '=', at), eb('lead_id', '>', id)])]),
-    );
-  }
+  if (query.after) select = select.where(pastPosition(sql.ref('merged_at'), sql.ref('lead_id'), 'asc', query.after));
   return select
     .orderBy('merged_at')
     .orderBy('lead_id')

@@ -2,9 +2,9 @@
 // party, its leads and the keyed hashes of its external refs, which tell a later read
 // (410) and a later push (409) that the person was erased, and put the erased leads in
 // the change listing. Every function takes the transaction (or the database) first.
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import type { Position } from '../../db/keyset.ts';
+import { pastPosition, type Position } from '../../db/keyset.ts';
 import { findMergedLead, findMergedParty } from '../party-merge/merged-parties.repository.ts';
 
 type Db = Kysely<Database>;
@@ -104,12 +104,7 @@ export async function listErasedLeads(
     );
   if (query.before !== undefined) select = select.where('erased_at', '<', query.before);
   if (query.updatedSince) select = select.where('erased_at', '>=', query.updatedSince);
-  if (query.after) {
-    const { at, id } = query.after;
-    select = select.where((eb) =>
-      eb.or([eb('erased_at', '>', at), eb.and([eb('erased_at', '=', at), eb('lead_id', '>', id)])]),
-    );
-  }
+  if (query.after) select = select.where(pastPosition(sql.ref('erased_at'), sql.ref('lead_id'), 'asc', query.after));
   return select
     .orderBy('erased_at')
     .orderBy('lead_id')

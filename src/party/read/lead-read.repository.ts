@@ -2,9 +2,9 @@
 // listing and a risk object's revisions. Every query is bounded by the caller's
 // distribution. Whole leads are loaded by lead-load.repository.ts, the push log read by
 // push-log.repository.ts.
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import type { Position } from '../../db/keyset.ts';
+import { pastPosition, type Position } from '../../db/keyset.ts';
 import type { PartyType } from '../model/party.table.ts';
 
 type Db = Kysely<Database>;
@@ -64,13 +64,8 @@ export async function listLeadRows(
     select = select.where('leads.party_id', 'in', refs);
   }
   if (query.updatedSince) select = select.where('leads.updated_at', '>=', query.updatedSince);
-  if (query.after) {
-    const { at, id } = query.after;
-    // Keyset condition: (updated_at, id) > (at, id), spelled out for both engines.
-    select = select.where((eb) =>
-      eb.or([eb('leads.updated_at', '>', at), eb.and([eb('leads.updated_at', '=', at), eb('leads.id', '>', id)])]),
-    );
-  }
+  if (query.after)
+    select = select.where(pastPosition(sql.ref('leads.updated_at'), sql.ref('leads.id'), 'asc', query.after));
   return select
     .orderBy('leads.updated_at')
     .orderBy('leads.id')

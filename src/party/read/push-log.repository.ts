@@ -1,9 +1,9 @@
 // Reads of the push log (docs/design.md section 2, rule 11): a lead's accepted pushes, each
 // with its body exactly as received. The push log is written with the push's changeset
 // (changeset.repository.ts); the lead is found in the caller's distribution first.
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
-import type { Position } from '../../db/keyset.ts';
+import { pastPosition, type Position } from '../../db/keyset.ts';
 
 type Db = Kysely<Database>;
 
@@ -13,11 +13,7 @@ export async function listPushRows(db: Db, leadId: string, after: Position | und
     .selectFrom('lead_pushes')
     .select(['id', 'received_at', 'status', 'caller', 'origin', 'kind', 'payload'])
     .where('lead_id', '=', leadId);
-  if (after) {
-    select = select.where((eb) =>
-      eb.or([eb('received_at', '>', after.at), eb.and([eb('received_at', '=', after.at), eb('id', '>', after.id)])]),
-    );
-  }
+  if (after) select = select.where(pastPosition(sql.ref('received_at'), sql.ref('id'), 'asc', after));
   return select
     .orderBy('received_at')
     .orderBy('id')
