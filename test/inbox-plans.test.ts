@@ -18,6 +18,8 @@ import {
   listInboxRows,
   listLeadRows,
 } from '../src/party/index.ts';
+import { createUser } from '../src/sso/index.ts';
+import { PASSWORD } from './support/sso.ts';
 import { createTenant, createTestDatabase, dialect, type TestDatabase } from './support/test-server.ts';
 
 const LEADS = 5_000;
@@ -97,7 +99,7 @@ describe.skipIf(dialect !== 'postgres')('the inbox’s counts on PostgreSQL', ()
   });
 
   it('reads every order of the inbox through its index, either way, a page and one a thousand leads deep, not the leads before it', async () => {
-    // Leads with every value an order sorts by, and some without (no origin, no name).
+    // Leads with every value an order sorts by, and some without (no origin, no name, no assignee).
     const db = database.handle.db;
     const sorted = (await createTenant(database.handle, ['leads:read'])).distributionId;
     await sql`insert into parties (id, distribution_id, type, data, version, created_at, updated_at)
@@ -114,11 +116,26 @@ describe.skipIf(dialect !== 'postgres')('the inbox’s counts on PostgreSQL', ()
         p.type, case when substr(p.id, 4)::int % 2 = 0 then '2026-12-' || lpad((1 + substr(p.id, 4)::int % 28)::text, 2, '0') end,
         'an peeters', p.created_at, p.updated_at, p.created_at
       from parties p where p.distribution_id = ${sorted}`.execute(db);
+    // Three users, each assigned every fourth lead; the fourth quarter assigned to nobody.
+    const users: string[] = [];
+    for (const name of ['ann', 'bob', 'cas'])
+      users.push(
+        (
+          await createUser(db, {
+            distributionId: sorted,
+            email: `${name}@example.be`,
+            username: name,
+            password: PASSWORD,
+          })
+        ).id,
+      );
+    await sql`update leads set assignee_id = (array[${users[0]}, ${users[1]}, ${users[2]}, null])[1 + substr(id, 4)::int % 4]
+      where distribution_id = ${sorted}`.execute(db);
     await sql`analyze leads`.execute(db);
 
     const PAGE = 25;
     const DEEP = 1000;
-    for (const sort of ['changed', 'received', 'follow_up', 'name', 'status', 'kind', 'origin'] as const)
+    for (const sort of ['changed', 'received', 'follow_up', 'name', 'status', 'kind', 'origin', 'assignee'] as const)
       for (const direction of ['asc', 'desc'] as const) {
         const query: InboxQuery = { distributionId: sorted, sort, direction, limit: PAGE };
         // A page is read with the lead after it, which says whether there is a next page.

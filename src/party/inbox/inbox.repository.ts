@@ -177,7 +177,7 @@ async function pageByAssignee(
       ...(await pageIn(
         db,
         dialect,
-        keyed.where('leads.assignee_id', '=', assignee),
+        assigneesLeads(keyed, dialect, assignee, direction, from),
         sql.ref('leads.assignee_id'),
         direction,
         from,
@@ -186,6 +186,28 @@ async function pageByAssignee(
     );
   }
   return rows;
+}
+
+/**
+ * One assignee's leads, read from leads_assignee_order (distribution, assignee, id) starting at
+ * `from`, on each database as its planner reads that index: PostgreSQL with the assignee as a
+ * range of one value (with `=` it takes the order (assignee, id) for the id's alone, which the
+ * primary key has too, and on some statistics walked the primary key through every
+ * distribution's leads to find the assignee's: test/inbox-plans.test.ts), whose row value
+ * position (pageIn) bounds the index; SQLite with `=` and the id past the position's, which
+ * bound its index (it takes no row value after an equality as a bound).
+ */
+function assigneesLeads(
+  keyed: LeadSelect,
+  dialect: Dialect,
+  assignee: string,
+  direction: SortDirection,
+  from: Position | undefined,
+): LeadSelect {
+  if (dialect === 'postgres')
+    return keyed.where('leads.assignee_id', '>=', assignee).where('leads.assignee_id', '<=', assignee);
+  const own = keyed.where('leads.assignee_id', '=', assignee);
+  return from === undefined ? own : own.where('leads.id', direction === 'desc' ? '<' : '>', from.id);
 }
 
 /** Where a page that ends at `row` ends, in the order `sort`: what the next page starts after. */
