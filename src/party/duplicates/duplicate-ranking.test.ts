@@ -1,6 +1,9 @@
 // One item per other party, its reasons and score, strongest first.
 import { describe, expect, it } from 'vitest';
-import { MAX_DUPLICATES, rankDuplicates, type SharedKey } from './duplicate-ranking.ts';
+import { MAX_DUPLICATES, rankDuplicates, type SharedKey, withReasons } from './duplicate-ranking.ts';
+
+/** As the look-up ranks them: the keys that give a reason, with it. */
+const rank = (keys: readonly SharedKey[]) => rankDuplicates(withReasons(keys));
 
 const key = (partyId: string, kind: SharedKey['kind'], name: string | null = null, ownName: string | null = null) => ({
   partyId,
@@ -14,12 +17,7 @@ const key = (partyId: string, kind: SharedKey['kind'], name: string | null = nul
 describe('rankDuplicates', () => {
   it('joins the keys one party shares into its reasons, and lists the strongest first', () => {
     expect(
-      rankDuplicates([
-        key('b', 'telephone'),
-        key('a', 'birth', 'jan peters', 'jan peeters'),
-        key('b', 'email'),
-        key('c', 'vin'),
-      ]),
+      rank([key('b', 'telephone'), key('a', 'birth', 'jan peters', 'jan peeters'), key('b', 'email'), key('c', 'vin')]),
     ).toEqual([
       { party_id: 'b', lead_id: 'lead-b', reasons: ['email', 'telephone'], score: 70, name: 'Name b' },
       { party_id: 'c', lead_id: 'lead-c', reasons: ['vin'], score: 30, name: 'Name c' },
@@ -28,13 +26,13 @@ describe('rankDuplicates', () => {
   });
 
   it('does not list a shared birth date whose names are not close', () => {
-    expect(rankDuplicates([key('a', 'birth', 'jan janssens', 'jan peeters')])).toEqual([]);
+    expect(rank([key('a', 'birth', 'jan janssens', 'jan peeters')])).toEqual([]);
   });
 
   it('scores at most 100 and lists at most MAX_DUPLICATES parties', () => {
-    const all = rankDuplicates([key('a', 'email'), key('a', 'telephone'), key('a', 'vin'), key('a', 'enterprise_nr')]);
+    const all = rank([key('a', 'email'), key('a', 'telephone'), key('a', 'vin'), key('a', 'enterprise_nr')]);
     expect(all[0]!.score).toBe(100);
     const many = Array.from({ length: MAX_DUPLICATES + 5 }, (_, i) => key(`p${i}`, 'email'));
-    expect(rankDuplicates(many)).toHaveLength(MAX_DUPLICATES);
+    expect(rank(many)).toHaveLength(MAX_DUPLICATES);
   });
 });

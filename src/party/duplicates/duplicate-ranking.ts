@@ -44,16 +44,20 @@ export interface PossibleDuplicate {
   readonly name: string;
 }
 
-export function rankDuplicates(shared: readonly SharedKey[]): PossibleDuplicate[] {
-  return rankListed(
-    shared.flatMap((key) => {
-      const reason = reasonOf(key);
-      return reason === undefined ? [] : [{ ...key, reason }];
-    }),
-  );
+/**
+ * The keys that give a reason to list the other party, each with its reason (reasonOf, found
+ * once: a birth date's is an edit distance); the others dropped.
+ */
+export function withReasons<Key extends Pick<SharedKey, 'kind' | 'name' | 'ownName'>>(
+  keys: readonly Key[],
+): Array<Key & { readonly reason: DuplicateReason }> {
+  return keys.flatMap((key) => {
+    const reason = reasonOf(key);
+    return reason === undefined ? [] : [{ ...key, reason }];
+  });
 }
 
-/** A shared key with the reason it lists the other party for (reasonOf), found once. */
+/** A shared key with the reason it lists the other party for (withReasons). */
 export interface ListedKey {
   readonly partyId: string;
   readonly leadId: string;
@@ -61,8 +65,7 @@ export interface ListedKey {
   readonly displayName: string;
 }
 
-/** rankDuplicates for keys whose reasons are known: the look-up finds them before it reads the parties. */
-export function rankListed(listed: readonly ListedKey[]): PossibleDuplicate[] {
+export function rankDuplicates(listed: readonly ListedKey[]): PossibleDuplicate[] {
   const byParty = new Map<string, { leadId: string; name: string; reasons: Set<DuplicateReason> }>();
   for (const key of listed) {
     const entry = byParty.get(key.partyId) ?? { leadId: key.leadId, name: key.displayName, reasons: new Set() };

@@ -5,7 +5,7 @@ import type { DatabaseHandle } from '../../db/database.ts';
 import { missingParty } from '../privacy/erased-or-unknown.ts';
 import { findErasedParty } from '../privacy/tombstone.repository.ts';
 import { findPartyKind } from '../read/lead-read.repository.ts';
-import { type ListedKey, type PossibleDuplicate, rankListed, reasonOf } from './duplicate-ranking.ts';
+import { type ListedKey, type PossibleDuplicate, rankDuplicates, withReasons } from './duplicate-ranking.ts';
 import { findSharedKeys, findSharedParties } from './duplicates.repository.ts';
 
 export class DuplicatesReader {
@@ -19,17 +19,13 @@ export class DuplicatesReader {
     const db = this.#database.db;
     if ((await findPartyKind(db, distributionId, partyId)) === undefined)
       throw missingParty(await findErasedParty(db, distributionId, partyId));
-    // Only the keys that give a reason (each found once: a birth date's is an edit distance),
-    // and the lead and name read for those parties alone.
-    const keys = (await findSharedKeys(db, partyId)).flatMap((key) => {
-      const reason = reasonOf(key);
-      return reason === undefined ? [] : [{ partyId: key.partyId, reason }];
-    });
+    // Only the keys that give a reason: the lead and name are read for those parties alone.
+    const keys = withReasons(await findSharedKeys(db, partyId));
     const parties = await findSharedParties(db, [...new Set(keys.map((key) => key.partyId))]);
     const listed: ListedKey[] = keys.flatMap((key) => {
       const party = parties.get(key.partyId);
-      return party === undefined ? [] : [{ ...key, ...party }];
+      return party === undefined ? [] : [{ partyId: key.partyId, reason: key.reason, ...party }];
     });
-    return rankListed(listed);
+    return rankDuplicates(listed);
   }
 }
