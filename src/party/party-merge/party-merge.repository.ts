@@ -1,7 +1,7 @@
 // The rows a merge moves from the merged party to the survivor (docs/api.md, "Merging two
 // parties"), each table in one set-based statement whatever the number of rows it moves: so
 // a merge runs the same statements for one car as for a hundred.
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { dialectOf } from '../../db/statements.ts';
 import type { SameRow } from './party-merge.ts';
@@ -68,26 +68,23 @@ export async function moveMergedRows(db: Db, move: MergeMove): Promise<void> {
     )
     .execute();
   await db.deleteFrom('party_callbacks').where('party_id', '=', from.partyId).execute();
-  // The rows an earlier merge into the merged party moved to it are its own (party_id): they
-  // are narrowed to it, so each statement reads the party's rows by index, not the table.
-  const own = sql`party_id = ${from.partyId} and`;
   if (move.sameObjects.length > 0) {
-    await repoint(db, 'coverages', move.sameObjects);
+    await repoint(db, 'coverages', move.sameObjects, from.partyId);
     // Objects given up before for one given up now stand for the survivor's too (chains of
     // merges): given up by a party merged into this one, they were moved to it then.
-    await repoint(db, 'replaced_by', move.sameObjects, own);
+    await repoint(db, 'replaced_by', move.sameObjects, from.partyId);
     await giveUp(db, move.sameObjects, now);
   }
   if (move.joinedPolicies.length > 0) {
     const gone = move.joinedPolicies.map((policy) => policy.from);
-    await repoint(db, 'policy_refs', move.joinedPolicies);
+    await repoint(db, 'policy_refs', move.joinedPolicies, from.partyId);
     await db.deleteFrom('coverages').where('insurance_policy_id', 'in', gone).execute();
     await db.deleteFrom('insurance_policies').where('id', 'in', gone).execute();
   }
   if (move.joinedPackages.length > 0) {
-    await repoint(db, 'policy_package_id', move.joinedPackages, own);
+    await repoint(db, 'policy_package_id', move.joinedPackages, from.partyId);
     // Packages joined before into one joined now stand for the survivor's too (chains of merges).
-    await repoint(db, 'package_replaced_by', move.joinedPackages, own);
+    await repoint(db, 'package_replaced_by', move.joinedPackages, from.partyId);
     await replacePackages(db, move.joinedPackages, now);
   }
   for (const table of ['risk_objects', 'policy_packages', 'insurance_policies'] as const) {
@@ -136,12 +133,17 @@ export async function moveMergedRows(db: Db, move: MergeMove): Promise<void> {
 }
 
 type Repointed = 'coverages' | 'replaced_by' | 'policy_refs' | 'policy_package_id' | 'package_replaced_by';
-const REPOINTED: Record<Repointed, readonly [table: string, column: string]> = {
-  coverages: ['coverages', 'risk_object_id'],
-  replaced_by: ['risk_objects', 'replaced_by'],
-  policy_refs: ['external_refs', 'entity_id'],
-  policy_package_id: ['insurance_policies', 'policy_package_id'],
-  package_replaced_by: ['policy_packages', 'replaced_by'],
+/**
+ * Each re-pointing's table and column, and the rows it reads: `policies` the refs of policies;
+ * `merged` the merged party's own (party_id), since the rows an earlier merge into it moved
+ * are its own, read by the party's index rather than the whole table; `any` either party's.
+ */
+const REPOINTED: Record<Repointed, readonly [table: string, column: string, rows: 'any' | 'policies' | 'merged']> = {
+  coverages: ['coverages', 'risk_object_id', 'any'],
+  replaced_by: ['risk_objects', 'replaced_by', 'merged'],
+  policy_refs: ['external_refs', 'entity_id', 'policies'],
+  policy_package_id: ['insurance_policies', 'policy_package_id', 'merged'],
+  package_replaced_by: ['policy_packages', 'replaced_by', 'merged'],
 };
 
 /**
@@ -150,19 +152,18 @@ const REPOINTED: Record<Repointed, readonly [table: string, column: string]> = {
  * one given up now name the survivor's ('replaced_by'); the refs of a policy that joins one of
  * the survivor's are that policy's ('policy_refs'); the merged party's policies in a package
  * that joins one of the survivor's are in that package ('policy_package_id'), and its packages
- * joined before into one joined now name the survivor's ('package_replaced_by'). `narrowed`
- * narrows the rows (`… and`), to the merged party's for all but the coverages and the refs.
+ * joined before into one joined now name the survivor's ('package_replaced_by').
  */
-async function repoint(
-  db: Db,
-  what: Repointed,
-  rows: readonly SameRow[],
-  narrowed: RawBuilder<unknown> = sql``,
-): Promise<void> {
+async function repoint(db: Db, what: Repointed, rows: readonly SameRow[], mergedPartyId: string): Promise<void> {
   const pairs = JSON.stringify(rows.map((row) => [row.from, row.into]));
-  const [name, column] = REPOINTED[what];
+  const [name, column, read] = REPOINTED[what];
   const table = sql.table(name);
-  const only = what === 'policy_refs' ? sql`entity_type = 'policy' and` : narrowed;
+  const only =
+    read === 'policies'
+      ? sql`entity_type = 'policy' and`
+      : read === 'merged'
+        ? sql`party_id = ${mergedPartyId} and`
+        : sql``;
   const ref = sql.ref(column);
   if (dialectOf(db) === 'postgres') {
     await sql`update ${table} set ${ref} = m.into_id
