@@ -49,7 +49,7 @@ export function loadSpecFor(
 }
 
 /** What a keyed or batched scenario changes in the load generator's settings. */
-function requestSpec(server: BenchServer, request: LeadRun['request']): Partial<LoadSpec> {
+export function requestSpec(server: BenchServer, request: LeadRun['request']): Partial<LoadSpec> {
   if (request === undefined) return {};
   if ('idempotency' in request) return { idempotency: request.idempotency };
   return {

@@ -12,13 +12,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { prepareBaseline } from './baseline.ts';
-import { pushPath, withBenchDatabase, withServer } from './bench-server.ts';
+import { withBenchDatabase, withServer } from './bench-server.ts';
 import { SQLITE_FILE } from './database.ts';
 import { log } from './measure.ts';
 import { readOptions } from './options.ts';
 import { runLoad } from './processes.ts';
-import { loadSpecFor } from './push-run.ts';
-import { BATCH_CONNECTIONS, PUSH_SCENARIOS, leadsPerRequest, type PushScenario } from './push-scenarios.ts';
+import { loadSpecFor, requestSpec } from './push-run.ts';
+import { PUSH_SCENARIOS, leadsPerRequest, type PushScenario } from './push-scenarios.ts';
 import { CURRENT_CODE, type ServerCode } from './server-code.ts';
 import { watchWal } from './sqlite-wal.ts';
 
@@ -67,18 +67,11 @@ async function measure(code: ServerCode, scenario: PushScenario): Promise<WalPag
         });
       const wal = watchWal(dataDir);
       const firstFrame = wal.frames();
-      const request = scenario.request;
       const load = await runLoad(
         loadSpecFor(server, scenario.scenario, options, {
           prefix,
           warmupSeconds: 0,
-          ...(request && 'idempotency' in request && { idempotency: request.idempotency }),
-          ...(request &&
-            'batchSize' in request && {
-              path: pushPath(server.distributionId, 'batch'),
-              batchSize: request.batchSize,
-              connections: BATCH_CONNECTIONS,
-            }),
+          ...requestSpec(server, scenario.request),
         }),
         { enabled: options.pin },
       );
