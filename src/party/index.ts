@@ -60,7 +60,11 @@ export { countByStatus } from './inbox/status-count.repository.ts';
 // A page of the inbox in any order and where it ends, and a page of the change listing:
 // test/inbox-plans.test.ts counts what each reads.
 export { inboxPosition, listInboxRows } from './inbox/inbox.repository.ts';
-export { listLeadRows } from './read/lead-read.repository.ts';
+export { leadRowsQuery, listLeadRows } from './read/lead-read.repository.ts';
+// The push's lookups and retention's search of the push log: test/push-index-entries.test.ts
+// reads their plans (each reads an index a push already writes).
+export { oldPushesQuery } from './privacy/retention.repository.ts';
+export { PUSH_CANDIDATES, sqliteLookupTexts } from './push/push-candidates.repository.ts';
 // The projector's look-up for work (every second, in every process): tests count what it reads.
 export { distributionsBehind } from './inbox/inbox-projection.repository.ts';
 

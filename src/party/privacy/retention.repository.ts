@@ -8,22 +8,29 @@ import { keepCreatedSources } from '../stats/source-counts.repository.ts';
 type Db = Kysely<Database>;
 
 /**
- * Deletes up to `limit` push-log entries received before `cutoff`; how many. A lead whose
- * creating push goes keeps where it came from (keepCreatedSources), for its counts.
+ * Deletes up to `limit` of the distribution's push-log entries received before `cutoff`; how
+ * many. Found through `lead_pushes_period`, the index the period's statistics read too (a
+ * push writes no index of its time alone). A lead whose creating push goes keeps where it
+ * came from (keepCreatedSources), for its counts.
  */
-export async function deleteOldPushes(db: Db, cutoff: string, limit: number): Promise<number> {
-  const pushes = await db
-    .selectFrom('lead_pushes')
-    .select('id')
-    .where('received_at', '<', cutoff)
-    .orderBy('received_at')
-    .limit(limit)
-    .execute();
+export async function deleteOldPushes(db: Db, distributionId: string, cutoff: string, limit: number): Promise<number> {
+  const pushes = await oldPushesQuery(db, distributionId, cutoff, limit).execute();
   if (pushes.length === 0) return 0;
   const ids = pushes.map((push) => push.id);
   await keepCreatedSources(db, ids);
   const result = await db.deleteFrom('lead_pushes').where('id', 'in', ids).executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** The distribution's first `limit` push-log entries received before `cutoff` (its plan is tested). */
+export function oldPushesQuery(db: Db, distributionId: string, cutoff: string, limit: number) {
+  return db
+    .selectFrom('lead_pushes')
+    .select('id')
+    .where('distribution_id', '=', distributionId)
+    .where('received_at', '<', cutoff)
+    .orderBy('received_at')
+    .limit(limit);
 }
 
 /**

@@ -113,7 +113,10 @@ export class RetentionService {
       if (leadsMs !== undefined) report.leads = await this.#eraseLeads(cutoff(now, leadsMs));
       if (pushLogMs !== undefined) {
         const before = cutoff(now, pushLogMs);
-        report.push_log = await this.#inBatches((trx) => deleteOldPushes(trx, before, RETENTION_BATCH));
+        for (const distributionId of await listDistributionIds(this.#deps.database.db))
+          report.push_log += await this.#inBatches((trx) =>
+            deleteOldPushes(trx, distributionId, before, RETENTION_BATCH),
+          );
       }
       if (webhookEventsMs !== undefined) {
         const before = cutoff(now, webhookEventsMs);

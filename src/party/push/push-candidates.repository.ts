@@ -56,7 +56,7 @@ interface CandidateRow {
 
 // On SQLite the lookup is written for the lists the push has (sqliteCandidates below).
 // On PostgreSQL it is one prepared text for every push.
-const postgresCandidates = prepared(
+export const PUSH_CANDIDATES = prepared(
   'push_candidates',
   // The write's clock comes first (change-clock.repository.ts). Then parameterised index lookups
   // whatever the plan: lists drive the lookups (a subquery kept apart by OFFSET 0 is run
@@ -148,6 +148,9 @@ const SQLITE_LOOKUPS = {
 type LookupValues = { readonly count: number; readonly values: readonly (readonly string[])[] };
 
 const sqliteTexts = new Map<string, string>();
+
+/** The SQLite lookup statements built so far, one per shape of push (their plans are tested). */
+export const sqliteLookupTexts = (): string[] => [...sqliteTexts.values()];
 
 /** The statement for the lookups a push needs, and its parameters; undefined: nothing to look up. */
 function sqliteCandidates(
@@ -258,7 +261,7 @@ interface LookupKeys {
 async function lookUp(db: Db, distributionId: string, push: LeadPush, keys: LookupKeys): Promise<CandidateRow[]> {
   const { partyRefs, policyRefs, riskObjectIds, packageIds, hashes } = keys;
   if (dialectOf(db) === 'postgres') {
-    return runText<CandidateRow>(db, postgresCandidates, [
+    return runText<CandidateRow>(db, PUSH_CANDIDATES, [
       distributionId,
       push.partyId ?? null,
       partyRefs.map((ref) => ref.company),

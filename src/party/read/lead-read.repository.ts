@@ -47,6 +47,11 @@ export async function listLeadRows(
   query: LeadListQuery,
   horizon: string | undefined,
 ): Promise<Array<{ id: string; party_id: string; updated_at: string }>> {
+  return leadRowsQuery(db, query, horizon).execute();
+}
+
+/** listLeadRows' query, unrun (its plan is tested). */
+export function leadRowsQuery(db: Db, query: LeadListQuery, horizon: string | undefined) {
   let select = db
     .selectFrom('leads')
     .select(['leads.id', 'leads.party_id', 'leads.updated_at'])
@@ -69,8 +74,7 @@ export async function listLeadRows(
   return select
     .orderBy('leads.updated_at')
     .orderBy('leads.id')
-    .limit(query.limit + 1)
-    .execute();
+    .limit(query.limit + 1);
 }
 
 export async function listRevisionRows(db: Db, partyId: string, riskObjectId: string) {
