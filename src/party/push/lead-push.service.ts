@@ -148,7 +148,8 @@ export class LeadPushService {
     }
     refuseErased(push, questions, found);
     const partyId = matchParty(push, found);
-    const stored = partyId === undefined ? undefined : await loadLeadForUpdate(db, partyId);
+    const stored =
+      partyId === undefined ? undefined : await loadLeadForUpdate(db, partyId, found.lockedPartyId === partyId);
     // Erased since the lookup (the erasure held the lock): run again, to meet its tombstone.
     if (partyId !== undefined && stored === undefined) throw new StaleVersionError();
     const now = stampAfter(found.now, stored?.updated_at);

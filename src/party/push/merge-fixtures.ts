@@ -64,6 +64,7 @@ export function candidates(parts: Partial<PushCandidates> = {}): PushCandidates 
     packageReplacements: new Map(),
     policyRefOwners: [],
     erasedParty: false,
+    lockedPartyId: undefined,
     erasedRefHashes: new Set(),
     ...parts,
   };

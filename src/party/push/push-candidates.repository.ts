@@ -40,6 +40,8 @@ export interface PushCandidates {
   readonly packageReplacements: ReadonlyMap<string, string>;
   /** The stored policies owning the pushed policies' external refs. */
   readonly policyRefOwners: readonly { readonly ref: ExternalRef; readonly policyId: string }[];
+  /** PostgreSQL: the one party the party lookups found, locked `FOR UPDATE` by the lookup itself. */
+  readonly lockedPartyId: string | undefined;
   /** Whether `prospect.id` names a party erased from this distribution (its tombstone). */
   readonly erasedParty: boolean;
   /** Which of the hashes asked about are of refs erased from this distribution (docs/design.md section 15). */
@@ -47,7 +49,17 @@ export interface PushCandidates {
 }
 
 interface CandidateRow {
-  part: 'clock' | 'party' | 'ref' | 'match' | 'risk_object' | 'package' | 'policy_ref' | 'erased_party' | 'erased_ref';
+  part:
+    | 'clock'
+    | 'party'
+    | 'ref'
+    | 'match'
+    | 'locked'
+    | 'risk_object'
+    | 'package'
+    | 'policy_ref'
+    | 'erased_party'
+    | 'erased_ref';
   id: string;
   detail: string | null;
   company: string | null;
@@ -62,17 +74,29 @@ export const PUSH_CANDIDATES = prepared(
   // whatever the plan: lists drive the lookups (a subquery kept apart by OFFSET 0 is run
   // once per element), so a generic plan, chosen when the tables were small, never turns
   // into a scan of a distribution's refs.
+  // When the party lookups (prospect.id, refs, match key) find one party, it is locked here,
+  // as the merge would lock it next (lead-load.repository.ts): one round trip fewer per merge.
+  // The lock is taken after the writer's mark (it joins the clock), as before; a party found
+  // twice or more is a conflict, or a choice the push makes, and is locked by its own statement.
   `
-    with ${WRITER_CLOCK_SQL}
+    with ${WRITER_CLOCK_SQL},
+    parties_found as (
+      select 'party' as part, p.id, p.type as detail, null as company, null as ref from parties p where p.id = $2 and p.distribution_id = $1
+      union all
+      select 'ref', r.entity_id, r.type, r.company, r.ref from unnest($3::text[], $4::text[]) as k(company, ref),
+        lateral (select r.entity_id, p.type, r.company, r.ref from external_refs r join parties p on p.id = r.entity_id
+          where r.distribution_id = $1 and r.entity_type = 'party' and r.company = k.company and r.ref = k.ref offset 0) as r
+      union all
+      select 'match', p.id, p.type, null, null from parties p where p.distribution_id = $1 and p.match_key = $5),
+    locked as (
+      select p.id from parties p cross join clock
+      where p.id = (select min(f.id) from parties_found f having count(distinct f.id) = 1)
+      for update of p)
     select 'clock' as part, now as id, null as detail, null as company, null as ref from clock
     union all
-    select 'party', p.id, p.type, null, null from parties p where p.id = $2 and p.distribution_id = $1
+    select part, id, detail, company, ref from parties_found
     union all
-    select 'ref', r.entity_id, r.type, r.company, r.ref from unnest($3::text[], $4::text[]) as k(company, ref),
-      lateral (select r.entity_id, p.type, r.company, r.ref from external_refs r join parties p on p.id = r.entity_id
-        where r.distribution_id = $1 and r.entity_type = 'party' and r.company = k.company and r.ref = k.ref offset 0) as r
-    union all
-    select 'match', p.id, p.type, null, null from parties p where p.distribution_id = $1 and p.match_key = $5
+    select 'locked', id, null, null, null from locked
     union all
     select 'risk_object', o.id, o.party_id, o.removed_at, o.replaced_by from risk_objects o where o.id = any($6::text[])
     union all
@@ -244,6 +268,7 @@ export async function findPushCandidates(
       ref: { company: row.company!, ref: row.ref! },
       policyId: row.id,
     })),
+    lockedPartyId: of('locked')[0]?.id,
     erasedParty: of('erased_party').length > 0,
     erasedRefHashes: new Set(of('erased_ref').map((row) => row.id)),
   };

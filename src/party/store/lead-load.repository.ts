@@ -119,8 +119,13 @@ const BY_LEAD = '= (select party_id from leads where id = ?1)';
 const LEAD_OF_LEAD = `${headAsPart(BY_LEAD)} ${parts(BY_LEAD)}`;
 
 /** Loads the whole lead to change it; on PostgreSQL its party row stays locked to the commit. */
-export async function loadLeadForUpdate(db: Db, partyId: string): Promise<LeadAggregate | undefined> {
-  if (dialectOf(db) === 'postgres') await runText(db, LOCK_HEAD, [partyId]);
+export async function loadLeadForUpdate(
+  db: Db,
+  partyId: string,
+  /** The transaction holds the party's lock already (the push's lookup took it). */
+  locked = false,
+): Promise<LeadAggregate | undefined> {
+  if (dialectOf(db) === 'postgres' && !locked) await runText(db, LOCK_HEAD, [partyId]);
   return assembleOne(await run<PartRow>(db, leadOfOne, [partyId]));
 }
 
