@@ -1,20 +1,58 @@
 // The outbox's SQL: an event and its deliveries, written in the transaction of the change
 // they report (docs/design.md section 5), and the stopped URLs a push or a replay resumes.
+// On PostgreSQL what one write adds to the outbox is one statement (a round trip each was
+// two of a push's eight); SQLite, whose statements cost no round trip, runs them one by one.
 import type { Insertable, Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
+import { dialectOf } from '../db/statements.ts';
 import type { WebhookDeliveryTable, WebhookEventTable } from './webhook.table.ts';
 
 type Db = Kysely<Database>;
 
-export async function insertEvent(
-  db: Db,
-  event: Insertable<WebhookEventTable>,
-  deliveries: readonly Insertable<WebhookDeliveryTable>[],
-): Promise<void> {
-  await db.insertInto('webhook_events').values(event).execute();
-  await db
+/** An event and one delivery per URL it goes to. */
+export interface EventRows {
+  readonly event: Insertable<WebhookEventTable>;
+  readonly deliveries: readonly Insertable<WebhookDeliveryTable>[];
+}
+
+/** The URLs a push lists again, whose stopped deliveries resume (deleteStoppedUrls). */
+export interface ResumedUrls {
+  readonly distributionId: string;
+  readonly urls: readonly string[];
+}
+
+export async function insertEvent(db: Db, rows: EventRows): Promise<void> {
+  await writeOutbox(db, { event: rows });
+}
+
+/** The stopped URLs resumed and the event written, either or both, in the caller's transaction. */
+export async function writeOutbox(db: Db, work: { resume?: ResumedUrls; event?: EventRows }): Promise<void> {
+  const { resume, event } = work;
+  if (dialectOf(db) === 'sqlite' || event === undefined) {
+    if (resume) await deleteStoppedUrls(db, resume.distributionId, resume.urls);
+    if (event === undefined) return;
+    await db.insertInto('webhook_events').values(event.event).execute();
+    await db
+      .insertInto('webhook_deliveries')
+      .values([...event.deliveries])
+      .execute();
+    return;
+  }
+  // Every data-modifying part of a WITH runs, referenced or not; the deliveries' foreign key
+  // to the event is checked at the statement's end, when the event is there.
+  const withEvent = db.with('event', (qc) => qc.insertInto('webhook_events').values(event.event).returning('id'));
+  const written = resume
+    ? withEvent.with('resumed', (qc) =>
+        qc
+          .deleteFrom('webhook_stopped_urls')
+          .where('distribution_id', '=', resume.distributionId)
+          .where('url', 'in', resume.urls)
+          .returning('url'),
+      )
+    : withEvent;
+  await written
     .insertInto('webhook_deliveries')
-    .values([...deliveries])
+    .values([...event.deliveries])
     .execute();
 }
 

@@ -15,7 +15,7 @@ import {
   revokeClaimsOfLead,
   unsettledClaims,
 } from './delivery/claim-revocation.repository.ts';
-import { deleteStoppedUrls, forgetStoppedUrls, insertEvent } from './outbox.repository.ts';
+import { type EventRows, forgetStoppedUrls, insertEvent, writeOutbox } from './outbox.repository.ts';
 import { receiverHost, type WebhookEventType } from './webhook.table.ts';
 
 /**
@@ -35,6 +35,21 @@ export interface LeadEvent {
   readonly distributionId: string;
   /** When the change happened (the push's or update's time). */
   readonly at: string;
+}
+
+/** An event to write: what it is, and where it goes (its URLs, or the lead's callbacks). */
+interface EventOf {
+  readonly type: WebhookEventType;
+  readonly distributionId: string;
+  readonly at: string;
+  readonly urls?: readonly string[];
+  readonly lead?: LeadPayload;
+}
+
+/** The lead and party an event is filed under. */
+interface EventAbout {
+  readonly leadId: string;
+  readonly partyId: string;
 }
 
 /** How often an erasure looks whether the workers are done with the claims it took back. */
@@ -60,6 +75,25 @@ export class WebhookOutbox {
   /** Writes the event and its deliveries in the caller's transaction. */
   async record(db: Kysely<Database>, event: LeadEvent): Promise<void> {
     await this.#write(db, event, { leadId: event.lead.id, partyId: event.lead.party_id }, event.lead);
+  }
+
+  /**
+   * What a push adds to the outbox, in its transaction: its event when it changed the lead,
+   * and the callback URLs it lists resumed. A push that lists a URL again resumes deliveries
+   * to it after its receiver answered 410 Gone: the platform is telling us, now, that the URL
+   * is wanted. On PostgreSQL both are one statement.
+   */
+  async recordPush(
+    db: Kysely<Database>,
+    push: { readonly distributionId: string; readonly callbacks: readonly string[]; readonly event?: LeadEvent },
+  ): Promise<void> {
+    const { distributionId, callbacks, event } = push;
+    const rows = event && this.#rows(event, { leadId: event.lead.id, partyId: event.lead.party_id }, event.lead);
+    if (callbacks.length === 0 && rows === undefined) return;
+    await writeOutbox(db, {
+      ...(callbacks.length > 0 && { resume: { distributionId, urls: callbacks } }),
+      ...(rows && { event: rows }),
+    });
   }
 
   /**
@@ -120,14 +154,15 @@ export class WebhookOutbox {
     );
   }
 
-  async #write(
-    db: Kysely<Database>,
-    event: { type: WebhookEventType; distributionId: string; at: string; urls?: readonly string[]; lead?: LeadPayload },
-    about: { leadId: string; partyId: string },
-    data: unknown,
-  ): Promise<void> {
+  async #write(db: Kysely<Database>, event: EventOf, about: EventAbout, data: unknown): Promise<void> {
+    const rows = this.#rows(event, about, data);
+    if (rows) await insertEvent(db, rows);
+  }
+
+  /** The event's row and one delivery per URL it goes to; undefined when it goes nowhere. */
+  #rows(event: EventOf, about: EventAbout, data: unknown): EventRows | undefined {
     const urls = event.urls ?? event.lead?.prospect.callbacks ?? [];
-    if (urls.length === 0) return;
+    if (urls.length === 0) return undefined;
     const id = newRowId();
     const payload = JSON.stringify({
       id,
@@ -136,9 +171,8 @@ export class WebhookOutbox {
       distribution_id: event.distributionId,
       data,
     });
-    await insertEvent(
-      db,
-      {
+    return {
+      event: {
         id,
         distribution_id: event.distributionId,
         type: event.type,
@@ -147,7 +181,7 @@ export class WebhookOutbox {
         payload,
         created_at: event.at,
       },
-      urls.map((url) => ({
+      deliveries: urls.map((url) => ({
         id: newRowId(),
         event_id: id,
         distribution_id: event.distributionId,
@@ -163,16 +197,7 @@ export class WebhookOutbox {
         created_at: event.at,
         updated_at: event.at,
       })),
-    );
-  }
-
-  /**
-   * A push that lists a callback URL again resumes deliveries to it after its receiver
-   * answered 410 Gone: the platform is telling us, now, that the URL is wanted.
-   */
-  async resume(db: Kysely<Database>, distributionId: string, urls: readonly string[]): Promise<void> {
-    if (urls.length === 0) return;
-    await deleteStoppedUrls(db, distributionId, urls);
+    };
   }
 
   /**

@@ -190,13 +190,13 @@ export class LeadPushService {
     const response = representLead(lead, this.#deps.config);
     const outbox = this.#deps.outbox;
     // Only a push that carries or reaches callbacks costs any webhook work.
-    if (outbox && push.callbacks.length > 0) await outbox.resume(db, distributionId, push.callbacks);
-    if (outbox && changed)
-      await outbox.record(db, {
-        type: created ? 'lead.created' : 'lead.updated',
-        lead: response,
+    if (outbox)
+      await outbox.recordPush(db, {
         distributionId,
-        at: now,
+        callbacks: push.callbacks,
+        ...(changed && {
+          event: { type: created ? 'lead.created' : 'lead.updated', lead: response, distributionId, at: now },
+        }),
       });
     return { created, changed, lead: response };
   }
