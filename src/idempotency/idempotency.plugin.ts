@@ -34,7 +34,6 @@ import {
   type ClaimRequest,
   type LiveOutcome,
   purgeExpiredKeys,
-  readLiveKey,
   releaseClaim,
   storeAnswer,
 } from './idempotency.repository.ts';
@@ -72,12 +71,12 @@ export function registerIdempotency(
   { config, database, write, clock }: IdempotencyOptions,
 ): void {
   const { db } = database;
-  // SQLite: the key's first read on a read-only connection of its own (live-key.repository.ts);
-  // PostgreSQL: a read on the pool, outside any transaction.
+  // SQLite: a claimed key's first read, on a read-only connection of its own
+  // (live-key.repository.ts). PostgreSQL reads no key before its claim or its write.
   const reader = database.dialect === 'sqlite' ? openLiveKeyReader(database.location) : undefined;
   if (reader) app.addHook('onClose', async () => reader.close());
   const readLive = async (request: ClaimRequest): Promise<LiveOutcome | undefined> => {
-    if (reader === undefined) return readLiveKey(db, request);
+    if (reader === undefined) return undefined;
     // Counted with the rest (`/metrics`), though it does not go through the query builder.
     database.statements.count += 1;
     return reader.read(request);
@@ -110,13 +109,11 @@ export function registerIdempotency(
     };
     const inWrite = request.routeOptions.config.idempotencyInWrite === true;
     // A route kept by its write: one read decides a replay (or a refusal); a free key is
-    // written by the write. On SQLite that read is the write's own first statement
-    // (idempotent-write.ts); on PostgreSQL it comes first, on the pool. Claimed first: on
-    // SQLite the same read first (only a free key is written); on PostgreSQL the claim's
-    // insert comes first (one round trip for a new key), and reads the row only when the
-    // key is taken.
-    const readFirst = inWrite ? database.dialect !== 'sqlite' : reader !== undefined;
-    const live = readFirst ? await readLive(claim) : undefined;
+    // written by the write. That read is the write's own first statement (idempotent-write.ts;
+    // on PostgreSQL with the key's lock). Claimed first: on SQLite the same read first (only
+    // a free key is written); on PostgreSQL the claim's insert comes first (one round trip
+    // for a new key), and reads the row only when the key is taken.
+    const live = inWrite ? undefined : await readLive(claim);
     if (live === undefined && inWrite) {
       request.idempotencyClaim = { ttlMs, clock, deferred: claim, ...counts, keptByWrite: false };
       return undefined;

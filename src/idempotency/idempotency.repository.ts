@@ -74,15 +74,22 @@ export async function readLiveKey(
 }
 
 /**
- * SQLite: the key's row read as the first statement of the write that keeps its answer
- * (idempotent-write.ts), on the writer's connection. PostgreSQL has read it before the write
- * and takes the key's lock here instead (lockKeyInWrite): undefined.
+ * The key, as the first statement of the write that keeps its answer (idempotent-write.ts):
+ * undefined when it is free, and then this write's. SQLite reads its row on the writer's
+ * connection (the one writer holds it). PostgreSQL takes the key's lock and reads its row in
+ * one statement (a round trip fewer than a read before the write and a lock in it): another
+ * request holding the lock is `running`.
  */
 export async function readKeyInWrite(
   db: Kysely<Database>,
   request: Pick<ClaimRequest, 'lookup' | 'fingerprint' | 'now'>,
 ): Promise<LiveOutcome | undefined> {
-  return dialectOf(db) === 'sqlite' ? readLiveKey(db, request) : undefined;
+  if (dialectOf(db) === 'sqlite') return readLiveKey(db, request);
+  const [row] = await runText<IdempotencyAnswerTable & { free: boolean; lookup: string | null }>(db, lockAndReadKey, [
+    request.lookup,
+  ]);
+  if (row?.free !== true) return { kind: 'running' };
+  return liveOutcome(row.lookup === null ? undefined : row, request);
 }
 
 /** The SQLite text of the read, for a connection of its own (live-key-reader.ts). */
@@ -95,17 +102,14 @@ export const SELECT_KEY_SQLITE = selectKey.sql.sqlite;
 // one's transaction runs, instead of waiting on the row it will write. A hash collision can
 // only refuse a request with 409 (retry), never let two run: the row's primary key decides.
 const KEY_LOCK_CLASS = 0x6b657973; // 'keys'
-const tryKeyLock = prepared(
+// The row is read in the statement's snapshot, taken before the lock: a request with the key
+// that commits in between is not seen, and this write's insert of the key then meets its row
+// (insertAnswer: refused, rolled back), as a read before the write would have left it.
+const lockAndReadKey = prepared(
   'idempotency_key_lock',
-  `select pg_try_advisory_xact_lock(${KEY_LOCK_CLASS}, hashtext(current_schema() || $1)) as free`,
+  `select k.free, a.* from (select pg_try_advisory_xact_lock(${KEY_LOCK_CLASS}, hashtext(current_schema() || $1)) as free) k
+    left join idempotency_answers a on k.free and a.lookup = $1`,
 );
-
-/** PostgreSQL: takes the key for the rest of the transaction; false while another request holds it. */
-export async function lockKeyInWrite(db: Kysely<Database>, lookup: string): Promise<boolean> {
-  if (dialectOf(db) === 'sqlite') return true;
-  const [row] = await runText<{ free: boolean }>(db, tryKeyLock, [lookup]);
-  return row?.free === true;
-}
 
 // The key's row written with its answer: takes over an expired row; a live one stays, and
 // nothing is returned.

@@ -8,13 +8,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../db/database.ts';
 import { ApiError, PreparedAnswer } from '../errors.ts';
-import {
-  type HeldClaim,
-  insertAnswer,
-  type LiveOutcome,
-  lockKeyInWrite,
-  readKeyInWrite,
-} from './idempotency.repository.ts';
+import { type HeldClaim, insertAnswer, type LiveOutcome, readKeyInWrite } from './idempotency.repository.ts';
 
 /** The key a request holds: claimed before its work (`held`), or to be written by its route's write (`deferred`). */
 export interface Claim {
@@ -117,10 +111,10 @@ export function keepAnswerInWrite<Result>(
   return {
     inWrite: {
       begin: async (db) => {
-        if (!(await lockKeyInWrite(db, key.lookup))) throw refuse();
-        // SQLite reads the key here, in the write's snapshot and on the writer's warm
-        // cache, rather than before on a connection of its own, whose cache every commit
-        // empties: a live key ends the write before it writes anything.
+        // The key is read here, in the write: on SQLite in its snapshot and on the writer's
+        // warm cache, rather than before on a connection of its own, whose cache every
+        // commit empties; on PostgreSQL with its lock, in one statement. A live key (or one
+        // another request holds) ends the write before it writes anything.
         const live = await readKeyInWrite(db, { ...key, now: new Date(claim.clock.now()).toISOString() });
         if (live !== undefined) throw liveKeyAnswer(live, claim);
       },
