@@ -36,7 +36,7 @@ async function measure(code: ServerCode, scenario: PushScenario): Promise<string
   const options = readOptions();
   const dialect = options.databases[0]!;
   return withBenchDatabase({ engine: dialect, postgresUrl: options.postgresUrl, code }, (database) =>
-    withServer(database, code, { pinning: { enabled: options.pin }, ...statementTimer() }, async (server) => {
+    withServer(database, code, { pinning: { enabled: options.pin }, ...serverExtras() }, async (server) => {
       const before = threadCpu(server.pid);
       const started = process.hrtime.bigint();
       const load = await runLoad(
@@ -60,14 +60,19 @@ async function measure(code: ServerCode, scenario: PushScenario): Promise<string
   );
 }
 
-/** BENCH_STATEMENT_TIMES set: each server also times its statements (bench/sqlite-statement-timer.ts). */
-function statementTimer(): { env?: Record<string, string>; nodeArgs?: string[] } {
+/**
+ * What each server runs with besides: BENCH_STATEMENT_TIMES, a file (%p: the pid) each one's
+ * statements are timed into (bench/sqlite-statement-timer.ts); BENCH_NODE_OPTIONS, V8 or Node
+ * flags to try on both codes alike (a larger young generation, say).
+ */
+function serverExtras(): { env: Record<string, string>; nodeArgs: string[] } {
   const file = process.env.BENCH_STATEMENT_TIMES;
   const nodeOptions = process.env.BENCH_NODE_OPTIONS;
-  if (nodeOptions) return { env: { NODE_OPTIONS: nodeOptions } };
-  if (!file) return {};
   const timer = fileURLToPath(new URL('./sqlite-statement-timer.ts', import.meta.url));
-  return { env: { BENCH_STATEMENT_TIMES: file }, nodeArgs: ['--import', timer] };
+  return {
+    env: { ...(file && { BENCH_STATEMENT_TIMES: file }), ...(nodeOptions && { NODE_OPTIONS: nodeOptions }) },
+    nodeArgs: file ? ['--import', timer] : [],
+  };
 }
 
 const scenarios = (process.argv.slice(2).length ? process.argv.slice(2) : ['a']).map((key) => {
