@@ -1,5 +1,6 @@
-// Two index entries fewer per push (issue 34; docs/benchmarks.md, "Two index entries a push
-// no longer writes"), the look-ups they served unchanged:
+// Two index entries fewer per push (issue 34; docs/benchmarks.md, "Afternoon of 2026-11-28
+// (issue 34): two index entries and up to two round trips fewer per push"), the look-ups they
+// served unchanged:
 // - external_refs: the primary key's columns in the order (distribution_id, entity_type, ref,
 //   company). The same unique set, and now also the index of a ref looked up without its
 //   company (GET .../leads?ref=), for which `external_refs_by_ref` (migration 2026-11-26T06-10)
