@@ -14,7 +14,10 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 const isPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
-async function refsKey(db: Kysely<any>, key: string[]): Promise<void> {
+/** The primary key's columns, in either order. */
+type RefsKey = readonly ('distribution_id' | 'entity_type' | 'company' | 'ref')[];
+
+async function refsKey(db: Kysely<any>, key: RefsKey): Promise<void> {
   if (isPostgres(db)) {
     await sql`alter table external_refs drop constraint external_refs_pk`.execute(db);
     await sql`alter table external_refs add constraint external_refs_pk primary key (${sql.join(key.map((c) => sql.ref(c)))})`.execute(
@@ -30,7 +33,7 @@ async function refsKey(db: Kysely<any>, key: string[]): Promise<void> {
     .addColumn('ref', 'text', (c) => c.notNull())
     .addColumn('entity_id', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
-    .addPrimaryKeyConstraint('external_refs_pk', key as any)
+    .addPrimaryKeyConstraint('external_refs_pk', [...key])
     .execute();
   await sql`insert into external_refs_reordered (distribution_id, entity_type, company, ref, entity_id, created_at)
     select distribution_id, entity_type, company, ref, entity_id, created_at from external_refs order by rowid`.execute(
