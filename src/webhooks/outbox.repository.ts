@@ -21,10 +21,6 @@ export interface ResumedUrls {
   readonly urls: readonly string[];
 }
 
-export async function insertEvent(db: Db, rows: EventRows): Promise<void> {
-  await writeOutbox(db, { event: rows });
-}
-
 /** The stopped URLs resumed and the event written, either or both, in the caller's transaction. */
 export async function writeOutbox(db: Db, work: { resume?: ResumedUrls; event?: EventRows }): Promise<void> {
   const { resume, event } = work;

@@ -15,7 +15,7 @@ import {
   revokeClaimsOfLead,
   unsettledClaims,
 } from './delivery/claim-revocation.repository.ts';
-import { type EventRows, forgetStoppedUrls, insertEvent, writeOutbox } from './outbox.repository.ts';
+import { type EventRows, forgetStoppedUrls, writeOutbox } from './outbox.repository.ts';
 import { receiverHost, type WebhookEventType } from './webhook.table.ts';
 
 /**
@@ -156,7 +156,7 @@ export class WebhookOutbox {
 
   async #write(db: Kysely<Database>, event: EventOf, about: EventAbout, data: unknown): Promise<void> {
     const rows = this.#rows(event, about, data);
-    if (rows) await insertEvent(db, rows);
+    if (rows) await writeOutbox(db, { event: rows });
   }
 
   /** The event's row and one delivery per URL it goes to; undefined when it goes nowhere. */
