@@ -1,11 +1,13 @@
 // Migrations 2026-11-30T04-10 and 04-30 (docs/design.md section 13, the inbox): the leads
 // already there get their Name order filled, a person by last then first name, a company by
 // its name, folded (no accents, lower case), a lead without a name none, and their party's
-// kind; going back drops them.
+// kind; going back drops them. (Migration 2026-11-30T08-00 moved their indexes on SQLite:
+// it is undone first and done again last.)
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as migration from '../src/db/migrations/2026-11-30T04-10_lead_sort_name.ts';
 import * as kindMigration from '../src/db/migrations/2026-11-30T04-30_lead_kind.ts';
+import * as ordersMigration from '../src/db/migrations/2026-11-30T08-00_inbox_orders_projected.ts';
 import { createTenant, createTestDatabase, type TestDatabase } from './support/test-server.ts';
 
 let database: TestDatabase;
@@ -19,6 +21,7 @@ describe('the leads’ Name and Kind orders, filled by their migrations', () => 
   it('folds the names of the leads already there, leaves a lead without one empty, and copies the kinds', async () => {
     const db = database.handle.db as unknown as Kysely<any>;
     const { distributionId } = await createTenant(database.handle, ['leads:write']);
+    await ordersMigration.down(db);
     await kindMigration.down(db);
     await migration.down(db);
     const now = '2026-11-28T00:00:00.000Z';
@@ -87,5 +90,6 @@ describe('the leads’ Name and Kind orders, filled by their migrations', () => 
     expect(Object.keys(columns.rows[0] as object)).not.toContain('kind');
     await migration.up(db);
     await kindMigration.up(db);
+    await ordersMigration.up(db);
   });
 });

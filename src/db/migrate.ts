@@ -37,6 +37,7 @@ import * as leadKind from './migrations/2026-11-30T04-30_lead_kind.ts';
 import * as birthKeysByNameStart from './migrations/2026-11-30T05-00_birth_keys_by_name_start.ts';
 import * as duplicateKeysPartyName from './migrations/2026-11-30T06-00_duplicate_keys_party_name.ts';
 import * as pushIndexEntries from './migrations/2026-11-30T07-00_push_index_entries.ts';
+import * as inboxOrdersProjected from './migrations/2026-11-30T08-00_inbox_orders_projected.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-20T00-00_lead_intake_core': leadIntakeCore,
@@ -73,6 +74,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-30T05-00_birth_keys_by_name_start': birthKeysByNameStart,
   '2026-11-30T06-00_duplicate_keys_party_name': duplicateKeysPartyName,
   '2026-11-30T07-00_push_index_entries': pushIndexEntries,
+  '2026-11-30T08-00_inbox_orders_projected': inboxOrdersProjected,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

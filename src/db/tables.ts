@@ -18,6 +18,7 @@ import type {
   InsurancePolicyTable,
   LeadChangeTable,
   LeadNoteTable,
+  LeadOrderTable,
   LeadPushTable,
   LeadProjectionTable,
   LeadStatusCountTable,
@@ -71,6 +72,8 @@ export interface Database {
   lead_notes: LeadNoteTable;
   lead_status_counts: LeadStatusCountTable;
   lead_projections: LeadProjectionTable;
+  /** SQLite only (migration 2026-11-30T08-00). */
+  lead_orders: LeadOrderTable;
   source_counts: SourceCountTable;
   users: UserTable;
   sso_clients: SsoClientTable;

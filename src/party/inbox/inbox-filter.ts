@@ -49,3 +49,11 @@ export interface InboxQuery extends InboxFilter {
   readonly before?: Position;
   readonly limit: number;
 }
+
+/**
+ * The status in its workflow order (new 0, contacted 1, quoted 2, won 3, lost 4), as SQL over
+ * `column`: PostgreSQL's index leads_status_order holds this expression written exactly so,
+ * SQLite's projector (inbox-projection.repository.ts) stores its value in lead_orders.
+ */
+export const statusRankOf = (column: string): string =>
+  `(case ${column} when 'new' then 0 when 'contacted' then 1 when 'quoted' then 2 when 'won' then 3 when 'lost' then 4 end)`;

@@ -2,7 +2,8 @@
 // be"): what a push no longer writes in its own transaction, brought up to date after it.
 // Per distribution, a mark (`lead_projections`): leads created before `counted_to` are in
 // `lead_status_counts`, and on SQLite leads at or before (`indexed_at`, `indexed_id`) in
-// the order (updated_at, id) have their current words in `lead_search`. A mark only ever
+// the order (updated_at, id) have their current words in `lead_search` and what the orders
+// by status, name and kind sort by in `lead_orders`. A mark only ever
 // claims leads that no later write can be stamped before (the horizon): on SQLite the
 // writer's own time, on PostgreSQL the change listing's horizon (section 9), below which
 // every lead writer has committed. The same step folds the pushes past `sourced_to` into the
@@ -13,6 +14,7 @@ import type { Database, Dialect } from '../../db/database.ts';
 import { runCount, runText } from '../../db/statements.ts';
 import { foldSources } from '../stats/source-counts.repository.ts';
 import { listingHorizon } from '../store/change-clock.repository.ts';
+import { statusRankOf } from './inbox-filter.ts';
 
 type Db = Kysely<Database>;
 
@@ -100,10 +102,11 @@ async function countUpTo(db: Db, dialect: Dialect, distributionId: string, from:
 }
 
 /**
- * SQLite: the words of the next WORDS_PER_BATCH leads past the mark, replaced by rowid in one
- * statement. Every lead past the mark is indexed, those stamped at or after `horizon` too
- * (a search right after a push finds it), but the mark claims only what no later write can
- * be stamped before. True when more leads are waiting.
+ * SQLite: the words and the orders' row of the next WORDS_PER_BATCH leads past the mark,
+ * replaced by rowid, a statement each. Every lead past the mark is projected, those stamped
+ * at or after `horizon` too (a search or an ordered page right after a push finds it), but
+ * the mark claims only what no later write can be stamped before. True when more leads are
+ * waiting.
  */
 async function indexWords(db: Db, distributionId: string, mark: Mark, horizon: string): Promise<boolean> {
   const [last] = await runText<{ updated_at: string; id: string }>(
@@ -113,11 +116,23 @@ async function indexWords(db: Db, distributionId: string, mark: Mark, horizon: s
     [distributionId, mark.indexed_at, mark.indexed_id],
   );
   const upTo = last === undefined ? '' : 'and (updated_at, id) <= (?4, ?5)';
+  const range = [
+    distributionId,
+    mark.indexed_at,
+    mark.indexed_id,
+    ...(last === undefined ? [] : [last.updated_at, last.id]),
+  ];
+  const past = `from leads where distribution_id = ?1 and (updated_at, id) > (?2, ?3) ${upTo}`;
   await runCount(
     db,
-    `insert or replace into lead_search (rowid, search_words)
-      select rowid, search_words from leads where distribution_id = ?1 and (updated_at, id) > (?2, ?3) ${upTo}`,
-    [distributionId, mark.indexed_at, mark.indexed_id, ...(last === undefined ? [] : [last.updated_at, last.id])],
+    `insert or replace into lead_search (rowid, search_words) select rowid, search_words ${past}`,
+    range,
+  );
+  await runCount(
+    db,
+    `insert or replace into lead_orders (lead_rowid, distribution_id, id, status_rank, sort_name, kind)
+      select rowid, distribution_id, id, ${statusRankOf('status')}, sort_name, kind ${past}`,
+    range,
   );
   const next = last !== undefined && last.updated_at < horizon ? last : { updated_at: horizon, id: '' };
   await runCount(db, 'update lead_projections set indexed_at = ?2, indexed_id = ?3 where distribution_id = ?1', [

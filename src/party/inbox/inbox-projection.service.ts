@@ -3,9 +3,10 @@
 // index, brought up to date after the pushes' commits instead of inside them. Every
 // process runs it; its marks are rows of the database (restart-safe), and on PostgreSQL a
 // process skips a distribution another one is projecting (several processes safe). A
-// search on SQLite first indexes what is past the mark, so a pushed lead is found by its
-// words as soon as its push has answered; the counts add the leads past their mark as they
-// read, so neither ever misses a lead.
+// search on SQLite, and a page in an order SQLite reads from lead_orders (status, name,
+// kind), first projects what is past the mark, so a pushed lead is found by its words and
+// in its place as soon as its push has answered; the counts add the leads past their mark
+// as they read, so none ever misses a lead.
 import type { DatabaseHandle } from '../../db/database.ts';
 import type { TransactionRunner } from '../../db/transaction-runner.ts';
 import {
@@ -73,11 +74,14 @@ export class InboxProjection {
     }
   }
 
-  /** SQLite: indexes the distribution's leads past the word index's mark, before a search reads it. */
-  async catchUpWords(distributionId: string): Promise<void> {
+  /**
+   * SQLite: projects the distribution's leads past the word mark (their words and their
+   * lead_orders row), before a search or a page in a projected order reads them.
+   */
+  async catchUp(distributionId: string): Promise<void> {
     if (this.#database.dialect !== 'sqlite') return;
     if (!(await wordsBehind(this.#database.db, distributionId))) return;
-    // Only the words: a search does not wait for a backlog of pushes to fold.
+    // Only the words and orders: a page does not wait for a backlog of pushes to fold.
     while ((await this.#step(distributionId)).words);
   }
 

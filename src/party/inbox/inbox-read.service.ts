@@ -5,7 +5,7 @@ import type { DatabaseHandle } from '../../db/database.ts';
 import { pageOf } from '../../http/pagination.ts';
 import type { LeadStatus } from '../model/party.table.ts';
 import type { InboxFilter, InboxQuery } from './inbox-filter.ts';
-import { countInboxRows, inboxDetails, inboxPosition, listInboxRows } from './inbox.repository.ts';
+import { countInboxRows, inboxDetails, inboxPosition, listInboxRows, readsProjectedOrder } from './inbox.repository.ts';
 import type { InboxProjection } from './inbox-projection.service.ts';
 import { countByStatus } from './status-count.repository.ts';
 
@@ -24,8 +24,9 @@ export class InboxReader {
   /** A page of the broker app's inbox, filtered and searched in the database, in the query's order. */
   async page(query: InboxQuery) {
     const db = this.#database.db;
-    // The word index is brought up to date first: a lead is found as soon as its push answered.
-    if (query.search?.trim()) await this.#projection.catchUpWords(query.distributionId);
+    // What the projector keeps is brought up to date first: a lead is found by its words, and
+    // in its place in the orders SQLite reads from lead_orders, as soon as its push answered.
+    if (query.search?.trim() || readsProjectedOrder(query.sort)) await this.#projection.catchUp(query.distributionId);
     const page = pageOf(await listInboxRows(db, this.#database.dialect, query), query.limit, (row) =>
       inboxPosition(query.sort, row),
     );
@@ -67,7 +68,7 @@ export class InboxReader {
         status === undefined ? [...counts.values()].reduce((sum, n) => sum + n, 0) : (counts.get(status) ?? 0);
       return { leads, more: false };
     }
-    if (search?.trim()) await this.#projection.catchUpWords(distributionId);
+    if (search?.trim()) await this.#projection.catchUp(distributionId);
     const leads = await countInboxRows(this.#database.db, this.#database.dialect, filter, cap);
     return leads > cap ? { leads: cap, more: true } : { leads, more: false };
   }

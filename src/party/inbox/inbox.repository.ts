@@ -5,9 +5,10 @@
 // the inbox shows of each, and how many the filter finds (up to a cap). A page is cut by a
 // keyset cursor in its order, so it holds still while new leads arrive above it, and each
 // filter and order is served by an index (leads_status, leads_assignee, leads_received,
-// leads_updated, leads_follow_up, leads_status_order, leads_origin, leads_sort_name,
-// leads_kind, leads_assignee_order, the word index), so a page costs the same at any number
-// of leads.
+// leads_updated, leads_follow_up, leads_origin, leads_assignee_order, the word index; the
+// orders by status, name and kind by leads_status_order, leads_sort_name and leads_kind on
+// PostgreSQL, by lead_orders' indexes on SQLite, where the inbox projector fills them after
+// the pushes' commits), so a page costs the same at any number of leads.
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { ValidationError } from '../../errors.ts';
 import type { Database, Dialect } from '../../db/database.ts';
@@ -16,6 +17,7 @@ import type { LeadStatus, PartyType } from '../model/party.table.ts';
 import { pastPosition, type Position } from '../../db/keyset.ts';
 import type { InboxFilter, InboxQuery, InboxSort, SortDirection } from './inbox-filter.ts';
 import { ftsMatch, type SearchTerms, searchTermsOf, tsQuery } from './search-words.ts';
+import { statusRankOf } from './inbox-filter.ts';
 
 type Db = Kysely<Database>;
 
@@ -35,16 +37,29 @@ export interface InboxRow {
   readonly sort_value?: string | number | null;
 }
 
+/**
+ * The orders SQLite reads from `lead_orders` (migration 2026-11-30T08-00): what the inbox
+ * projector copies there after the commits, so a page in one of them first brings it up to
+ * date (InboxProjection.catchUp), as a search does the word index.
+ */
+const PROJECTED_ORDERS: ReadonlySet<InboxSort> = new Set(['status', 'name', 'kind']);
+
+/** Whether a page in `sort` reads what the inbox projector keeps (on SQLite), so it must catch up first. */
+export function readsProjectedOrder(sort: InboxSort): boolean {
+  return PROJECTED_ORDERS.has(sort);
+}
+
 /** Lead rows of one inbox page, one more than `limit` to tell if another page follows. */
 export async function listInboxRows(db: Db, dialect: Dialect, query: InboxQuery): Promise<InboxRow[]> {
-  const filtered = await filteredLeads(db, dialect, query);
+  const viaOrders = dialect === 'sqlite' && PROJECTED_ORDERS.has(query.sort);
+  const filtered = await filteredLeads(db, dialect, query, viaOrders);
   if (filtered === undefined) return [];
   const direction = query.direction ?? 'desc';
   if (query.sort === 'changed' || query.sort === 'received') {
     const column = query.sort === 'received' ? 'leads.created_at' : 'leads.updated_at';
     return pageIn(db, dialect, filtered, sql.ref(column), direction, query.before, query.limit);
   }
-  if (query.sort !== 'follow_up') return pageByValue(db, dialect, filtered, query.sort, direction, query);
+  if (query.sort !== 'follow_up') return pageByValue(db, dialect, filtered, query.sort, direction, query, viaOrders);
   // Leads with a day first, in its order (leads_follow_up), then those without, newest
   // received first (leads_received): a cursor in that tail carries NO_DAY before its time.
   const without = (after: Position | undefined, limit: number) =>
@@ -84,20 +99,20 @@ type ValueSort = Exclude<InboxSort, 'changed' | 'received' | 'follow_up'>;
  * contacted, quoted, won, lost; leads_status_order), the origin (leads_origin), the name as
  * the column shows it, folded (`leads.sort_name`, kept by every write: leads_sort_name), the
  * kind (COMPANY before CUSTOMER; `leads.kind`, written with the lead: leads_kind) and the
- * assignee (pageByAssignee: by username, case-insensitive). The status rank is
- * written exactly as the index leads_status_order has it, so both databases use the index.
+ * assignee (pageByAssignee: by username, case-insensitive). The status rank is written
+ * exactly as PostgreSQL's index leads_status_order has it, so its planner uses the index.
+ * `viaOrders` (SQLite): status, name and kind as lead_orders has them, in its indexes.
  */
-function sortValue(sort: ValueSort): RawBuilder<string | number | null> {
-  if (sort === 'status') return sql<number>`${sql.raw(STATUS_RANK)}`;
+function sortValue(sort: ValueSort, viaOrders: boolean): RawBuilder<string | number | null> {
+  if (sort === 'status') return viaOrders ? sql<number>`lead_orders.status_rank` : sql<number>`${sql.raw(STATUS_RANK)}`;
   if (sort === 'origin') return sql<string | null>`leads.origin`;
-  if (sort === 'kind') return sql<string>`leads.kind`;
+  if (sort === 'kind') return viaOrders ? sql<string>`lead_orders.kind` : sql<string>`leads.kind`;
   if (sort === 'assignee') return sql<string | null>`leads.assignee_id`;
-  return sql<string | null>`leads.sort_name`;
+  return viaOrders ? sql<string | null>`lead_orders.sort_name` : sql<string | null>`leads.sort_name`;
 }
 
 /** The status in its workflow order, as the index leads_status_order (migration 2026-11-30T04-00) has it. */
-const STATUS_RANK =
-  "(case leads.status when 'new' then 0 when 'contacted' then 1 when 'quoted' then 2 when 'won' then 3 when 'lost' then 4 end)";
+const STATUS_RANK = statusRankOf('leads.status');
 
 /**
  * A page in the order of what a column shows, either way: the leads with a value first, in
@@ -112,8 +127,9 @@ async function pageByValue(
   sort: ValueSort,
   direction: SortDirection,
   query: InboxQuery,
+  viaOrders: boolean,
 ): Promise<InboxRow[]> {
-  const value = sortValue(sort);
+  const value = sortValue(sort, viaOrders);
   const keyed = filtered.select(value.as('sort_value'));
   const { before, limit } = query;
   const without = (after: Position | undefined, limit: number) =>
@@ -140,6 +156,8 @@ async function pageByValue(
           after,
           limit,
           sort === 'status' ? Number : String,
+          // The index's own id column, so that it serves the order's tie-break too.
+          viaOrders ? sql.ref('lead_orders.id') : undefined,
         );
   if (valued.length > limit || sort === 'status') return valued;
   return [...valued, ...(await without(undefined, limit - valued.length))];
@@ -267,19 +285,28 @@ async function pageIn(
   after: Position | undefined,
   limit: number,
   parse: (at: string) => string | number = String,
+  id: ReturnType<typeof sql.ref> = sql.ref('leads.id'),
 ): Promise<InboxRow[]> {
   let page = select;
-  if (after)
-    page = page.where(pastPosition(column, sql.ref('leads.id'), direction, { at: parse(after.at), id: after.id }));
-  const ordered = page.orderBy(column, direction).orderBy('leads.id', direction);
+  if (after) page = page.where(pastPosition(column, id, direction, { at: parse(after.at), id: after.id }));
+  const ordered = page.orderBy(column, direction).orderBy(id, direction);
   if (dialect === 'sqlite') return ordered.limit(limit + 1).execute();
   // Planned for its values (db/inlined-literals.ts): a generic plan cannot know how many
   // leads the distribution holds or how rare a status is.
   return runInlined<InboxRow, Database>(db, ordered.limit(sql.lit(limit + 1)).compile());
 }
 
-/** The distribution's leads that pass the filter, unordered; undefined when a search can find none. */
-async function filteredLeads(db: Db, dialect: Dialect, query: InboxFilter): Promise<LeadSelect | undefined> {
+/**
+ * The distribution's leads that pass the filter, unordered; undefined when a search can find
+ * none. `viaOrders` (SQLite): joined to their lead_orders rows, from which the page's order
+ * is read.
+ */
+async function filteredLeads(
+  db: Db,
+  dialect: Dialect,
+  query: InboxFilter,
+  viaOrders = false,
+): Promise<LeadSelect | undefined> {
   const search = query.search?.trim();
   const terms = search ? searchTermsOf(search) : undefined;
   if (search && terms === undefined) return undefined;
@@ -292,7 +319,18 @@ async function filteredLeads(db: Db, dialect: Dialect, query: InboxFilter): Prom
   // reach (unary +); otherwise it would walk that index in the page's order looking for them.
   const distribution =
     dialect === 'sqlite' && driveFromWords ? sql<string>`+leads.distribution_id` : sql.ref('leads.distribution_id');
-  let select = leadsOf(db).where(distribution, '=', query.distributionId);
+  let select = leadsOf(db)
+    .where(distribution, '=', query.distributionId)
+    .$if(viaOrders, (leads) =>
+      leads
+        .innerJoin('lead_orders', (join) => join.on(sql<boolean>`lead_orders.lead_rowid = leads.rowid`))
+        // As the leads' distribution above: out of the planner's reach when the words drive.
+        .where(
+          driveFromWords ? sql<string>`+lead_orders.distribution_id` : sql.ref('lead_orders.distribution_id'),
+          '=',
+          query.distributionId,
+        ),
+    );
   if (query.status !== undefined) select = select.where('leads.status', '=', query.status);
   if (query.assignee === 'none') select = select.where('leads.assignee_id', 'is', null);
   else if (query.assignee !== undefined) select = select.where('leads.assignee_id', '=', query.assignee);

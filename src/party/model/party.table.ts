@@ -99,11 +99,25 @@ export interface LeadProjectionTable {
   distribution_id: string;
   /** Leads created before this are in lead_status_counts. */
   counted_to: string;
-  /** SQLite: leads whose (updated_at, id) is at most this have their current words in lead_search. */
+  /** SQLite: leads whose (updated_at, id) is at most this have their current words in lead_search and row in lead_orders. */
   indexed_at: string;
   indexed_id: string;
   /** Pushes received before this are in source_counts (party/stats/source-counts.repository.ts). */
   sourced_to: string;
+}
+
+/**
+ * SQLite only: what the inbox's orders by status, name and kind sort by, one row per lead
+ * keyed by its rowid, filled by the inbox projector after the commits (migration
+ * 2026-11-30T08-00). PostgreSQL reads these orders from `leads` itself.
+ */
+export interface LeadOrderTable {
+  lead_rowid: number;
+  distribution_id: string;
+  id: string;
+  status_rank: number | null;
+  sort_name: string | null;
+  kind: PartyType | null;
 }
 
 export interface ExternalRefTable {

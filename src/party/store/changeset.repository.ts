@@ -136,9 +136,11 @@ const SQLITE_HEAD_UPDATE_SAME_KEY =
   'update parties set data = ?1, updated_at = ?3, version = ?4 where id = ?5 and version = ?6';
 /**
  * SQLite's lead update (PostgreSQL's is part of the head's statement above), setting `origin`
- * and `sort_name` only when they change: SQLite rewrites the index entries (leads_origin,
- * leads_sort_name) of every column an UPDATE sets, even to its own value. PostgreSQL compares
- * them itself (a HOT update leaves the indexes alone). The four texts, by sqliteLeadUpdate.
+ * and `sort_name` only when they change: SQLite rewrites the index entries (leads_origin) of
+ * every column an UPDATE sets, even to its own value. (`sort_name` has had no index on SQLite
+ * since migration 2026-11-30T08-00, which moved its order to lead_orders; left out all the
+ * same, as a value unchanged.) PostgreSQL compares them itself (a HOT update leaves the
+ * indexes alone). The four texts, by sqliteLeadUpdate.
  */
 const SQLITE_LEAD_UPDATES = [false, true].flatMap((sortName) =>
   [false, true].map(
