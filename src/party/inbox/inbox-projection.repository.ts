@@ -128,10 +128,16 @@ async function indexWords(db: Db, distributionId: string, mark: Mark, horizon: s
     `insert or replace into lead_search (rowid, search_words) select rowid, search_words ${past}`,
     range,
   );
+  // A row whose values stand is left alone: most leads past the mark are merges that kept
+  // their name and status, and a replace would take out and put back its three index entries.
   await runCount(
     db,
-    `insert or replace into lead_orders (lead_rowid, distribution_id, id, status_rank, sort_name, kind)
-      select rowid, distribution_id, id, ${statusRankOf('status')}, sort_name, kind ${past}`,
+    `insert into lead_orders (lead_rowid, distribution_id, id, status_rank, sort_name, kind)
+      select rowid, distribution_id, id, ${statusRankOf('status')}, sort_name, kind ${past}
+      on conflict (lead_rowid) do update set distribution_id = excluded.distribution_id, id = excluded.id,
+        status_rank = excluded.status_rank, sort_name = excluded.sort_name, kind = excluded.kind
+      where (lead_orders.distribution_id, lead_orders.id, lead_orders.status_rank, lead_orders.sort_name, lead_orders.kind)
+        is not (excluded.distribution_id, excluded.id, excluded.status_rank, excluded.sort_name, excluded.kind)`,
     range,
   );
   const next = last !== undefined && last.updated_at < horizon ? last : { updated_at: horizon, id: '' };
