@@ -14,13 +14,21 @@ export interface TableShape {
 /** Rows per SQLite statement: within its 32,766 bound parameters for any of our tables. */
 export const SQLITE_ROWS_PER_STATEMENT = 1000;
 
-const cache = new Map<string, string>();
+// By shape, then by row count: a push asks for several texts, and a key string built per ask
+// was garbage on every push.
+const inserts = new Map<TableShape, string[]>();
+const updates = new Map<TableShape, string[]>();
 
-function cached(key: string, build: () => string): string {
-  let text = cache.get(key);
+function cached(cache: Map<TableShape, string[]>, shape: TableShape, rows: number, build: () => string): string {
+  let texts = cache.get(shape);
+  if (texts === undefined) {
+    texts = [];
+    cache.set(shape, texts);
+  }
+  let text = texts[rows];
   if (text === undefined) {
     text = build();
-    cache.set(key, text);
+    texts[rows] = text;
   }
   return text;
 }
@@ -40,7 +48,9 @@ function rowsOfPlaceholders(shape: TableShape, rows: number): string {
 /** SQLite: `insert into T (...) values (...), (...)` for `rows` rows, values row by row. */
 export function sqliteInsert(shape: TableShape, rows: number): string {
   return cached(
-    `insert:${shape.table}:${rows}`,
+    inserts,
+    shape,
+    rows,
     () => `insert into ${shape.table} (${names(shape)}) values ${rowsOfPlaceholders(shape, rows)}`,
   );
 }
@@ -50,7 +60,7 @@ export function sqliteInsert(shape: TableShape, rows: number): string {
  * SQLite 3.33). VALUES columns are called column1, column2, ...
  */
 export function sqliteUpdate(shape: TableShape, rows: number): string {
-  return cached(`update:${shape.table}:${rows}`, () => {
+  return cached(updates, shape, rows, () => {
     const [key, ...rest] = shape.columns.map(([name]) => name);
     const set = rest.map((name, i) => `${name} = v.column${i + 2}`).join(', ');
     return `update ${shape.table} set ${set} from (values ${rowsOfPlaceholders(shape, rows)}) as v where ${shape.table}.${key} = v.column1`;

@@ -48,6 +48,8 @@ export interface PushCandidates {
   readonly erasedRefHashes: ReadonlySet<string>;
 }
 
+const NONE: readonly never[] = [];
+
 interface CandidateRow {
   part:
     | 'clock'
@@ -244,7 +246,14 @@ export async function findPushCandidates(
     packageIds: [...packageIds],
     hashes: refHashes,
   });
-  const of = (part: CandidateRow['part']) => rows.filter((row) => row.part === part);
+  // One pass over the rows, not a filter per part: this runs on every push.
+  const byPart = new Map<CandidateRow['part'], CandidateRow[]>();
+  for (const row of rows) {
+    const same = byPart.get(row.part);
+    if (same === undefined) byPart.set(row.part, [row]);
+    else same.push(row);
+  }
+  const of = (part: CandidateRow['part']): readonly CandidateRow[] => byPart.get(part) ?? NONE;
   const [party] = of('party');
   const [match] = of('match');
   return {
