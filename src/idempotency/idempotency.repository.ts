@@ -88,9 +88,29 @@ export async function readKeyInWrite(
   const [row] = await runText<IdempotencyAnswerTable & { free: boolean; lookup: string | null }>(db, lockAndReadKey, [
     request.lookup,
   ]);
-  if (row?.free !== true) return { kind: 'running' };
-  return liveOutcome(row.lookup === null ? undefined : row, request);
+  return lockedKeyOutcome(row?.free === true, row?.lookup === null ? undefined : row, request);
 }
+
+/**
+ * What the key's lock and row say (PostgreSQL): another request holding the lock is
+ * `running`; with the lock, the row's outcome (undefined: free, and this write's).
+ */
+export function lockedKeyOutcome(
+  free: boolean,
+  row: IdempotencyAnswerTable | undefined,
+  request: Pick<ClaimRequest, 'fingerprint' | 'now'>,
+): LiveOutcome | undefined {
+  if (!free) return { kind: 'running' };
+  return liveOutcome(row, request);
+}
+
+/**
+ * PostgreSQL: takes the key's lock for the transaction, without waiting (false when another
+ * transaction holds it), as SQL over the parameter `param` holding the key's lookup. Read
+ * alone (lockAndReadKey) or as the first part of a push's lookup (push-candidates.repository.ts).
+ */
+export const tryLockKeySql = (param: string): string =>
+  `pg_try_advisory_xact_lock(${KEY_LOCK_CLASS}, hashtext(current_schema() || ${param}))`;
 
 /** The SQLite text of the read, for a connection of its own (live-key-reader.ts). */
 export const SELECT_KEY_SQLITE = selectKey.sql.sqlite;
@@ -107,7 +127,7 @@ const KEY_LOCK_CLASS = 0x6b657973; // 'keys'
 // (insertAnswer: refused, rolled back), as a read before the write would have left it.
 const lockAndReadKey = prepared(
   'idempotency_key_lock',
-  `select k.free, a.* from (select pg_try_advisory_xact_lock(${KEY_LOCK_CLASS}, hashtext(current_schema() || $1)) as free) k
+  `select k.free, a.* from (select ${tryLockKeySql('$1')} as free) k
     left join idempotency_answers a on k.free and a.lookup = $1`,
 );
 

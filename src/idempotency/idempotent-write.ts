@@ -8,7 +8,15 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../db/database.ts';
 import { ApiError, PreparedAnswer } from '../errors.ts';
-import { type HeldClaim, insertAnswer, type LiveOutcome, readKeyInWrite } from './idempotency.repository.ts';
+import {
+  type HeldClaim,
+  insertAnswer,
+  type LiveOutcome,
+  lockedKeyOutcome,
+  readKeyInWrite,
+} from './idempotency.repository.ts';
+import type { IdempotencyAnswerTable } from './idempotency.table.ts';
+import { dialectOf } from '../db/statements.ts';
 
 /** The key a request holds: claimed before its work (`held`), or to be written by its route's write (`deferred`). */
 export interface Claim {
@@ -62,6 +70,19 @@ export interface WrittenAnswer {
 export interface AnswerInWrite<Result> {
   begin(db: Kysely<Database>): Promise<void>;
   keep(db: Kysely<Database>, result: Result): Promise<void>;
+  /**
+   * PostgreSQL: the key for a use case that takes its lock and reads its row in its own first
+   * statement instead of `begin` (the push's lookup, a round trip fewer), and what to do with
+   * what that statement found. Undefined on SQLite, whose `begin` costs no round trip.
+   */
+  keyInLookup(db: Kysely<Database>): KeyInLookup | undefined;
+}
+
+/** The key a use case's first statement locks and reads, and the check of what it found. */
+export interface KeyInLookup {
+  readonly lookup: string;
+  /** Ends the write (throws) when the key is live or another request holds it. */
+  check(free: boolean, row: IdempotencyAnswerTable | undefined): void;
 }
 
 export function idempotencyConflict(): ApiError {
@@ -118,6 +139,16 @@ export function keepAnswerInWrite<Result>(
         const live = await readKeyInWrite(db, { ...key, now: new Date(claim.clock.now()).toISOString() });
         if (live !== undefined) throw liveKeyAnswer(live, claim);
       },
+      keyInLookup: (db) =>
+        dialectOf(db) === 'postgres'
+          ? {
+              lookup: key.lookup,
+              check: (free, row) => {
+                const live = lockedKeyOutcome(free, row, { ...key, now: new Date(claim.clock.now()).toISOString() });
+                if (live !== undefined) throw liveKeyAnswer(live, claim);
+              },
+            }
+          : undefined,
       keep: async (db, result) => {
         const answer = answerOf(result);
         const now = claim.clock.now();

@@ -35,7 +35,7 @@ import { withReplacedIds } from './replaced-ids.ts';
 import { findMergedParty } from '../party-merge/merged-parties.repository.ts';
 import type { RefHasher } from '../privacy/ref-hash.ts';
 import type { RefHashes } from '../privacy/ref-hashes.service.ts';
-import type { AnswerInWrite } from '../../idempotency/idempotent-write.ts';
+import type { AnswerInWrite, KeyInLookup } from '../../idempotency/idempotent-write.ts';
 import { type LeadRouting, routedLead } from '../routing/lead-routing.ts';
 
 export interface PushCommand {
@@ -84,8 +84,10 @@ export class LeadPushService {
     return commitWrite(
       this.#deps.transactions,
       async (trx) => {
-        await command.keptAnswer?.begin(trx);
-        const result = await this.#pushOnce(trx, command, push, hash);
+        // PostgreSQL reads the key in the push's own lookup, a round trip fewer; SQLite first.
+        const key = command.keptAnswer?.keyInLookup(trx);
+        if (key === undefined) await command.keptAnswer?.begin(trx);
+        const result = await this.#pushOnce(trx, command, push, hash, key);
         await command.keptAnswer?.keep(trx, result);
         return result;
       },
@@ -122,6 +124,7 @@ export class LeadPushService {
     command: PushCommand,
     push: LeadPush,
     hash: RefHasher | undefined,
+    key: KeyInLookup | undefined,
   ): Promise<PushResult> {
     const { distributionId } = command;
     let questions = erasureQuestions(push, hash);
@@ -130,7 +133,10 @@ export class LeadPushService {
       distributionId,
       push,
       questions.refs.map((ref) => ref.hash),
+      key?.lookup,
     );
+    // A live key (or one another request holds) ends the write before anything else.
+    if (key !== undefined) key.check(found.key!.free, found.key!.row);
     // A prospect.id of a party merged into another names the survivor (docs/api.md, "Merging
     // two parties"): looked up only when the id names no live party.
     if (push.partyId !== undefined && found.party === undefined) {

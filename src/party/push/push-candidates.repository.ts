@@ -7,6 +7,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { dialectOf, prepared, runText } from '../../db/statements.ts';
 import { WRITER_CLOCK_SQL } from '../store/change-clock.repository.ts';
+import { tryLockKeySql } from '../../idempotency/idempotency.repository.ts';
+import type { IdempotencyAnswerTable } from '../../idempotency/idempotency.table.ts';
 import type { ExternalRef } from '../model/party.aggregate.ts';
 import type { PartyType } from '../model/party.table.ts';
 import type { LeadPush } from './push.ts';
@@ -46,6 +48,8 @@ export interface PushCandidates {
   readonly erasedParty: boolean;
   /** Which of the hashes asked about are of refs erased from this distribution (docs/design.md section 15). */
   readonly erasedRefHashes: ReadonlySet<string>;
+  /** PostgreSQL, asked with a key: whether its lock was free, and its row (none, or not read when not free). */
+  readonly key?: { readonly free: boolean; readonly row: IdempotencyAnswerTable | undefined };
 }
 
 const NONE: readonly never[] = [];
@@ -61,7 +65,8 @@ interface CandidateRow {
     | 'package'
     | 'policy_ref'
     | 'erased_party'
-    | 'erased_ref';
+    | 'erased_ref'
+    | 'key';
   id: string;
   detail: string | null;
   company: string | null;
@@ -69,9 +74,12 @@ interface CandidateRow {
 }
 
 // On SQLite the lookup is written for the lists the push has (sqliteCandidates below).
-// On PostgreSQL it is one prepared text for every push.
-export const PUSH_CANDIDATES = prepared(
-  'push_candidates',
+// On PostgreSQL it is one prepared text for every push, and one for a push with an
+// Idempotency-Key: that one takes the key's lock first (without waiting) and reads its row
+// ($11 is its lookup), so a keyed push costs no round trip of its own for it
+// (idempotent-write.ts, keyInLookup); the party is not locked when another request holds the
+// key, as that push is refused (409) and should not wait for the party first.
+const pushCandidatesSql = (keyed: boolean): string =>
   // The write's clock comes first (change-clock.repository.ts). Then parameterised index lookups
   // whatever the plan: lists drive the lookups (a subquery kept apart by OFFSET 0 is run
   // once per element), so a generic plan, chosen when the tables were small, never turns
@@ -81,7 +89,8 @@ export const PUSH_CANDIDATES = prepared(
   // The lock is taken after the writer's mark (it joins the clock), as before; a party found
   // twice or more is a conflict, or a choice the push makes, and is locked by its own statement.
   `
-    with ${WRITER_CLOCK_SQL},
+    with ${keyed ? `key_lock as materialized (select ${tryLockKeySql('$11')} as free),` : ''}
+    ${WRITER_CLOCK_SQL},
     parties_found as (
       select 'party' as part, p.id, p.type as detail, null as company, null as ref from parties p where p.id = $2 and p.distribution_id = $1
       union all
@@ -92,9 +101,9 @@ export const PUSH_CANDIDATES = prepared(
       select 'match', p.id, p.type, null, null from parties p where p.distribution_id = $1 and p.match_key = $5),
     locked as (
       select p.id from parties p cross join clock
-      where p.id = (select min(f.id) from parties_found f having count(distinct f.id) = 1)
+      where p.id = (select min(f.id) from parties_found f having count(distinct f.id) = 1)${keyed ? ' and (select free from key_lock)' : ''}
       for update of p)
-    select 'clock' as part, now as id, null as detail, null as company, null as ref from clock
+    ${keyed ? KEY_BRANCH : ''}select 'clock' as part, now as id, null as detail, null as company, null as ref from clock
     union all
     select part, id, detail, company, ref from parties_found
     union all
@@ -110,8 +119,16 @@ export const PUSH_CANDIDATES = prepared(
     union all
     select 'erased_party', e.party_id, null, null, null from erased_parties e where e.party_id = $2 and e.distribution_id = $1
     union all
-    select 'erased_ref', e.ref_hash, null, null, null from erased_refs e where e.distribution_id = $1 and e.ref_hash = any($10::text[])`,
-);
+    select 'erased_ref', e.ref_hash, null, null, null from erased_refs e where e.distribution_id = $1 and e.ref_hash = any($10::text[])`;
+
+/** The key's part: whether its lock was free, and its row as JSON (none: no row, or not free). */
+const KEY_BRANCH = `select 'key' as part, k.free::text as id, row_to_json(a)::text as detail, null as company, null as ref
+      from key_lock k left join idempotency_answers a on k.free and a.lookup = $11
+    union all
+    `;
+
+export const PUSH_CANDIDATES = prepared('push_candidates', pushCandidatesSql(false));
+export const PUSH_CANDIDATES_KEYED = prepared('push_candidates_keyed', pushCandidatesSql(true));
 
 type Lookup = { readonly keys: number; readonly one: string; readonly many: string };
 
@@ -224,6 +241,8 @@ export async function findPushCandidates(
   push: LeadPush,
   /** The prospect's refs hashed as erasure keeps them (erased-push.ts), asked of the tombstones. */
   refHashes: readonly string[],
+  /** PostgreSQL: an Idempotency-Key's lookup, whose lock and row the statement takes first. */
+  keyLookup?: string,
 ): Promise<PushCandidates> {
   const partyRefs = push.refs.map((ref) => ref.value);
   const policyRefs = push.policies.flatMap((policy) => policy.refs.map((ref) => ref.value));
@@ -245,6 +264,7 @@ export async function findPushCandidates(
     riskObjectIds: [...riskObjectIds],
     packageIds: [...packageIds],
     hashes: refHashes,
+    keyLookup,
   });
   // One pass over the rows, not a filter per part: this runs on every push.
   const byPart = new Map<CandidateRow['part'], CandidateRow[]>();
@@ -280,6 +300,7 @@ export async function findPushCandidates(
     lockedPartyId: of('locked')[0]?.id,
     erasedParty: of('erased_party').length > 0,
     erasedRefHashes: new Set(of('erased_ref').map((row) => row.id)),
+    ...(keyLookup !== undefined && { key: keyOf(of('key')[0]) }),
   };
 }
 
@@ -290,12 +311,22 @@ interface LookupKeys {
   readonly packageIds: readonly string[];
   /** The prospect's refs, hashed as erasure keeps them. */
   readonly hashes: readonly string[];
+  readonly keyLookup: string | undefined;
+}
+
+/** The key's row of the keyed lookup: its lock, and its row as PostgreSQL's row_to_json wrote it. */
+function keyOf(row: CandidateRow | undefined): NonNullable<PushCandidates['key']> {
+  if (row === undefined) throw new Error('the keyed push lookup returned no key row');
+  return {
+    free: row.id === 'true',
+    row: row.detail === null ? undefined : (JSON.parse(row.detail) as IdempotencyAnswerTable),
+  };
 }
 
 async function lookUp(db: Db, distributionId: string, push: LeadPush, keys: LookupKeys): Promise<CandidateRow[]> {
-  const { partyRefs, policyRefs, riskObjectIds, packageIds, hashes } = keys;
+  const { partyRefs, policyRefs, riskObjectIds, packageIds, hashes, keyLookup } = keys;
   if (dialectOf(db) === 'postgres') {
-    return runText<CandidateRow>(db, PUSH_CANDIDATES, [
+    return runText<CandidateRow>(db, keyLookup === undefined ? PUSH_CANDIDATES : PUSH_CANDIDATES_KEYED, [
       distributionId,
       push.partyId ?? null,
       partyRefs.map((ref) => ref.company),
@@ -306,6 +337,7 @@ async function lookUp(db: Db, distributionId: string, push: LeadPush, keys: Look
       policyRefs.map((ref) => ref.company),
       policyRefs.map((ref) => ref.ref),
       hashes,
+      ...(keyLookup === undefined ? [] : [keyLookup]),
     ]);
   }
   const single = (value: string | null | undefined): LookupValues =>
