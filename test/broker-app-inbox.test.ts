@@ -9,7 +9,14 @@ import { createApiToken } from '../src/auth/api-token.service.ts';
 import { addDays, brusselsDay } from '../src/brussels-days.ts';
 import { createUser } from '../src/sso/index.ts';
 import { callApi } from './support/api-client.ts';
-import { type Broker, createBroker, openSignedIn, UserAgent } from './support/broker-app.ts';
+import {
+  type Broker,
+  createBroker,
+  type InboxRow as Row,
+  inboxRowsOf as rowsOf,
+  openSignedIn,
+  UserAgent,
+} from './support/broker-app.ts';
 import { companyLead } from './support/demo-portfolio.ts';
 import { countRows, pushLead } from './support/lead-client.ts';
 import { inputValue, PASSWORD } from './support/sso.ts';
@@ -173,20 +180,6 @@ describe('the inbox’s order and count', () => {
     // 26 assigned leads, 13 each: the second page starts within an assignee's leads.
     for (let i = 5; i < 27; i++) await patch(leads[i]!, { assignee: i % 2 ? broker.user.id : colleague.id });
     const { agent } = await signedIn(broker);
-    type Row = { name: string; status: string; assignee: string | null; kind: string; origin: string | null };
-    const rowsOf = (body: string): Row[] =>
-      body
-        .split('<tr>')
-        .slice(2)
-        .map((tr) => ({
-          name: /<th scope="row"><a [^>]+>([^<]+)<\/a>/.exec(tr)![1]!,
-          status: /class="status status-(\w+)"/.exec(tr)![1]!,
-          assignee: /<td class="who"[^>]*>(<span class="muted">)?([^<]+)/.exec(tr)![1]
-            ? null
-            : /<td class="who"[^>]*>([^<]+)/.exec(tr)![1]!,
-          kind: /data-label="Kind">([^<]+)/.exec(tr)![1]!,
-          origin: /data-label="Origin"><a [^>]+>([^<]+)<\/a>/.exec(tr)?.[1] ?? null,
-        }));
     const pages = async (query: string) => {
       const seen: Row[] = [];
       let path: string | undefined = `/app?${query}`;

@@ -13,7 +13,7 @@ import type { Database } from '../src/db/database.ts';
 import * as migration from '../src/db/migrations/2026-11-30T08-00_inbox_orders_projected.ts';
 import { type InboxQuery, inboxPosition, listInboxRows } from '../src/party/index.ts';
 import { callApi } from './support/api-client.ts';
-import { createBroker, openSignedIn, UserAgent } from './support/broker-app.ts';
+import { createBroker, inboxRowsOf, openSignedIn, UserAgent } from './support/broker-app.ts';
 import { companyLead } from './support/demo-portfolio.ts';
 import { eventually } from './support/eventually.ts';
 import { pushLead } from './support/lead-client.ts';
@@ -27,15 +27,7 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 type Row = { name: string; status: string; kind: string };
-const rowsOf = (body: string): Row[] =>
-  body
-    .split('<tr>')
-    .slice(2)
-    .map((tr) => ({
-      name: /<th scope="row"><a [^>]+>([^<]+)<\/a>/.exec(tr)![1]!,
-      status: /class="status status-(\w+)"/.exec(tr)![1]!,
-      kind: /data-label="Kind">([^<]+)/.exec(tr)![1]!,
-    }));
+const rowsOf = (body: string): Row[] => inboxRowsOf(body).map(({ name, status, kind }) => ({ name, status, kind }));
 
 const STATUSES = ['new', 'contacted', 'quoted', 'won', 'lost'] as const;
 /** As the name column sorts: last name then first name, folded; a company by its name. */

@@ -50,3 +50,27 @@ export const pathOf = (url: string) => {
 };
 
 export { UserAgent };
+
+/** A row of the inbox's table as a broker reads it (the name, the status's code, the assignee, the kind, the origin). */
+export interface InboxRow {
+  readonly name: string;
+  readonly status: string;
+  readonly assignee: string | null;
+  readonly kind: string;
+  readonly origin: string | null;
+}
+
+/** The rows of an inbox page's table, in the order shown. */
+export const inboxRowsOf = (body: string): InboxRow[] =>
+  body
+    .split('<tr>')
+    .slice(2)
+    .map((tr) => ({
+      name: /<th scope="row"><a [^>]+>([^<]+)<\/a>/.exec(tr)![1]!,
+      status: /class="status status-(\w+)"/.exec(tr)![1]!,
+      assignee: /<td class="who"[^>]*>(<span class="muted">)?([^<]+)/.exec(tr)![1]
+        ? null
+        : /<td class="who"[^>]*>([^<]+)/.exec(tr)![1]!,
+      kind: /data-label="Kind">([^<]+)/.exec(tr)![1]!,
+      origin: /data-label="Origin"><a [^>]+>([^<]+)<\/a>/.exec(tr)?.[1] ?? null,
+    }));
