@@ -108,7 +108,7 @@ async function countUpTo(db: Db, dialect: Dialect, distributionId: string, from:
  * the mark claims only what no later write can be stamped before. True when more leads are
  * waiting.
  */
-async function indexWords(db: Db, distributionId: string, mark: Mark, horizon: string): Promise<boolean> {
+async function projectPastMark(db: Db, distributionId: string, mark: Mark, horizon: string): Promise<boolean> {
   const [last] = await runText<{ updated_at: string; id: string }>(
     db,
     `select updated_at, id from leads where distribution_id = ?1 and (updated_at, id) > (?2, ?3)
@@ -176,7 +176,7 @@ export async function projectDistribution(
   const sources =
     horizon > mark.sourced_to &&
     (await foldSources(db, dialect, distributionId, mark.sourced_to, horizon, sourcesPerBatch));
-  const words = dialect === 'sqlite' && (await indexWords(db, distributionId, mark, horizon));
+  const words = dialect === 'sqlite' && (await projectPastMark(db, distributionId, mark, horizon));
   return { words, sources };
 }
 
