@@ -51,7 +51,7 @@ export function readsProjectedOrder(sort: InboxSort): boolean {
 
 /** Lead rows of one inbox page, one more than `limit` to tell if another page follows. */
 export async function listInboxRows(db: Db, dialect: Dialect, query: InboxQuery): Promise<InboxRow[]> {
-  const viaOrders = dialect === 'sqlite' && PROJECTED_ORDERS.has(query.sort);
+  const viaOrders = dialect === 'sqlite' && readsProjectedOrder(query.sort);
   const filtered = await filteredLeads(db, dialect, query, viaOrders);
   if (filtered === undefined) return [];
   const direction = query.direction ?? 'desc';
