@@ -129,25 +129,23 @@ export function keepAnswerInWrite<Result>(
     return idempotencyConflict();
   };
   let kept: WrittenAnswer | undefined;
+  /** The key as the write reads it, now. */
+  const asked = () => ({ ...key, now: new Date(claim.clock.now()).toISOString() });
+  /** A live key (or one another request holds) ends the write before it writes anything. */
+  const endIfLive = (live: LiveOutcome | undefined) => {
+    if (live !== undefined) throw liveKeyAnswer(live, claim);
+  };
   return {
     inWrite: {
       begin: async (db) => {
         // The key is read here, in the write: on SQLite in its snapshot and on the writer's
         // warm cache, rather than before on a connection of its own, whose cache every
-        // commit empties; on PostgreSQL with its lock, in one statement. A live key (or one
-        // another request holds) ends the write before it writes anything.
-        const live = await readKeyInWrite(db, { ...key, now: new Date(claim.clock.now()).toISOString() });
-        if (live !== undefined) throw liveKeyAnswer(live, claim);
+        // commit empties; on PostgreSQL with its lock, in one statement.
+        endIfLive(await readKeyInWrite(db, asked()));
       },
       keyInLookup: (db) =>
         dialectOf(db) === 'postgres'
-          ? {
-              lookup: key.lookup,
-              check: (free, row) => {
-                const live = lockedKeyOutcome(free, row, { ...key, now: new Date(claim.clock.now()).toISOString() });
-                if (live !== undefined) throw liveKeyAnswer(live, claim);
-              },
-            }
+          ? { lookup: key.lookup, check: (free, row) => endIfLive(lockedKeyOutcome(free, row, asked())) }
           : undefined,
       keep: async (db, result) => {
         const answer = answerOf(result);
