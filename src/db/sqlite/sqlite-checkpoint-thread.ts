@@ -2,6 +2,20 @@
 // into the database file with its own connection, so that work and its fsyncs happen off
 // the server's event loop. PASSIVE never waits for, nor blocks, the server's readers and
 // writer; frames it cannot copy yet are copied on a later round.
+//
+// PASSIVE alone never starts the WAL over while writes go on: SQLite writes the WAL from its
+// start again only when a write begins with every frame copied back, and under sustained
+// pushes a commit always lands between a round's end and the next write. The WAL then grew by
+// every frame written (150 MB in a 10 s benchmark, and on until the writes paused), and
+// each read's look-up of a page in the WAL index grew with it. So once a round leaves the
+// WAL at restartFrames or more, a RESTART checkpoint follows: it takes the write lock, copies
+// the few frames committed since the PASSIVE round and starts the WAL over once no reader is
+// in it. It waits 10 ms at most (busy_timeout), for the lock and for readers: with the write
+// lock taken, a long wait for a reader to leave the WAL (another process's export, say)
+// would be as long a wait of the server's next write, on its event loop. Busy, it gives up
+// until the next round; so the server's write waits at most for the copy of those frames,
+// one fsync of the database file and those 10 ms (docs/benchmarks.md). With no wait at all
+// it found the write lock free too rarely under load (1 restart in 12 rounds, against 5-9).
 import { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { SqliteSynchronous } from '../../config.ts';
@@ -9,18 +23,34 @@ import type { SqliteSynchronous } from '../../config.ts';
 interface CheckpointWorkerData {
   readonly filename: string;
   readonly intervalMs: number;
+  readonly restartFrames: number;
   readonly synchronous: SqliteSynchronous;
 }
 
-const { filename, intervalMs, synchronous } = workerData as CheckpointWorkerData;
+const { filename, intervalMs, restartFrames, synchronous } = workerData as CheckpointWorkerData;
 const db = new DatabaseSync(filename);
-db.exec('pragma busy_timeout = 1000');
 db.exec(`pragma synchronous = ${synchronous}`);
 const checkpoint = db.prepare('pragma wal_checkpoint(passive)');
+const restart = db.prepare('pragma wal_checkpoint(restart)');
+const waitForLocks = db.prepare('pragma busy_timeout = 1000');
+const waitBriefly = db.prepare('pragma busy_timeout = 10');
+waitForLocks.get();
+
+function restartWaitingBriefly(): void {
+  waitBriefly.get();
+  try {
+    restart.get();
+  } finally {
+    waitForLocks.get();
+  }
+}
 
 const timer = setInterval(() => {
   try {
-    checkpoint.get();
+    // `log`: the frames in the WAL. A RESTART that finds the write lock taken or a reader in
+    // the WAL answers busy and leaves it to a later round.
+    const { log } = checkpoint.get() as { log: number };
+    if (Number(log) >= restartFrames) restartWaitingBriefly();
   } catch (error) {
     // SQLITE_BUSY and the like: the next round tries again. Anything else is reported.
     parentPort?.postMessage({ error: error instanceof Error ? error.message : String(error) });

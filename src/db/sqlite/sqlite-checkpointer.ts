@@ -14,15 +14,28 @@ export interface Checkpointer {
 export interface CheckpointerOptions {
   readonly filename: string;
   readonly synchronous: SqliteSynchronous;
-  /** How often the WAL is copied back; the WAL grows by at most this much writing. */
+  /** How often the WAL is copied back. */
   readonly intervalMs?: number;
+  /** From this many frames on (about 4 KiB each), the WAL is started over after a round (sqlite-checkpoint-thread.ts). */
+  readonly restartFrames?: number;
   /** Where a failed round is reported (the server's logger once it exists). */
   readonly onError?: (message: string) => void;
 }
 
+/**
+ * 16 MiB of WAL: four times SQLite's own auto-checkpoint, about one table of the WAL index
+ * (4,096 frames each), and a second's worth of minimal pushes at full load.
+ */
+export const RESTART_FRAMES = 4096;
+
 export function startCheckpointer(options: CheckpointerOptions): Checkpointer {
   const worker = new Worker(new URL('./sqlite-checkpoint-thread.ts', import.meta.url), {
-    workerData: { filename: options.filename, synchronous: options.synchronous, intervalMs: options.intervalMs ?? 250 },
+    workerData: {
+      filename: options.filename,
+      synchronous: options.synchronous,
+      intervalMs: options.intervalMs ?? 250,
+      restartFrames: options.restartFrames ?? RESTART_FRAMES,
+    },
   });
   // The CLI opens the same database and must still exit when its command is done.
   worker.unref();
