@@ -61,9 +61,9 @@ describe.runIf(process.env.TEST_DIALECT !== 'postgres')('SQLite WAL checkpoints'
   });
 
   // Under pushes that never pause, a commit always lands between a PASSIVE round and the
-  // next write, and SQLite never started the WAL over: it grew by every frame written (150
-  // MB in a 10 s benchmark; here all 65 MB, against 8-17 MB when started over). The
-  // checkpointer starts it over once it is long enough.
+  // next write, and SQLite never started the WAL over: it grew by every frame written (1.5
+  // GB in a 30 s benchmark; here all 65 MB). Once it is long enough, the checkpointer copies
+  // every frame back under the write lock, and the next write starts it over.
   it('starts the WAL over while writes never pause', async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lead-intake-checkpoint-'));
     const file = path.join(dataDir, 'lead-intake.db');
@@ -103,7 +103,7 @@ describe.runIf(process.env.TEST_DIALECT !== 'postgres')('SQLite WAL checkpoints'
         while (performance.now() < busyUntil);
         await nextTurn();
       }
-      // 5 to 17 times here (each round that found 256 frames or more, unless busy); never without it.
+      // 10 to 17 times here (each round that found 256 frames or more, unless busy); never without it.
       expect(startsOver() - first).toBeGreaterThanOrEqual(2);
       expect(writer.prepare('select count(*) as n from filler').get()).toEqual({ n: COMMITS * ROWS_PER_COMMIT });
     } finally {

@@ -6,16 +6,17 @@
 // PASSIVE alone never starts the WAL over while writes go on: SQLite writes the WAL from its
 // start again only when a write begins with every frame copied back, and under sustained
 // pushes a commit always lands between a round's end and the next write. The WAL then grew by
-// every frame written (150 MB in a 10 s benchmark, and on until the writes paused), and
-// each read's look-up of a page in the WAL index grew with it. So once a round leaves the
-// WAL at restartFrames or more, a RESTART checkpoint follows: it takes the write lock, copies
-// the few frames committed since the PASSIVE round and starts the WAL over once no reader is
-// in it. It waits 10 ms at most (busy_timeout), for the lock and for readers: with the write
-// lock taken, a long wait for a reader to leave the WAL (another process's export, say)
-// would be as long a wait of the server's next write, on its event loop. Busy, it gives up
-// until the next round; so the server's write waits at most for the copy of those frames,
-// one fsync of the database file and those 10 ms (docs/benchmarks.md). With no wait at all
-// it found the write lock free too rarely under load (1 restart in 12 rounds, against 5-9).
+// every frame written (1.5 GB in a 30 s benchmark, and on until the writes paused). So once
+// a round leaves restartFrames or more in the WAL, a FULL checkpoint follows: it takes the
+// write lock, copies the few frames committed since the PASSIVE round and syncs the file,
+// and the server's next write, finding every frame copied, starts the WAL over itself.
+// Not RESTART, which starts it over from this connection: the server's connection then
+// finds the WAL changed under it and empties its page cache (a merge took 15% more of the
+// main thread's CPU, 280 -> 330 µs, in two 10 s rounds). The FULL waits 10 ms at most (busy_timeout) for the lock and for readers:
+// with the write lock taken, a longer wait for a reader (another process's export, say) would
+// be as long a wait of the server's next write, on its event loop; busy, it gives up until the
+// next round. So a write waits, once per restartFrames written, for the copy of a round's
+// worth of frames and one fsync of the database file (docs/benchmarks.md).
 import { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { SqliteSynchronous } from '../../config.ts';
@@ -31,15 +32,15 @@ const { filename, intervalMs, restartFrames, synchronous } = workerData as Check
 const db = new DatabaseSync(filename);
 db.exec(`pragma synchronous = ${synchronous}`);
 const checkpoint = db.prepare('pragma wal_checkpoint(passive)');
-const restart = db.prepare('pragma wal_checkpoint(restart)');
+const catchUp = db.prepare('pragma wal_checkpoint(full)');
 const waitForLocks = db.prepare('pragma busy_timeout = 1000');
 const waitBriefly = db.prepare('pragma busy_timeout = 10');
 waitForLocks.get();
 
-function restartWaitingBriefly(): void {
+function catchUpWaitingBriefly(): void {
   waitBriefly.get();
   try {
-    restart.get();
+    catchUp.get();
   } finally {
     waitForLocks.get();
   }
@@ -47,10 +48,10 @@ function restartWaitingBriefly(): void {
 
 const timer = setInterval(() => {
   try {
-    // `log`: the frames in the WAL. A RESTART that finds the write lock taken or a reader in
-    // the WAL answers busy and leaves it to a later round.
+    // `log`: the frames in the WAL. A FULL that finds the write lock taken or a reader on an
+    // older snapshot answers busy and leaves it to a later round.
     const { log } = checkpoint.get() as { log: number };
-    if (Number(log) >= restartFrames) restartWaitingBriefly();
+    if (Number(log) >= restartFrames) catchUpWaitingBriefly();
   } catch (error) {
     // SQLITE_BUSY and the like: the next round tries again. Anything else is reported.
     parentPort?.postMessage({ error: error instanceof Error ? error.message : String(error) });

@@ -16,17 +16,17 @@ export interface CheckpointerOptions {
   readonly synchronous: SqliteSynchronous;
   /** How often the WAL is copied back. */
   readonly intervalMs?: number;
-  /** From this many frames on (about 4 KiB each), the WAL is started over after a round (sqlite-checkpoint-thread.ts). */
+  /** From this many frames on (about 4 KiB each), a round has the WAL started over (sqlite-checkpoint-thread.ts). */
   readonly restartFrames?: number;
   /** Where a failed round is reported (the server's logger once it exists). */
   readonly onError?: (message: string) => void;
 }
 
 /**
- * 16 MiB of WAL: four times SQLite's own auto-checkpoint, about one table of the WAL index
- * (4,096 frames each), and a second's worth of minimal pushes at full load.
+ * 64 MiB of WAL, some four seconds of minimal pushes at full load: each start-over costs the
+ * server's writes a wait (sqlite-checkpoint-thread.ts), rare at this length.
  */
-export const RESTART_FRAMES = 4096;
+export const RESTART_FRAMES = 16_384;
 
 export function startCheckpointer(options: CheckpointerOptions): Checkpointer {
   const worker = new Worker(new URL('./sqlite-checkpoint-thread.ts', import.meta.url), {
