@@ -2,14 +2,22 @@
 // parts of a schema that hold no list with a limit (array-limits.ts), never one that does.
 import Type from 'typebox';
 import { expect, it } from 'vitest';
-import { InsurancePolicy, RiskObjects } from '../party/model/lead.schema.ts';
 import { withListsCut } from './array-limits.ts';
 
+// Shaped as a push is (lead.schema.ts): lists of objects holding lists, some behind a
+// nullable union (anyOf), beside fields that hold none.
+const Ref = Type.Object({ ref: Type.Optional(Type.String()) });
+const Coverage = Type.Object({ name: Type.Optional(Type.String()), amount: Type.Optional(Type.Number()) });
+const Policy = Type.Object({
+  name: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  external_refs: Type.Optional(Type.Array(Ref, { maxItems: 20 })),
+  coverages: Type.Optional(Type.Array(Coverage, { maxItems: 100 })),
+});
 const schema = Type.Object({
   prospect: Type.Object({
     name: Type.Optional(Type.String()),
-    risk_objects: Type.Optional(RiskObjects),
-    insurance_policies: Type.Optional(Type.Array(InsurancePolicy, { maxItems: 100 })),
+    risk_objects: Type.Optional(Type.Union([Type.Object({ cars: Type.Array(Ref, { maxItems: 50 }) }), Type.Null()])),
+    insurance_policies: Type.Optional(Type.Array(Policy, { maxItems: 100 })),
   }),
 });
 
