@@ -12,11 +12,12 @@
 // and the server's next write, finding every frame copied, starts the WAL over itself.
 // Not RESTART, which starts it over from this connection: the server's connection then
 // finds the WAL changed under it and empties its page cache (a merge took 15% more of the
-// main thread's CPU, 280 -> 330 µs, in two 10 s rounds). The FULL waits 10 ms at most (busy_timeout) for the lock and for readers:
-// with the write lock taken, a longer wait for a reader (another process's export, say) would
-// be as long a wait of the server's next write, on its event loop; busy, it gives up until the
-// next round. So a write waits, once per restartFrames written, for the copy of a round's
-// worth of frames and one fsync of the database file (docs/benchmarks.md).
+// main thread's CPU, 280 -> 330 µs, in two 10 s rounds). The FULL waits 10 ms at most
+// (busy_timeout) for the lock and for readers: with the write lock taken, a longer wait for
+// a reader (another process's export, say) would be as long a wait of the server's next
+// write, on its event loop; busy, it gives up until the next round. So a write waits, once
+// per restartFrames written, for the copy of a round's worth of frames and one fsync of the
+// database file (docs/benchmarks.md).
 import { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { SqliteSynchronous } from '../../config.ts';
