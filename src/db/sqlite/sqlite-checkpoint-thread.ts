@@ -16,8 +16,8 @@
 // (busy_timeout) for the lock and for readers: with the write lock taken, a longer wait for
 // a reader (another process's export, say) would be as long a wait of the server's next
 // write, on its event loop; busy, it gives up until the next round. So a write waits, once
-// per restartFrames written, for the copy of a round's worth of frames and one fsync of the
-// database file (docs/benchmarks.md).
+// per restartFrames written, for the copy of the frames committed during the PASSIVE round
+// and one fsync of the database file (docs/benchmarks.md).
 import { DatabaseSync } from 'node:sqlite';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { SqliteSynchronous } from '../../config.ts';
