@@ -26,7 +26,7 @@ export interface CheckpointerOptions {
  * 64 MiB of WAL, some four seconds of minimal pushes at full load: each start-over costs the
  * server's writes a wait (sqlite-checkpoint-thread.ts), rare at this length.
  */
-export const RESTART_FRAMES = 16_384;
+const RESTART_FRAMES = 16_384;
 
 export function startCheckpointer(options: CheckpointerOptions): Checkpointer {
   const worker = new Worker(new URL('./sqlite-checkpoint-thread.ts', import.meta.url), {
