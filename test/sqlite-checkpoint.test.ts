@@ -103,7 +103,7 @@ describe.runIf(process.env.TEST_DIALECT !== 'postgres')('SQLite WAL checkpoints'
         while (performance.now() < busyUntil);
         await nextTurn();
       }
-      // 10 to 17 times here (each round that found 256 frames or more, unless busy); never without it.
+      // 10 to 14 times here (each round that found 256 frames or more, unless busy); never without it.
       expect(startsOver() - first).toBeGreaterThanOrEqual(2);
       expect(writer.prepare('select count(*) as n from filler').get()).toEqual({ n: COMMITS * ROWS_PER_COMMIT });
     } finally {
