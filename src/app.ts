@@ -27,7 +27,9 @@ import { createTransactionRunner } from './db/transaction-runner.ts';
 import { registerParty } from './party/index.ts';
 import { distributionUsersRoutes } from './distributions/distribution-users.routes.ts';
 import { createSsoRuntime, registerSso } from './sso/sso.plugin.ts';
-import { authenticateApiToken } from './auth/api-token.service.ts';
+import { apiTokenVerifier } from './auth/api-token.service.ts';
+import { findApiToken } from './auth/api-token.repository.ts';
+import { registerTokenCheckInWrite } from './auth/token-check-in-write.ts';
 import { createAuthenticator } from './auth/authorize.ts';
 import { bearerTokenVerifier } from './auth/bearer-token.ts';
 import { WebhookOutbox } from './webhooks/webhook.outbox.ts';
@@ -105,10 +107,12 @@ export async function buildApp({
   app.decorate(
     'authenticate',
     createAuthenticator({
-      apikey: (token) => authenticateApiToken(database.db, token, new Date(clock.now())),
+      apikey: apiTokenVerifier(database.db, () => new Date(clock.now())),
       bearer: bearerTokenVerifier(sso),
     }),
   );
+  // A token let through from memory (a push's) is checked before any answer leaves.
+  registerTokenCheckInWrite(app, (id) => findApiToken(database.db, id));
 
   // Before the routes: it hooks every route added after it (rate-limit.ts).
   await registerRateLimit(app, config, clock);

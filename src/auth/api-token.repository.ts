@@ -41,7 +41,7 @@ export async function findApiTokenIdByHash(db: Db, tokenHash: string): Promise<s
   return (await db.selectFrom('api_tokens').select('id').where('token_hash', '=', tokenHash).executeTakeFirst())?.id;
 }
 
-export type TokenCheck = Pick<
+export type TokenRow = Pick<
   ApiTokenTable,
   'id' | 'distribution_id' | 'scopes' | 'token_hash' | 'expires_at' | 'revoked_at'
 >;
@@ -54,7 +54,7 @@ const tokenByHash = statement('api_token_by_hash', {
 });
 
 /** Every API request asks this: one prepared statement (db/statements.ts). */
-export async function findTokenByHash(db: Db, tokenHash: string): Promise<TokenCheck | undefined> {
-  const [row] = await run<TokenCheck>(db, tokenByHash, [tokenHash]);
+export async function findTokenByHash(db: Db, tokenHash: string): Promise<TokenRow | undefined> {
+  const [row] = await run<TokenRow>(db, tokenByHash, [tokenHash]);
   return row;
 }

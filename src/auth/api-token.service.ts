@@ -14,9 +14,12 @@ import {
   insertApiToken,
   markRevoked,
   selectApiTokens,
+  type TokenRow,
 } from './api-token.repository.ts';
 import type { ApiTokenTable } from './api-token.table.ts';
 import { API_TOKEN_SCOPES, parseScopes, type Caller } from './caller.ts';
+import type { CredentialVerifier } from './authorize.ts';
+import { TokenCheck, tokenLive } from './token-check-in-write.ts';
 
 const TOKEN_PREFIX = 'li_';
 /** How much of a secret `token list` shows (`li_` and 8 characters: 48 of its 256 bits). */
@@ -152,20 +155,57 @@ async function tokenIdOf(db: Kysely<Database>, named: string): Promise<string> {
   return ids[0];
 }
 
-/** The caller a token stands for, or undefined for an unknown, revoked or expired token. */
-export async function authenticateApiToken(
-  db: Kysely<Database>,
-  token: string,
-  now = new Date(),
-): Promise<Caller | undefined> {
-  const tokenHash = hashToken(token);
+/** The token's row when it is live at `now`: read by its hash, compared in constant time. */
+async function liveTokenRow(db: Kysely<Database>, tokenHash: string, now: string): Promise<TokenRow | undefined> {
   const row = await findTokenByHash(db, tokenHash);
   // The index lookup already matched; the constant-time comparison keeps the final check
   // free of timing differences all the same.
   if (!row || !timingSafeEqual(Buffer.from(row.token_hash), Buffer.from(tokenHash))) return undefined;
-  if (row.revoked_at !== null) return undefined;
-  if (row.expires_at !== null && row.expires_at <= now.toISOString()) return undefined;
+  return tokenLive(row, now) ? row : undefined;
+}
+
+function callerOf(row: TokenRow): Caller {
   return { kind: 'token', id: row.id, distributionId: row.distribution_id, scopes: parseScopes(row.scopes) };
+}
+
+/** How many live tokens a process remembers (a few per partner; the oldest go first). */
+const REMEMBERED_TOKENS = 1_000;
+
+/**
+ * The `apikey` verifier of a server: the caller a token stands for, or undefined for an
+ * unknown, revoked or expired token, read from the database on every request, except on a
+ * route whose write reads the token itself (`checkInWrite`, a single push): there a token
+ * this process found live before is let through from memory, and its check handed to the
+ * request (token-check-in-write.ts). Only live tokens are remembered, by hash, with their
+ * caller; one found revoked, expired or gone is forgotten.
+ */
+export function apiTokenVerifier(db: Kysely<Database>, now: () => Date): CredentialVerifier {
+  const remembered = new Map<string, { readonly row: TokenRow; readonly caller: Caller }>();
+  const forget = (tokenHash: string) => remembered.delete(tokenHash);
+  return async (token, options) => {
+    const tokenHash = hashToken(token);
+    const at = now().toISOString();
+    const known = options?.checkInWrite && remembered.get(tokenHash);
+    if (known && (known.row.expires_at === null || known.row.expires_at > at)) {
+      options.checkInWrite(
+        new TokenCheck(
+          known.row.id,
+          () => forget(tokenHash),
+          () => now().toISOString(),
+        ),
+      );
+      return known.caller;
+    }
+    const row = await liveTokenRow(db, tokenHash, at);
+    if (row === undefined) {
+      forget(tokenHash);
+      return undefined;
+    }
+    const caller = callerOf(row);
+    if (remembered.size >= REMEMBERED_TOKENS) forget(remembered.keys().next().value!);
+    remembered.set(tokenHash, { row, caller });
+    return caller;
+  };
 }
 
 function toListing(row: ApiTokenTable): ApiTokenListing {

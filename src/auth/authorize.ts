@@ -4,12 +4,22 @@
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import { ForbiddenError, UnauthenticatedError } from '../errors.ts';
 import { API_SCOPE, type ApiTokenScope, type Caller } from './caller.ts';
+import type { TokenCheck } from './token-check-in-write.ts';
 
-/** Turns the credentials of one scheme into a caller, or undefined when they are not valid. */
-export type CredentialVerifier = (credentials: string) => Promise<Caller | undefined>;
+/**
+ * Turns the credentials of one scheme into a caller, or undefined when they are not valid.
+ * With `checkInWrite` (a route whose write reads the token itself, a single push), an API
+ * token the process knows live may be let through unread, its check handed to the request
+ * (token-check-in-write.ts).
+ */
+export type CredentialVerifier = (credentials: string, options?: VerifyOptions) => Promise<Caller | undefined>;
+
+export interface VerifyOptions {
+  readonly checkInWrite?: (check: TokenCheck) => void;
+}
 
 /** The caller an Authorization header stands for, or undefined when it names none. */
-export type Authenticator = (header: string | undefined) => Promise<Caller | undefined>;
+export type Authenticator = (header: string | undefined, options?: VerifyOptions) => Promise<Caller | undefined>;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -29,11 +39,11 @@ export function createAuthenticator(verifiers: Readonly<Record<string, Credentia
   // A Map, not the object itself: a scheme such as `constructor` must find nothing rather
   // than an Object.prototype member.
   const byScheme = new Map(Object.entries(verifiers).map(([scheme, verify]) => [scheme.toLowerCase(), verify]));
-  return async (header) => {
+  return async (header, options) => {
     const parsed = parseAuthorization(header);
     if (!parsed) return undefined;
     const verify = byScheme.get(parsed.scheme);
-    return verify ? verify(parsed.credentials) : undefined;
+    return verify ? verify(parsed.credentials, options) : undefined;
   };
 }
 
@@ -67,7 +77,10 @@ export function unauthenticated(header: string | undefined): UnauthenticatedErro
  */
 export function requireScope(scope: ApiTokenScope): onRequestHookHandler {
   return function authorize(request, _reply, done): void {
-    request.server.authenticate(request.headers.authorization).then(
+    const options = request.routeOptions.config.tokenCheckedInWrite
+      ? { checkInWrite: (check: TokenCheck) => (request.tokenCheck = check) }
+      : undefined;
+    request.server.authenticate(request.headers.authorization, options).then(
       (caller) => done(refusal(request, caller, scope)),
       (error: Error) => done(error),
     );

@@ -79,8 +79,11 @@ export const leadPushRoutes: FastifyPluginAsync<LeadPushRoutesOptions> = async (
         // onRequest: credentials are checked before the body is even read, so an anonymous
         // caller learns nothing about validation.
         onRequest: requireScope('leads:write'),
-        // An Idempotency-Key's answer is kept by the push's own transaction (below).
-        config: { idempotencyInWrite: true },
+        // An Idempotency-Key's answer is kept by the push's own transaction (below), and a
+        // token this process knows live is read by that transaction's lookup instead of
+        // before it (auth/token-check-in-write.ts; an answer that comes out of no write, a
+        // refusal or a replay, waits for a read of the token in onSend).
+        config: { idempotencyInWrite: true, tokenCheckedInWrite: true },
         validatorCompiler,
         // A body that fails its schema reaches the handler, which adds the references that
         // certainly dangle to the same 422 (docs/design.md section 3).
@@ -103,6 +106,7 @@ export const leadPushRoutes: FastifyPluginAsync<LeadPushRoutesOptions> = async (
           body: request.body,
           rawBody: request.rawBody ?? JSON.stringify(request.body),
           caller: request.caller!,
+          ...(request.tokenCheck && { tokenCheck: request.tokenCheck }),
           ...(idempotent && { keptAnswer: idempotent.inWrite }),
         });
         request.server.metrics.leadsPushed.inc({ outcome: result.created ? 'created' : 'merged' });

@@ -36,6 +36,7 @@ import { findMergedParty } from '../party-merge/merged-parties.repository.ts';
 import type { RefHasher } from '../privacy/ref-hash.ts';
 import type { RefHashes } from '../privacy/ref-hashes.service.ts';
 import type { AnswerInWrite, KeyInLookup } from '../../idempotency/idempotent-write.ts';
+import type { TokenCheck } from '../../auth/token-check-in-write.ts';
 import { type LeadRouting, routedLead } from '../routing/lead-routing.ts';
 
 export interface PushCommand {
@@ -46,6 +47,8 @@ export interface PushCommand {
   readonly caller: Caller;
   /** The Idempotency-Key's answer, kept in the push's transaction: its first step and its last. */
   readonly keptAnswer?: AnswerInWrite<PushResult>;
+  /** The API token let through unread (auth/token-check-in-write.ts): the push's lookup reads its row. */
+  readonly tokenCheck?: TokenCheck;
 }
 
 export interface PushResult {
@@ -134,8 +137,11 @@ export class LeadPushService {
       push,
       questions.refs.map((ref) => ref.hash),
       key?.lookup,
+      command.tokenCheck?.tokenId,
     );
-    // A live key (or one another request holds) ends the write before anything else.
+    // A token revoked since this process last read it ends the write first (401), before a
+    // replay could show it anything; then a live key (or one another request holds).
+    command.tokenCheck?.settle(found.token);
     if (key !== undefined) key.check(found.key!.free, found.key!.row);
     // A prospect.id of a party merged into another names the survivor (docs/api.md, "Merging
     // two parties"): looked up only when the id names no live party.

@@ -9,6 +9,7 @@ import { dialectOf, prepared, runText } from '../../db/statements.ts';
 import { WRITER_CLOCK_SQL } from '../store/change-clock.repository.ts';
 import { tryLockKeySql } from '../../idempotency/idempotency.repository.ts';
 import type { IdempotencyAnswerTable } from '../../idempotency/idempotency.table.ts';
+import type { TokenState } from '../../auth/token-check-in-write.ts';
 import type { ExternalRef } from '../model/party.aggregate.ts';
 import type { PartyType } from '../model/party.table.ts';
 import type { LeadPush } from './push.ts';
@@ -50,6 +51,8 @@ export interface PushCandidates {
   readonly erasedRefHashes: ReadonlySet<string>;
   /** PostgreSQL, asked with a key: whether its lock was free, and its row (none, or not read when not free). */
   readonly key?: { readonly free: boolean; readonly row: IdempotencyAnswerTable | undefined };
+  /** Asked with an API token's id: its revocation and expiry, undefined when it is gone (auth/token-check-in-write.ts). */
+  readonly token?: TokenState;
 }
 
 const NONE: readonly never[] = [];
@@ -66,7 +69,8 @@ interface CandidateRow {
     | 'policy_ref'
     | 'erased_party'
     | 'erased_ref'
-    | 'key';
+    | 'key'
+    | 'token';
   id: string;
   detail: string | null;
   company: string | null;
@@ -76,7 +80,7 @@ interface CandidateRow {
 // On SQLite the lookup is written for the lists the push has (sqliteCandidates below).
 // On PostgreSQL it is one prepared text for every push, and one for a push with an
 // Idempotency-Key: that one takes the key's lock first (without waiting) and reads its row
-// ($11 is its lookup), so a keyed push costs no round trip of its own for it
+// ($12 is its lookup), so a keyed push costs no round trip of its own for it
 // (idempotent-write.ts, keyInLookup); the party is not locked when another request holds the
 // key, as that push is refused (409) and should not wait for the party first.
 const pushCandidatesSql = (keyed: boolean): string =>
@@ -89,7 +93,7 @@ const pushCandidatesSql = (keyed: boolean): string =>
   // The lock is taken after the writer's mark (it joins the clock), as before; a party found
   // twice or more is a conflict, or a choice the push makes, and is locked by its own statement.
   `
-    with ${keyed ? `key_lock as materialized (select ${tryLockKeySql('$11')} as free),` : ''}
+    with ${keyed ? `key_lock as materialized (select ${tryLockKeySql('$12')} as free),` : ''}
     ${WRITER_CLOCK_SQL},
     parties_found as (
       select 'party' as part, p.id, p.type as detail, null as company, null as ref from parties p where p.id = $2 and p.distribution_id = $1
@@ -119,11 +123,13 @@ const pushCandidatesSql = (keyed: boolean): string =>
     union all
     select 'erased_party', e.party_id, null, null, null from erased_parties e where e.party_id = $2 and e.distribution_id = $1
     union all
-    select 'erased_ref', e.ref_hash, null, null, null from erased_refs e where e.distribution_id = $1 and e.ref_hash = any($10::text[])`;
+    select 'erased_ref', e.ref_hash, null, null, null from erased_refs e where e.distribution_id = $1 and e.ref_hash = any($10::text[])
+    union all
+    select 'token', t.id, t.revoked_at, t.expires_at, null from api_tokens t where t.id = $11`;
 
 /** The key's part: whether its lock was free, and its row as JSON (none: no row, or not free). */
 const KEY_BRANCH = `select 'key' as part, k.free::text as id, row_to_json(a)::text as detail, null as company, null as ref
-      from key_lock k left join idempotency_answers a on k.free and a.lookup = $11
+      from key_lock k left join idempotency_answers a on k.free and a.lookup = $12
     union all
     `;
 
@@ -178,6 +184,12 @@ const SQLITE_LOOKUPS = {
   erasedParty: {
     keys: 1,
     one: `select 'erased_party' as part, e.party_id as id, null as detail, null as company, null as ref from erased_parties e where e.party_id = ?{0} and e.distribution_id = ?1`,
+    many: '',
+  },
+  // The API token let through unread, as the write's own check (auth/token-check-in-write.ts).
+  token: {
+    keys: 1,
+    one: `select 'token' as part, t.id, t.revoked_at as detail, t.expires_at as company, null as ref from api_tokens t where t.id = ?{0}`,
     many: '',
   },
   erasedRef: {
@@ -243,6 +255,8 @@ export async function findPushCandidates(
   refHashes: readonly string[],
   /** PostgreSQL: an Idempotency-Key's lookup, whose lock and row the statement takes first. */
   keyLookup?: string,
+  /** An API token to read the row of, for the write's check of it (auth/token-check-in-write.ts). */
+  tokenId?: string,
 ): Promise<PushCandidates> {
   const partyRefs = push.refs.map((ref) => ref.value);
   const policyRefs = push.policies.flatMap((policy) => policy.refs.map((ref) => ref.value));
@@ -265,6 +279,7 @@ export async function findPushCandidates(
     packageIds: [...packageIds],
     hashes: refHashes,
     keyLookup,
+    tokenId,
   });
   // One pass over the rows, not a filter per part: this runs on every push.
   const byPart = new Map<CandidateRow['part'], CandidateRow[]>();
@@ -301,6 +316,7 @@ export async function findPushCandidates(
     erasedParty: of('erased_party').length > 0,
     erasedRefHashes: new Set(of('erased_ref').map((row) => row.id)),
     ...(keyLookup !== undefined && { key: keyOf(of('key')[0]) }),
+    ...(tokenId !== undefined && { token: tokenOf(of('token')[0]) }),
   };
 }
 
@@ -312,6 +328,12 @@ interface LookupKeys {
   /** The prospect's refs, hashed as erasure keeps them. */
   readonly hashes: readonly string[];
   readonly keyLookup: string | undefined;
+  readonly tokenId: string | undefined;
+}
+
+/** The token's row of the lookup: none when the token is gone. */
+function tokenOf(row: CandidateRow | undefined): TokenState | undefined {
+  return row === undefined ? undefined : { revoked_at: row.detail, expires_at: row.company };
 }
 
 /** The key's row of the keyed lookup: its lock, and its row as PostgreSQL's row_to_json wrote it. */
@@ -324,7 +346,7 @@ function keyOf(row: CandidateRow | undefined): NonNullable<PushCandidates['key']
 }
 
 async function lookUp(db: Db, distributionId: string, push: LeadPush, keys: LookupKeys): Promise<CandidateRow[]> {
-  const { partyRefs, policyRefs, riskObjectIds, packageIds, hashes, keyLookup } = keys;
+  const { partyRefs, policyRefs, riskObjectIds, packageIds, hashes, keyLookup, tokenId } = keys;
   if (dialectOf(db) === 'postgres') {
     return runText<CandidateRow>(db, keyLookup === undefined ? PUSH_CANDIDATES : PUSH_CANDIDATES_KEYED, [
       distributionId,
@@ -337,6 +359,7 @@ async function lookUp(db: Db, distributionId: string, push: LeadPush, keys: Look
       policyRefs.map((ref) => ref.company),
       policyRefs.map((ref) => ref.ref),
       hashes,
+      tokenId ?? null,
       ...(keyLookup === undefined ? [] : [keyLookup]),
     ]);
   }
@@ -356,6 +379,7 @@ async function lookUp(db: Db, distributionId: string, push: LeadPush, keys: Look
     [SQLITE_LOOKUPS.policyRef, refs(policyRefs)],
     [SQLITE_LOOKUPS.erasedParty, single(push.partyId)],
     [SQLITE_LOOKUPS.erasedRef, list(hashes)],
+    [SQLITE_LOOKUPS.token, single(tokenId)],
   ]);
   return statement === undefined ? [] : runText<CandidateRow>(db, statement.text, statement.parameters);
 }
