@@ -148,6 +148,7 @@ describe('a push writes no index entry of its ref without the company, nor of it
         ['crm'],
         ['c'],
         ['h'],
+        't',
       ]);
       expect(lookups).not.toMatch(/Seq Scan on external_refs/);
       expect(lookups.match(new RegExp(PRIMARY_KEY_READ, 'g'))).toHaveLength(2);

@@ -15,6 +15,7 @@ function refusalFor(scope: string, scopes: readonly string[]): Promise<Error | u
     server: { authenticate: async () => caller },
     headers: { authorization: 'apikey li_test' },
     params: { distribution_id: DISTRIBUTION },
+    routeOptions: { config: {} },
   } as unknown as FastifyRequest;
   return new Promise((resolve) => {
     // The scope is checked by tsc where routes call requireScope; here any text is handed over at run time.
