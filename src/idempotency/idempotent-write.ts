@@ -16,7 +16,6 @@ import {
   readKeyInWrite,
 } from './idempotency.repository.ts';
 import type { IdempotencyAnswerTable } from './idempotency.table.ts';
-import { dialectOf } from '../db/statements.ts';
 
 /** The key a request holds: claimed before its work (`held`), or to be written by its route's write (`deferred`). */
 export interface Claim {
@@ -71,11 +70,11 @@ export interface AnswerInWrite<Result> {
   begin(db: Kysely<Database>): Promise<void>;
   keep(db: Kysely<Database>, result: Result): Promise<void>;
   /**
-   * PostgreSQL: the key for a use case that takes its lock and reads its row in its own first
-   * statement instead of `begin` (the push's lookup, a round trip fewer), and what to do with
-   * what that statement found. Undefined on SQLite, whose `begin` costs no round trip.
+   * The key for a use case that reads its row (on PostgreSQL taking its lock first) in its own
+   * first statement instead of `begin` (the push's lookup: a statement fewer, on PostgreSQL a
+   * round trip), and what to do with what that statement found.
    */
-  keyInLookup(db: Kysely<Database>): KeyInLookup | undefined;
+  keyInLookup(): KeyInLookup;
 }
 
 /** The key a use case's first statement locks and reads, and the check of what it found. */
@@ -143,10 +142,10 @@ export function keepAnswerInWrite<Result>(
         // commit empties; on PostgreSQL with its lock, in one statement.
         endIfLive(await readKeyInWrite(db, asked()));
       },
-      keyInLookup: (db) =>
-        dialectOf(db) === 'postgres'
-          ? { lookup: key.lookup, check: (free, row) => endIfLive(lockedKeyOutcome(free, row, asked())) }
-          : undefined,
+      keyInLookup: () => ({
+        lookup: key.lookup,
+        check: (free, row) => endIfLive(lockedKeyOutcome(free, row, asked())),
+      }),
       keep: async (db, result) => {
         const answer = answerOf(result);
         const now = claim.clock.now();

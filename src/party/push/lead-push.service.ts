@@ -87,9 +87,8 @@ export class LeadPushService {
     return commitWrite(
       this.#deps.transactions,
       async (trx) => {
-        // PostgreSQL reads the key in the push's own lookup, a round trip fewer; SQLite first.
-        const key = command.keptAnswer?.keyInLookup(trx);
-        if (key === undefined) await command.keptAnswer?.begin(trx);
+        // The key is read in the push's own lookup (on PostgreSQL with its lock): a statement fewer.
+        const key = command.keptAnswer?.keyInLookup();
         const result = await this.#pushOnce(trx, command, push, hash, key);
         await command.keptAnswer?.keep(trx, result);
         return result;

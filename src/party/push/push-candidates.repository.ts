@@ -186,6 +186,16 @@ const SQLITE_LOOKUPS = {
     one: `select 'erased_party' as part, e.party_id as id, null as detail, null as company, null as ref from erased_parties e where e.party_id = ?{0} and e.distribution_id = ?1`,
     many: '',
   },
+  // An Idempotency-Key's row, read by the write that keeps its answer (idempotent-write.ts,
+  // keyInLookup) in this statement rather than one of its own; SQLite's one writer needs no lock.
+  key: {
+    keys: 1,
+    one: `select 'key' as part, a.lookup as id, json_object('lookup', a.lookup, 'distribution_id', a.distribution_id,
+        'party_id', a.party_id, 'fingerprint', a.fingerprint, 'state', a.state, 'status', a.status, 'headers', a.headers,
+        'body', a.body, 'created_at', a.created_at, 'expires_at', a.expires_at) as detail, null as company, null as ref
+      from idempotency_answers a where a.lookup = ?{0}`,
+    many: '',
+  },
   // The API token let through unread, as the write's own check (auth/token-check-in-write.ts).
   token: {
     keys: 1,
@@ -253,7 +263,7 @@ export async function findPushCandidates(
   push: LeadPush,
   /** The prospect's refs hashed as erasure keeps them (erased-push.ts), asked of the tombstones. */
   refHashes: readonly string[],
-  /** PostgreSQL: an Idempotency-Key's lookup, whose lock and row the statement takes first. */
+  /** An Idempotency-Key's lookup, whose row the statement reads (on PostgreSQL first, with its lock). */
   keyLookup?: string,
   /** An API token to read the row of, for the write's check of it (auth/token-check-in-write.ts). */
   tokenId?: string,
@@ -315,7 +325,7 @@ export async function findPushCandidates(
     lockedPartyId: of('locked')[0]?.id,
     erasedParty: of('erased_party').length > 0,
     erasedRefHashes: new Set(of('erased_ref').map((row) => row.id)),
-    ...(keyLookup !== undefined && { key: keyOf(of('key')[0]) }),
+    ...(keyLookup !== undefined && { key: keyOf(of('key')[0], dialectOf(db)) }),
     ...(tokenId !== undefined && { token: tokenOf(of('token')[0]) }),
   };
 }
@@ -336,9 +346,14 @@ function tokenOf(row: CandidateRow | undefined): TokenState | undefined {
   return row === undefined ? undefined : { revoked_at: row.detail, expires_at: row.company };
 }
 
-/** The key's row of the keyed lookup: its lock, and its row as PostgreSQL's row_to_json wrote it. */
-function keyOf(row: CandidateRow | undefined): NonNullable<PushCandidates['key']> {
+/**
+ * The key's row of the keyed lookup: its lock, and its row as PostgreSQL's row_to_json (or
+ * SQLite's json_object) wrote it. On SQLite no row is a free key: its one writer holds it.
+ */
+function keyOf(row: CandidateRow | undefined, dialect: 'sqlite' | 'postgres'): NonNullable<PushCandidates['key']> {
+  if (row === undefined && dialect === 'sqlite') return { free: true, row: undefined };
   if (row === undefined) throw new Error('the keyed push lookup returned no key row');
+  if (dialect === 'sqlite') return { free: true, row: JSON.parse(row.detail!) as IdempotencyAnswerTable };
   return {
     free: row.id === 'true',
     row: row.detail === null ? undefined : (JSON.parse(row.detail) as IdempotencyAnswerTable),
@@ -380,6 +395,7 @@ async function lookUp(db: Db, distributionId: string, push: LeadPush, keys: Look
     [SQLITE_LOOKUPS.erasedParty, single(push.partyId)],
     [SQLITE_LOOKUPS.erasedRef, list(hashes)],
     [SQLITE_LOOKUPS.token, single(tokenId)],
+    [SQLITE_LOOKUPS.key, single(keyLookup)],
   ]);
   return statement === undefined ? [] : runText<CandidateRow>(db, statement.text, statement.parameters);
 }
