@@ -363,8 +363,13 @@ describe('kept answers', () => {
       const first = await send(own, 'POST', path, { body: customer(), key, token: t.token });
       expect(first.status).toBe(201);
       own.clock.advance(3_600_000);
-      const later = await send(own, 'POST', path, { body: customer(), key, token: t.token });
+      const laterBody = customer();
+      const later = await send(own, 'POST', path, { body: laterBody, key, token: t.token });
       expect([later.status, later.headers.get('idempotent-replayed')]).toEqual([201, null]);
+      // The expired row was taken over by the new answer, which the key now replays.
+      const again = await send(own, 'POST', path, { body: laterBody, key, token: t.token });
+      expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([201, 'true']);
+      expect(again.text).toBe(later.text);
       own.clock.advance(3_600_000);
       const db = own.database.handle.db;
       expect(await purgeExpiredKeys(db, own.clock.iso(), 1_000)).toBe(1);

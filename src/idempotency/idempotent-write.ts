@@ -134,17 +134,24 @@ export function keepAnswerInWrite<Result>(
   const endIfLive = (live: LiveOutcome | undefined) => {
     if (live !== undefined) throw liveKeyAnswer(live, claim);
   };
+  /** The write's own read found no row of the key, not even an expired one (insertAnswer). */
+  let rowless = false;
   return {
     inWrite: {
       begin: async (db) => {
         // The key is read here, in the write: on SQLite in its snapshot and on the writer's
         // warm cache, rather than before on a connection of its own, whose cache every
         // commit empties; on PostgreSQL with its lock, in one statement.
-        endIfLive(await readKeyInWrite(db, asked()));
+        const read = await readKeyInWrite(db, asked());
+        rowless = read.rowless;
+        endIfLive(read.live);
       },
       keyInLookup: () => ({
         lookup: key.lookup,
-        check: (free, row) => endIfLive(lockedKeyOutcome(free, row, asked())),
+        check: (free, row) => {
+          rowless = row === undefined;
+          endIfLive(lockedKeyOutcome(free, row, asked()));
+        },
       }),
       keep: async (db, result) => {
         const answer = answerOf(result);
@@ -157,6 +164,7 @@ export function keepAnswerInWrite<Result>(
             expiresAt: new Date(now + claim.ttlMs).toISOString(),
             distributionId: distributionOf(request) ?? null,
           },
+          rowless,
         );
         // Another request with the key got there first: this write is rolled back.
         if (!inserted) throw refuse();
