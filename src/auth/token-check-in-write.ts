@@ -1,10 +1,10 @@
 // An API token checked by the write it authorises (docs/design.md section 4): a route whose
 // write can read the token's row in a statement it runs anyway (a single push, in its
 // lookup) lets a token the process has already found live through without a read of its
-// own, so a push costs a statement (on PostgreSQL a round trip) fewer. "Revoked at once" still holds: no answer of such a request
-// leaves before the token was found live in the database, by the write's statement, or, for
-// an answer that came out of no write (a refusal, a replay), by a read of its own in onSend,
-// whose 401 then replaces that answer.
+// own, so a push costs a statement (on PostgreSQL a round trip) fewer. "Revoked at once"
+// still holds: no answer of such a request leaves before the token was found live in the
+// database, by the write's statement or, for an answer that came out of no write (a
+// refusal, a replay), by a read of its own in onSend, whose 401 then replaces that answer.
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import { UnauthenticatedError } from '../errors.ts';
 import { renderErrorBody } from '../http/error-body.ts';

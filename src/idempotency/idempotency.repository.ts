@@ -64,18 +64,10 @@ export function liveOutcome(
   return row.fingerprint === request.fingerprint ? { kind: 'stored', row } : { kind: 'reused' };
 }
 
-/** The key's live row, read on its own (a committed answer, or another request's claim). */
-export async function readLiveKey(
-  db: Kysely<Database>,
-  request: Pick<ClaimRequest, 'lookup' | 'fingerprint' | 'now'>,
-): Promise<LiveOutcome | undefined> {
-  const [row] = await run<IdempotencyAnswerTable>(db, selectKey, [request.lookup]);
-  return liveOutcome(row, request);
-}
-
 /**
  * The key, as the first statement of the write that keeps its answer (idempotent-write.ts):
- * undefined when it is free, and then this write's. SQLite reads its row on the writer's
+ * its outcome undefined when it is free, and then this write's; `rowless` when it has no row
+ * at all, not even an expired one. SQLite reads its row on the writer's
  * connection (the one writer holds it). PostgreSQL takes the key's lock and reads its row in
  * one statement (a round trip fewer than a read before the write and a lock in it): another
  * request holding the lock is `running`.

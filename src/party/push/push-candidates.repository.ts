@@ -49,7 +49,7 @@ export interface PushCandidates {
   readonly erasedParty: boolean;
   /** Which of the hashes asked about are of refs erased from this distribution (docs/design.md section 15). */
   readonly erasedRefHashes: ReadonlySet<string>;
-  /** PostgreSQL, asked with a key: whether its lock was free, and its row (none, or not read when not free). */
+  /** Asked with a key: whether its lock was free (always on SQLite), and its row (none, or not read when not free). */
   readonly key?: { readonly free: boolean; readonly row: IdempotencyAnswerTable | undefined };
   /** Asked with an API token's id: its revocation and expiry, undefined when it is gone (auth/token-check-in-write.ts). */
   readonly token?: TokenState;
