@@ -186,7 +186,8 @@ export function apiTokenVerifier(db: Kysely<Database>, now: () => Date): Credent
     const tokenHash = hashToken(token);
     const at = now().toISOString();
     const known = options?.checkInWrite && remembered.get(tokenHash);
-    if (known && (known.row.expires_at === null || known.row.expires_at > at)) {
+    // Remembered live: only its expiry can have passed since, on this clock.
+    if (known && tokenLive(known.row, at)) {
       options.checkInWrite(
         new TokenCheck(
           known.row.id,
