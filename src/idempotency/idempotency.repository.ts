@@ -129,27 +129,19 @@ const lockAndReadKey = prepared(
 
 // The key's row written with its answer: takes over an expired row; a live one stays, and
 // nothing is returned.
-const insertDone = statement('idempotency_done', {
-  sqlite:
-    "insert into idempotency_answers (lookup, distribution_id, party_id, fingerprint, state, status, headers, body, created_at, expires_at) values (?1, ?2, ?3, ?4, 'done', ?5, ?6, ?7, ?8, ?9) " +
-    "on conflict (lookup) do update set distribution_id = excluded.distribution_id, party_id = excluded.party_id, fingerprint = excluded.fingerprint, state = 'done', status = excluded.status, headers = excluded.headers, body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at " +
-    'where idempotency_answers.expires_at <= excluded.created_at returning lookup',
-  postgres:
-    "insert into idempotency_answers (lookup, distribution_id, party_id, fingerprint, state, status, headers, body, created_at, expires_at) values ($1, $2, $3, $4, 'done', $5, $6, $7, $8, $9) " +
-    "on conflict (lookup) do update set distribution_id = excluded.distribution_id, party_id = excluded.party_id, fingerprint = excluded.fingerprint, state = 'done', status = excluded.status, headers = excluded.headers, body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at " +
-    'where idempotency_answers.expires_at <= excluded.created_at returning lookup',
-});
-
+const ANSWER_COLUMNS =
+  '(lookup, distribution_id, party_id, fingerprint, state, status, headers, body, created_at, expires_at)';
+const TAKE_OVER_EXPIRED =
+  "on conflict (lookup) do update set distribution_id = excluded.distribution_id, party_id = excluded.party_id, fingerprint = excluded.fingerprint, state = 'done', status = excluded.status, headers = excluded.headers, body = excluded.body, created_at = excluded.created_at, expires_at = excluded.expires_at " +
+  'where idempotency_answers.expires_at <= excluded.created_at returning lookup';
 // SQLite, a key the write's own transaction found no row of: nothing can have written one
-// since (the one writer holds the database), so a plain insert, which costs less than half
-// the upsert above.
-const insertFresh = statement('idempotency_fresh', {
-  sqlite:
-    "insert into idempotency_answers (lookup, distribution_id, party_id, fingerprint, state, status, headers, body, created_at, expires_at) values (?1, ?2, ?3, ?4, 'done', ?5, ?6, ?7, ?8, ?9)",
-  // Not used: PostgreSQL's writers meet only under the key's lock, and a request that
-  // committed between the lookup's snapshot and that lock is met by the upsert.
-  postgres:
-    "insert into idempotency_answers (lookup, distribution_id, party_id, fingerprint, state, status, headers, body, created_at, expires_at) values ($1, $2, $3, $4, 'done', $5, $6, $7, $8, $9)",
+// since (the one writer holds the database), so the plain insert, which costs less than half
+// the upsert. PostgreSQL always upserts: a request that committed between the lookup's
+// snapshot and the key's lock is met there.
+const INSERT_FRESH_SQLITE = `insert into idempotency_answers ${ANSWER_COLUMNS} values (?1, ?2, ?3, ?4, 'done', ?5, ?6, ?7, ?8, ?9)`;
+const insertDone = statement('idempotency_done', {
+  sqlite: `${INSERT_FRESH_SQLITE} ${TAKE_OVER_EXPIRED}`,
+  postgres: `insert into idempotency_answers ${ANSWER_COLUMNS} values ($1, $2, $3, $4, 'done', $5, $6, $7, $8, $9) ${TAKE_OVER_EXPIRED}`,
 });
 
 /**
@@ -164,8 +156,7 @@ export async function insertAnswer(
   rowless = false,
 ): Promise<boolean> {
   if (answer.partyIds.length > 1) throw new Error('an answer kept by its write shows one person at most');
-  const fresh = rowless && dialectOf(db) === 'sqlite';
-  const rows = await run<{ lookup: string }>(db, fresh ? insertFresh : insertDone, [
+  const values = [
     key.lookup,
     answer.distributionId,
     answer.partyIds[0] ?? null,
@@ -175,8 +166,12 @@ export async function insertAnswer(
     answer.body,
     key.now,
     answer.expiresAt,
-  ]);
-  return fresh || rows.length > 0;
+  ];
+  if (rowless && dialectOf(db) === 'sqlite') {
+    await runText(db, INSERT_FRESH_SQLITE, values);
+    return true;
+  }
+  return (await run<{ lookup: string }>(db, insertDone, values)).length > 0;
 }
 
 // ---- Claimed first -----------------------------------------------------------------------
