@@ -16,9 +16,13 @@ import { dialect } from './support/test-server.ts';
 
 const postgresUrl = process.env.TEST_DATABASE_URL ?? '';
 
+/** What the benchmark counts of pushes of scenario `key` on this project's database. */
+const costOf = (key: string) =>
+  countPushCost(CURRENT_CODE, dialect, PUSH_SCENARIOS.find((s) => s.key === key)!, postgresUrl);
+
 describe('what the benchmark counts of a push', () => {
   it('counts the statements the server counts itself, and on PostgreSQL a round trip each', async () => {
-    const cost = await countPushCost(CURRENT_CODE, dialect, PUSH_SCENARIOS[0]!, postgresUrl);
+    const cost = await costOf('a');
     expect(cost.serverStatements).not.toBeNull();
     // The server's count also holds the statements of the /metrics answer that reads it.
     expect(Math.abs(Math.round((cost.statements! - cost.serverStatements!) * PUSHES))).toBeLessThanOrEqual(1);
@@ -36,9 +40,7 @@ describe('what the benchmark counts of a push', () => {
   it.runIf(dialect === 'postgres')(
     'counts a round trip fewer per push, two fewer per merge, three fewer per push with a callback or an Idempotency-Key, than before (PostgreSQL: 4, 6, 5, 5)',
     async () => {
-      const trips = async (key: string) =>
-        (await countPushCost(CURRENT_CODE, dialect, PUSH_SCENARIOS.find((s) => s.key === key)!, postgresUrl))
-          .roundTrips;
+      const trips = async (key: string) => (await costOf(key)).roundTrips;
       // Begin, the lookup (with the token's row), the rows, commit; a merge also loads the lead;
       // a callback adds the outbox; an Idempotency-Key its answer (its lock and row come with
       // the lookup). The counted pushes follow five uncounted ones, so the token is known.
@@ -52,9 +54,7 @@ describe('what the benchmark counts of a push', () => {
   it.runIf(dialect === 'sqlite')(
     'counts a statement fewer per push, two fewer per push with an Idempotency-Key, than before (SQLite: 7, 8)',
     async () => {
-      const statements = async (key: string) =>
-        (await countPushCost(CURRENT_CODE, dialect, PUSH_SCENARIOS.find((s) => s.key === key)!, postgresUrl))
-          .statements;
+      const statements = async (key: string) => (await costOf(key)).statements;
       // Begin, the lookup (with the token's row and the key's), the party, the lead, its ref,
       // the push log, commit; an Idempotency-Key adds its answer.
       expect([await statements('a'), await statements('keyed')]).toEqual([7, 8]);
