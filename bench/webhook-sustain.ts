@@ -77,7 +77,14 @@ async function sustainOnce(
   pinning: Pinning,
 ): Promise<SustainRun> {
   return withWebhookBenchServer(
-    { engine: dialect, postgresUrl: options.postgresUrl, pinning, env: { WEBHOOK_WORKER: SERVER_SETTING[placement] } },
+    {
+      engine: dialect,
+      postgresUrl: options.postgresUrl,
+      pinning,
+      env: { WEBHOOK_WORKER: SERVER_SETTING[placement] },
+      // The process placement profiles its worker process; the others the server, one profile per thread.
+      ...(placement !== 'process' && { nodeArgs: profileArgs() }),
+    },
     async (server, receiver) => {
       const worker =
         placement === 'process'
@@ -166,7 +173,11 @@ async function sustainOnce(
   );
 }
 
-/** BENCH_WEBHOOK_PROFILE=<dir>: the `process` placement's worker runs under `node --cpu-prof`, its profile written there. */
+/**
+ * BENCH_WEBHOOK_PROFILE=<dir>: under `node --cpu-prof`, profiles written there: the `process`
+ * placement's worker process, and for the others the server (a profile per thread, the
+ * delivery thread's among them).
+ */
 const profileArgs = (): string[] => {
   const dir = process.env.BENCH_WEBHOOK_PROFILE?.trim();
   return dir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(dir)}`] : [];
