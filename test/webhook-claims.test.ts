@@ -4,18 +4,22 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { newRowId } from '../src/db/ids.ts';
 import type { LeadResponse } from '../src/party/index.ts';
-import { claimDue } from '../src/webhooks/delivery/delivery.repository.ts';
+import { createTransactionRunner, type TransactionRunner } from '../src/db/transaction-runner.ts';
+import { deliveryWrites } from '../src/webhooks/delivery/delivery.writes.ts';
 import { WebhookOutbox } from '../src/webhooks/webhook.outbox.ts';
 import { createTenant, createTestDatabase, dialect, type Tenant, type TestDatabase } from './support/test-server.ts';
 
 let database: TestDatabase;
 let tenant: Tenant;
+let transactions: TransactionRunner;
 
 beforeAll(async () => {
   database = await createTestDatabase();
   tenant = await createTenant(database.handle, ['leads:write']);
+  transactions = createTransactionRunner(database.handle);
 });
 afterAll(async () => {
+  await transactions?.close();
   await database?.drop();
 });
 
@@ -46,13 +50,13 @@ it('gives each due delivery to one of several workers claiming at once', async (
     const duplicates: string[] = [];
     // As many workers as the pool has connections (SQLite runs them one after another).
     const workers = dialect === 'postgres' ? 8 : 2;
+    // Each claims as a worker does: on PostgreSQL one statement on the pool, no transaction.
+    const writes = deliveryWrites(database.handle, transactions);
     await Promise.all(
       Array.from({ length: workers }, async () => {
         for (;;) {
           const claim = { now, leaseUntil, claimId: newRowId(), limit: 2, perHost: 10, busyHosts: [] };
-          const claimed = await database.handle.db
-            .transaction()
-            .execute((trx) => claimDue(trx, database.handle.dialect, claim));
+          const { claimed } = await writes.claim(claim, []);
           if (claimed.length === 0) return;
           for (const delivery of claimed) {
             if (claimedBy.has(delivery.id)) duplicates.push(delivery.id);

@@ -1,7 +1,7 @@
 // All SQL of the delivery queue: claiming due deliveries, recording attempts, the URLs a
 // receiver stopped with 410 Gone, and what the outbox lag metric reads.
 import { newRowId } from '../../db/ids.ts';
-import { run, statement } from '../../db/statements.ts';
+import { dialectOf, prepared, run, runText, statement } from '../../db/statements.ts';
 import { sql, type Kysely } from 'kysely';
 import type { Database, Dialect } from '../../db/database.ts';
 import { forgetRevokedClaim } from './claim-revocation.repository.ts';
@@ -21,6 +21,11 @@ export interface ClaimedDelivery {
   readonly claim_id: string;
   readonly payload: string;
   readonly type: WebhookEventType;
+  /**
+   * Read with the claim on PostgreSQL: the distribution's secrets that sign now (the current
+   * one first; none if it has no key yet) and when a receiver stopped the URL with 410 Gone.
+   */
+  readonly signing?: { readonly secrets: string[]; readonly stoppedAt: string | null };
 }
 
 /** Whether anything is due: a cheap read, so an idle worker never opens a write transaction. */
@@ -56,6 +61,17 @@ export interface Claim {
 }
 
 export async function claimDue(db: Db, dialect: Dialect, claim: Claim): Promise<ClaimedDelivery[]> {
+  if (dialect === 'postgres') {
+    const rows = await runText<ClaimedRowWithEvent & { secrets: string[]; stopped_at: string | null }>(
+      db,
+      CLAIM_DUE_POSTGRES,
+      [claim.now, claim.leaseUntil, claim.limit, claim.perHost, [...claim.busyHosts], claim.claimId],
+    );
+    return rows.map((row) => ({
+      ...claimedDelivery(row, claim, row),
+      signing: { secrets: row.secrets, stoppedAt: row.stopped_at },
+    }));
+  }
   let ranked = db
     .selectFrom('webhook_deliveries')
     .select([
@@ -72,26 +88,10 @@ export async function claimDue(db: Db, dialect: Dialect, claim: Claim): Promise<
     .where('ranked.host_rank', '<=', claim.perHost)
     .orderBy('ranked.next_attempt_at')
     .limit(claim.limit);
-  // PostgreSQL allows no row lock beside a window function: the ids are locked in a query of their own.
-  // That query and the update repeat the due conditions on the row itself: the ranking read
-  // the queue as it was when the statement began, so a row another worker claimed since
-  // (and committed) is still in it; READ COMMITTED re-checks a locked or updated row's own
-  // conditions against its newest version, which is no longer due, and so leaves it out.
-  const ids =
-    dialect === 'postgres'
-      ? db
-          .selectFrom('webhook_deliveries')
-          .select('id')
-          .where('id', 'in', due)
-          .where('status', '=', 'pending')
-          .where('next_attempt_at', '<=', claim.now)
-          .forUpdate()
-          .skipLocked()
-      : due;
   const claimed = await db
     .updateTable('webhook_deliveries')
     .set({ next_attempt_at: claim.leaseUntil, claim_id: claim.claimId })
-    .where('id', 'in', ids)
+    .where('id', 'in', due)
     .where('status', '=', 'pending')
     .where('next_attempt_at', '<=', claim.now)
     .returning(['id', 'event_id', 'distribution_id', 'url', 'host', 'attempts', 'round_start'])
@@ -103,16 +103,80 @@ export async function claimDue(db: Db, dialect: Dialect, claim: Claim): Promise<
     .where('id', 'in', [...new Set(claimed.map((d) => d.event_id))])
     .execute();
   const byId = new Map(events.map((e) => [e.id, e]));
-  return claimed.map((d) => ({
-    ...d,
-    host: d.host ?? '',
-    attempts: Number(d.attempts),
-    round_start: Number(d.round_start),
-    claim_id: claim.claimId,
-    payload: byId.get(d.event_id)!.payload,
-    type: byId.get(d.event_id)!.type,
-  }));
+  return claimed.map((d) => claimedDelivery(d, claim, byId.get(d.event_id)!));
 }
+
+interface ClaimedRow {
+  readonly id: string;
+  readonly event_id: string;
+  readonly distribution_id: string;
+  readonly url: string;
+  readonly host: string | null;
+  readonly attempts: number | string;
+  readonly round_start: number | string;
+}
+
+type ClaimedRowWithEvent = ClaimedRow & { payload: string; type: WebhookEventType };
+
+const claimedDelivery = (
+  row: ClaimedRow,
+  claim: Claim,
+  event: { payload: string; type: WebhookEventType },
+): ClaimedDelivery => ({
+  id: row.id,
+  event_id: row.event_id,
+  distribution_id: row.distribution_id,
+  url: row.url,
+  host: row.host ?? '',
+  attempts: Number(row.attempts),
+  round_start: Number(row.round_start),
+  claim_id: claim.claimId,
+  payload: event.payload,
+  type: event.type,
+});
+
+/**
+ * The claim on PostgreSQL in one statement, so a worker's claim is one round trip with no
+ * transaction around it: the claim is the update, atomic as any statement, and the events'
+ * bodies are read with it. PostgreSQL allows no row lock beside a window function, so the ids
+ * are locked in a step of their own; that step and the update repeat the due conditions on
+ * the row itself: the ranking read the queue as it was when the statement began, so a row
+ * another worker claimed since (and committed) is still in it; READ COMMITTED re-checks a
+ * locked or updated row's own conditions against its newest version, which is no longer due,
+ * and so leaves it out (test/webhook-claims.test.ts). `host <> all(...)` leaves out a row with
+ * no host whenever some host is busy, as `not in` did. What the attempts need besides is read
+ * with it, as signingSecrets and stoppedUrls read it: the keys that sign at the claim's `now`
+ * (the current key first, then the most recently retired) and the URL's 410.
+ */
+const CLAIM_DUE_POSTGRES = prepared(
+  'webhook_claim_due',
+  `with due as (
+      select id from (
+        select id, next_attempt_at, row_number() over (partition by host order by next_attempt_at, id) as host_rank
+        from webhook_deliveries
+        where status = 'pending' and next_attempt_at <= $1
+          and (cardinality($5::text[]) = 0 or host <> all($5::text[]))
+      ) as ranked
+      where host_rank <= $4
+      order by next_attempt_at
+      limit $3
+    ), locked as (
+      select id from webhook_deliveries
+      where id in (select id from due) and status = 'pending' and next_attempt_at <= $1
+      for update skip locked
+    ), claimed as (
+      update webhook_deliveries set next_attempt_at = $2, claim_id = $6
+      where id in (select id from locked) and status = 'pending' and next_attempt_at <= $1
+      returning id, event_id, distribution_id, url, host, attempts, round_start
+    )
+    select c.id, c.event_id, c.distribution_id, c.url, c.host, c.attempts, c.round_start, e.payload, e.type,
+      (select coalesce(json_agg(k.secret order by k.expires_at is not null, k.created_at desc), '[]'::json)
+        from webhook_signing_keys as k
+        where k.distribution_id = c.distribution_id and (k.expires_at is null or k.expires_at > $1)) as secrets,
+      (select s.stopped_at from webhook_stopped_urls as s
+        where s.distribution_id = c.distribution_id and s.url = c.url) as stopped_at
+    from claimed as c join webhook_events as e on e.id = c.event_id`,
+);
 
 /** The (distribution, URL) pairs among these that a receiver stopped with 410 Gone. */
 export async function stoppedUrls(
@@ -145,10 +209,11 @@ export interface AttemptRecord {
 
 /**
  * Several attempts' results in one go: each delivery row in one statement (fixed text, planned
- * once), every attempt row in one more. A result is written only if its worker still holds the
- * claim (a worker that stalled past its lease may have lost the delivery to another, which
- * records it then; an erasure may have taken it back with the person). Returns the ids of
- * the deliveries recorded.
+ * once), every attempt row in one more; on PostgreSQL both in one statement, so that recording
+ * a batch on the pool is one round trip (delivery.writes.ts). A result is written only if its
+ * worker still holds the claim (a worker that stalled past its lease may have lost the
+ * delivery to another, which records it then; an erasure may have taken it back with the
+ * person). Returns the ids of the deliveries recorded.
  */
 export async function recordAttempts(db: Db, records: readonly AttemptRecord[]): Promise<Set<string>> {
   if (records.length === 0) return new Set();
@@ -164,23 +229,27 @@ export async function recordAttempts(db: Db, records: readonly AttemptRecord[]):
     // A `lead.erased` delivery keeps its callback URL only until it is done (docs/design.md
     // section 14): the path or query may name the erased person. Its receiver stays known.
     url: delivery.type === 'lead.erased' && record.status !== 'pending' ? receiverOrigin(delivery.url) : null,
+    attempt_id: newRowId(),
+    started_at: record.startedAt,
+    duration_ms: record.durationMs,
+    outcome: record.outcome,
   }));
   const updated = await run<{ id: string }>(db, recordResults, [JSON.stringify(results), now]);
   const recorded = new Set(updated.map((row) => row.id));
-  const kept = records.filter((record) => recorded.has(record.delivery.id));
-  if (kept.length > 0)
+  const kept = results.filter((result) => recorded.has(result.id));
+  if (kept.length > 0 && dialectOf(db) === 'sqlite')
     await db
       .insertInto('webhook_attempts')
       .values(
-        kept.map((record) => ({
-          id: newRowId(),
-          delivery_id: record.delivery.id,
-          attempt_nr: record.delivery.attempts + 1,
-          started_at: record.startedAt,
-          duration_ms: record.durationMs,
-          outcome: record.outcome,
-          status_code: record.statusCode,
-          error: record.error,
+        kept.map((result) => ({
+          id: result.attempt_id,
+          delivery_id: result.id,
+          attempt_nr: result.attempts,
+          started_at: result.started_at,
+          duration_ms: result.duration_ms,
+          outcome: result.outcome,
+          status_code: result.status_code,
+          error: result.error,
         })),
       )
       .execute();
@@ -205,13 +274,24 @@ const recordResults = statement('webhook_record_attempts', {
       from json_each(?1)) as v
     where webhook_deliveries.id = v.id and webhook_deliveries.claim_id = v.claim_id
     returning webhook_deliveries.id`,
-  postgres: `update webhook_deliveries as d set status = v.status, next_attempt_at = v.next_attempt_at,
-      claim_id = null, attempts = v.attempts, last_status_code = v.status_code, last_error = v.error,
-      updated_at = $2, url = coalesce(v.url, d.url)
-    from jsonb_to_recordset($1::jsonb) as v(id text, claim_id text, status text, next_attempt_at text,
-      attempts integer, status_code integer, error text, url text)
-    where d.id = v.id and d.claim_id = v.claim_id
-    returning d.id`,
+  // The attempts' rows in the same statement, for the deliveries the update found still claimed.
+  postgres: `with v as (
+      select * from jsonb_to_recordset($1::jsonb) as v(id text, claim_id text, status text, next_attempt_at text,
+        attempts integer, status_code integer, error text, url text, attempt_id text, started_at text,
+        duration_ms integer, outcome text)
+    ), updated as (
+      update webhook_deliveries as d set status = v.status, next_attempt_at = v.next_attempt_at,
+        claim_id = null, attempts = v.attempts, last_status_code = v.status_code, last_error = v.error,
+        updated_at = $2, url = coalesce(v.url, d.url)
+      from v
+      where d.id = v.id and d.claim_id = v.claim_id
+      returning d.id
+    ), attempts as (
+      insert into webhook_attempts (id, delivery_id, attempt_nr, started_at, duration_ms, outcome, status_code, error)
+      select v.attempt_id, v.id, v.attempts, v.started_at, v.duration_ms, v.outcome, v.status_code, v.error
+      from v join updated on updated.id = v.id
+    )
+    select id from updated`,
 });
 
 /** 410 Gone: every later delivery to this URL of the distribution is stopped. */

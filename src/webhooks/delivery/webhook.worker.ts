@@ -14,7 +14,7 @@ import type { TransactionRunner } from '../../db/transaction-runner.ts';
 import { AddressGuard, type HostResolver } from './address-guard.ts';
 import { anyDue, type AttemptRecord, stopKey, stoppedUrls, type ClaimedDelivery } from './delivery.repository.ts';
 import { claimKey, type RevokedClaim } from './claim-revocation.repository.ts';
-import { type DeliveryWrites, TransactionalDeliveryWrites } from './delivery.writes.ts';
+import { type DeliveryWrites, deliveryWrites } from './delivery.writes.ts';
 import { decide, type Decision } from './retry-policy.ts';
 import { signingSecrets } from '../signing/signing-key.service.ts';
 import { signWebhook } from '../signing/signing.ts';
@@ -117,7 +117,7 @@ export class WebhookWorker {
 
   constructor(deps: WorkerDependencies) {
     this.#deps = deps;
-    this.#writes = deps.writes ?? new TransactionalDeliveryWrites(deps.transactions, deps.database.dialect);
+    this.#writes = deps.writes ?? deliveryWrites(deps.database, deps.transactions);
     this.#pollIntervalMs = deps.pollIntervalMs ?? POLL_INTERVAL_MS;
     this.#clock = deps.clock ?? systemClock;
     this.#sender = new WebhookSender({
@@ -200,7 +200,11 @@ export class WebhookWorker {
         this.#backlog = free <= 0;
         if (free <= 0) return;
         const now = new Date(this.#clock.now());
-        if (!(await anyDue(this.#deps.database.db, now.toISOString()))) return;
+        // A cheap read first where a claim is a write transaction (SQLite's, shared with the
+        // pushes' commit), so an idle worker never opens one; on PostgreSQL the claim is one
+        // statement that finds nothing as cheaply (delivery.writes.ts).
+        if (this.#deps.database.dialect === 'sqlite' && !(await anyDue(this.#deps.database.db, now.toISOString())))
+          return;
         const claim = {
           now: now.toISOString(),
           leaseUntil: new Date(now.getTime() + LEASE_MS).toISOString(),
@@ -236,22 +240,29 @@ export class WebhookWorker {
   async #startAttempts(claimed: ClaimedDelivery[]): Promise<void> {
     let secrets: Map<string, string[]>;
     let stopped: Map<string, string>;
+    // What the claim read with them (PostgreSQL) is not read again; a distribution without a
+    // key yet gets one from signingSecrets.
+    const unread = claimed.filter((d) => d.signing === undefined || d.signing.secrets.length === 0);
     try {
       const db = this.#deps.database.db;
-      [secrets, stopped] = await Promise.all([
-        signingSecrets(db, [...new Set(claimed.map((d) => d.distribution_id))], new Date(this.#clock.now())),
-        stoppedUrls(db, claimed),
-      ]);
+      [secrets, stopped] =
+        unread.length === 0
+          ? [new Map(), new Map()]
+          : await Promise.all([
+              signingSecrets(db, [...new Set(unread.map((d) => d.distribution_id))], new Date(this.#clock.now())),
+              stoppedUrls(db, unread),
+            ]);
     } catch (error) {
       await this.#writes.release(claimed).catch(() => {});
       throw error;
     }
     for (const delivery of claimed) {
+      const read = delivery.signing?.secrets.length ? delivery.signing : undefined;
       this.#hostCount(delivery.host).queued += 1;
       this.#queue.push({
         delivery,
-        secrets: secrets.get(delivery.distribution_id) ?? [],
-        stoppedAt: stopped.get(stopKey(delivery.distribution_id, delivery.url)),
+        secrets: read?.secrets ?? secrets.get(delivery.distribution_id) ?? [],
+        stoppedAt: read ? (read.stoppedAt ?? undefined) : stopped.get(stopKey(delivery.distribution_id, delivery.url)),
       });
     }
     this.#pump();
