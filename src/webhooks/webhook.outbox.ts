@@ -181,22 +181,7 @@ export class WebhookOutbox {
         payload,
         created_at: event.at,
       },
-      deliveries: urls.map((url) => ({
-        id: newRowId(),
-        event_id: id,
-        distribution_id: event.distributionId,
-        url,
-        host: receiverHost(url),
-        status: 'pending' as const,
-        next_attempt_at: event.at,
-        claim_id: null,
-        attempts: 0,
-        round_start: 0,
-        last_status_code: null,
-        last_error: null,
-        created_at: event.at,
-        updated_at: event.at,
-      })),
+      deliveries: urls.map((url) => ({ id: newRowId(), url, host: receiverHost(url) })),
     };
   }
 

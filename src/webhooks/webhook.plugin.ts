@@ -36,7 +36,6 @@ export function registerWebhooks(app: FastifyInstance, deps: WebhookDependencies
     const { transactions, outbox } = deps;
     thread = new WebhookThread({
       config: deps.config,
-      dialect: deps.database.dialect,
       transactions,
       outbox,
       metrics,

@@ -1,9 +1,9 @@
 // All SQL of the delivery queue: claiming due deliveries, recording attempts, the URLs a
 // receiver stopped with 410 Gone, and what the outbox lag metric reads.
 import { newRowId } from '../../db/ids.ts';
-import { dialectOf, prepared, run, runText, statement } from '../../db/statements.ts';
-import { sql, type Kysely } from 'kysely';
-import type { Database, Dialect } from '../../db/database.ts';
+import { dialectOf, run, runText, statement } from '../../db/statements.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.ts';
 import { forgetRevokedClaim } from './claim-revocation.repository.ts';
 import { type AttemptOutcome, type DeliveryStatus, receiverOrigin, type WebhookEventType } from '../webhook.table.ts';
 
@@ -22,10 +22,10 @@ export interface ClaimedDelivery {
   readonly payload: string;
   readonly type: WebhookEventType;
   /**
-   * Read with the claim on PostgreSQL: the distribution's secrets that sign now (the current
-   * one first; none if it has no key yet) and when a receiver stopped the URL with 410 Gone.
+   * Read with the claim: the distribution's secrets that sign now (the current one first;
+   * none if it has no key yet) and when a receiver stopped the URL with 410 Gone.
    */
-  readonly signing?: { readonly secrets: string[]; readonly stoppedAt: string | null };
+  readonly signing: { readonly secrets: string[]; readonly stoppedAt: string | null };
 }
 
 /** Whether anything is due: a cheap read, so an idle worker never opens a write transaction. */
@@ -60,50 +60,32 @@ export interface Claim {
   readonly busyHosts: readonly string[];
 }
 
-export async function claimDue(db: Db, dialect: Dialect, claim: Claim): Promise<ClaimedDelivery[]> {
-  if (dialect === 'postgres') {
-    const rows = await runText<ClaimedRowWithEvent & { secrets: string[]; stopped_at: string | null }>(
-      db,
-      CLAIM_DUE_POSTGRES,
-      [claim.now, claim.leaseUntil, claim.limit, claim.perHost, [...claim.busyHosts], claim.claimId],
-    );
-    return rows.map((row) => ({
-      ...claimedDelivery(row, claim, row),
-      signing: { secrets: row.secrets, stoppedAt: row.stopped_at },
-    }));
-  }
-  let ranked = db
-    .selectFrom('webhook_deliveries')
-    .select([
-      'id',
-      'next_attempt_at',
-      sql<number>`row_number() over (partition by host order by next_attempt_at, id)`.as('host_rank'),
-    ])
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', claim.now);
-  if (claim.busyHosts.length > 0) ranked = ranked.where('host', 'not in', [...claim.busyHosts]);
-  const due = db
-    .selectFrom(ranked.as('ranked'))
-    .select('ranked.id')
-    .where('ranked.host_rank', '<=', claim.perHost)
-    .orderBy('ranked.next_attempt_at')
-    .limit(claim.limit);
-  const claimed = await db
-    .updateTable('webhook_deliveries')
-    .set({ next_attempt_at: claim.leaseUntil, claim_id: claim.claimId })
-    .where('id', 'in', due)
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', claim.now)
-    .returning(['id', 'event_id', 'distribution_id', 'url', 'host', 'attempts', 'round_start'])
-    .execute();
-  if (claimed.length === 0) return [];
-  const events = await db
-    .selectFrom('webhook_events')
-    .select(['id', 'payload', 'type'])
-    .where('id', 'in', [...new Set(claimed.map((d) => d.event_id))])
-    .execute();
-  const byId = new Map(events.map((e) => [e.id, e]));
-  return claimed.map((d) => claimedDelivery(d, claim, byId.get(d.event_id)!));
+export async function claimDue(db: Db, claim: Claim): Promise<ClaimedDelivery[]> {
+  const rows = await run<ClaimedRow>(db, claimStatement, [
+    claim.now,
+    claim.leaseUntil,
+    claim.limit,
+    claim.perHost,
+    [...claim.busyHosts],
+    claim.claimId,
+  ]);
+  return rows.map((row) => ({
+    id: row.id,
+    event_id: row.event_id,
+    distribution_id: row.distribution_id,
+    url: row.url,
+    host: row.host ?? '',
+    attempts: Number(row.attempts),
+    round_start: Number(row.round_start),
+    claim_id: claim.claimId,
+    payload: row.payload,
+    type: row.type,
+    signing: {
+      // SQLite's JSON is text; PostgreSQL's json arrives parsed.
+      secrets: typeof row.secrets === 'string' ? (JSON.parse(row.secrets) as string[]) : row.secrets,
+      stoppedAt: row.stopped_at,
+    },
+  }));
 }
 
 interface ClaimedRow {
@@ -114,43 +96,47 @@ interface ClaimedRow {
   readonly host: string | null;
   readonly attempts: number | string;
   readonly round_start: number | string;
+  readonly payload: string;
+  readonly type: WebhookEventType;
+  readonly secrets: string | string[];
+  readonly stopped_at: string | null;
 }
 
-type ClaimedRowWithEvent = ClaimedRow & { payload: string; type: WebhookEventType };
-
-const claimedDelivery = (
-  row: ClaimedRow,
-  claim: Claim,
-  event: { payload: string; type: WebhookEventType },
-): ClaimedDelivery => ({
-  id: row.id,
-  event_id: row.event_id,
-  distribution_id: row.distribution_id,
-  url: row.url,
-  host: row.host ?? '',
-  attempts: Number(row.attempts),
-  round_start: Number(row.round_start),
-  claim_id: claim.claimId,
-  payload: event.payload,
-  type: event.type,
-});
-
 /**
- * The claim on PostgreSQL in one statement, so a worker's claim is one round trip with no
- * transaction around it: the claim is the update, atomic as any statement, and the events'
- * bodies are read with it. PostgreSQL allows no row lock beside a window function, so the ids
- * are locked in a step of their own; that step and the update repeat the due conditions on
- * the row itself: the ranking read the queue as it was when the statement began, so a row
- * another worker claimed since (and committed) is still in it; READ COMMITTED re-checks a
- * locked or updated row's own conditions against its newest version, which is no longer due,
- * and so leaves it out (test/webhook-claims.test.ts). `host <> all(...)` leaves out a row with
- * no host whenever some host is busy, as `not in` did. What the attempts need besides is read
- * with it, as signingSecrets and stoppedUrls read it: the keys that sign at the claim's `now`
- * (the current key first, then the most recently retired) and the URL's 410.
+ * The claim in one statement, which reads what the attempts need with it: the event's body,
+ * the keys that sign at the claim's `now` (the current one first, then the most recently
+ * retired; as signingSecrets reads them) and the URL's 410 (as stoppedUrls reads it). On
+ * PostgreSQL it is one round trip with no transaction around it (delivery.writes.ts).
+ * PostgreSQL allows no row lock beside a window function, so the ids are locked in a step of
+ * their own; that step and the update repeat the due conditions on the row itself: the
+ * ranking read the queue as it was when the statement began, so a row another worker claimed
+ * since (and committed) is still in it; READ COMMITTED re-checks a locked or updated row's
+ * own conditions against its newest version, which is no longer due, and so leaves it out
+ * (test/webhook-claims.test.ts). SQLite has one writer at a time. `host not in` / `host <>
+ * all` leaves out a row with no host whenever some host is busy.
  */
-const CLAIM_DUE_POSTGRES = prepared(
-  'webhook_claim_due',
-  `with due as (
+const claimStatement = statement('webhook_claim_due', {
+  sqlite: `update webhook_deliveries set next_attempt_at = ?2, claim_id = ?6
+    where id in (
+      select id from (
+        select id, next_attempt_at, row_number() over (partition by host order by next_attempt_at, id) as host_rank
+        from webhook_deliveries
+        where status = 'pending' and next_attempt_at <= ?1 and host not in (select value from json_each(?5))
+      )
+      where host_rank <= ?4
+      order by next_attempt_at
+      limit ?3
+    ) and status = 'pending' and next_attempt_at <= ?1
+    returning id, event_id, distribution_id, url, host, attempts, round_start,
+      (select e.payload from webhook_events as e where e.id = webhook_deliveries.event_id) as payload,
+      (select e.type from webhook_events as e where e.id = webhook_deliveries.event_id) as type,
+      (select json_group_array(k.secret order by k.expires_at is not null, k.created_at desc)
+        from webhook_signing_keys as k
+        where k.distribution_id = webhook_deliveries.distribution_id and (k.expires_at is null or k.expires_at > ?1)
+      ) as secrets,
+      (select s.stopped_at from webhook_stopped_urls as s
+        where s.distribution_id = webhook_deliveries.distribution_id and s.url = webhook_deliveries.url) as stopped_at`,
+  postgres: `with due as (
       select id from (
         select id, next_attempt_at, row_number() over (partition by host order by next_attempt_at, id) as host_rank
         from webhook_deliveries
@@ -176,7 +162,7 @@ const CLAIM_DUE_POSTGRES = prepared(
       (select s.stopped_at from webhook_stopped_urls as s
         where s.distribution_id = c.distribution_id and s.url = c.url) as stopped_at
     from claimed as c join webhook_events as e on e.id = c.event_id`,
-);
+});
 
 /** The (distribution, URL) pairs among these that a receiver stopped with 410 Gone. */
 export async function stoppedUrls(
@@ -237,22 +223,8 @@ export async function recordAttempts(db: Db, records: readonly AttemptRecord[]):
   const updated = await run<{ id: string }>(db, recordResults, [JSON.stringify(results), now]);
   const recorded = new Set(updated.map((row) => row.id));
   const kept = results.filter((result) => recorded.has(result.id));
-  if (kept.length > 0 && dialectOf(db) === 'sqlite')
-    await db
-      .insertInto('webhook_attempts')
-      .values(
-        kept.map((result) => ({
-          id: result.attempt_id,
-          delivery_id: result.id,
-          attempt_nr: result.attempts,
-          started_at: result.started_at,
-          duration_ms: result.duration_ms,
-          outcome: result.outcome,
-          status_code: result.status_code,
-          error: result.error,
-        })),
-      )
-      .execute();
+  // PostgreSQL wrote the attempts' rows in the same statement.
+  if (kept.length > 0 && dialectOf(db) === 'sqlite') await runText(db, INSERT_ATTEMPTS_SQLITE, [JSON.stringify(kept)]);
   for (const record of records) {
     // Gone with an erased person (or taken by another worker after the lease): if an
     // erasure is waiting for this claim, the attempt is over now.
@@ -263,6 +235,12 @@ export async function recordAttempts(db: Db, records: readonly AttemptRecord[]):
   }
   return recorded;
 }
+
+const INSERT_ATTEMPTS_SQLITE = `insert into webhook_attempts
+    (id, delivery_id, attempt_nr, started_at, duration_ms, outcome, status_code, error)
+  select value ->> '$.attempt_id', value ->> '$.id', value ->> '$.attempts', value ->> '$.started_at',
+    value ->> '$.duration_ms', value ->> '$.outcome', value ->> '$.status_code', value ->> '$.error'
+  from json_each(?1)`;
 
 const recordResults = statement('webhook_record_attempts', {
   sqlite: `update webhook_deliveries set status = v.status, next_attempt_at = v.next_attempt_at, claim_id = null,

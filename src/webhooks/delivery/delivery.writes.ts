@@ -8,7 +8,7 @@
 // without a transaction around it: a round trip each instead of four or five (BEGIN, the
 // statements, COMMIT), which under push load cost the pushes the database's CPU.
 import type { Kysely } from 'kysely';
-import type { Database, DatabaseHandle, Dialect } from '../../db/database.ts';
+import type { Database, DatabaseHandle } from '../../db/database.ts';
 import type { TransactionRunner } from '../../db/transaction-runner.ts';
 import { claimKey, forgetRevokedClaim, revokedAmong } from './claim-revocation.repository.ts';
 import {
@@ -33,16 +33,14 @@ export interface DeliveryWrites {
 
 export class TransactionalDeliveryWrites implements DeliveryWrites {
   readonly #transactions: TransactionRunner;
-  readonly #dialect: Dialect;
 
-  constructor(transactions: TransactionRunner, dialect: Dialect) {
+  constructor(transactions: TransactionRunner) {
     this.#transactions = transactions;
-    this.#dialect = dialect;
   }
 
   claim(claim: Claim, waiting: readonly ClaimRef[]) {
     return this.#transactions.run(async (trx) => {
-      const claimed = await claimDue(trx, this.#dialect, claim);
+      const claimed = await claimDue(trx, claim);
       const revoked = await revokedAmong(trx, waiting);
       return {
         claimed,
@@ -71,14 +69,14 @@ class PostgresDeliveryWrites extends TransactionalDeliveryWrites {
   readonly #pool: Kysely<Database>;
 
   constructor(transactions: TransactionRunner, pool: Kysely<Database>) {
-    super(transactions, 'postgres');
+    super(transactions);
     this.#pool = pool;
   }
 
   // The revoked claims are read after the claim, as the transaction read them: under READ
   // COMMITTED each statement sees what was committed when it began either way.
   override async claim(claim: Claim, waiting: readonly ClaimRef[]) {
-    const claimed = await claimDue(this.#pool, 'postgres', claim);
+    const claimed = await claimDue(this.#pool, claim);
     const revoked = await revokedAmong(this.#pool, waiting);
     return { claimed, revoked: waiting.map((d) => claimKey(d.id, d.claim_id)).filter((key) => revoked.has(key)) };
   }
@@ -96,5 +94,5 @@ class PostgresDeliveryWrites extends TransactionalDeliveryWrites {
 export function deliveryWrites(database: DatabaseHandle, transactions: TransactionRunner): DeliveryWrites {
   return database.dialect === 'postgres'
     ? new PostgresDeliveryWrites(transactions, database.db)
-    : new TransactionalDeliveryWrites(transactions, database.dialect);
+    : new TransactionalDeliveryWrites(transactions);
 }

@@ -6,7 +6,6 @@
 // lost (its claims come due again after their lease) and a new one starts.
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../../config.ts';
-import type { Dialect } from '../../db/database.ts';
 import type { TransactionRunner } from '../../db/transaction-runner.ts';
 import type { RevokedClaim } from './claim-revocation.repository.ts';
 import type { AttemptRecord, Claim, ClaimedDelivery } from './delivery.repository.ts';
@@ -96,7 +95,6 @@ export interface WebhookThreadDependencies {
   readonly config: Config;
   /** The thread's writes on SQLite (ServerThreadWrites) are committed here. */
   readonly transactions: TransactionRunner;
-  readonly dialect: Dialect;
   readonly outbox: WebhookOutbox;
   readonly metrics: WebhookMetrics;
   readonly log: WorkerLog;
@@ -116,7 +114,7 @@ export class WebhookThread {
 
   constructor(deps: WebhookThreadDependencies) {
     this.#deps = deps;
-    this.#writes = new TransactionalDeliveryWrites(deps.transactions, deps.dialect);
+    this.#writes = new TransactionalDeliveryWrites(deps.transactions);
   }
 
   /**

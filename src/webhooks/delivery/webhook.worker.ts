@@ -240,9 +240,8 @@ export class WebhookWorker {
   async #startAttempts(claimed: ClaimedDelivery[]): Promise<void> {
     let secrets: Map<string, string[]>;
     let stopped: Map<string, string>;
-    // What the claim read with them (PostgreSQL) is not read again; a distribution without a
-    // key yet gets one from signingSecrets.
-    const unread = claimed.filter((d) => d.signing === undefined || d.signing.secrets.length === 0);
+    // The claim read their keys and 410s; a distribution without a key yet gets one here.
+    const unread = claimed.filter((d) => d.signing.secrets.length === 0);
     try {
       const db = this.#deps.database.db;
       [secrets, stopped] =
@@ -257,7 +256,7 @@ export class WebhookWorker {
       throw error;
     }
     for (const delivery of claimed) {
-      const read = delivery.signing?.secrets.length ? delivery.signing : undefined;
+      const read = delivery.signing.secrets.length > 0 ? delivery.signing : undefined;
       this.#hostCount(delivery.host).queued += 1;
       this.#queue.push({
         delivery,
