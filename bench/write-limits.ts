@@ -351,9 +351,9 @@ export async function postgresLimit(
   const pool = new pg.Pool({ connectionString: url, max: CONNECTIONS });
   // pool.end() resolves as it starts closing its clients, and the database is dropped (its
   // sessions terminated) next: a client still closing then reports the termination as an
-  // 'error' event, which nothing would listen to and which would end the whole run. A
-  // failed query still rejects its own promise.
-  pool.on('connect', (client) => client.on('error', () => {}));
+  // 'error' event, the pool passes it on as its own, and with no one listening it ended the
+  // whole run. A failed query still rejects its own promise.
+  pool.on('error', () => {});
   const texts = new Map<string, string>();
   /** One statement inserting every table's rows, over one array per column. */
   const insertAll = ({ tables }: PushRows) => {
