@@ -32,7 +32,7 @@ export async function writeOutbox(db: Db, work: { resume?: ResumedUrls; event?: 
     if (resume) await deleteStoppedUrls(db, resume.distributionId, resume.urls);
     if (event === undefined) return;
     await runText(db, INSERT_EVENT_SQLITE, eventValues(event));
-    await runText(db, INSERT_DELIVERIES_SQLITE, [...deliveryValues(event)]);
+    await runText(db, INSERT_DELIVERIES_SQLITE, deliveryValues(event));
     return;
   }
   await runText(db, INSERT_EVENT_WITH_DELIVERIES, [
@@ -53,8 +53,12 @@ const eventValues = ({ event }: EventRows) => [
   event.created_at,
 ];
 
-const deliveryValues = ({ event, deliveries }: EventRows) =>
-  [event.id, event.distribution_id, event.created_at, JSON.stringify(deliveries)] as const;
+const deliveryValues = ({ event, deliveries }: EventRows) => [
+  event.id,
+  event.distribution_id,
+  event.created_at,
+  JSON.stringify(deliveries),
+];
 
 const EVENT_COLUMNS = 'id, distribution_id, type, lead_id, party_id, payload, created_at';
 const DELIVERY_COLUMNS = `id, event_id, distribution_id, url, host, status, next_attempt_at, claim_id, attempts,

@@ -21,11 +21,10 @@ export interface ClaimedDelivery {
   readonly claim_id: string;
   readonly payload: string;
   readonly type: WebhookEventType;
-  /**
-   * Read with the claim: the distribution's secrets that sign now (the current one first;
-   * none if it has no key yet) and when a receiver stopped the URL with 410 Gone.
-   */
-  readonly signing: { readonly secrets: string[]; readonly stoppedAt: string | null };
+  /** Read with the claim: the distribution's secrets that sign now, the current one first; none if it has no key yet. */
+  readonly secrets: readonly string[];
+  /** Read with the claim: when a receiver stopped the URL with 410 Gone (a push that lists it again resumes it). */
+  readonly stopped_at: string | null;
 }
 
 /** Whether anything is due: a cheap read, so an idle worker never opens a write transaction. */
@@ -80,11 +79,9 @@ export async function claimDue(db: Db, claim: Claim): Promise<ClaimedDelivery[]>
     claim_id: claim.claimId,
     payload: row.payload,
     type: row.type,
-    signing: {
-      // SQLite's JSON is text; PostgreSQL's json arrives parsed.
-      secrets: typeof row.secrets === 'string' ? (JSON.parse(row.secrets) as string[]) : row.secrets,
-      stoppedAt: row.stopped_at,
-    },
+    // SQLite's JSON is text; PostgreSQL's json arrives parsed.
+    secrets: typeof row.secrets === 'string' ? (JSON.parse(row.secrets) as string[]) : row.secrets,
+    stopped_at: row.stopped_at,
   }));
 }
 
@@ -105,7 +102,7 @@ interface ClaimedRow {
 /**
  * The claim in one statement, which reads what the attempts need with it: the event's body,
  * the keys that sign at the claim's `now` (the current one first, then the most recently
- * retired; as signingSecrets reads them) and the URL's 410 (as stoppedUrls reads it). On
+ * retired; as signingSecrets reads them) and the URL's 410. On
  * PostgreSQL it is one round trip with no transaction around it (delivery.writes.ts).
  * PostgreSQL allows no row lock beside a window function, so the ids are locked in a step of
  * their own; that step and the update repeat the due conditions on the row itself: the
@@ -163,22 +160,6 @@ const claimStatement = statement('webhook_claim_due', {
         where s.distribution_id = c.distribution_id and s.url = c.url) as stopped_at
     from claimed as c join webhook_events as e on e.id = c.event_id`,
 });
-
-/** The (distribution, URL) pairs among these that a receiver stopped with 410 Gone. */
-export async function stoppedUrls(
-  db: Db,
-  deliveries: ReadonlyArray<{ distribution_id: string; url: string }>,
-): Promise<Map<string, string>> {
-  if (deliveries.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('webhook_stopped_urls')
-    .select(['distribution_id', 'url', 'stopped_at'])
-    .where('url', 'in', [...new Set(deliveries.map((d) => d.url))])
-    .execute();
-  return new Map(rows.map((row) => [stopKey(row.distribution_id, row.url), row.stopped_at]));
-}
-
-export const stopKey = (distributionId: string, url: string) => `${distributionId} ${url}`;
 
 export interface AttemptRecord {
   readonly delivery: ClaimedDelivery;

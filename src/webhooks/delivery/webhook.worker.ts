@@ -12,7 +12,7 @@ import type { Config } from '../../config.ts';
 import type { DatabaseHandle } from '../../db/database.ts';
 import type { TransactionRunner } from '../../db/transaction-runner.ts';
 import { AddressGuard, type HostResolver } from './address-guard.ts';
-import { anyDue, type AttemptRecord, stopKey, stoppedUrls, type ClaimedDelivery } from './delivery.repository.ts';
+import { anyDue, type AttemptRecord, type ClaimedDelivery } from './delivery.repository.ts';
 import { claimKey, type RevokedClaim } from './claim-revocation.repository.ts';
 import { type DeliveryWrites, deliveryWrites } from './delivery.writes.ts';
 import { decide, type Decision } from './retry-policy.ts';
@@ -83,8 +83,7 @@ interface InFlight {
 
 interface Queued {
   readonly delivery: ClaimedDelivery;
-  readonly secrets: string[];
-  readonly stoppedAt: string | undefined;
+  readonly secrets: readonly string[];
 }
 
 export class WebhookWorker {
@@ -238,30 +237,23 @@ export class WebhookWorker {
   }
 
   async #startAttempts(claimed: ClaimedDelivery[]): Promise<void> {
-    let secrets: Map<string, string[]>;
-    let stopped: Map<string, string>;
-    // The claim read their keys and 410s; a distribution without a key yet gets one here.
-    const unread = claimed.filter((d) => d.signing.secrets.length === 0);
+    // The claim read each delivery's keys and 410; a distribution without a key yet gets one here.
+    const keyless = [...new Set(claimed.filter((d) => d.secrets.length === 0).map((d) => d.distribution_id))];
+    let created: Map<string, string[]>;
     try {
-      const db = this.#deps.database.db;
-      [secrets, stopped] =
-        unread.length === 0
-          ? [new Map(), new Map()]
-          : await Promise.all([
-              signingSecrets(db, [...new Set(unread.map((d) => d.distribution_id))], new Date(this.#clock.now())),
-              stoppedUrls(db, unread),
-            ]);
+      created =
+        keyless.length === 0
+          ? new Map()
+          : await signingSecrets(this.#deps.database.db, keyless, new Date(this.#clock.now()));
     } catch (error) {
       await this.#writes.release(claimed).catch(() => {});
       throw error;
     }
     for (const delivery of claimed) {
-      const read = delivery.signing.secrets.length > 0 ? delivery.signing : undefined;
       this.#hostCount(delivery.host).queued += 1;
       this.#queue.push({
         delivery,
-        secrets: read?.secrets ?? secrets.get(delivery.distribution_id) ?? [],
-        stoppedAt: read ? (read.stoppedAt ?? undefined) : stopped.get(stopKey(delivery.distribution_id, delivery.url)),
+        secrets: delivery.secrets.length > 0 ? delivery.secrets : (created.get(delivery.distribution_id) ?? []),
       });
     }
     this.#pump();
@@ -319,12 +311,12 @@ export class WebhookWorker {
         index += 1;
         continue;
       }
-      const { delivery, secrets, stoppedAt } = this.#queue.splice(index, 1)[0]!;
+      const { delivery, secrets } = this.#queue.splice(index, 1)[0]!;
       count.queued -= 1;
       count.inFlight += 1;
       const entry: InFlight = { delivery, abort: new AbortController() };
       this.#inFlight.set(delivery.id, entry);
-      const done: Promise<void> = this.#attempt(entry, secrets, stoppedAt)
+      const done: Promise<void> = this.#attempt(entry, secrets)
         .catch((error) =>
           this.#deps.log.error({ err: error, delivery_id: delivery.id }, 'webhook worker: could not record an attempt'),
         )
@@ -356,8 +348,9 @@ export class WebhookWorker {
     if (this.#backlog && this.#queue.length <= CLAIM_AHEAD / 2) this.wake();
   }
 
-  async #attempt(entry: InFlight, secrets: string[], stoppedAt: string | undefined): Promise<void> {
+  async #attempt(entry: InFlight, secrets: readonly string[]): Promise<void> {
     const { delivery } = entry;
+    const stoppedAt = delivery.stopped_at ?? undefined;
     const startedAt = new Date(this.#clock.now());
     let result: SendResult;
     if (stoppedAt !== undefined) {
