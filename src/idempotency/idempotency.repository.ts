@@ -151,12 +151,27 @@ const insertDone = statement('idempotency_done', {
  */
 export async function insertAnswer(
   db: Kysely<Database>,
-  key: Pick<ClaimRequest, 'lookup' | 'fingerprint' | 'now'>,
-  answer: StoredAnswer,
+  /** The key's row, answerValues. */
+  values: readonly unknown[],
   rowless = false,
 ): Promise<boolean> {
+  if (rowless && dialectOf(db) === 'sqlite') {
+    await runText(db, INSERT_FRESH_SQLITE, values);
+    return true;
+  }
+  return (await run<{ lookup: string }>(db, insertDone, values)).length > 0;
+}
+
+/**
+ * The key's row with its answer as the values of `postgresAnswerInsert` and `insertDone`, in
+ * their order. A route kept by its write shows at most one person (a lead, a party).
+ */
+export function answerValues(
+  key: Pick<ClaimRequest, 'lookup' | 'fingerprint' | 'now'>,
+  answer: StoredAnswer,
+): unknown[] {
   if (answer.partyIds.length > 1) throw new Error('an answer kept by its write shows one person at most');
-  const values = [
+  return [
     key.lookup,
     answer.distributionId,
     answer.partyIds[0] ?? null,
@@ -167,12 +182,17 @@ export async function insertAnswer(
     key.now,
     answer.expiresAt,
   ];
-  if (rowless && dialectOf(db) === 'sqlite') {
-    await runText(db, INSERT_FRESH_SQLITE, values);
-    return true;
-  }
-  return (await run<{ lookup: string }>(db, insertDone, values)).length > 0;
 }
+
+/**
+ * PostgreSQL: `insertDone` with its parameters numbered from `first`, to run as a WITH query
+ * of a write's own statement (the push's rows: a round trip fewer). It returns the key's
+ * lookup when the row was written, nothing when a live row holds the key.
+ */
+export const postgresAnswerInsert = (first: number): string =>
+  `insert into idempotency_answers ${ANSWER_COLUMNS} values (${[0, 1, 2, 3]
+    .map((i) => `$${first + i}`)
+    .join(', ')}, 'done', ${[4, 5, 6, 7, 8].map((i) => `$${first + i}`).join(', ')}) ${TAKE_OVER_EXPIRED}`;
 
 // ---- Claimed first -----------------------------------------------------------------------
 

@@ -37,7 +37,7 @@ import type { RefHasher } from '../privacy/ref-hash.ts';
 import type { RefHashes } from '../privacy/ref-hashes.service.ts';
 import type { AnswerInWrite, KeyInLookup } from '../../idempotency/idempotent-write.ts';
 import type { TokenCheck } from '../../auth/token-check-in-write.ts';
-import { type LeadRouting, routedLead } from '../routing/lead-routing.ts';
+import { type LeadRouting, routedLead, takesTurnAfterWrite } from '../routing/lead-routing.ts';
 
 export interface PushCommand {
   readonly distributionId: string;
@@ -89,9 +89,7 @@ export class LeadPushService {
       async (trx) => {
         // The key is read in the push's own lookup (on PostgreSQL with its lock): a statement fewer.
         const key = command.keptAnswer?.keyInLookup();
-        const result = await this.#pushOnce(trx, command, push, hash, key);
-        await command.keptAnswer?.keep(trx, result);
-        return result;
+        return this.#pushOnce(trx, command, push, hash, key);
       },
       (result) => {
         // Committed: the worker may look for the new event now (a new lead counts as changed).
@@ -178,8 +176,15 @@ export class LeadPushService {
     const changed = changes.head !== undefined;
     const storedMatchKey = stored === undefined ? undefined : partyMatchKey(stored);
     const matchKey = changed ? await this.#matchKey(db, written, storedMatchKey, push) : null;
+    // PostgreSQL: the Idempotency-Key's answer is written by the rows' statement (a round trip
+    // fewer), unless a round-robin turn taken after that statement changes the lead it shows.
+    const answeredEarly =
+      command.keptAnswer !== undefined && this.#deps.database.dialect === 'postgres' && !takesTurnAfterWrite(routing)
+        ? { created, changed, lead: representLead(written, this.#deps.config) }
+        : undefined;
+    const answerRow = answeredEarly && command.keptAnswer?.rowOf(answeredEarly);
 
-    await applyChangeset(db, written, changes, {
+    const answerWritten = await applyChangeset(db, written, changes, {
       matchKey,
       storedMatchKey,
       changeLog,
@@ -195,10 +200,12 @@ export class LeadPushService {
         kind: push.kind,
         payload: command.rawBody,
       },
+      ...(answerRow && { answer: answerRow.values }),
     });
+    answerRow?.written(answerWritten === true);
     // PostgreSQL takes a round-robin turn only now that the lead is written (lead-routing.ts).
     const lead = (await this.#deps.routing?.assignTurn(db, written, routing)) ?? written;
-    const response = representLead(lead, this.#deps.config);
+    const response = answeredEarly?.lead ?? representLead(lead, this.#deps.config);
     const outbox = this.#deps.outbox;
     // Only a push that carries or reaches callbacks costs any webhook work.
     if (outbox)
@@ -209,7 +216,9 @@ export class LeadPushService {
           event: { type: created ? 'lead.created' : 'lead.updated', lead: response, distributionId, at: now },
         }),
       });
-    return { created, changed, lead: response };
+    const result = answeredEarly ?? { created, changed, lead: response };
+    if (answerRow === undefined) await command.keptAnswer?.keep(db, result);
+    return result;
   }
 
   /**

@@ -52,6 +52,11 @@ export type Routing =
   | { readonly position: number; readonly turnOf: { readonly users: readonly string[]; readonly ruleSet: string } };
 
 /** The caller a routed assignment is recorded under in the lead's history: `routing:<rule number>`. */
+/** Whether the lead's assignee is only known once its row is written (PostgreSQL's round-robin turn, assignTurn). */
+export const takesTurnAfterWrite = (
+  routing: Routing | undefined,
+): routing is Extract<Routing, { readonly turnOf: unknown }> => routing !== undefined && 'turnOf' in routing;
+
 export const routingCaller = (position: number) => `routing:${position + 1}`;
 
 export const usersOfRule = (rule: RoutingRule): string[] =>
@@ -91,7 +96,7 @@ export class LeadRouting {
    * other routing: the lead as it is.
    */
   async assignTurn(db: Kysely<Database>, lead: LeadAggregate, routing: Routing | undefined): Promise<LeadAggregate> {
-    if (routing === undefined || !('turnOf' in routing)) return lead;
+    if (!takesTurnAfterWrite(routing)) return lead;
     const { users, ruleSet } = routing.turnOf;
     const assigneeId = await assignRuleTurn(db, routingEntry(lead, routing.position), ruleSet, routing.position, users);
     if (assigneeId === undefined) throw this.#stale(lead.distributionId);

@@ -19,6 +19,7 @@ import type { Changeset } from './changeset.ts';
 import type { LeadAggregate } from '../model/party.aggregate.ts';
 import type { LeadChangeTable, LeadPushTable } from '../model/party.table.ts';
 import { searchWordsOf, sortNameOf } from '../inbox/search-words.ts';
+import { postgresAnswerInsert } from '../../idempotency/idempotency.repository.ts';
 
 type Db = Kysely<Database>;
 type Row = readonly unknown[];
@@ -83,9 +84,13 @@ const POLICY_UPDATES = shape('insurance_policies', 'id policy_package_id insuran
  */
 const postgresInsertAll = (() => {
   const texts = new Map<number, string>();
-  return (rows: readonly Row[][]): { text: string; parameters: unknown[] } => {
+  /** With `answer`, the Idempotency-Key's row too, and the statement returns whether it was written (`kept`). */
+  return (rows: readonly Row[][], answer?: readonly unknown[]): { text: string; parameters: unknown[] } => {
     const tables = INSERT_ORDER.flatMap((table, i) => (rows[i]!.length > 0 ? [{ table, rows: rows[i]! }] : []));
-    const mask = INSERT_ORDER.reduce((bits, _, i) => (rows[i]!.length > 0 ? bits | (1 << i) : bits), 0);
+    const mask = INSERT_ORDER.reduce(
+      (bits, _, i) => (rows[i]!.length > 0 ? bits | (1 << i) : bits),
+      answer === undefined ? 0 : 1 << INSERT_ORDER.length,
+    );
     let text = texts.get(mask);
     if (text === undefined) {
       let next = 1;
@@ -94,14 +99,19 @@ const postgresInsertAll = (() => {
         next += table.columns.length;
         return insert;
       });
-      const last = inserts.pop()!;
+      if (answer !== undefined) inserts.push(postgresAnswerInsert(next));
+      const last = answer === undefined ? inserts.pop()! : 'select count(*)::int as kept from kept_answer';
+      const name = (i: number) => (answer !== undefined && i === inserts.length - 1 ? 'kept_answer' : `i${i}`);
       text = prepared(
         `lead_insert_${mask}`,
-        inserts.length === 0 ? last : `with ${inserts.map((insert, i) => `i${i} as (${insert})`).join(', ')} ${last}`,
+        inserts.length === 0
+          ? last
+          : `with ${inserts.map((insert, i) => `${name(i)} as (${insert})`).join(', ')} ${last}`,
       );
       texts.set(mask, text);
     }
-    return { text, parameters: tables.flatMap(({ table, rows: tableRows }) => columnsOf(table, tableRows)) };
+    const parameters = tables.flatMap(({ table, rows: tableRows }) => columnsOf(table, tableRows));
+    return { text, parameters: answer === undefined ? parameters : [...parameters, ...answer] };
   };
 })();
 const POSTGRES_UPDATES = new Map(
@@ -185,19 +195,25 @@ export interface ChangesetOptions {
   readonly storedMatchKey?: string | null;
   readonly pushLog?: PushLogRow;
   readonly changeLog?: LeadChangeTable;
+  /**
+   * PostgreSQL: an Idempotency-Key's row with the write's answer (idempotency.repository.ts,
+   * answerValues), written by the statement of the new rows.
+   */
+  readonly answer?: readonly unknown[];
 }
 
 /**
  * Writes `changes`, which turned the stored lead into `lead`. A merged party is updated
  * only if nobody changed it since it was loaded (its version); otherwise StaleVersionError
- * tells the caller to run the whole write again.
+ * tells the caller to run the whole write again. With `options.answer`, says whether the
+ * key's row was written (false: a live row holds the key).
  */
 export async function applyChangeset(
   db: Db,
   lead: LeadAggregate,
   changes: Changeset,
   options: ChangesetOptions,
-): Promise<void> {
+): Promise<boolean | undefined> {
   const keysChanged = changes.head === 'update' && changes.duplicateKeys !== undefined;
   if (changes.head === 'update')
     await updateHead(db, lead, options.matchKey, keysChanged, changes.leadIndexed, options.storedMatchKey);
@@ -205,8 +221,9 @@ export async function applyChangeset(
   // New rows go in before the updates, which may point at them (a stored policy moved to a
   // package this push adds); values they take from updated rows were released first.
   await releaseUniqueValues(db, changes);
-  await insertRows(db, newRows(lead, changes, options));
+  const kept = await insertRows(db, newRows(lead, changes, options), options.answer);
   await updateChildren(db, changes);
+  return kept;
 }
 
 async function updateHead(
@@ -395,13 +412,15 @@ function newRows(lead: LeadAggregate, changes: Changeset, options: ChangesetOpti
   ];
 }
 
-async function insertRows(db: Db, rows: Row[][]): Promise<void> {
+/** With `answer` (PostgreSQL), whether the key's row was written. */
+async function insertRows(db: Db, rows: Row[][], answer?: readonly unknown[]): Promise<boolean | undefined> {
   if (dialectOf(db) === 'postgres') {
-    if (rows.every((table) => table.length === 0)) return;
-    const { text, parameters } = postgresInsertAll(rows);
-    await runText(db, text, parameters);
-    return;
+    if (answer === undefined && rows.every((table) => table.length === 0)) return undefined;
+    const { text, parameters } = postgresInsertAll(rows, answer);
+    const result = await runText<{ kept: number }>(db, text, parameters);
+    return answer === undefined ? undefined : result[0]!.kept === 1;
   }
+  if (answer !== undefined) throw new Error('an answer goes with the rows on PostgreSQL only');
   // An index loop, tables without rows skipped: every push runs this, and the iterators and
   // per-table arrays of a for-of over chunks were a twentieth of what a minimal push
   // allocated (docs/benchmarks.md, "What a push allocates, and less of it").
