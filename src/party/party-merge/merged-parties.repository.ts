@@ -53,9 +53,9 @@ export async function recordMerge(db: Db, merged: MergedPartyTable): Promise<voi
 /**
  * Merged leads in the change listing's (updated_at, id) order, one more than `limit`: each
  * once, at the time it was merged, so a syncing partner drops its copy (docs/api.md, "Merging
- * two parties").
+ * two parties"). Unrun: lead-read.repository.ts runs it with the listing's other rows.
  */
-export async function listMergedLeads(
+export function mergedLeadsQuery(
   db: Db,
   query: { distributionId: string; updatedSince?: string; after?: Position; before?: string; limit: number },
 ) {
@@ -69,6 +69,5 @@ export async function listMergedLeads(
   return select
     .orderBy('merged_at')
     .orderBy('lead_id')
-    .limit(query.limit + 1)
-    .execute();
+    .limit(query.limit + 1);
 }

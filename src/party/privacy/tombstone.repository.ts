@@ -75,8 +75,8 @@ export async function findErasedLead(db: Db, distributionId: string, leadId: str
   return into && { merged_into: into };
 }
 
-/** Erased leads in the change listing's (updated_at, id) order, one more than `limit`. */
-export async function listErasedLeads(
+/** Erased leads in the change listing's (updated_at, id) order, one more than `limit` (unrun: lead-read.repository.ts runs it with the others). */
+export function erasedLeadsQuery(
   db: Db,
   query: {
     distributionId: string;
@@ -108,6 +108,5 @@ export async function listErasedLeads(
   return select
     .orderBy('erased_at')
     .orderBy('lead_id')
-    .limit(query.limit + 1)
-    .execute();
+    .limit(query.limit + 1);
 }

@@ -2,7 +2,7 @@
 // listing and a risk object's revisions. Every query is bounded by the caller's
 // distribution. Whole leads are loaded by lead-load.repository.ts, the push log read by
 // push-log.repository.ts.
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { pastPosition, type Position } from '../../db/keyset.ts';
 import type { PartyType } from '../model/party.table.ts';
@@ -48,6 +48,85 @@ export async function listLeadRows(
   horizon: string | undefined,
 ): Promise<Array<{ id: string; party_id: string; updated_at: string }>> {
   return leadRowsQuery(db, query, horizon).execute();
+}
+
+/** A row of the change listing: a lead, an erased lead or a merged one (then the lead it went into). */
+export interface ChangeRow {
+  readonly kind: 'lead' | 'erased' | 'merged';
+  readonly id: string;
+  readonly party_id: string;
+  /** When it changed: updated, erased or merged. */
+  readonly at: string;
+  readonly into_party_id: string | null;
+  readonly into_lead_id: string | null;
+}
+
+/**
+ * The change listing's rows in one statement (a round trip, where three reads in parallel
+ * took three): leads, and, when asked for, erased (`erased`) and merged leads, each branch
+ * its own ordered and limited subquery, as it was alone; the caller merges their orders.
+ */
+export async function listChangeRows(
+  db: Db,
+  query: LeadListQuery,
+  horizon: string | undefined,
+  also: {
+    readonly erased?: SelectQueryBuilder<
+      Database,
+      'erased_leads',
+      { lead_id: string; party_id: string; erased_at: string }
+    >;
+    readonly merged?: SelectQueryBuilder<
+      Database,
+      'merged_parties',
+      {
+        lead_id: string;
+        party_id: string;
+        merged_at: string;
+        merged_into_party_id: string;
+        merged_into_lead_id: string;
+      }
+    >;
+  },
+): Promise<ChangeRow[]> {
+  const none = sql<string | null>`cast(null as text)`;
+  let rows = db
+    .selectFrom(leadRowsQuery(db, query, horizon).as('l'))
+    .select([
+      sql<ChangeRow['kind']>`'lead'`.as('kind'),
+      'l.id as id',
+      'l.party_id as party_id',
+      'l.updated_at as at',
+      none.as('into_party_id'),
+      none.as('into_lead_id'),
+    ]);
+  if (also.erased)
+    rows = rows.unionAll(
+      db
+        .selectFrom(also.erased.as('e'))
+        .select([
+          sql<ChangeRow['kind']>`'erased'`.as('kind'),
+          'e.lead_id as id',
+          'e.party_id as party_id',
+          'e.erased_at as at',
+          none.as('into_party_id'),
+          none.as('into_lead_id'),
+        ]),
+    );
+  if (also.merged)
+    rows = rows.unionAll(
+      db
+        .selectFrom(also.merged.as('m'))
+        .select([
+          sql<ChangeRow['kind']>`'merged'`.as('kind'),
+          'm.lead_id as id',
+          'm.party_id as party_id',
+          'm.merged_at as at',
+          'm.merged_into_party_id as into_party_id',
+          'm.merged_into_lead_id as into_lead_id',
+        ]),
+    );
+  return rows.execute();
 }
 
 /** listLeadRows' query, unrun (its plan is tested). */

@@ -5,17 +5,17 @@
 import type { Config } from '../../config.ts';
 import type { DatabaseHandle } from '../../db/database.ts';
 import { etagOf } from '../model/etag.ts';
-import { findLeadParty, listLeadRows, type LeadListQuery } from './lead-read.repository.ts';
+import { findLeadParty, listChangeRows, type LeadListQuery } from './lead-read.repository.ts';
 import { loadLead, loadLeads } from '../store/lead-load.repository.ts';
 import { representLead } from '../model/representation.ts';
 import type { Position } from '../../db/keyset.ts';
 import { pageOf } from '../../http/pagination.ts';
 import type { LeadResponse } from '../model/lead.response.ts';
 import { listingHorizon } from '../store/change-clock.repository.ts';
-import { findErasedLead, findErasedParty, listErasedLeads } from '../privacy/tombstone.repository.ts';
+import { erasedLeadsQuery, findErasedLead, findErasedParty } from '../privacy/tombstone.repository.ts';
 import type { RefHashes } from '../privacy/ref-hashes.service.ts';
 import { missingLead, missingParty } from '../privacy/erased-or-unknown.ts';
-import { listMergedLeads, type MergedInto } from '../party-merge/merged-parties.repository.ts';
+import { mergedLeadsQuery, type MergedInto } from '../party-merge/merged-parties.repository.ts';
 
 /** A lead merged into another (docs/api.md, "Merging two parties"): its ids and the survivor's. */
 export interface MergedLeadEntry {
@@ -75,35 +75,32 @@ export class LeadReader {
     const refHash =
       ref?.company !== undefined ? (await this.#refHashes?.hasher())?.({ ...ref, company: ref.company }) : undefined;
     // A merged lead's refs moved to its survivor: a look-up by ref finds the survivor alone.
-    const [leadRows, erasedRows, mergedRows] = await Promise.all([
-      listLeadRows(db, query, horizon),
-      withErased ? listErasedLeads(db, { ...query, refHash, before: horizon }) : [],
-      ref === undefined ? listMergedLeads(db, { ...query, before: horizon }) : [],
-    ]);
-    const merged = new Map(
-      mergedRows.map((row) => [row.lead_id, { party_id: row.merged_into_party_id, lead_id: row.merged_into_lead_id }]),
-    );
-    const rows = [
-      ...leadRows.map((row) => ({ at: row.updated_at, id: row.id, partyId: row.party_id, erased: false })),
-      ...erasedRows.map((row) => ({ at: row.erased_at, id: row.lead_id, partyId: row.party_id, erased: true })),
-      ...mergedRows.map((row) => ({ at: row.merged_at, id: row.lead_id, partyId: row.party_id, erased: true })),
-    ].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const rows = (
+      await listChangeRows(db, query, horizon, {
+        ...(withErased && { erased: erasedLeadsQuery(db, { ...query, refHash, before: horizon }) }),
+        ...(ref === undefined && { merged: mergedLeadsQuery(db, { ...query, before: horizon }) }),
+      })
+    ).sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const page = pageOf(rows.slice(0, query.limit + 1), query.limit, (row) => ({ at: row.at, id: row.id }));
     const leads = new Map(
       (
         await loadLeads(
           db,
-          page.rows.filter((row) => !row.erased).map((row) => row.partyId),
+          page.rows.filter((row) => row.kind === 'lead').map((row) => row.party_id),
         )
       ).map((lead) => [lead.leadId, lead]),
     );
     const items = page.rows.map((row): LeadResponse | ErasedLeadEntry | MergedLeadEntry => {
       const lead = leads.get(row.id);
       if (lead) return representLead(lead, this.#config);
-      const into = merged.get(row.id);
-      return into
-        ? { id: row.id, party_id: row.partyId, merged_into: into, updated_at: row.at }
-        : { id: row.id, party_id: row.partyId, erased: true, updated_at: row.at };
+      return row.kind === 'merged'
+        ? {
+            id: row.id,
+            party_id: row.party_id,
+            merged_into: { party_id: row.into_party_id!, lead_id: row.into_lead_id! },
+            updated_at: row.at,
+          }
+        : { id: row.id, party_id: row.party_id, erased: true, updated_at: row.at };
     });
     return { items, next: page.next };
   }
