@@ -2,7 +2,8 @@
 // checkpoint thread, the webhook delivery thread, libuv's pool, V8's helpers. A CPU profile
 // samples the main thread by the wall clock, so a thread beside it on the same core shows
 // there as slower statements; /proc/<pid>/task/<tid>/stat tells them apart.
-//   BENCH_BASELINE=f955e96 node bench/thread-cpu.ts a c keyed    (sqlite; BENCH_DATABASES=postgres for the other)
+//   BENCH_BASELINE=f955e96 node bench/thread-cpu.ts a c keyed list    (sqlite; BENCH_DATABASES=postgres for the other;
+//   list: the change listing's page of 100)
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { prepareBaseline } from './baseline.ts';
@@ -10,7 +11,7 @@ import { withBenchDatabase, withServer } from './bench-server.ts';
 import { readOptions } from './options.ts';
 import { runLoad } from './processes.ts';
 import { loadSpecFor, requestSpec } from './push-run.ts';
-import { PUSH_SCENARIOS, type PushScenario } from './push-scenarios.ts';
+import { LISTING, PUSH_SCENARIOS, type PushScenario } from './push-scenarios.ts';
 import { CURRENT_CODE, type ServerCode } from './server-code.ts';
 
 const CLOCK_TICKS_PER_SECOND = 100;
@@ -76,8 +77,9 @@ function serverExtras(): { env: Record<string, string>; nodeArgs: string[] } {
 }
 
 const scenarios = (process.argv.slice(2).length ? process.argv.slice(2) : ['a']).map((key) => {
-  const scenario = PUSH_SCENARIOS.find((s) => s.key === key);
-  if (scenario === undefined) throw new Error(`no scenario ${key}: ${PUSH_SCENARIOS.map((s) => s.key).join(', ')}`);
+  const scenario = [...PUSH_SCENARIOS, LISTING].find((s) => s.key === key);
+  if (scenario === undefined)
+    throw new Error(`no scenario ${key}: ${[...PUSH_SCENARIOS, LISTING].map((s) => s.key).join(', ')}`);
   return scenario;
 });
 const baseline = process.env.BENCH_BASELINE ? prepareBaseline(process.env.BENCH_BASELINE) : undefined;
