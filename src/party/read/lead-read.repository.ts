@@ -4,6 +4,7 @@
 // push-log.repository.ts.
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import { dialectOf, prepared, runText } from '../../db/statements.ts';
 import { pastPosition, type Position } from '../../db/keyset.ts';
 import type { PartyType } from '../model/party.table.ts';
 
@@ -126,7 +127,22 @@ export async function listChangeRows(
           'm.merged_into_lead_id as into_lead_id',
         ]),
     );
-  return rows.execute();
+  const { sql: text, parameters } = rows.compile();
+  return runText<ChangeRow>(db, dialectOf(db) === 'postgres' ? preparedOnce(text) : text, parameters);
+}
+
+/**
+ * PostgreSQL: each shape of the listing's statement (with or without a ref, a since, a
+ * position, erased and merged leads: a few dozen at most) prepared by name the first time,
+ * so a connection plans it once rather than on every page (a third of its cost).
+ */
+const preparedTexts = new Set<string>();
+function preparedOnce(text: string): string {
+  if (!preparedTexts.has(text)) {
+    prepared(`change_rows_${preparedTexts.size}`, text);
+    preparedTexts.add(text);
+  }
+  return text;
 }
 
 /** listLeadRows' query, unrun (its plan is tested). */
