@@ -63,9 +63,11 @@ export interface ChangeRow {
 }
 
 /**
- * The change listing's rows in one statement (a round trip, where three reads in parallel
- * took three): leads, and, when asked for, erased (`erased`) and merged leads, each branch
- * its own ordered and limited subquery, as it was alone; the caller merges their orders.
+ * The change listing's rows: leads, and, when asked for, erased (`erased`) and merged leads,
+ * each branch its own ordered and limited read, as it was alone; the caller merges their
+ * orders. On PostgreSQL one statement, the branches' union (a round trip, where three reads
+ * in parallel took three); on SQLite, where a statement costs no round trip, one each: the
+ * union's co-routines passed every row through twice, 15 µs more per page of 100 than these.
  */
 export async function listChangeRows(
   db: Db,
@@ -90,45 +92,101 @@ export async function listChangeRows(
     >;
   },
 ): Promise<ChangeRow[]> {
+  if (dialectOf(db) === 'sqlite') return sqliteChangeRows(db, leadRowsQuery(db, query, horizon), also);
   const none = sql<string | null>`cast(null as text)`;
-  let rows = db
-    .selectFrom(leadRowsQuery(db, query, horizon).as('l'))
-    .select([
-      sql<ChangeRow['kind']>`'lead'`.as('kind'),
-      'l.id as id',
-      'l.party_id as party_id',
-      'l.updated_at as at',
-      none.as('into_party_id'),
-      none.as('into_lead_id'),
-    ]);
+  const branches = [
+    db
+      .selectFrom(leadRowsQuery(db, query, horizon).as('l'))
+      .select([
+        sql<ChangeRow['kind']>`'lead'`.as('kind'),
+        'l.id as id',
+        'l.party_id as party_id',
+        'l.updated_at as at',
+        none.as('into_party_id'),
+        none.as('into_lead_id'),
+      ]),
+    ...(also.erased
+      ? [
+          db
+            .selectFrom(also.erased.as('e'))
+            .select([
+              sql<ChangeRow['kind']>`'erased'`.as('kind'),
+              'e.lead_id as id',
+              'e.party_id as party_id',
+              'e.erased_at as at',
+              none.as('into_party_id'),
+              none.as('into_lead_id'),
+            ]),
+        ]
+      : []),
+    ...(also.merged
+      ? [
+          db
+            .selectFrom(also.merged.as('m'))
+            .select([
+              sql<ChangeRow['kind']>`'merged'`.as('kind'),
+              'm.lead_id as id',
+              'm.party_id as party_id',
+              'm.merged_at as at',
+              'm.merged_into_party_id as into_party_id',
+              'm.merged_into_lead_id as into_lead_id',
+            ]),
+        ]
+      : []),
+  ];
+  // The branches select the same columns from different tables: one row type for the union.
+  const [first, ...rest] = branches as unknown as SelectQueryBuilder<Database, never, ChangeRow>[];
+  let union = first!;
+  for (const branch of rest) union = union.unionAll(branch);
+  const { sql: text, parameters } = union.compile();
+  return runText<ChangeRow>(db, preparedOnce(text), parameters);
+}
+
+/** SQLite: the three reads one after the other, straight on the connection. */
+async function sqliteChangeRows(
+  db: Db,
+  leads: ReturnType<typeof leadRowsQuery>,
+  also: Parameters<typeof listChangeRows>[3],
+): Promise<ChangeRow[]> {
+  const read = <Row>(query: { compile(): { sql: string; parameters: readonly unknown[] } }) => {
+    const { sql: text, parameters } = query.compile();
+    return runText<Row>(db, text, parameters);
+  };
+  const rows: ChangeRow[] = (await read<{ id: string; party_id: string; updated_at: string }>(leads)).map((row) => ({
+    kind: 'lead',
+    id: row.id,
+    party_id: row.party_id,
+    at: row.updated_at,
+    into_party_id: null,
+    into_lead_id: null,
+  }));
   if (also.erased)
-    rows = rows.unionAll(
-      db
-        .selectFrom(also.erased.as('e'))
-        .select([
-          sql<ChangeRow['kind']>`'erased'`.as('kind'),
-          'e.lead_id as id',
-          'e.party_id as party_id',
-          'e.erased_at as at',
-          none.as('into_party_id'),
-          none.as('into_lead_id'),
-        ]),
-    );
+    for (const row of await read<{ lead_id: string; party_id: string; erased_at: string }>(also.erased))
+      rows.push({
+        kind: 'erased',
+        id: row.lead_id,
+        party_id: row.party_id,
+        at: row.erased_at,
+        into_party_id: null,
+        into_lead_id: null,
+      });
   if (also.merged)
-    rows = rows.unionAll(
-      db
-        .selectFrom(also.merged.as('m'))
-        .select([
-          sql<ChangeRow['kind']>`'merged'`.as('kind'),
-          'm.lead_id as id',
-          'm.party_id as party_id',
-          'm.merged_at as at',
-          'm.merged_into_party_id as into_party_id',
-          'm.merged_into_lead_id as into_lead_id',
-        ]),
-    );
-  const { sql: text, parameters } = rows.compile();
-  return runText<ChangeRow>(db, dialectOf(db) === 'postgres' ? preparedOnce(text) : text, parameters);
+    for (const row of await read<{
+      lead_id: string;
+      party_id: string;
+      merged_at: string;
+      merged_into_party_id: string;
+      merged_into_lead_id: string;
+    }>(also.merged))
+      rows.push({
+        kind: 'merged',
+        id: row.lead_id,
+        party_id: row.party_id,
+        at: row.merged_at,
+        into_party_id: row.merged_into_party_id,
+        into_lead_id: row.merged_into_lead_id,
+      });
+  return rows;
 }
 
 /**
