@@ -2,7 +2,7 @@
 // listing and a risk object's revisions. Every query is bounded by the caller's
 // distribution. Whole leads are loaded by lead-load.repository.ts, the push log read by
 // push-log.repository.ts.
-import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { type AliasedSelectQueryBuilder, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { dialectOf, prepared, runText } from '../../db/statements.ts';
 import { pastPosition, type Position } from '../../db/keyset.ts';
@@ -94,44 +94,27 @@ export async function listChangeRows(
 ): Promise<ChangeRow[]> {
   if (dialectOf(db) === 'sqlite') return sqliteChangeRows(db, leadRowsQuery(db, query, horizon), also);
   const none = sql<string | null>`cast(null as text)`;
-  const branches = [
+  /** A part as the union's columns: its kind, its lead's id, party and time, and a merged one's survivor. */
+  const branch = (
+    kind: ChangeRow['kind'],
+    part: AliasedSelectQueryBuilder<object, string>,
+    [id, at, intoParty, intoLead]: readonly [string, string, string?, string?],
+  ) =>
     db
-      .selectFrom(leadRowsQuery(db, query, horizon).as('l'))
+      .selectFrom(part)
       .select([
-        sql<ChangeRow['kind']>`'lead'`.as('kind'),
-        'l.id as id',
-        'l.party_id as party_id',
-        'l.updated_at as at',
-        none.as('into_party_id'),
-        none.as('into_lead_id'),
-      ]),
-    ...(also.erased
-      ? [
-          db
-            .selectFrom(also.erased.as('e'))
-            .select([
-              sql<ChangeRow['kind']>`'erased'`.as('kind'),
-              'e.lead_id as id',
-              'e.party_id as party_id',
-              'e.erased_at as at',
-              none.as('into_party_id'),
-              none.as('into_lead_id'),
-            ]),
-        ]
-      : []),
+        sql.raw<ChangeRow['kind']>(`'${kind}'`).as('kind'),
+        sql.ref<string>(id).as('id'),
+        sql.ref<string>('party_id').as('party_id'),
+        sql.ref<string>(at).as('at'),
+        (intoParty === undefined ? none : sql.ref<string>(intoParty)).as('into_party_id'),
+        (intoLead === undefined ? none : sql.ref<string>(intoLead)).as('into_lead_id'),
+      ]);
+  const branches = [
+    branch('lead', leadRowsQuery(db, query, horizon).as('l'), ['id', 'updated_at']),
+    ...(also.erased ? [branch('erased', also.erased.as('e'), ['lead_id', 'erased_at'])] : []),
     ...(also.merged
-      ? [
-          db
-            .selectFrom(also.merged.as('m'))
-            .select([
-              sql<ChangeRow['kind']>`'merged'`.as('kind'),
-              'm.lead_id as id',
-              'm.party_id as party_id',
-              'm.merged_at as at',
-              'm.merged_into_party_id as into_party_id',
-              'm.merged_into_lead_id as into_lead_id',
-            ]),
-        ]
+      ? [branch('merged', also.merged.as('m'), ['lead_id', 'merged_at', 'merged_into_party_id', 'merged_into_lead_id'])]
       : []),
   ];
   // The branches select the same columns from different tables: one row type for the union.
