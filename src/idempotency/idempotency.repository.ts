@@ -139,9 +139,19 @@ const TAKE_OVER_EXPIRED =
 // the upsert. PostgreSQL always upserts: a request that committed between the lookup's
 // snapshot and the key's lock is met there.
 const INSERT_FRESH_SQLITE = `insert into idempotency_answers ${ANSWER_COLUMNS} values (?1, ?2, ?3, ?4, 'done', ?5, ?6, ?7, ?8, ?9)`;
+/**
+ * PostgreSQL: the key's row written with its answer (`insertDone`), its parameters numbered
+ * from `first`, so a write can run it as a WITH query of its own statement (the push's rows:
+ * a round trip fewer). It returns the key's lookup when the row was written, nothing when a
+ * live row holds the key.
+ */
+export const postgresAnswerInsert = (first: number): string => {
+  const p = (i: number) => `$${first + i}`;
+  return `insert into idempotency_answers ${ANSWER_COLUMNS} values (${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, 'done', ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}, ${p(8)}) ${TAKE_OVER_EXPIRED}`;
+};
 const insertDone = statement('idempotency_done', {
   sqlite: `${INSERT_FRESH_SQLITE} ${TAKE_OVER_EXPIRED}`,
-  postgres: `insert into idempotency_answers ${ANSWER_COLUMNS} values ($1, $2, $3, $4, 'done', $5, $6, $7, $8, $9) ${TAKE_OVER_EXPIRED}`,
+  postgres: postgresAnswerInsert(1),
 });
 
 /**
@@ -183,16 +193,6 @@ export function answerValues(
     answer.expiresAt,
   ];
 }
-
-/**
- * PostgreSQL: `insertDone` with its parameters numbered from `first`, to run as a WITH query
- * of a write's own statement (the push's rows: a round trip fewer). It returns the key's
- * lookup when the row was written, nothing when a live row holds the key.
- */
-export const postgresAnswerInsert = (first: number): string =>
-  `insert into idempotency_answers ${ANSWER_COLUMNS} values (${[0, 1, 2, 3]
-    .map((i) => `$${first + i}`)
-    .join(', ')}, 'done', ${[4, 5, 6, 7, 8].map((i) => `$${first + i}`).join(', ')}) ${TAKE_OVER_EXPIRED}`;
 
 // ---- Claimed first -----------------------------------------------------------------------
 

@@ -2,8 +2,10 @@
 // listing and a risk object's revisions. Every query is bounded by the caller's
 // distribution. Whole leads are loaded by lead-load.repository.ts, the push log read by
 // push-log.repository.ts.
-import { type AliasedSelectQueryBuilder, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { type AliasedSelectQueryBuilder, type Compilable, type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import type { erasedLeadsQuery } from '../privacy/tombstone.repository.ts';
+import type { mergedLeadsQuery } from '../party-merge/merged-parties.repository.ts';
 import { dialectOf, prepared, runText } from '../../db/statements.ts';
 import { pastPosition, type Position } from '../../db/keyset.ts';
 import type { PartyType } from '../model/party.table.ts';
@@ -74,22 +76,8 @@ export async function listChangeRows(
   query: LeadListQuery,
   horizon: string | undefined,
   also: {
-    readonly erased?: SelectQueryBuilder<
-      Database,
-      'erased_leads',
-      { lead_id: string; party_id: string; erased_at: string }
-    >;
-    readonly merged?: SelectQueryBuilder<
-      Database,
-      'merged_parties',
-      {
-        lead_id: string;
-        party_id: string;
-        merged_at: string;
-        merged_into_party_id: string;
-        merged_into_lead_id: string;
-      }
-    >;
+    readonly erased?: ReturnType<typeof erasedLeadsQuery>;
+    readonly merged?: ReturnType<typeof mergedLeadsQuery>;
   },
 ): Promise<ChangeRow[]> {
   if (dialectOf(db) === 'sqlite') return sqliteChangeRows(db, leadRowsQuery(db, query, horizon), also);
@@ -131,11 +119,11 @@ async function sqliteChangeRows(
   leads: ReturnType<typeof leadRowsQuery>,
   also: Parameters<typeof listChangeRows>[3],
 ): Promise<ChangeRow[]> {
-  const read = <Row>(query: { compile(): { sql: string; parameters: readonly unknown[] } }) => {
+  const read = <Row>(query: Compilable<Row>) => {
     const { sql: text, parameters } = query.compile();
     return runText<Row>(db, text, parameters);
   };
-  const rows: ChangeRow[] = (await read<{ id: string; party_id: string; updated_at: string }>(leads)).map((row) => ({
+  const rows: ChangeRow[] = (await read(leads)).map((row) => ({
     kind: 'lead',
     id: row.id,
     party_id: row.party_id,
@@ -144,7 +132,7 @@ async function sqliteChangeRows(
     into_lead_id: null,
   }));
   if (also.erased)
-    for (const row of await read<{ lead_id: string; party_id: string; erased_at: string }>(also.erased))
+    for (const row of await read(also.erased))
       rows.push({
         kind: 'erased',
         id: row.lead_id,
@@ -154,13 +142,7 @@ async function sqliteChangeRows(
         into_lead_id: null,
       });
   if (also.merged)
-    for (const row of await read<{
-      lead_id: string;
-      party_id: string;
-      merged_at: string;
-      merged_into_party_id: string;
-      merged_into_lead_id: string;
-    }>(also.merged))
+    for (const row of await read(also.merged))
       rows.push({
         kind: 'merged',
         id: row.lead_id,

@@ -99,15 +99,12 @@ const postgresInsertAll = (() => {
         next += table.columns.length;
         return insert;
       });
-      if (answer !== undefined) inserts.push(postgresAnswerInsert(next));
+      // The last insert is the statement itself; with an answer, the key's row is one more
+      // WITH query, and the statement counts it (`kept`).
       const last = answer === undefined ? inserts.pop()! : 'select count(*)::int as kept from kept_answer';
-      const name = (i: number) => (answer !== undefined && i === inserts.length - 1 ? 'kept_answer' : `i${i}`);
-      text = prepared(
-        `lead_insert_${mask}`,
-        inserts.length === 0
-          ? last
-          : `with ${inserts.map((insert, i) => `${name(i)} as (${insert})`).join(', ')} ${last}`,
-      );
+      const queries = inserts.map((insert, i) => `i${i} as (${insert})`);
+      if (answer !== undefined) queries.push(`kept_answer as (${postgresAnswerInsert(next)})`);
+      text = prepared(`lead_insert_${mask}`, queries.length === 0 ? last : `with ${queries.join(', ')} ${last}`);
       texts.set(mask, text);
     }
     const parameters = tables.flatMap(({ table, rows: tableRows }) => columnsOf(table, tableRows));
