@@ -64,6 +64,13 @@ export interface ChangeRow {
   readonly into_lead_id: string | null;
 }
 
+/** Where each part of the listing keeps a row's lead id and time, and a merged lead's survivor. */
+const PART_COLUMNS: Readonly<Record<ChangeRow['kind'], readonly [string, string, string?, string?]>> = {
+  lead: ['id', 'updated_at'],
+  erased: ['lead_id', 'erased_at'],
+  merged: ['lead_id', 'merged_at', 'merged_into_party_id', 'merged_into_lead_id'],
+};
+
 /**
  * The change listing's rows: leads, and, when asked for, erased (`erased`) and merged leads,
  * each branch its own ordered and limited read, as it was alone; the caller merges their
@@ -83,12 +90,9 @@ export async function listChangeRows(
   if (dialectOf(db) === 'sqlite') return sqliteChangeRows(db, leadRowsQuery(db, query, horizon), also);
   const none = sql<string | null>`cast(null as text)`;
   /** A part as the union's columns: its kind, its lead's id, party and time, and a merged one's survivor. */
-  const branch = (
-    kind: ChangeRow['kind'],
-    part: AliasedSelectQueryBuilder<object, string>,
-    [id, at, intoParty, intoLead]: readonly [string, string, string?, string?],
-  ) =>
-    db
+  const branch = (kind: ChangeRow['kind'], part: AliasedSelectQueryBuilder<object, string>) => {
+    const [id, at, intoParty, intoLead] = PART_COLUMNS[kind];
+    return db
       .selectFrom(part)
       .select([
         sql.raw<ChangeRow['kind']>(`'${kind}'`).as('kind'),
@@ -98,12 +102,11 @@ export async function listChangeRows(
         (intoParty === undefined ? none : sql.ref<string>(intoParty)).as('into_party_id'),
         (intoLead === undefined ? none : sql.ref<string>(intoLead)).as('into_lead_id'),
       ]);
+  };
   const branches = [
-    branch('lead', leadRowsQuery(db, query, horizon).as('l'), ['id', 'updated_at']),
-    ...(also.erased ? [branch('erased', also.erased.as('e'), ['lead_id', 'erased_at'])] : []),
-    ...(also.merged
-      ? [branch('merged', also.merged.as('m'), ['lead_id', 'merged_at', 'merged_into_party_id', 'merged_into_lead_id'])]
-      : []),
+    branch('lead', leadRowsQuery(db, query, horizon).as('l')),
+    ...(also.erased ? [branch('erased', also.erased.as('e'))] : []),
+    ...(also.merged ? [branch('merged', also.merged.as('m'))] : []),
   ];
   // The branches select the same columns from different tables: one row type for the union.
   const [first, ...rest] = branches as unknown as SelectQueryBuilder<Database, never, ChangeRow>[];
@@ -119,38 +122,21 @@ async function sqliteChangeRows(
   leads: ReturnType<typeof leadRowsQuery>,
   also: Parameters<typeof listChangeRows>[3],
 ): Promise<ChangeRow[]> {
-  const read = <Row>(query: Compilable<Row>) => {
+  const read = async (kind: ChangeRow['kind'], query: Compilable<object>): Promise<ChangeRow[]> => {
     const { sql: text, parameters } = query.compile();
-    return runText<Row>(db, text, parameters);
+    const [id, at, intoParty, intoLead] = PART_COLUMNS[kind];
+    return (await runText<Record<string, string | null>>(db, text, parameters)).map((row) => ({
+      kind,
+      id: row[id]!,
+      party_id: row.party_id!,
+      at: row[at]!,
+      into_party_id: intoParty === undefined ? null : row[intoParty]!,
+      into_lead_id: intoLead === undefined ? null : row[intoLead]!,
+    }));
   };
-  const rows: ChangeRow[] = (await read(leads)).map((row) => ({
-    kind: 'lead',
-    id: row.id,
-    party_id: row.party_id,
-    at: row.updated_at,
-    into_party_id: null,
-    into_lead_id: null,
-  }));
-  if (also.erased)
-    for (const row of await read(also.erased))
-      rows.push({
-        kind: 'erased',
-        id: row.lead_id,
-        party_id: row.party_id,
-        at: row.erased_at,
-        into_party_id: null,
-        into_lead_id: null,
-      });
-  if (also.merged)
-    for (const row of await read(also.merged))
-      rows.push({
-        kind: 'merged',
-        id: row.lead_id,
-        party_id: row.party_id,
-        at: row.merged_at,
-        into_party_id: row.merged_into_party_id,
-        into_lead_id: row.merged_into_lead_id,
-      });
+  const rows = await read('lead', leads);
+  if (also.erased) rows.push(...(await read('erased', also.erased)));
+  if (also.merged) rows.push(...(await read('merged', also.merged)));
   return rows;
 }
 
