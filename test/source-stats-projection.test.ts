@@ -171,6 +171,35 @@ it('counts a push as soon as it has answered, and once only after the projector 
   expect(await stats(d)).toEqual(last);
 });
 
+it('moves the survivor’s own source once after a merge of a lead created at the same millisecond', async () => {
+  const d = await distribution();
+  const a = await push(d.web, 'web', 'SAME-A');
+  const c = await push(d.portal, 'portal', 'SAME-C');
+  // C's lead and its creating push stamped at A's millisecond, as two concurrent pushes can be.
+  const db = server.database.handle.db;
+  const { created_at: at } = await db
+    .selectFrom('leads')
+    .select('created_at')
+    .where('id', '=', a.body.id)
+    .executeTakeFirstOrThrow();
+  await db.updateTable('leads').set({ created_at: at }).where('id', '=', c.body.id).execute();
+  await db.updateTable('lead_pushes').set({ received_at: at }).where('lead_id', '=', c.body.id).execute();
+  await eventually(() => folded(d.id), 20_000, 'the projector past both pushes');
+  const merged = await callApi(server, d.web, 'POST', `/distributions/${d.id}/parties/${a.body.party_id}/merge`, {
+    body: { from: c.body.party_id },
+  });
+  expect(merged.status).toBe(200);
+  // A's push log now holds two pushes that answered 201 at its created_at: its status change
+  // still moves A's own source's count, once (it was a 500 on PostgreSQL, and counted twice on SQLite).
+  const won = await callApi(server, d.web, 'PATCH', `/distributions/${d.id}/leads/${a.body.id}`, {
+    body: { status: 'won' },
+  });
+  expect(won.status).toBe(200);
+  const after = await stats(d);
+  expect(origin(after, 'web')).toMatchObject({ received: 1, created: 1, won: 1 });
+  expect(origin(after, 'portal')).toMatchObject({ received: 1, created: 1, won: 0 });
+});
+
 it.skipIf(dialect !== 'postgres')(
   'counts every push once while two processes’ projectors fold at the same time as pushes and status changes',
   async () => {

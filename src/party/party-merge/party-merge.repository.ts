@@ -5,6 +5,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { dialectOf } from '../../db/statements.ts';
 import type { SameRow } from './party-merge.ts';
+import { keepCreatedSourceOf } from '../stats/source-counts.repository.ts';
 
 type Db = Kysely<Database>;
 
@@ -96,6 +97,8 @@ export async function moveMergedRows(db: Db, move: MergeMove): Promise<void> {
       .where('party_id', '=', from.partyId)
       .execute();
   }
+  // The survivor's source is pinned before pushes that answered 201 join its push log.
+  await keepCreatedSourceOf(db, into.leadId);
   await db.updateTable('lead_pushes').set({ lead_id: into.leadId }).where('lead_id', '=', from.leadId).execute();
   for (const table of ['lead_notes', 'lead_changes', 'webhook_events'] as const)
     await db

@@ -8,7 +8,7 @@
 // statement and so one snapshot (readSourceCounts): a push is in exactly one of the two.
 // Status changes of counted leads move their counts by trigger (the migration
 // 2026-11-29T04-00_source_counts.ts, which repeats the day and bucket expressions below).
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database, Dialect } from '../../db/database.ts';
 import { dialectOf, run, runCount, runText, statement } from '../../db/statements.ts';
 import { REACTED, REACTION_BOUNDS } from './reaction-buckets.ts';
@@ -237,13 +237,36 @@ export async function readSourceCounts(
  */
 export async function keepCreatedSources(db: Db, pushIds: readonly string[]): Promise<void> {
   if (pushIds.length === 0) return;
-  await sql`update leads set (created_origin, created_sender) = (
-      select coalesce(p.origin, ''), ${sql.raw(SENDER)} from lead_pushes p
-        where p.lead_id = leads.id and p.received_at = leads.created_at and p.status = 201)
-    where created_sender is null and exists (select 1 from lead_pushes p
-      where p.id in (${sql.join(pushIds)}) and p.lead_id = leads.id and p.received_at = leads.created_at and p.status = 201)`.execute(
+  await keepCreatedSourcesWhere(
     db,
+    sql`exists (select 1 from lead_pushes p
+      where p.id in (${sql.join(pushIds)}) and ${CREATED_BY})`,
   );
+}
+
+/**
+ * A party merge is about to move another lead's pushes onto this one: the lead keeps its own
+ * creating push's origin and sender on its row first. A push of the merged lead answered 201
+ * at the same millisecond would otherwise be a second creating push of it (the same
+ * `received_at`) to the trigger above, which then moved two sources' counts, or the same
+ * source's row twice in one statement (PostgreSQL refused the status change: a 500), and to
+ * the retention's read above. In the merge's transaction.
+ */
+export async function keepCreatedSourceOf(db: Db, leadId: string): Promise<void> {
+  await keepCreatedSourcesWhere(
+    db,
+    sql`leads.id = ${leadId} and exists (select 1 from lead_pushes p where ${CREATED_BY})`,
+  );
+}
+
+/** `p` is the push that created the lead `leads` (it answered 201 at the lead's `created_at`). */
+const CREATED_BY = sql`p.lead_id = leads.id and p.received_at = leads.created_at and p.status = 201`;
+
+/** Leads that match `which` and keep no source yet take their creating push's. */
+async function keepCreatedSourcesWhere(db: Db, which: RawBuilder<unknown>): Promise<void> {
+  await sql`update leads set (created_origin, created_sender) = (
+      select coalesce(p.origin, ''), ${sql.raw(SENDER)} from lead_pushes p where ${CREATED_BY})
+    where created_sender is null and ${which}`.execute(db);
 }
 
 /**
