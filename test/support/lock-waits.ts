@@ -18,7 +18,12 @@ export interface LockWaits {
   readonly waits: readonly unknown[];
 }
 
-/** Starts sampling on `sampler` (a connection used for nothing else meanwhile); the function returned stops it. */
+/**
+ * Starts sampling on `sampler` (a connection used for nothing else meanwhile); the function
+ * returned stops it. pg_locks is the whole cluster's and a table's oid only its database's: a
+ * backend of another database (another test run) waiting while it held a table whose oid this
+ * schema also has was counted here until the waiting backend's locks were kept to this database.
+ */
 export function sampleLockWaits(sampler: pg.Client, holderPid: number): () => Promise<LockWaits> {
   let samples = 0;
   const waits: unknown[] = [];
@@ -28,7 +33,8 @@ export function sampleLockWaits(sampler: pg.Client, holderPid: number): () => Pr
       const { rows } = await sampler.query(
         `select w.pid, w.locktype, w.mode, w.relation::regclass::text as relation from pg_locks w
           where not w.granted and w.pid <> $1 and w.locktype not in ('extend', 'page') and exists (select 1 from pg_locks h join pg_class c on c.oid = h.relation
-            where h.pid = w.pid and c.relnamespace = current_schema()::regnamespace)`,
+            where h.pid = w.pid and h.database = (select oid from pg_database where datname = current_database())
+              and c.relnamespace = current_schema()::regnamespace)`,
         [holderPid],
       );
       samples++;
