@@ -81,9 +81,14 @@ export function registerIdempotency(
     database.statements.count += 1;
     return reader.read(request);
   };
-  const claim = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+  const counts = {
+    conflict: () => app.metrics.idempotencyConflicts.inc(),
+    replayed: () => app.metrics.idempotentReplays.inc(),
+  };
+  const ttlMs = config.idempotencyTtlMs;
+  /** The key's lookup and the request's fingerprint; undefined when the request keeps no record. */
+  const keyOf = (request: FastifyRequest): Pick<ClaimRequest, 'lookup' | 'fingerprint'> | undefined => {
     const key = request.headers['idempotency-key'];
-    if (key === undefined) return undefined;
     if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
       throw new ValidationError([{ target: 'Idempotency-Key', code: 'invalid' }]);
     }
@@ -94,31 +99,37 @@ export function registerIdempotency(
     const [rawPath = '', query] = request.url.split('?');
     const path = rawPath.split('/').map(canonicalId).join('/');
     const target = query === undefined ? path : `${path}?${query}`;
-    const now = clock.now();
-    const claim: ClaimRequest = {
+    return {
       lookup: sha256(`${rateLimitKey(request.caller)}\n${request.method}\n${path}\n${key}`),
       fingerprint: sha256(`${request.method}\n${target}\n${request.rawBody ?? ''}`),
+    };
+  };
+  /**
+   * A route kept by its write, on PostgreSQL always and on SQLite too: nothing is read here.
+   * One read decides a replay (or a refusal), the write's own first statement
+   * (idempotent-write.ts; on PostgreSQL with the key's lock), and a free key is written by
+   * the write. Synchronous, so such a request costs no promise and no tick here.
+   */
+  const deferToWrite = (request: FastifyRequest): void => {
+    const deferred = keyOf(request);
+    if (deferred !== undefined) request.idempotencyClaim = { ttlMs, clock, deferred, ...counts, keptByWrite: false };
+  };
+  /**
+   * Claimed first (a batch): on SQLite the key's row read first (only a free key is written);
+   * on PostgreSQL the claim's insert comes first (one round trip for a new key), and reads the
+   * row only when the key is taken.
+   */
+  const claimFirst = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    const key = keyOf(request);
+    if (key === undefined) return undefined;
+    const now = clock.now();
+    const claim: ClaimRequest = {
+      ...key,
       distributionId: distributionOf(request) ?? null,
       now: new Date(now).toISOString(),
       leaseUntil: new Date(now + IDEMPOTENCY_LEASE_MS).toISOString(),
     };
-    const ttlMs = config.idempotencyTtlMs;
-    const counts = {
-      conflict: () => app.metrics.idempotencyConflicts.inc(),
-      replayed: () => app.metrics.idempotentReplays.inc(),
-    };
-    const inWrite = request.routeOptions.config.idempotencyInWrite === true;
-    // A route kept by its write: one read decides a replay (or a refusal); a free key is
-    // written by the write. That read is the write's own first statement (idempotent-write.ts;
-    // on PostgreSQL with the key's lock). Claimed first: on SQLite the same read first (only
-    // a free key is written); on PostgreSQL the claim's insert comes first (one round trip
-    // for a new key), and reads the row only when the key is taken.
-    const live = inWrite ? undefined : await readLive(claim);
-    if (live === undefined && inWrite) {
-      request.idempotencyClaim = { ttlMs, clock, deferred: claim, ...counts, keptByWrite: false };
-      return undefined;
-    }
-    const outcome = live ?? (await write((trx) => claimKey(trx, claim)));
+    const outcome = (await readLive(claim)) ?? (await write((trx) => claimKey(trx, claim)));
     if (outcome.kind !== 'claimed') {
       const answer = liveKeyAnswer(outcome, counts);
       if (!(answer instanceof PreparedAnswer)) throw answer;
@@ -166,8 +177,16 @@ export function registerIdempotency(
   // promise and a tick (preHandler and onSend alike) for nothing.
   const claimHook: preHandlerHookHandler = (request, reply, done) => {
     if (request.headers['idempotency-key'] === undefined) return done();
-    // A replay was sent by `claim`: the request ends there, and `done` is not called.
-    claim(request, reply).then((sent) => sent === undefined && done(), done);
+    if (request.routeOptions.config.idempotencyInWrite === true) {
+      try {
+        deferToWrite(request);
+      } catch (error) {
+        return done(error as Error);
+      }
+      return done();
+    }
+    // A replay was sent by `claimFirst`: the request ends there, and `done` is not called.
+    claimFirst(request, reply).then((sent) => sent === undefined && done(), done);
   };
   const settleHook: onSendHookHandler = (request, reply, payload, done) => {
     const held = request.idempotencyClaim;
