@@ -10,6 +10,9 @@ import type { FastifyInstance } from 'fastify';
 export function registerLateContinue(app: FastifyInstance): void {
   // Heard, `checkContinue` stops Node's own 100 Continue; the request goes on as usual.
   app.server.on('checkContinue', (request, response) => app.server.emit('request', request, response));
+  // Async on purpose: its tick lets Node's parser reach a malformed chunked body (its 400)
+  // before an unknown route's 404 is sent; as a callback hook the 404 went out first
+  // (test/http-protocol-errors.test.ts, "a chunk size that is not hexadecimal").
   app.addHook('preParsing', async (request, reply, payload) => {
     const response = reply.raw;
     if (response.headersSent || !expectsContinue(request.headers.expect)) return payload;
