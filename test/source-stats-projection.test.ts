@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApiToken } from '../src/auth/api-token.service.ts';
 import { brusselsDay } from '../src/brussels-days.ts';
 import { openDatabase } from '../src/db/database.ts';
+import * as pinMigration from '../src/db/migrations/2026-11-30T09-00_pin_ambiguous_created_sources.ts';
 import { createTransactionRunner } from '../src/db/transaction-runner.ts';
 import { insertDistribution } from '../src/distributions/distribution.repository.ts';
 import { InboxProjection } from '../src/party/index.ts';
@@ -198,6 +199,85 @@ it('moves the survivor’s own source once after a merge of a lead created at th
   const after = await stats(d);
   expect(origin(after, 'web')).toMatchObject({ received: 1, created: 1, won: 1 });
   expect(origin(after, 'portal')).toMatchObject({ received: 1, created: 1, won: 0 });
+});
+
+/**
+ * A lead as a merge left it before the merge pinned its survivor's source: C created at A's
+ * millisecond and merged into A, so A's push log holds two pushes that answered 201 at its
+ * created_at, and A keeps no source of its own.
+ */
+async function mergedBeforeThePin(d: Awaited<ReturnType<typeof distribution>>) {
+  const a = await push(d.web, 'web', 'PIN-A');
+  const c = await push(d.portal, 'portal', 'PIN-C');
+  const db = server.database.handle.db;
+  const { created_at: at } = await db
+    .selectFrom('leads')
+    .select('created_at')
+    .where('id', '=', a.body.id)
+    .executeTakeFirstOrThrow();
+  await db.updateTable('leads').set({ created_at: at }).where('id', '=', c.body.id).execute();
+  await db.updateTable('lead_pushes').set({ received_at: at }).where('lead_id', '=', c.body.id).execute();
+  await eventually(() => folded(d.id), 20_000, 'the projector past both pushes');
+  const merged = await callApi(server, d.web, 'POST', `/distributions/${d.id}/parties/${a.body.party_id}/merge`, {
+    body: { from: c.body.party_id },
+  });
+  expect(merged.status).toBe(200);
+  await db
+    .updateTable('leads')
+    .set({ created_origin: null, created_sender: null })
+    .where('id', '=', a.body.id)
+    .execute();
+  const creating = await db
+    .selectFrom('lead_pushes')
+    .select(['id', 'origin'])
+    .where('lead_id', '=', a.body.id)
+    .where('received_at', '=', at)
+    .where('status', '=', 201)
+    .orderBy('id')
+    .execute();
+  expect(creating.map((p) => p.origin)).toEqual(['web', 'portal']);
+  return a;
+}
+
+it('merges again into a lead merged before the pin, which keeps the first of its two creating pushes’ sources', async () => {
+  const d = await distribution();
+  const a = await mergedBeforeThePin(d);
+  const other = await push(d.portal, 'portal', 'PIN-D');
+  // The pin's subquery found two creating pushes: PostgreSQL refused the merge (a 500).
+  const merged = await callApi(server, d.web, 'POST', `/distributions/${d.id}/parties/${a.body.party_id}/merge`, {
+    body: { from: other.body.party_id },
+  });
+  expect(merged.status).toBe(200);
+  const won = await callApi(server, d.web, 'PATCH', `/distributions/${d.id}/leads/${a.body.id}`, {
+    body: { status: 'won' },
+  });
+  expect(won.status).toBe(200);
+  const after = await stats(d);
+  expect(origin(after, 'web')).toMatchObject({ received: 1, created: 1, won: 1 });
+  expect(origin(after, 'portal')).toMatchObject({ received: 2, created: 2, won: 0 });
+});
+
+it('pins, by its migration, the first creating push’s source of a lead merged before the pin, and no other lead', async () => {
+  const d = await distribution();
+  const a = await mergedBeforeThePin(d);
+  const alone = await push(d.portal, 'portal', 'PIN-B');
+  const db = server.database.handle.db;
+  await pinMigration.up(db);
+  const pinned = await db
+    .selectFrom('leads')
+    .select(['id', 'created_origin', 'created_sender'])
+    .where('id', 'in', [a.body.id, alone.body.id])
+    .execute();
+  expect(pinned.find((l) => l.id === a.body.id)).toMatchObject({ created_origin: 'web', created_sender: d.web.sender });
+  expect(pinned.find((l) => l.id === alone.body.id)).toMatchObject({ created_origin: null, created_sender: null });
+  // Its status change now moves that source's count, once (it was both sources', or a 500 on PostgreSQL).
+  const won = await callApi(server, d.web, 'PATCH', `/distributions/${d.id}/leads/${a.body.id}`, {
+    body: { status: 'won' },
+  });
+  expect(won.status).toBe(200);
+  const after = await stats(d);
+  expect(origin(after, 'web')).toMatchObject({ received: 1, created: 1, won: 1 });
+  expect(origin(after, 'portal')).toMatchObject({ received: 2, created: 2, won: 0 });
 });
 
 it.skipIf(dialect !== 'postgres')(

@@ -38,6 +38,7 @@ import * as birthKeysByNameStart from './migrations/2026-11-30T05-00_birth_keys_
 import * as duplicateKeysPartyName from './migrations/2026-11-30T06-00_duplicate_keys_party_name.ts';
 import * as pushIndexEntries from './migrations/2026-11-30T07-00_push_index_entries.ts';
 import * as inboxOrdersProjected from './migrations/2026-11-30T08-00_inbox_orders_projected.ts';
+import * as pinAmbiguousCreatedSources from './migrations/2026-11-30T09-00_pin_ambiguous_created_sources.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-20T00-00_lead_intake_core': leadIntakeCore,
@@ -75,6 +76,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-30T06-00_duplicate_keys_party_name': duplicateKeysPartyName,
   '2026-11-30T07-00_push_index_entries': pushIndexEntries,
   '2026-11-30T08-00_inbox_orders_projected': inboxOrdersProjected,
+  '2026-11-30T09-00_pin_ambiguous_created_sources': pinAmbiguousCreatedSources,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -262,10 +262,16 @@ export async function keepCreatedSourceOf(db: Db, leadId: string): Promise<void>
 /** `p` is the push that created the lead `leads` (it answered 201 at the lead's `created_at`). */
 const CREATED_BY = sql`p.lead_id = leads.id and p.received_at = leads.created_at and p.status = 201`;
 
-/** Leads that match `which` and keep no source yet take their creating push's. */
+/**
+ * Leads that match `which` and keep no source yet take their creating push's. A lead merged
+ * before the merge pinned its survivor can hold two creating pushes (two leads created at one
+ * millisecond): it takes the first in the push log, as the migration
+ * 2026-11-30T09-00_pin_ambiguous_created_sources.ts pinned those it found.
+ */
 async function keepCreatedSourcesWhere(db: Db, which: RawBuilder<unknown>): Promise<void> {
   await sql`update leads set (created_origin, created_sender) = (
-      select coalesce(p.origin, ''), ${sql.raw(SENDER)} from lead_pushes p where ${CREATED_BY})
+      select coalesce(p.origin, ''), ${sql.raw(SENDER)} from lead_pushes p where ${CREATED_BY}
+        order by p.id limit 1)
     where created_sender is null and ${which}`.execute(db);
 }
 
