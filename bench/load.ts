@@ -11,6 +11,7 @@ import { machineBusySeconds, postgresPids, processCpuSeconds, totalCpuSeconds } 
 import {
   fullBodies,
   mergeBodies,
+  resyncBodies,
   mergeTargetBodies,
   minimalBodies,
   webhookBodies,
@@ -32,6 +33,8 @@ export interface LoadSpec {
   readonly amount?: number;
   /** Scenario (c): how many leads to create first and then merge into. */
   readonly mergeLeads?: number;
+  /** Scenario (e): the merges change a birth date instead of the telephone number, which is a search word. */
+  readonly merges?: 'keeping-words';
   /** Whose CPU time to report over the measured window. */
   readonly serverPid?: number;
   /** Scenario (d): the callback URL every pushed lead carries. */
@@ -86,7 +89,9 @@ function bodies(spec: LoadSpec): BodyFactory {
     case 'full':
       return fullBodies(spec.prefix);
     case 'merge':
-      return mergeBodies(spec.prefix, spec.mergeLeads ?? 1000);
+      return spec.merges === 'keeping-words'
+        ? resyncBodies(spec.prefix, spec.mergeLeads ?? 1000)
+        : mergeBodies(spec.prefix, spec.mergeLeads ?? 1000);
     case 'webhook':
       return webhookBodies(spec.prefix, spec.callbackUrl!);
     case 'listing':

@@ -52,6 +52,19 @@ export function mergeBodies(prefix: string, leads: number): BodyFactory {
   };
 }
 
+/**
+ * (e) pushes to the existing leads round-robin, each with a new birth date: a re-sync that
+ * changes the lead but none of its search words (the telephone number stays the seeded one).
+ */
+export function resyncBodies(prefix: string, leads: number): BodyFactory {
+  let n = 0;
+  return () => {
+    const i = n++;
+    const birth = new Date(Date.UTC(1940, 0, 1) + (i % 20_000) * 86_400_000).toISOString().slice(0, 10);
+    return JSON.stringify(minimalBody(`${prefix}-merge-${i % leads}`, { telephonenr: '+32 9 000 00 00', birth }));
+  };
+}
+
 /** (b) a full customer push: 3 cars, 2 policy packages, 6 policies with 3 coverages each. */
 export function fullBodies(prefix: string): BodyFactory {
   let n = 0;

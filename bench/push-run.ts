@@ -52,6 +52,7 @@ export function loadSpecFor(
 export function requestSpec(server: BenchServer, request: LeadRun['request']): Partial<LoadSpec> {
   if (request === undefined) return {};
   if ('idempotency' in request) return { idempotency: request.idempotency };
+  if ('merges' in request) return { merges: request.merges };
   return {
     path: pushPath(server.distributionId, 'batch'),
     batchSize: request.batchSize,

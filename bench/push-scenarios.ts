@@ -2,7 +2,7 @@
 import type { Scenario } from './payloads.ts';
 import type { Feature } from './server-code.ts';
 
-export type ScenarioKey = 'a' | 'b' | 'c' | 'd' | 'keyed' | 'batch';
+export type ScenarioKey = 'a' | 'b' | 'c' | 'd' | 'e' | 'keyed' | 'batch';
 
 export interface PushScenario {
   readonly key: ScenarioKey | 'list';
@@ -11,7 +11,10 @@ export interface PushScenario {
   /** What the code measured must have for it (the others skip it and say why). */
   readonly needs?: Feature;
   /** Each request an Idempotency-Key of its own, or a batch of this many leads at BATCH_CONNECTIONS. */
-  readonly request?: { readonly idempotency: 'fresh' } | { readonly batchSize: number };
+  readonly request?:
+    | { readonly idempotency: 'fresh' }
+    | { readonly batchSize: number }
+    | { readonly merges: 'keeping-words' };
 }
 
 /** Batches are few and large: 8 connections keep the writer busy (docs/benchmarks.md, batches). */
@@ -22,6 +25,12 @@ export const PUSH_SCENARIOS: readonly PushScenario[] = [
   { key: 'b', scenario: 'full', label: '(b) full push, new lead' },
   { key: 'c', scenario: 'merge', label: '(c) merge into existing lead' },
   { key: 'd', scenario: 'webhook', label: '(d) minimal push with a callback', needs: 'webhooks' },
+  {
+    key: 'e',
+    scenario: 'merge',
+    label: '(e) merge that keeps the words (a re-sync)',
+    request: { merges: 'keeping-words' },
+  },
   {
     key: 'keyed',
     scenario: 'minimal',

@@ -39,6 +39,7 @@ import * as duplicateKeysPartyName from './migrations/2026-11-30T06-00_duplicate
 import * as pushIndexEntries from './migrations/2026-11-30T07-00_push_index_entries.ts';
 import * as inboxOrdersProjected from './migrations/2026-11-30T08-00_inbox_orders_projected.ts';
 import * as pinAmbiguousCreatedSources from './migrations/2026-11-30T09-00_pin_ambiguous_created_sources.ts';
+import * as searchWordsChangedAt from './migrations/2026-11-30T10-00_search_words_changed_at.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-20T00-00_lead_intake_core': leadIntakeCore,
@@ -77,6 +78,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-30T07-00_push_index_entries': pushIndexEntries,
   '2026-11-30T08-00_inbox_orders_projected': inboxOrdersProjected,
   '2026-11-30T09-00_pin_ambiguous_created_sources': pinAmbiguousCreatedSources,
+  '2026-11-30T10-00_search_words_changed_at': searchWordsChangedAt,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -123,21 +123,31 @@ async function projectPastMark(db: Db, distributionId: string, mark: Mark, horiz
     ...(last === undefined ? [] : [last.updated_at, last.id]),
   ];
   const past = `from leads where distribution_id = ?1 and (updated_at, id) > (?2, ?3) ${upTo}`;
+  // Words only of leads whose words changed since they were indexed (their `words_at` against
+  // the copy in lead_orders, which the statement after this one updates): most leads past the
+  // mark were stamped by a write that kept them (a re-sync, a status change), and replacing a
+  // lead's row of the FTS5 index is most of the projector's work per lead.
   await runCount(
     db,
-    `insert or replace into lead_search (rowid, search_words) select rowid, search_words ${past}`,
+    `insert or replace into lead_search (rowid, search_words)
+      select l.rowid, l.search_words from (select rowid, search_words, words_at ${past}) as l
+        left join lead_orders o on o.lead_rowid = l.rowid
+        where o.lead_rowid is null or o.words_at is not l.words_at`,
     range,
   );
   // A row whose values stand is left alone: most leads past the mark are merges that kept
   // their name and status, and a replace would take out and put back its three index entries.
   await runCount(
     db,
-    `insert into lead_orders (lead_rowid, distribution_id, id, status_rank, sort_name, kind)
-      select rowid, distribution_id, id, ${statusRankOf('status')}, sort_name, kind ${past}
+    `insert into lead_orders (lead_rowid, distribution_id, id, status_rank, sort_name, kind, words_at)
+      select rowid, distribution_id, id, ${statusRankOf('status')}, sort_name, kind, words_at ${past}
       on conflict (lead_rowid) do update set distribution_id = excluded.distribution_id, id = excluded.id,
-        status_rank = excluded.status_rank, sort_name = excluded.sort_name, kind = excluded.kind
-      where (lead_orders.distribution_id, lead_orders.id, lead_orders.status_rank, lead_orders.sort_name, lead_orders.kind)
-        is not (excluded.distribution_id, excluded.id, excluded.status_rank, excluded.sort_name, excluded.kind)`,
+        status_rank = excluded.status_rank, sort_name = excluded.sort_name, kind = excluded.kind,
+        words_at = excluded.words_at
+      where (lead_orders.distribution_id, lead_orders.id, lead_orders.status_rank, lead_orders.sort_name, lead_orders.kind,
+          lead_orders.words_at)
+        is not (excluded.distribution_id, excluded.id, excluded.status_rank, excluded.sort_name, excluded.kind,
+          excluded.words_at)`,
     range,
   );
   const next = last !== undefined && last.updated_at < horizon ? last : { updated_at: horizon, id: '' };

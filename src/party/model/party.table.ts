@@ -50,6 +50,12 @@ export interface LeadTable {
   created_sender: string | null;
   /** Folded words the inbox searches (search-words.ts), indexed by FTS5 or GIN. */
   search_words: string;
+  /**
+   * SQLite only: `updated_at` at the last write that changed `search_words`, null while they are
+   * those the lead was created with; the inbox projector indexes them again when it differs
+   * from its copy in `lead_orders` (migration 2026-11-30T10-00).
+   */
+  words_at?: string | null;
   /** The Name column's order: folded name, null without one (party/inbox/search-words.ts, sortNameOf). */
   sort_name: string | null;
   /** The party's type, which never changes, kept for the inbox's Kind order (null only on rows written straight to the table). */
@@ -118,6 +124,8 @@ export interface LeadOrderTable {
   status_rank: number | null;
   sort_name: string | null;
   kind: PartyType | null;
+  /** The lead's `words_at` when its words went into `lead_search` ('' for rows from before migration 2026-11-30T10-00). */
+  words_at: string | null;
 }
 
 export interface ExternalRefTable {

@@ -142,6 +142,11 @@ const headUpdateWithKeys = statement('party_head_update_keys', {
 const SQLITE_HEAD_UPDATE_SAME_KEY =
   'update parties set data = ?1, updated_at = ?3, version = ?4 where id = ?5 and version = ?6';
 /**
+ * When the words changed, the update's stamp (the right-hand side reads the row as it was): the
+ * inbox projector indexes a lead's words again only then (migration 2026-11-30T10-00).
+ */
+const WORDS_AT = 'words_at = case when search_words = ?5 then words_at else ?4 end';
+/**
  * SQLite's lead update (PostgreSQL's is part of the head's statement above), setting `origin`
  * and `sort_name` only when they change: SQLite rewrites the index entries (leads_origin) of
  * every column an UPDATE sets, even to its own value. (`sort_name` has had no index on SQLite
@@ -152,7 +157,7 @@ const SQLITE_HEAD_UPDATE_SAME_KEY =
 const SQLITE_LEAD_UPDATES = [false, true].flatMap((sortName) =>
   [false, true].map(
     (origin) =>
-      `update leads set ${origin ? 'origin = ?1, ' : ''}backref = ?2, source = ?3, updated_at = ?4, search_words = ?5${sortName ? ', sort_name = ?7' : ''} where id = ?6`,
+      `update leads set ${origin ? 'origin = ?1, ' : ''}backref = ?2, source = ?3, updated_at = ?4, search_words = ?5, ${WORDS_AT}${sortName ? ', sort_name = ?7' : ''} where id = ?6`,
   ),
 );
 const sqliteLeadUpdate = (indexed: NonNullable<Changeset['leadIndexed']>): string =>
