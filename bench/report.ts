@@ -396,7 +396,7 @@ export function renderReport({
       "`BENCH_SOAK_REQUESTS` (100000) and `BENCH_SOAK_IDLE` (s, 15): the soak's mixed requests per database (sent at `BENCH_CONNECTIONS`) and the idle wait after them; " +
       '`BENCH_BASELINE` (a git revision since 70bfddd: each push scenario is also measured on the server of that revision, installed once under ' +
       '`BENCH_CACHE` (~/.cache/lead-intake-bench), the two taking turns), `BENCH_ROUNDS` (figures per code and scenario; 3 with a baseline, 1 without), ' +
-      '`BENCH_SCENARIOS` (for `BENCH_ONLY=push`: a, b, c, d by default; also e, (c)'s merges with a new birth date instead of a new telephone number, which keep the search words; keyed, a minimal push with an Idempotency-Key; and batch, batches of 100), ' +
+      '`BENCH_SCENARIOS` (for `BENCH_ONLY=push`: a, b, c, d by default; also e, the merges of (c) with a new birth date instead of a new telephone number, which keep the search words; keyed, a minimal push with an Idempotency-Key; and batch, batches of 100), ' +
       '`BENCH_COUNT` (0: no counted pushes in `BENCH_ONLY=push`), ' +
       '`BENCH_QUIET_CPU` (25) and `BENCH_QUIET_WAIT` (s, 300): before each scenario, wait up to that long for the rest of the machine ' +
       'to use at most that share of one core; ' +

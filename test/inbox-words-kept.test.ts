@@ -10,6 +10,7 @@
 // is past the mark first, so the test decides when the projector runs.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import * as migration from '../src/db/migrations/2026-11-30T10-00_search_words_changed_at.ts';
 import { WORDS_PER_BATCH } from '../src/party/inbox/inbox-projection.repository.ts';
 import { createApiToken } from '../src/auth/api-token.service.ts';
 import { callApi } from './support/api-client.ts';
@@ -137,5 +138,33 @@ it.skipIf(dialect !== 'sqlite')(
     expect(await search('wilhelmina')).toEqual(['Wilhelmina Jonkhout']);
     expect(await search('jonkhout')).toEqual(['Wilhelmina Jonkhout']);
     expect(await search('oudeboom')).toEqual([]);
+  },
+);
+
+it.skipIf(dialect !== 'sqlite')(
+  'indexes the words of leads from before the migration once more, the next time they are past the mark',
+  async () => {
+    const { broker, search, wordsAt } = await setUp();
+    const push = (prospect: object) => pushLead(server, broker.tenant, 'customers', { prospect });
+    const lead = await push({ first_name: 'Gerolf', last_name: 'Vrijdaghs' });
+    expect(await search('gerolf')).toEqual(['Gerolf Vrijdaghs']);
+    const db = server.database.handle.db;
+    await migration.down(db);
+    await migration.up(db);
+    // Unknown: the lead's row holds '' where its words' stamp was.
+    expect(await wordsAt(lead.body.id)).toEqual({ lead: null, indexed: '' });
+    const kept = await push({
+      id: lead.body.party_id,
+      first_name: 'Gerolf',
+      last_name: 'Vrijdaghs',
+      birth: '1977-07-07',
+    });
+    expect(kept.status).toBe(200);
+    expect(await search('gerolf vrijd')).toEqual(['Gerolf Vrijdaghs']);
+    expect(await wordsAt(lead.body.id)).toEqual({ lead: null, indexed: null });
+    const renamed = await push({ id: lead.body.party_id, first_name: 'Gerolf', last_name: 'Pannekoeke' });
+    expect(await search('pannek')).toEqual(['Gerolf Pannekoeke']);
+    expect(await search('vrijd')).toEqual([]);
+    expect(await wordsAt(lead.body.id)).toEqual({ lead: renamed.body.updated_at, indexed: renamed.body.updated_at });
   },
 );
