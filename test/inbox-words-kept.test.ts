@@ -11,7 +11,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import * as migration from '../src/db/migrations/2026-11-30T10-00_search_words_changed_at.ts';
-import { WORDS_PER_BATCH } from '../src/party/inbox/inbox-projection.repository.ts';
+import { WORDS_PER_BATCH } from '../src/party/index.ts';
 import { createApiToken } from '../src/auth/api-token.service.ts';
 import { callApi } from './support/api-client.ts';
 import { createBroker, openSignedIn, UserAgent } from './support/broker-app.ts';

@@ -66,7 +66,7 @@ export { leadRowsQuery, listLeadRows } from './read/lead-read.repository.ts';
 export { oldPushesQuery } from './privacy/retention.repository.ts';
 export { PUSH_CANDIDATES, sqliteLookupTexts } from './push/push-candidates.repository.ts';
 // The projector's look-up for work (every second, in every process): tests count what it reads.
-export { distributionsBehind } from './inbox/inbox-projection.repository.ts';
+export { distributionsBehind, WORDS_PER_BATCH } from './inbox/inbox-projection.repository.ts';
 
 // The SQL a PostgreSQL write reads its clock with, which bench/write-limits.ts measures.
 export { WRITER_CLOCK_SQL } from './store/change-clock.repository.ts';
