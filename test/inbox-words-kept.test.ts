@@ -45,14 +45,14 @@ async function setUp() {
     );
     return rows[0]!;
   };
-  return { broker, search, wordsAt };
+  const push = (prospect: object) => pushLead(server, broker.tenant, 'customers', { prospect });
+  return { broker, push, search, wordsAt };
 }
 
 it.skipIf(dialect !== 'sqlite')(
   'finds a lead by the words it has now through ten writes that change its words or keep them',
   async () => {
-    const { broker, search, wordsAt } = await setUp();
-    const push = (prospect: object) => pushLead(server, broker.tenant, 'customers', { prospect });
+    const { broker, push, search, wordsAt } = await setUp();
     const first = await push({ first_name: 'Hieronymus', last_name: 'Quakkelaar' });
     expect(first.status).toBe(201);
     expect(await search('hieron quakk')).toEqual(['Hieronymus Quakkelaar']);
@@ -104,8 +104,7 @@ it.skipIf(dialect !== 'sqlite')(
 it.skipIf(dialect !== 'sqlite')(
   'indexes new words written before the end of a projector batch and kept by a write after it',
   async () => {
-    const { broker, search } = await setUp();
-    const push = (prospect: object) => pushLead(server, broker.tenant, 'customers', { prospect });
+    const { broker, push, search } = await setUp();
     const lead = await push({ first_name: 'Wilhelmina', last_name: 'Oudeboom' });
     expect(await search('wilhelmina')).toEqual(['Wilhelmina Oudeboom']);
     // New words, then a batch's worth of other leads, then a write of the lead that keeps its
@@ -144,8 +143,7 @@ it.skipIf(dialect !== 'sqlite')(
 it.skipIf(dialect !== 'sqlite')(
   'indexes the words of leads from before the migration once more, the next time they are past the mark',
   async () => {
-    const { broker, search, wordsAt } = await setUp();
-    const push = (prospect: object) => pushLead(server, broker.tenant, 'customers', { prospect });
+    const { push, search, wordsAt } = await setUp();
     const lead = await push({ first_name: 'Gerolf', last_name: 'Vrijdaghs' });
     expect(await search('gerolf')).toEqual(['Gerolf Vrijdaghs']);
     const db = server.database.handle.db;

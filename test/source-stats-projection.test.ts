@@ -172,43 +172,24 @@ it('counts a push as soon as it has answered, and once only after the projector 
   expect(await stats(d)).toEqual(last);
 });
 
-it('moves the survivor’s own source once after a merge of a lead created at the same millisecond', async () => {
-  const d = await distribution();
-  const a = await push(d.web, 'web', 'SAME-A');
-  const c = await push(d.portal, 'portal', 'SAME-C');
-  // C's lead and its creating push stamped at A's millisecond, as two concurrent pushes can be.
-  const db = server.database.handle.db;
-  const { created_at: at } = await db
-    .selectFrom('leads')
-    .select('created_at')
-    .where('id', '=', a.body.id)
-    .executeTakeFirstOrThrow();
-  await db.updateTable('leads').set({ created_at: at }).where('id', '=', c.body.id).execute();
-  await db.updateTable('lead_pushes').set({ received_at: at }).where('lead_id', '=', c.body.id).execute();
-  await eventually(() => folded(d.id), 20_000, 'the projector past both pushes');
-  const merged = await callApi(server, d.web, 'POST', `/distributions/${d.id}/parties/${a.body.party_id}/merge`, {
-    body: { from: c.body.party_id },
-  });
-  expect(merged.status).toBe(200);
-  // A's push log now holds two pushes that answered 201 at its created_at: its status change
-  // still moves A's own source's count, once (it was a 500 on PostgreSQL, and counted twice on SQLite).
-  const won = await callApi(server, d.web, 'PATCH', `/distributions/${d.id}/leads/${a.body.id}`, {
+/** The lead marked won, then the sums of the website's and the portal's origins. */
+async function wonAndCounted(d: Awaited<ReturnType<typeof distribution>>, leadId: string) {
+  const won = await callApi(server, d.web, 'PATCH', `/distributions/${d.id}/leads/${leadId}`, {
     body: { status: 'won' },
   });
   expect(won.status).toBe(200);
   const after = await stats(d);
-  expect(origin(after, 'web')).toMatchObject({ received: 1, created: 1, won: 1 });
-  expect(origin(after, 'portal')).toMatchObject({ received: 1, created: 1, won: 0 });
-});
+  return { web: origin(after, 'web'), portal: origin(after, 'portal') };
+}
 
 /**
- * A lead as a merge left it before the merge pinned its survivor's source: C created at A's
- * millisecond and merged into A, so A's push log holds two pushes that answered 201 at its
- * created_at, and A keeps no source of its own.
+ * A (pushed by the website) and C (by the portal), C's lead and its creating push stamped at
+ * A's millisecond, as two concurrent pushes can be, then C merged into A: A's push log holds
+ * two pushes that answered 201 at its created_at.
  */
-async function mergedBeforeThePin(d: Awaited<ReturnType<typeof distribution>>) {
-  const a = await push(d.web, 'web', 'PIN-A');
-  const c = await push(d.portal, 'portal', 'PIN-C');
+async function mergedAtOneMillisecond(d: Awaited<ReturnType<typeof distribution>>) {
+  const a = await push(d.web, 'web', 'SAME-A');
+  const c = await push(d.portal, 'portal', 'SAME-C');
   const db = server.database.handle.db;
   const { created_at: at } = await db
     .selectFrom('leads')
@@ -222,6 +203,27 @@ async function mergedBeforeThePin(d: Awaited<ReturnType<typeof distribution>>) {
     body: { from: c.body.party_id },
   });
   expect(merged.status).toBe(200);
+  return { a, at };
+}
+
+it('moves the survivor’s own source once after a merge of a lead created at the same millisecond', async () => {
+  const d = await distribution();
+  const { a } = await mergedAtOneMillisecond(d);
+  // Its status change still moves A's own source's count, once (it was a 500 on PostgreSQL,
+  // and counted twice on SQLite).
+  expect(await wonAndCounted(d, a.body.id)).toMatchObject({
+    web: { received: 1, created: 1, won: 1 },
+    portal: { received: 1, created: 1, won: 0 },
+  });
+});
+
+/**
+ * A lead as a merge left it before the merge pinned its survivor's source: merged at one
+ * millisecond, and A keeps no source of its own.
+ */
+async function mergedBeforeThePin(d: Awaited<ReturnType<typeof distribution>>) {
+  const { a, at } = await mergedAtOneMillisecond(d);
+  const db = server.database.handle.db;
   await db
     .updateTable('leads')
     .set({ created_origin: null, created_sender: null })
@@ -248,13 +250,10 @@ it('merges again into a lead merged before the pin, which keeps the first of its
     body: { from: other.body.party_id },
   });
   expect(merged.status).toBe(200);
-  const won = await callApi(server, d.web, 'PATCH', `/distributions/${d.id}/leads/${a.body.id}`, {
-    body: { status: 'won' },
+  expect(await wonAndCounted(d, a.body.id)).toMatchObject({
+    web: { received: 1, created: 1, won: 1 },
+    portal: { received: 2, created: 2, won: 0 },
   });
-  expect(won.status).toBe(200);
-  const after = await stats(d);
-  expect(origin(after, 'web')).toMatchObject({ received: 1, created: 1, won: 1 });
-  expect(origin(after, 'portal')).toMatchObject({ received: 2, created: 2, won: 0 });
 });
 
 it('pins, by its migration, the first creating push’s source of a lead merged before the pin, and no other lead', async () => {
@@ -271,13 +270,10 @@ it('pins, by its migration, the first creating push’s source of a lead merged 
   expect(pinned.find((l) => l.id === a.body.id)).toMatchObject({ created_origin: 'web', created_sender: d.web.sender });
   expect(pinned.find((l) => l.id === alone.body.id)).toMatchObject({ created_origin: null, created_sender: null });
   // Its status change now moves that source's count, once (it was both sources', or a 500 on PostgreSQL).
-  const won = await callApi(server, d.web, 'PATCH', `/distributions/${d.id}/leads/${a.body.id}`, {
-    body: { status: 'won' },
+  expect(await wonAndCounted(d, a.body.id)).toMatchObject({
+    web: { received: 1, created: 1, won: 1 },
+    portal: { received: 2, created: 2, won: 0 },
   });
-  expect(won.status).toBe(200);
-  const after = await stats(d);
-  expect(origin(after, 'web')).toMatchObject({ received: 1, created: 1, won: 1 });
-  expect(origin(after, 'portal')).toMatchObject({ received: 2, created: 2, won: 0 });
 });
 
 it.skipIf(dialect !== 'postgres')(
