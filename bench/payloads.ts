@@ -36,20 +36,31 @@ export function webhookBodies(prefix: string, callbackUrl: string): BodyFactory 
   return () => JSON.stringify(minimalBody(`${prefix}-${n++}`, { callbacks: [callbackUrl] }));
 }
 
+/** The telephone number the leads of (c) and (e) are created with, which (e) keeps. */
+const SEEDED_TELEPHONE = '+32 9 000 00 00';
+
 /** The leads scenario (c) merges into: `count` minimal pushes, refs 0..count-1 in order. */
 export function mergeTargetBodies(prefix: string): BodyFactory {
   let n = 0;
-  return () => JSON.stringify(minimalBody(`${prefix}-merge-${n++}`, { telephonenr: '+32 9 000 00 00' }));
+  return () => JSON.stringify(minimalBody(`${prefix}-merge-${n++}`, { telephonenr: SEEDED_TELEPHONE }));
+}
+
+/** Pushes to the existing leads round-robin by external ref, the i-th with the fields `changeOf(i)`. */
+function roundRobinMerges(
+  prefix: string,
+  leads: number,
+  changeOf: (i: number) => Record<string, unknown>,
+): BodyFactory {
+  let n = 0;
+  return () => {
+    const i = n++;
+    return JSON.stringify(minimalBody(`${prefix}-merge-${i % leads}`, changeOf(i)));
+  };
 }
 
 /** (c) pushes to the existing leads round-robin by external ref, each with a new phone number. */
 export function mergeBodies(prefix: string, leads: number): BodyFactory {
-  let n = 0;
-  return () => {
-    const i = n++;
-    const telephonenr = `+32 ${String(i % 1_000_000_000).padStart(9, '0')}`;
-    return JSON.stringify(minimalBody(`${prefix}-merge-${i % leads}`, { telephonenr }));
-  };
+  return roundRobinMerges(prefix, leads, (i) => ({ telephonenr: `+32 ${String(i % 1_000_000_000).padStart(9, '0')}` }));
 }
 
 /**
@@ -57,12 +68,10 @@ export function mergeBodies(prefix: string, leads: number): BodyFactory {
  * changes the lead but none of its search words (the telephone number stays the seeded one).
  */
 export function resyncBodies(prefix: string, leads: number): BodyFactory {
-  let n = 0;
-  return () => {
-    const i = n++;
-    const birth = new Date(Date.UTC(1940, 0, 1) + (i % 20_000) * 86_400_000).toISOString().slice(0, 10);
-    return JSON.stringify(minimalBody(`${prefix}-merge-${i % leads}`, { telephonenr: '+32 9 000 00 00', birth }));
-  };
+  return roundRobinMerges(prefix, leads, (i) => ({
+    telephonenr: SEEDED_TELEPHONE,
+    birth: new Date(Date.UTC(1940, 0, 1) + (i % 20_000) * 86_400_000).toISOString().slice(0, 10),
+  }));
 }
 
 /** (b) a full customer push: 3 cars, 2 policy packages, 6 policies with 3 coverages each. */
