@@ -78,37 +78,81 @@ const PACKAGE_UPDATES = shape('policy_packages', 'id data updated_at');
 const POLICY_UPDATES = shape('insurance_policies', 'id policy_package_id insurance_company policy_nr data updated_at');
 
 /**
+ * PostgreSQL, a write that updates a stored party: its head in the same statement as the new
+ * rows, as WITH queries before theirs (a round trip fewer than a statement of its own). The
+ * party only at the version the write loaded (`p`), the lead and the party's keys as a
+ * possible duplicate only when it was (`l`, `k`), and the statement says whether (`head`);
+ * when it was not, the rows went in all the same, and the write's rollback takes them back
+ * (StaleVersionError). WITH queries run in no set order, so no key is both deleted and
+ * inserted: `k` deletes the keys the party no longer has ($14, $15: the new set's kinds and
+ * keys), and the new set is upserted (DUPLICATE_KEY_UPSERT), a key it kept meeting its own row.
+ */
+const HEAD_COLUMNS = 13;
+const headQueries = (keysChanged: boolean): string[] => [
+  'p as (update parties set data = $1, match_key = $2, updated_at = $3, version = $4 where id = $5 and version = $6 returning id)',
+  ...(keysChanged
+    ? [
+        'k as (delete from party_duplicate_keys d where d.party_id = $5 and exists (select 1 from p) ' +
+          'and not exists (select 1 from unnest($14::text[], $15::text[]) as n(kind, key) where n.kind = d.kind and n.key = d.key))',
+      ]
+    : []),
+  'l as (update leads set origin = $7, backref = $8, source = $9, updated_at = $10, search_words = $11, sort_name = $13 ' +
+    'where id = $12 and exists (select 1 from p) returning id)',
+];
+const DUPLICATE_KEY_UPSERT = 'on conflict (distribution_id, kind, key, party_id) do update set name = excluded.name';
+
+/** The head's values for headQueries, in their order: the party's, the lead's, then with changed keys the new set's kinds and keys. */
+type HeadValues = readonly unknown[];
+
+/**
  * The new rows of the tables that have some, in one statement: each table's insert a WITH
  * query of its own. One text (and prepared statement) per set of tables: a minimal push
- * writes four tables, a full one ten.
+ * writes four tables, a full one ten. With `head` (HeadValues), the stored party's update
+ * goes first (headQueries), and the statement says whether it was made (`head`).
  */
 const postgresInsertAll = (() => {
-  const texts = new Map<number, string>();
+  const texts = new Map<string, string>();
   /** With `answer`, the Idempotency-Key's row too, and the statement returns whether it was written (`kept`). */
-  return (rows: readonly Row[][], answer?: readonly unknown[]): { text: string; parameters: unknown[] } => {
+  return (
+    rows: readonly Row[][],
+    answer?: readonly unknown[],
+    head?: { readonly keysChanged: boolean; readonly values: HeadValues },
+  ): { text: string; parameters: unknown[] } => {
     const tables = INSERT_ORDER.flatMap((table, i) => (rows[i]!.length > 0 ? [{ table, rows: rows[i]! }] : []));
     const mask = INSERT_ORDER.reduce(
       (bits, _, i) => (rows[i]!.length > 0 ? bits | (1 << i) : bits),
       answer === undefined ? 0 : 1 << INSERT_ORDER.length,
     );
-    let text = texts.get(mask);
+    const headKind = head === undefined ? 0 : head.keysChanged ? 2 : 1;
+    const key = `${mask}.${headKind}`;
+    let text = texts.get(key);
     if (text === undefined) {
-      let next = 1;
+      const heads = head === undefined ? [] : headQueries(head.keysChanged);
+      let next = head === undefined ? 1 : HEAD_COLUMNS + (head.keysChanged ? 3 : 1);
       const inserts = tables.map(({ table }) => {
         const insert = postgresInsert(table, next);
         next += table.columns.length;
-        return insert;
+        return head !== undefined && table === DUPLICATE_KEYS ? `${insert} ${DUPLICATE_KEY_UPSERT}` : insert;
       });
-      // The last insert is the statement itself; with an answer, the key's row is one more
-      // WITH query, and the statement counts it (`kept`).
-      const last = answer === undefined ? inserts.pop()! : 'select count(*)::int as kept from kept_answer';
-      const queries = inserts.map((insert, i) => `i${i} as (${insert})`);
+      // The last insert is the statement itself; with an answer or a head, each is one more
+      // WITH query, and the statement counts them (`kept`, `head`).
+      const counts = [
+        ...(head === undefined ? [] : ['(select count(*) from l)::int as head']),
+        ...(answer === undefined ? [] : ['(select count(*) from kept_answer)::int as kept']),
+      ];
+      const last = counts.length === 0 ? inserts.pop()! : `select ${counts.join(', ')}`;
+      const queries = [...heads, ...inserts.map((insert, i) => `i${i} as (${insert})`)];
       if (answer !== undefined) queries.push(`kept_answer as (${postgresAnswerInsert(next)})`);
-      text = prepared(`lead_insert_${mask}`, queries.length === 0 ? last : `with ${queries.join(', ')} ${last}`);
-      texts.set(mask, text);
+      const name = head === undefined ? `lead_insert_${mask}` : `lead_head_insert_${mask}_${headKind}`;
+      text = prepared(name, queries.length === 0 ? last : `with ${queries.join(', ')} ${last}`);
+      texts.set(key, text);
     }
-    const parameters = tables.flatMap(({ table, rows: tableRows }) => columnsOf(table, tableRows));
-    return { text, parameters: answer === undefined ? parameters : [...parameters, ...answer] };
+    const parameters = [
+      ...(head?.values ?? []),
+      ...tables.flatMap(({ table, rows: tableRows }) => columnsOf(table, tableRows)),
+      ...(answer ?? []),
+    ];
+    return { text, parameters };
   };
 })();
 const POSTGRES_UPDATES = new Map(
@@ -118,22 +162,8 @@ const POSTGRES_UPDATES = new Map(
   ]),
 );
 
-const headUpdate = statement('party_head_update', {
-  sqlite: 'update parties set data = ?1, match_key = ?2, updated_at = ?3, version = ?4 where id = ?5 and version = ?6',
-  // The lead row only when the party's version check passed: one round trip for both.
-  postgres:
-    'with p as (update parties set data = $1, match_key = $2, updated_at = $3, version = $4 where id = $5 and version = $6 returning id) ' +
-    'update leads set origin = $7, backref = $8, source = $9, updated_at = $10, search_words = $11, sort_name = $13 where id = $12 and exists (select 1 from p)',
-});
-// The same, when the party's keys as a possible duplicate changed: on PostgreSQL the old keys
-// go in the same round trip (the new ones are in the one insert statement that follows).
-const headUpdateWithKeys = statement('party_head_update_keys', {
-  sqlite: headUpdate.sql.sqlite,
-  postgres:
-    'with p as (update parties set data = $1, match_key = $2, updated_at = $3, version = $4 where id = $5 and version = $6 returning id), ' +
-    'k as (delete from party_duplicate_keys where party_id = $5 and exists (select 1 from p)) ' +
-    'update leads set origin = $7, backref = $8, source = $9, updated_at = $10, search_words = $11, sort_name = $13 where id = $12 and exists (select 1 from p)',
-});
+const SQLITE_HEAD_UPDATE =
+  'update parties set data = ?1, match_key = ?2, updated_at = ?3, version = ?4 where id = ?5 and version = ?6';
 /**
  * SQLite's party update when its match key stays what it was: SQLite rewrites the entry of
  * `parties_match_key` (a unique index, its key an e-mail, a birth date and an address, so a
@@ -174,11 +204,9 @@ const clearPolicyNumbers = statement('insurance_policies_clear_numbers', {
   sqlite: 'update insurance_policies set policy_nr = null where id in (select value from json_each(?1))',
   postgres: 'update insurance_policies set policy_nr = null where id = any($1::text[])',
 });
-// A party's keys as a possible duplicate go whole when any changed; the new set is inserted.
-const deleteDuplicateKeys = statement('party_duplicate_keys_delete', {
-  sqlite: 'delete from party_duplicate_keys where party_id = ?1',
-  postgres: 'delete from party_duplicate_keys where party_id = $1',
-});
+// SQLite: a party's keys as a possible duplicate go whole when any changed; the new set is
+// inserted. (PostgreSQL deletes only those the party no longer has: headQueries.)
+const SQLITE_DELETE_DUPLICATE_KEYS = 'delete from party_duplicate_keys where party_id = ?1';
 const deleteCoverages = statement('coverages_delete', {
   sqlite: 'delete from coverages where insurance_policy_id in (select value from json_each(?1))',
   postgres: 'delete from coverages where insurance_policy_id = any($1::text[])',
@@ -217,28 +245,34 @@ export async function applyChangeset(
   options: ChangesetOptions,
 ): Promise<boolean | undefined> {
   const keysChanged = changes.head === 'update' && changes.duplicateKeys !== undefined;
+  if (dialectOf(db) === 'postgres') {
+    // The values a stored party's update takes from rows this write releases are released
+    // first, as are those of the rows it adds; its head then goes with the new rows.
+    await releaseUniqueValues(db, changes);
+    const head =
+      changes.head === 'update' ? { keysChanged, values: headValues(lead, options.matchKey, changes) } : undefined;
+    const written = await insertPostgresRows(db, newRows(lead, changes, options), options.answer, head);
+    if (head !== undefined && !written.head) throw staleParty(lead);
+    await updateChildren(db, changes);
+    return written.kept;
+  }
   if (changes.head === 'update')
-    await updateHead(db, lead, options.matchKey, keysChanged, changes.leadIndexed, options.storedMatchKey);
-  if (keysChanged && dialectOf(db) === 'sqlite') await run(db, deleteDuplicateKeys, [lead.partyId]);
+    await updateSqliteHead(db, lead, options.matchKey, changes.leadIndexed, options.storedMatchKey);
+  if (keysChanged) await runText(db, SQLITE_DELETE_DUPLICATE_KEYS, [lead.partyId]);
   // New rows go in before the updates, which may point at them (a stored policy moved to a
   // package this push adds); values they take from updated rows were released first.
   await releaseUniqueValues(db, changes);
-  const kept = await insertRows(db, newRows(lead, changes, options), options.answer);
+  await insertSqliteRows(db, newRows(lead, changes, options), options.answer);
   await updateChildren(db, changes);
-  return kept;
+  return undefined;
 }
 
-async function updateHead(
-  db: Db,
-  lead: LeadAggregate,
-  matchKey: string | null,
-  keysChanged: boolean,
-  indexed: Changeset['leadIndexed'] = { origin: true, sortName: true },
-  storedMatchKey?: string | null,
-): Promise<void> {
+const staleParty = (lead: LeadAggregate) => new StaleVersionError(`party ${lead.partyId} changed concurrently`);
+
+/** The stored lead's head columns: the lead's row of its update, in the order of both dialects' texts. */
+function leadHead(lead: LeadAggregate): unknown[] {
   const meta = (name: string) => (lead.meta[name] as string | undefined) ?? null;
-  const party = [JSON.stringify(lead.fields), matchKey, lead.updated_at, lead.version, lead.partyId, lead.version - 1];
-  const leadRow = [
+  return [
     meta('origin'),
     meta('backref'),
     meta('source'),
@@ -247,14 +281,37 @@ async function updateHead(
     lead.leadId,
     sortNameOf(lead),
   ];
-  const postgres = dialectOf(db) === 'postgres';
-  const head = keysChanged ? headUpdateWithKeys : headUpdate;
+}
+
+/** The party's row of its update, guarded by the version the write loaded. */
+function partyHead(lead: LeadAggregate, matchKey: string | null): unknown[] {
+  return [JSON.stringify(lead.fields), matchKey, lead.updated_at, lead.version, lead.partyId, lead.version - 1];
+}
+
+/** PostgreSQL's HeadValues: the party's, the lead's and, when they changed, the kinds and keys of the party's new key set. */
+function headValues(lead: LeadAggregate, matchKey: string | null, changes: Changeset): HeadValues {
+  const keys = changes.duplicateKeys;
+  return [
+    ...partyHead(lead, matchKey),
+    ...leadHead(lead),
+    ...(keys === undefined ? [] : [keys.map((key) => key.kind), keys.map((key) => key.key)]),
+  ];
+}
+
+async function updateSqliteHead(
+  db: Db,
+  lead: LeadAggregate,
+  matchKey: string | null,
+  indexed: Changeset['leadIndexed'] = { origin: true, sortName: true },
+  storedMatchKey?: string | null,
+): Promise<void> {
   // Without match_key the text's ?2 is not used: the six values still bind by number.
-  const text = !postgres && storedMatchKey === matchKey ? SQLITE_HEAD_UPDATE_SAME_KEY : head.sql[dialectOf(db)];
-  const updated = await runCount(db, text, postgres ? [...party, ...leadRow] : party);
-  if (updated !== 1) throw new StaleVersionError(`party ${lead.partyId} changed concurrently`);
+  const text = storedMatchKey === matchKey ? SQLITE_HEAD_UPDATE_SAME_KEY : SQLITE_HEAD_UPDATE;
+  const updated = await runCount(db, text, partyHead(lead, matchKey));
+  if (updated !== 1) throw staleParty(lead);
+  const leadRow = leadHead(lead);
   // Without sort_name the text's last parameter is ?6: the seventh value is not bound.
-  if (!postgres) await runCount(db, sqliteLeadUpdate(indexed), indexed.sortName ? leadRow : leadRow.slice(0, 6));
+  await runCount(db, sqliteLeadUpdate(indexed), indexed.sortName ? leadRow : leadRow.slice(0, 6));
 }
 
 /**
@@ -414,14 +471,21 @@ function newRows(lead: LeadAggregate, changes: Changeset, options: ChangesetOpti
   ];
 }
 
-/** With `answer` (PostgreSQL), whether the key's row was written. */
-async function insertRows(db: Db, rows: Row[][], answer?: readonly unknown[]): Promise<boolean | undefined> {
-  if (dialectOf(db) === 'postgres') {
-    if (answer === undefined && rows.every((table) => table.length === 0)) return undefined;
-    const { text, parameters } = postgresInsertAll(rows, answer);
-    const result = await runText<{ kept: number }>(db, text, parameters);
-    return answer === undefined ? undefined : result[0]!.kept === 1;
-  }
+/** PostgreSQL's new rows, with a stored party's head (`head`: whether it was updated) and a key's answer (`kept`: whether it was written). */
+async function insertPostgresRows(
+  db: Db,
+  rows: Row[][],
+  answer: readonly unknown[] | undefined,
+  head: { readonly keysChanged: boolean; readonly values: HeadValues } | undefined,
+): Promise<{ head: boolean; kept: boolean | undefined }> {
+  if (head === undefined && answer === undefined && rows.every((table) => table.length === 0))
+    return { head: false, kept: undefined };
+  const { text, parameters } = postgresInsertAll(rows, answer, head);
+  const result = await runText<{ kept?: number; head?: number }>(db, text, parameters);
+  return { head: result[0]?.head === 1, kept: answer === undefined ? undefined : result[0]!.kept === 1 };
+}
+
+async function insertSqliteRows(db: Db, rows: Row[][], answer?: readonly unknown[]): Promise<void> {
   if (answer !== undefined) throw new Error('an answer goes with the rows on PostgreSQL only');
   // An index loop, tables without rows skipped: every push runs this, and the iterators and
   // per-table arrays of a for-of over chunks were a twentieth of what a minimal push
