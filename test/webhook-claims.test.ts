@@ -1,6 +1,7 @@
 // Claiming due deliveries (docs/design.md section 5): workers that claim side by side never
 // take the same delivery twice. On PostgreSQL a claim that read the queue before another
 // worker's claim committed must not take that worker's rows once their locks are released.
+import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { newRowId } from '../src/db/ids.ts';
 import type { LeadResponse } from '../src/party/index.ts';
@@ -68,4 +69,104 @@ it('gives each due delivery to one of several workers claiming at once', async (
     expect(duplicates).toEqual([]);
     expect(claimedBy.size).toBe(count);
   }
+});
+
+const HOSTS = ['', 'a.example', 'b.example', 'c.example:8080'];
+const BASE = Date.parse('2026-11-29T12:00:00.000Z');
+const at = (seconds: number) => new Date(BASE + seconds * 1000).toISOString();
+
+interface QueuedRow {
+  readonly id: string;
+  readonly host: string;
+  readonly status: 'pending' | 'delivered' | 'failed';
+  readonly next: string;
+}
+
+/**
+ * What the claim takes, as the ranking it replaced (issue 34) defined it: of the pending
+ * rows due at `now` whose host is not busy, each host's first `perHost` (oldest first, then
+ * by id), and of those the oldest `limit`.
+ */
+function expectedClaim(
+  rows: readonly QueuedRow[],
+  now: string,
+  limit: number,
+  perHost: number,
+  busy: readonly string[],
+) {
+  const order = (a: QueuedRow, b: QueuedRow) => a.next.localeCompare(b.next) || a.id.localeCompare(b.id);
+  const due = rows.filter((row) => row.status === 'pending' && row.next <= now && !busy.includes(row.host));
+  const kept = HOSTS.flatMap((host) =>
+    due
+      .filter((row) => row.host === host)
+      .sort(order)
+      .slice(0, perHost),
+  );
+  return kept
+    .sort(order)
+    .slice(0, limit)
+    .map((row) => row.id);
+}
+
+// The claim reads each host's first due rows from an index, host after host (migration
+// 2026-11-30T11-00), where it ranked every due row: the same rows, over queues of every shape.
+it('claims what ranking every due delivery by host would: each host its first perHost, the oldest limit of them', async () => {
+  await queueDeliveries(1, at(0));
+  const db = database.handle.db;
+  const { id: eventId } = await db.selectFrom('webhook_events').select('id').orderBy('id').executeTakeFirstOrThrow();
+  const writes = deliveryWrites(database.handle, transactions);
+  const row = fc.record({
+    host: fc.constantFrom(...HOSTS),
+    status: fc.constantFrom('pending', 'pending', 'pending', 'delivered', 'failed'),
+    // Seconds from BASE: due at `now` (30) or not yet, ties included.
+    offset: fc.integer({ min: 0, max: 40 }),
+  });
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(row, { maxLength: 40 }),
+      fc.integer({ min: 1, max: 8 }),
+      fc.integer({ min: 1, max: 4 }),
+      fc.subarray(HOSTS),
+      async (drawn, limit, perHost, busy) => {
+        await db.deleteFrom('webhook_attempts').execute();
+        await db.deleteFrom('webhook_deliveries').execute();
+        const rows: QueuedRow[] = drawn.map((r, i) => ({
+          id: `dlv${String(i).padStart(4, '0')}`,
+          host: r.host,
+          status: r.status as QueuedRow['status'],
+          next: at(r.offset),
+        }));
+        if (rows.length > 0)
+          await db
+            .insertInto('webhook_deliveries')
+            .values(
+              rows.map((r) => ({
+                id: r.id,
+                event_id: eventId,
+                distribution_id: tenant.distributionId,
+                url: `http://${r.host || 'localhost'}/hook`,
+                host: r.host,
+                status: r.status,
+                next_attempt_at: r.next,
+                claim_id: null,
+                attempts: 0,
+                round_start: 0,
+                last_status_code: null,
+                last_error: null,
+                created_at: at(0),
+                updated_at: at(0),
+              })),
+            )
+            .execute();
+        const now = at(30);
+        const claim = { now, leaseUntil: at(3600), claimId: newRowId(), limit, perHost, busyHosts: busy };
+        const { claimed } = await writes.claim(claim, []);
+        // Which rows, not in what order: an UPDATE returns them in the order it met them.
+        expect(claimed.map((delivery) => delivery.id).sort()).toEqual(
+          expectedClaim(rows, now, limit, perHost, busy).sort(),
+        );
+      },
+    ),
+    { numRuns: 60 },
+  );
 });

@@ -40,6 +40,7 @@ import * as pushIndexEntries from './migrations/2026-11-30T07-00_push_index_entr
 import * as inboxOrdersProjected from './migrations/2026-11-30T08-00_inbox_orders_projected.ts';
 import * as pinAmbiguousCreatedSources from './migrations/2026-11-30T09-00_pin_ambiguous_created_sources.ts';
 import * as searchWordsChangedAt from './migrations/2026-11-30T10-00_search_words_changed_at.ts';
+import * as webhookDueByHost from './migrations/2026-11-30T11-00_webhook_due_by_host.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '2026-11-20T00-00_lead_intake_core': leadIntakeCore,
@@ -79,6 +80,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-30T08-00_inbox_orders_projected': inboxOrdersProjected,
   '2026-11-30T09-00_pin_ambiguous_created_sources': pinAmbiguousCreatedSources,
   '2026-11-30T10-00_search_words_changed_at': searchWordsChangedAt,
+  '2026-11-30T11-00_webhook_due_by_host': webhookDueByHost,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

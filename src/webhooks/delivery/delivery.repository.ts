@@ -104,24 +104,39 @@ interface ClaimedRow {
  * the keys that sign at the claim's `now` (the current one first, then the most recently
  * retired; as signingSecrets reads them) and the URL's 410. On
  * PostgreSQL it is one round trip with no transaction around it (delivery.writes.ts).
- * PostgreSQL allows no row lock beside a window function, so the ids are locked in a step of
- * their own; that step and the update repeat the due conditions on the row itself: the
- * ranking read the queue as it was when the statement began, so a row another worker claimed
- * since (and committed) is still in it; READ COMMITTED re-checks a locked or updated row's
- * own conditions against its newest version, which is no longer due, and so leaves it out
- * (test/webhook-claims.test.ts). SQLite has one writer at a time. `host not in` / `host <>
- * all` leaves out a row with no host whenever some host is busy.
+ *
+ * The due rows come host by host (`hosts`, a recursive step through the index
+ * `webhook_deliveries_due_host` from each host to the next, then each host's first `perHost`
+ * due rows from the same index), and the claim takes the oldest `limit` of those: the rows
+ * a ranking of every due row by host kept (at most `perHost` a host, oldest first), read at a
+ * cost that follows the hosts and the claim rather than the backlog (migration
+ * 2026-11-30T11-00). Every pending row has a host ('' for a URL without one).
+ *
+ * PostgreSQL allows no row lock beside a LIMIT in a lateral join's reading of the queue, so
+ * the ids are locked in a step of their own; that step and the update repeat the due
+ * conditions on the row itself: the queue was read as it was when the statement began, so a
+ * row another worker claimed since (and committed) is still in it; READ COMMITTED re-checks a
+ * locked or updated row's own conditions against its newest version, which is no longer due,
+ * and so leaves it out (test/webhook-claims.test.ts). Both steps find their rows by id
+ * (`= any(array(...))`, the primary key): given the ids as a subquery, the planner scanned the
+ * table and hashed them. SQLite has one writer at a time.
  */
+const HOSTS_SQLITE = `with recursive hosts(host) as (
+      select (select host from webhook_deliveries where status = 'pending' order by host limit 1)
+      union all
+      select (select d.host from webhook_deliveries as d where d.status = 'pending' and d.host > hosts.host order by d.host limit 1)
+      from hosts where hosts.host is not null
+    )`;
 const claimStatement = statement('webhook_claim_due', {
   sqlite: `update webhook_deliveries set next_attempt_at = ?2, claim_id = ?6
     where id in (
-      select id from (
-        select id, next_attempt_at, row_number() over (partition by host order by next_attempt_at, id) as host_rank
-        from webhook_deliveries
-        where status = 'pending' and next_attempt_at <= ?1 and host not in (select value from json_each(?5))
-      )
-      where host_rank <= ?4
-      order by next_attempt_at
+      ${HOSTS_SQLITE}
+      select d.id from hosts as h join webhook_deliveries as d on d.id in (
+          select e.id from webhook_deliveries as e
+          where e.status = 'pending' and e.host = h.host and e.next_attempt_at <= ?1
+          order by e.next_attempt_at, e.id limit ?4)
+      where h.host is not null and h.host not in (select value from json_each(?5))
+      order by d.next_attempt_at, d.id
       limit ?3
     ) and status = 'pending' and next_attempt_at <= ?1
     returning id, event_id, distribution_id, url, host, attempts, round_start,
@@ -133,23 +148,29 @@ const claimStatement = statement('webhook_claim_due', {
       ) as secrets,
       (select s.stopped_at from webhook_stopped_urls as s
         where s.distribution_id = webhook_deliveries.distribution_id and s.url = webhook_deliveries.url) as stopped_at`,
-  postgres: `with due as (
-      select id from (
-        select id, next_attempt_at, row_number() over (partition by host order by next_attempt_at, id) as host_rank
-        from webhook_deliveries
-        where status = 'pending' and next_attempt_at <= $1
-          and (cardinality($5::text[]) = 0 or host <> all($5::text[]))
-      ) as ranked
-      where host_rank <= $4
-      order by next_attempt_at
+  postgres: `with recursive hosts(host) as (
+      (select host from webhook_deliveries where status = 'pending' order by host limit 1)
+      union all
+      select (select d.host from webhook_deliveries as d where d.status = 'pending' and d.host > h.host order by d.host limit 1)
+      from hosts as h where h.host is not null
+    ), due as (
+      select d.id from hosts as h
+        cross join lateral (
+          select e.id, e.next_attempt_at from webhook_deliveries as e
+          where e.status = 'pending' and e.host = h.host and e.next_attempt_at <= $1
+          order by e.next_attempt_at, e.id
+          limit $4
+        ) as d
+      where h.host is not null and (cardinality($5::text[]) = 0 or h.host <> all($5::text[]))
+      order by d.next_attempt_at, d.id
       limit $3
     ), locked as (
       select id from webhook_deliveries
-      where id in (select id from due) and status = 'pending' and next_attempt_at <= $1
+      where id = any(array(select id from due)) and status = 'pending' and next_attempt_at <= $1
       for update skip locked
     ), claimed as (
       update webhook_deliveries set next_attempt_at = $2, claim_id = $6
-      where id in (select id from locked) and status = 'pending' and next_attempt_at <= $1
+      where id = any(array(select id from locked)) and status = 'pending' and next_attempt_at <= $1
       returning id, event_id, distribution_id, url, host, attempts, round_start
     )
     select c.id, c.event_id, c.distribution_id, c.url, c.host, c.attempts, c.round_start, e.payload, e.type,
