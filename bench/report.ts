@@ -420,7 +420,7 @@ export function renderWebhookSection(
     '',
     'Scenario (a), but every lead carries a callback URL to a local receiver (`bench/webhook-receiver.ts`, a process of its own ' +
       "on the generator's core that answers 204 at once), so each push also writes an outbox event and a delivery, and the " +
-      'server\'s own worker (a worker thread of the server process, WEBHOOK_WORKER\'s default; 64 attempts at a time, 32 to one host) signs and POSTs them while it keeps taking pushes. "events/s" counts webhooks ' +
+      'server\'s own worker (a worker thread of the server process, WEBHOOK_WORKER\'s default; 128 attempts at a time, 64 to one host) signs and POSTs them while it keeps taking pushes. "events/s" counts webhooks ' +
       'that arrived at the receiver during the measured window; "delay" is from the event\'s `created_at` to its arrival; "lag" is ' +
       'the `lead_intake_webhook_outbox_lag_seconds` gauge (how long the oldest due delivery has waited), sampled every 0.5 s; ' +
       '"drain" is the time from the end of the load until the receiver had every event.',

@@ -52,7 +52,7 @@ const CACHES: ReadonlyArray<readonly [string, string, string]> = [
   [
     'Webhook connections (`src/webhooks/delivery/webhook.sender.ts`)',
     'receiver host',
-    '32 per host while in use (`PER_HOST_CONCURRENCY`), 64 attempts at a time; idle keep-alive sockets are kept until the receiver closes them',
+    '64 per host while in use (`PER_HOST_CONCURRENCY`), 128 attempts at a time; idle keep-alive sockets are kept until the receiver closes them',
   ],
   [
     "V8's young generation",

@@ -24,11 +24,15 @@ import { receiverOrigin } from '../webhook.table.ts';
 import { ATTEMPT_TIMEOUT_MS, WebhookSender, type SendResult } from './webhook.sender.ts';
 
 /**
- * Attempts in flight per process, at most. 64, so that one receiver host's half (below)
- * gives a busy healthy receiver the throughput 32 gave it before there was a per-host cap
- * (scenario d of the benchmark: 1,100-1,200 events/s on SQLite either way).
+ * Attempts in flight per process, at most. One host's throughput is its attempts in flight
+ * over each attempt's time, so one host's half (below) sets how fast a busy healthy receiver
+ * is served: with 32 in flight to it, the benchmark's receiver (its answers slowed by the load
+ * generator sharing its core) took 1,500-1,800 events/s while SQLite took 1,900-2,100 pushes/s
+ * with a callback, and the outbox grew for as long as the pushes lasted; with 64 it takes
+ * every event as it comes, delay p50 under 25 ms, over 60 s too (docs/benchmarks.md, "Early
+ * afternoon of 2026-11-29").
  */
-const CONCURRENCY = 64;
+const CONCURRENCY = 128;
 /**
  * Attempts in flight to one receiver host, at most: a host that never answers, or whose
  * name takes seconds to fail to resolve, holds half the slots, and every other host's
