@@ -4,9 +4,9 @@
 // per claim, so a worker that fell behind fell further behind). Now it steps from host to
 // host in this index and takes at most `perHost` rows of each: its cost follows the hosts
 // and the claim's size, not the backlog.
-// A delivery's host is always written (the URL's host, '' when it has none); rows with none
-// (never written so since 2026-11-23T00-00 filled them) take '', so every pending row is
-// reached by a step of the claim. Frozen in time: Kysely<any>, no app imports.
+// A delivery's host is always written (the URL's host, '' when it has none), and
+// 2026-11-23T00-00 filled the rows from before it; any row still without one takes '' here,
+// so every pending row is reached by a step of the claim. Frozen in time: Kysely<any>, no app imports.
 import { type Kysely, sql } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {

@@ -112,14 +112,14 @@ interface ClaimedRow {
  * cost that follows the hosts and the claim rather than the backlog (migration
  * 2026-11-30T11-00). Every pending row has a host ('' for a URL without one).
  *
- * PostgreSQL allows no row lock beside a LIMIT in a lateral join's reading of the queue, so
- * the ids are locked in a step of their own; that step and the update repeat the due
- * conditions on the row itself: the queue was read as it was when the statement began, so a
- * row another worker claimed since (and committed) is still in it; READ COMMITTED re-checks a
- * locked or updated row's own conditions against its newest version, which is no longer due,
- * and so leaves it out (test/webhook-claims.test.ts). Both steps find their rows by id
- * (`= any(array(...))`, the primary key): given the ids as a subquery, the planner scanned the
- * table and hashed them. SQLite has one writer at a time.
+ * PostgreSQL locks the ids in a step of their own (a lock in each host's read would take
+ * that host's rows before the claim keeps the oldest of all hosts'); that step and the update
+ * repeat the due conditions on the row itself: the queue was read as it was when the
+ * statement began, so a row another worker claimed since (and committed) is still in it;
+ * READ COMMITTED re-checks a locked or updated row's own conditions against its newest
+ * version, which is no longer due, and so leaves it out (test/webhook-claims.test.ts). Both
+ * steps find their rows by id (`= any(array(...))`, the primary key): given the ids as a
+ * subquery, the planner scanned the table and hashed them. SQLite has one writer at a time.
  */
 const HOSTS_SQLITE = `with recursive hosts(host) as (
       select (select host from webhook_deliveries where status = 'pending' order by host limit 1)
