@@ -93,9 +93,11 @@ describe.skipIf(dialect !== 'postgres').each([true, false])(
 
       const { rows } = await sql<{ name: string }>`select name from pg_prepared_statements`.execute(handle.db);
       const names = rows.map((row) => row.name);
-      if (prepared)
-        expect(names).toEqual(expect.arrayContaining(['push_candidates', 'lead_head_for_update', 'party_head_update']));
-      else expect(names).toEqual([]);
+      if (prepared) {
+        expect(names).toEqual(expect.arrayContaining(['push_candidates', 'lead_head_for_update']));
+        // A merge's head goes with its new rows, one text per set of tables (changeset.repository.ts).
+        expect(names.filter((name) => name.startsWith('lead_head_insert_')).length).toBeGreaterThan(0);
+      } else expect(names).toEqual([]);
     });
   },
 );

@@ -30,7 +30,7 @@ import { ATTEMPT_TIMEOUT_MS, WebhookSender, type SendResult } from './webhook.se
  * generator sharing its core) took 1,500-1,800 events/s while SQLite took 1,900-2,100 pushes/s
  * with a callback, and the outbox grew for as long as the pushes lasted; with 64 it takes
  * every event as it comes, delay p50 under 25 ms, over 60 s too (docs/benchmarks.md, "Early
- * afternoon of 2026-11-29").
+ * afternoon of 2026-11-29, fifth session (issue 34): webhooks that keep up").
  */
 const CONCURRENCY = 128;
 /**
