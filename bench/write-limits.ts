@@ -70,6 +70,11 @@ const TABLES: readonly Table[] = [
 
 /** Each table's columns as the migrations create them: the statements below name them all, in order. */
 const COLUMNS = await migratedColumns(TABLES);
+/** Columns only SQLite's migrations add (COLUMNS is read off SQLite): PostgreSQL's inserts leave them out. */
+const SQLITE_ONLY: Partial<Record<Table, readonly string[]>> = { leads: ['words_at'] };
+/** A table's columns on PostgreSQL, each with its place in a row of COLUMNS' order. */
+const postgresColumns = (table: Table) =>
+  COLUMNS[table].names.flatMap((name, at) => (SQLITE_ONLY[table]?.includes(name) ? [] : [{ name, at }]));
 
 interface PushRows {
   readonly ref: string;
@@ -113,6 +118,8 @@ function newLeadRows(distributionId: string, n: number, full: boolean): PushRows
         created_origin: null,
         created_sender: null,
         search_words: `jan peeters ${ref}`,
+        // SQLite only (migration 2026-11-30T10-00): null while the words are those the lead was created with.
+        words_at: null,
       },
     ],
     risk_objects: [],
@@ -361,14 +368,17 @@ export async function postgresLimit(
     const key = used.map((t) => t.table).join(',');
     let next = 1;
     const parts = used.map(({ table }) => {
-      const { names, integers } = COLUMNS[table];
+      const { integers } = COLUMNS[table];
+      const names = postgresColumns(table).map((column) => column.name);
       const arrays = names.map((name) => `$${next++}::${integers.has(name) ? 'integer' : 'text'}[]`).join(', ');
       return `insert into ${table} (${names.join(', ')}) select * from unnest(${arrays})`;
     });
     const last = parts.pop()!;
     const text = parts.length === 0 ? last : `with ${parts.map((p, i) => `i${i} as (${p})`).join(', ')} ${last}`;
     if (!texts.has(key)) texts.set(key, `limit_insert_${texts.size}`);
-    const values = used.flatMap(({ table, rows }) => COLUMNS[table].names.map((_, c) => rows.map((row) => row[c])));
+    const values = used.flatMap(({ table, rows }) =>
+      postgresColumns(table).map(({ at }) => rows.map((row) => row[at])),
+    );
     return { name: texts.get(key)!, text, values };
   };
   const findRef =
