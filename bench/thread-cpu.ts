@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { prepareBaseline } from './baseline.ts';
 import { type BenchServer, withBenchDatabase, withServer } from './bench-server.ts';
-import { readOptions } from './options.ts';
+import { type BenchOptions, readOptions } from './options.ts';
 import type { LoadSpec } from './load.ts';
 import { runLoad } from './processes.ts';
 import { loadSpecFor, requestSpec } from './push-run.ts';
@@ -40,7 +40,7 @@ async function measure(code: ServerCode, scenario: PushScenario): Promise<string
   const options = readOptions();
   const dialect = options.databases[0]!;
   const pinning = { enabled: options.pin };
-  return withScenarioServer(code, scenario, async (server, extra) => {
+  return withScenarioServer(options, code, scenario, async (server, extra) => {
     const before = threadCpu(server.pid);
     const started = process.hrtime.bigint();
     const load = await runLoad(
@@ -69,11 +69,11 @@ async function measure(code: ServerCode, scenario: PushScenario): Promise<string
  * delivery thread works as it does in the report's (d).
  */
 function withScenarioServer<T>(
+  options: BenchOptions,
   code: ServerCode,
   scenario: PushScenario,
   use: (server: BenchServer, extra: Partial<LoadSpec>) => Promise<T>,
 ): Promise<T> {
-  const options = readOptions();
   const database = { engine: options.databases[0]!, postgresUrl: options.postgresUrl, code };
   const server = { pinning: { enabled: options.pin }, ...serverExtras() };
   if (scenario.scenario === 'webhook')

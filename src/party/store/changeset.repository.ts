@@ -87,7 +87,6 @@ const POLICY_UPDATES = shape('insurance_policies', 'id policy_package_id insuran
  * inserted: `k` deletes the keys the party no longer has ($14, $15: the new set's kinds and
  * keys), and the new set is upserted (DUPLICATE_KEY_UPSERT), a key it kept meeting its own row.
  */
-const HEAD_COLUMNS = 13;
 const headQueries = (keysChanged: boolean): string[] => [
   'p as (update parties set data = $1, match_key = $2, updated_at = $3, version = $4 where id = $5 and version = $6 returning id)',
   ...(keysChanged
@@ -101,13 +100,16 @@ const headQueries = (keysChanged: boolean): string[] => [
 ];
 const DUPLICATE_KEY_UPSERT = 'on conflict (distribution_id, kind, key, party_id) do update set name = excluded.name';
 
-/** The head's values for headQueries, in their order: the party's, the lead's, then with changed keys the new set's kinds and keys. */
-type HeadValues = readonly unknown[];
+/** A stored party's head as headQueries write it: its values in their order, and whether its keys changed (`k`, $14 and $15). */
+interface PostgresHead {
+  readonly keysChanged: boolean;
+  readonly values: readonly unknown[];
+}
 
 /**
  * The new rows of the tables that have some, in one statement: each table's insert a WITH
  * query of its own. One text (and prepared statement) per set of tables: a minimal push
- * writes four tables, a full one ten. With `head` (HeadValues), the stored party's update
+ * writes four tables, a full one ten. With `head`, the stored party's update
  * goes first (headQueries), and the statement says whether it was made (`head`).
  */
 const postgresInsertAll = (() => {
@@ -116,7 +118,7 @@ const postgresInsertAll = (() => {
   return (
     rows: readonly Row[][],
     answer?: readonly unknown[],
-    head?: { readonly keysChanged: boolean; readonly values: HeadValues },
+    head?: PostgresHead,
   ): { text: string; parameters: unknown[] } => {
     const tables = INSERT_ORDER.flatMap((table, i) => (rows[i]!.length > 0 ? [{ table, rows: rows[i]! }] : []));
     const mask = INSERT_ORDER.reduce(
@@ -128,7 +130,8 @@ const postgresInsertAll = (() => {
     let text = texts.get(key);
     if (text === undefined) {
       const heads = head === undefined ? [] : headQueries(head.keysChanged);
-      let next = head === undefined ? 1 : HEAD_COLUMNS + (head.keysChanged ? 3 : 1);
+      // The rows' parameters follow the head's.
+      let next = (head?.values.length ?? 0) + 1;
       const inserts = tables.map(({ table }) => {
         const insert = postgresInsert(table, next);
         next += table.columns.length;
@@ -244,13 +247,11 @@ export async function applyChangeset(
   changes: Changeset,
   options: ChangesetOptions,
 ): Promise<boolean | undefined> {
-  const keysChanged = changes.head === 'update' && changes.duplicateKeys !== undefined;
   if (dialectOf(db) === 'postgres') {
     // The values a stored party's update takes from rows this write releases are released
     // first, as are those of the rows it adds; its head then goes with the new rows.
     await releaseUniqueValues(db, changes);
-    const head =
-      changes.head === 'update' ? { keysChanged, values: headValues(lead, options.matchKey, changes) } : undefined;
+    const head = changes.head === 'update' ? postgresHead(lead, options.matchKey, changes) : undefined;
     const written = await insertPostgresRows(db, newRows(lead, changes, options), options.answer, head);
     if (head !== undefined && !written.head) throw staleParty(lead);
     await updateChildren(db, changes);
@@ -258,7 +259,8 @@ export async function applyChangeset(
   }
   if (changes.head === 'update')
     await updateSqliteHead(db, lead, options.matchKey, changes.leadIndexed, options.storedMatchKey);
-  if (keysChanged) await runText(db, SQLITE_DELETE_DUPLICATE_KEYS, [lead.partyId]);
+  if (changes.head === 'update' && changes.duplicateKeys !== undefined)
+    await runText(db, SQLITE_DELETE_DUPLICATE_KEYS, [lead.partyId]);
   // New rows go in before the updates, which may point at them (a stored policy moved to a
   // package this push adds); values they take from updated rows were released first.
   await releaseUniqueValues(db, changes);
@@ -288,14 +290,17 @@ function partyHead(lead: LeadAggregate, matchKey: string | null): unknown[] {
   return [JSON.stringify(lead.fields), matchKey, lead.updated_at, lead.version, lead.partyId, lead.version - 1];
 }
 
-/** PostgreSQL's HeadValues: the party's, the lead's and, when they changed, the kinds and keys of the party's new key set. */
-function headValues(lead: LeadAggregate, matchKey: string | null, changes: Changeset): HeadValues {
+/** PostgreSQL's head: the party's values, the lead's and, when they changed, the kinds and keys of the party's new key set. */
+function postgresHead(lead: LeadAggregate, matchKey: string | null, changes: Changeset): PostgresHead {
   const keys = changes.duplicateKeys;
-  return [
-    ...partyHead(lead, matchKey),
-    ...leadHead(lead),
-    ...(keys === undefined ? [] : [keys.map((key) => key.kind), keys.map((key) => key.key)]),
-  ];
+  return {
+    keysChanged: keys !== undefined,
+    values: [
+      ...partyHead(lead, matchKey),
+      ...leadHead(lead),
+      ...(keys === undefined ? [] : [keys.map((key) => key.kind), keys.map((key) => key.key)]),
+    ],
+  };
 }
 
 async function updateSqliteHead(
@@ -476,7 +481,7 @@ async function insertPostgresRows(
   db: Db,
   rows: Row[][],
   answer: readonly unknown[] | undefined,
-  head: { readonly keysChanged: boolean; readonly values: HeadValues } | undefined,
+  head: PostgresHead | undefined,
 ): Promise<{ head: boolean; kept: boolean | undefined }> {
   if (head === undefined && answer === undefined && rows.every((table) => table.length === 0))
     return { head: false, kept: undefined };
