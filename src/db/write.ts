@@ -15,7 +15,8 @@ export async function commitWrite<T>(
   work: Work<T>,
   afterCommit?: (result: T) => void,
 ): Promise<T> {
-  const result = await retryOnWriteConflict(() => transactions.run(work), WRITE_ATTEMPTS);
+  // The work runs again after a lost race: group commit may run it again too (transaction-runner.ts).
+  const result = await retryOnWriteConflict(() => transactions.run(work, { rerunnable: true }), WRITE_ATTEMPTS);
   afterCommit?.(result);
   return result;
 }
