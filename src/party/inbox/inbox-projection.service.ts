@@ -87,9 +87,11 @@ export class InboxProjection {
 
   #step(distributionId: string): Promise<StillBehind> {
     const dialect = this.#database.dialect;
-    // SQLite stamps its writes with the process's time, taken in the writer (section 9).
-    return this.#transactions.run((trx) =>
-      projectDistribution(trx, dialect, distributionId, new Date().toISOString(), this.#sourcesPerBatch),
+    // SQLite stamps its writes with the process's time, taken in the writer (section 9). A
+    // step keeps nothing but its rows: group commit may run it again (transaction-runner.ts).
+    return this.#transactions.run(
+      (trx) => projectDistribution(trx, dialect, distributionId, new Date().toISOString(), this.#sourcesPerBatch),
+      { rerunnable: true },
     );
   }
 }

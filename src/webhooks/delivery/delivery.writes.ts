@@ -31,6 +31,9 @@ export interface DeliveryWrites {
   forgetRevoked(deliveries: readonly ClaimRef[]): Promise<void>;
 }
 
+/** Each write keeps nothing but its rows and what it returns: group commit may run it again (transaction-runner.ts). */
+const RERUNNABLE = { rerunnable: true } as const;
+
 export class TransactionalDeliveryWrites implements DeliveryWrites {
   readonly #transactions: TransactionRunner;
 
@@ -46,21 +49,21 @@ export class TransactionalDeliveryWrites implements DeliveryWrites {
         claimed,
         revoked: waiting.map((d) => claimKey(d.id, d.claim_id)).filter((key) => revoked.has(key)),
       };
-    });
+    }, RERUNNABLE);
   }
 
   async record(records: readonly AttemptRecord[]): Promise<string[]> {
-    return [...(await this.#transactions.run((trx) => recordAttempts(trx, records)))];
+    return [...(await this.#transactions.run((trx) => recordAttempts(trx, records), RERUNNABLE))];
   }
 
   release(deliveries: readonly ClaimRef[]): Promise<void> {
-    return this.#transactions.run((trx) => releaseClaims(trx, deliveries));
+    return this.#transactions.run((trx) => releaseClaims(trx, deliveries), RERUNNABLE);
   }
 
   forgetRevoked(deliveries: readonly ClaimRef[]): Promise<void> {
     return this.#transactions.run(async (trx) => {
       for (const delivery of deliveries) await forgetRevokedClaim(trx, delivery);
-    });
+    }, RERUNNABLE);
   }
 }
 
