@@ -74,7 +74,7 @@ export class NodeSqliteDatabase implements SqliteDatabase {
     this.#db.exec(`pragma synchronous = ${options.synchronous}`);
     this.#db.exec('pragma busy_timeout = 10000');
     this.#db.exec('pragma foreign_keys = on');
-    // Group commit runs each request in a savepoint (transaction-runner.ts), and SQLite
+    // Group commit may run a request in a savepoint (transaction-runner.ts), and SQLite
     // writes every page a savepoint touches to a sub-journal first. On the default temp
     // store that is a temporary file: 30-odd pwrite calls per minimal push, about half
     // the CPU of the push's writes. In memory it costs a copy.
