@@ -24,7 +24,11 @@ describe.runIf(dialect === 'sqlite')('group commit (SQLite)', () => {
   beforeAll(async () => {
     server = await startTestServer();
     transactions = createTransactionRunner(server.database.handle);
-    await runText(server.database.handle.db, 'create table group_commit_rows (job text not null, n integer not null)', []);
+    await runText(
+      server.database.handle.db,
+      'create table group_commit_rows (job text not null, n integer not null)',
+      [],
+    );
   });
   afterAll(async () => {
     await transactions?.close();
