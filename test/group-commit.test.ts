@@ -80,27 +80,31 @@ describe.runIf(dialect === 'sqlite')('group commit (SQLite)', () => {
     expect(await stored(prefix)).toEqual(expected);
   };
 
-  it('undoes a rerunnable job that failed after it wrote, and keeps the others once', async () => {
-    const specs: JobSpec[] = [
-      { writes: 1, fails: false, rerunnable: true },
-      { writes: 2, fails: true, rerunnable: true },
-      { writes: 1, fails: false, rerunnable: true },
-    ];
+  // A refused push throws before its writes: nothing to undo. A failure after a write undoes
+  // the batch, which runs again in savepoints from its first job (the last had not run yet).
+  it.each([
+    {
+      title: 'undoes a rerunnable job that failed after it wrote, and keeps the others once',
+      specs: [
+        { writes: 1, fails: false, rerunnable: true },
+        { writes: 2, fails: true, rerunnable: true },
+        { writes: 1, fails: false, rerunnable: true },
+      ],
+      runs: [2, 2, 1],
+    },
+    {
+      title: 'runs a batch of rerunnable jobs once when the one that fails wrote nothing',
+      specs: [
+        { writes: 1, fails: false, rerunnable: true },
+        { writes: 0, fails: true, rerunnable: true },
+        { writes: 3, fails: false, rerunnable: true },
+      ],
+      runs: [1, 1, 1],
+    },
+  ])('$title', async ({ specs, runs }) => {
     const batch = await runBatch(specs);
     await expectAsAlone(specs, batch);
-    // The batch ran again, in savepoints, from its first job (the last had not run yet).
-    expect(batch.runs).toEqual([2, 2, 1]);
-  });
-
-  it('runs a batch of rerunnable jobs once when the one that fails wrote nothing', async () => {
-    const specs: JobSpec[] = [
-      { writes: 1, fails: false, rerunnable: true },
-      { writes: 0, fails: true, rerunnable: true },
-      { writes: 3, fails: false, rerunnable: true },
-    ];
-    const batch = await runBatch(specs);
-    await expectAsAlone(specs, batch);
-    expect(batch.runs).toEqual([1, 1, 1]);
+    expect(batch.runs).toEqual(runs);
   });
 
   it('keeps every job as if alone, over batches of any mix', async () => {

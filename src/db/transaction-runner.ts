@@ -115,7 +115,7 @@ class GroupCommitRunner implements TransactionRunner {
     if (batch.length === 0) return;
     let outcomes: Outcome[];
     try {
-      const inSavepoints = batch.length > 1 && !batch.every((job) => job.rerunnable);
+      const inSavepoints = !batch.every((job) => job.rerunnable);
       outcomes = await this.#commit(batch, inSavepoints).catch((error: unknown) => {
         if (error instanceof UndoBatch) return this.#commit(batch, true);
         throw error;
@@ -139,32 +139,39 @@ class GroupCommitRunner implements TransactionRunner {
         // Alone in the batch: the transaction itself is the job's boundary.
         return [{ ok: true, value: await batch[0]!.work(trx) }];
       }
-      // Fixed texts, run as they are: nothing to build or compile per job.
-      const run = (text: string) => runText<{ changes: number }>(trx, text, []);
       const outcomes: Outcome[] = [];
-      for (const job of batch) {
-        if (!inSavepoints) {
-          const before = (await run(TOTAL_CHANGES))[0]!.changes;
-          try {
-            outcomes.push({ ok: true, value: await job.work(trx) });
-          } catch (error) {
-            if ((await run(TOTAL_CHANGES))[0]!.changes !== before) throw new UndoBatch();
-            outcomes.push({ ok: false, error });
-          }
-          continue;
-        }
-        await run('savepoint job');
-        try {
-          const value = await job.work(trx);
-          await run('release savepoint job');
-          outcomes.push({ ok: true, value });
-        } catch (error) {
-          await run('rollback to savepoint job');
-          await run('release savepoint job');
-          outcomes.push({ ok: false, error });
-        }
-      }
+      for (const job of batch) outcomes.push(await (inSavepoints ? inSavepoint(trx, job) : withoutSavepoint(trx, job)));
       return outcomes;
     });
+  }
+}
+
+// Fixed texts, run as they are: nothing to build or compile per job.
+const run = (trx: Transaction<Database>, text: string) => runText(trx, text, []);
+const changesSoFar = async (trx: Transaction<Database>) =>
+  (await runText<{ changes: number }>(trx, TOTAL_CHANGES, []))[0]!.changes;
+
+/** A job in a savepoint of its own: when it fails, its writes roll back alone. */
+async function inSavepoint(trx: Transaction<Database>, job: Job): Promise<Outcome> {
+  await run(trx, 'savepoint job');
+  try {
+    const value = await job.work(trx);
+    await run(trx, 'release savepoint job');
+    return { ok: true, value };
+  } catch (error) {
+    await run(trx, 'rollback to savepoint job');
+    await run(trx, 'release savepoint job');
+    return { ok: false, error };
+  }
+}
+
+/** A rerunnable job without a savepoint: when it fails after it wrote, the batch is undone (UndoBatch). */
+async function withoutSavepoint(trx: Transaction<Database>, job: Job): Promise<Outcome> {
+  const before = await changesSoFar(trx);
+  try {
+    return { ok: true, value: await job.work(trx) };
+  } catch (error) {
+    if ((await changesSoFar(trx)) !== before) throw new UndoBatch();
+    return { ok: false, error };
   }
 }
